@@ -1,0 +1,125 @@
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import express, { type Express } from 'express';
+import helmet from 'helmet';
+import { pinoHttp } from 'pino-http';
+import type { Config } from './config';
+import type { AppContext } from './context';
+import type { GraphClient } from './graph/client';
+import type { Logger } from './log/logger';
+import { authRoutes } from './auth/routes';
+import { pageRoutes } from './pages/routes';
+import { homeRoutes } from './pages/home';
+import { errorHandler, notFound } from './http/errors';
+import { ConnectionKeeper } from './session/connection';
+import { csrfToken } from './session/csrf';
+import { sessionMiddleware } from './session/middleware';
+import { TokenSealer } from './session/sealer';
+import type { SessionStoreHandle } from './session/store';
+
+export interface AppDeps {
+  graph: GraphClient;
+  sessions: SessionStoreHandle;
+  logger: Logger;
+  now?: () => number;
+}
+
+/** The project root, from src/ under ts-jest and from dist/ once built. */
+const ROOT = path.resolve(__dirname, '..');
+
+/**
+ * Builds the app; listens nowhere (src/server.ts does). Order: security
+ * headers, static files, logging, session, routes, 404, the error handler.
+ */
+export function createApp(config: Config, deps: AppDeps): Express {
+  const app = express();
+  const ctx: AppContext = {
+    config,
+    graph: deps.graph,
+    sessions: deps.sessions,
+    logger: deps.logger,
+    now: deps.now ?? Date.now,
+    keeper: new ConnectionKeeper(new TokenSealer(config.tokenKeys), config.sessionMaxSec * 1000, deps.now),
+  };
+
+  app.disable('x-powered-by');
+  if (config.trustProxy !== undefined) app.set('trust proxy', config.trustProxy);
+  app.set('views', path.join(ROOT, 'views'));
+  app.set('view engine', 'ejs');
+  app.set('session cookie', config.secureCookies ? '__Host-pagelight' : 'pagelight');
+  if (config.nodeEnv === 'production') app.set('view cache', true);
+  // Defaults for pages rendered before the session is read (an early error).
+  app.locals.connected = false;
+  app.locals.flash = undefined;
+  app.locals.csrf = () => '';
+
+  app.use(securityHeaders(config));
+  app.use('/public', express.static(path.join(ROOT, 'public'), { maxAge: '1h', index: false, fallthrough: true }));
+  app.use(
+    pinoHttp({
+      logger: deps.logger,
+      genReqId: (req, res) => {
+        const given = req.headers['x-request-id'];
+        const id = typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : 'debug'),
+      autoLogging: { ignore: (req) => req.url === '/healthz' },
+    }),
+  );
+
+  app.get('/healthz', (_req, res) => {
+    const ok = deps.sessions.healthy();
+    res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'unavailable', store: deps.sessions.kind });
+  });
+
+  app.use(sessionMiddleware(config, deps.sessions));
+  app.use(express.urlencoded({ extended: false, limit: '8kb', parameterLimit: 20 }));
+  app.use((req, res, next) => {
+    // Locals every view may use; the CSRF token is made only when a form asks for it.
+    res.locals.csrf = () => csrfToken(req);
+    res.locals.connected = ctx.keeper.current(req) !== undefined;
+    res.locals.flash = req.session.flash;
+    if (req.session.flash && req.method === 'GET') delete req.session.flash;
+    next();
+  });
+
+  app.use('/', homeRoutes(ctx));
+  app.use('/auth', authRoutes(ctx));
+  app.use('/pages', pageRoutes(ctx));
+  app.use(notFound);
+  app.use(errorHandler(deps.logger, ctx.keeper));
+  return app;
+}
+
+/**
+ * helmet with a CSP that has no inline scripts or styles, lets a form start
+ * the dialog redirect (form-action includes the provider's dialog origin),
+ * and sends no referrer so the callback URL leaks nowhere (SPEC §6).
+ */
+function securityHeaders(config: Config) {
+  return helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        formAction: ["'self'", config.authUrl],
+        frameAncestors: ["'none'"],
+        ...(config.secureCookies ? { upgradeInsecureRequests: [] } : {}),
+      },
+    },
+    referrerPolicy: { policy: 'no-referrer' },
+    frameguard: { action: 'deny' },
+    // HSTS only when we are really served over https.
+    strictTransportSecurity: config.secureCookies ? { maxAge: 31536000, includeSubDomains: true } : false,
+    crossOriginEmbedderPolicy: false,
+  });
+}

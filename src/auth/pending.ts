@@ -1,0 +1,49 @@
+import type { Request } from 'express';
+import { safeEqual } from '../session/csrf';
+import type { PendingLogin } from '../session/types';
+import { randomToken } from './pkce';
+
+/** How many logins may be pending in one session at once (several tabs). */
+export const MAX_PENDING = 5;
+/** How long a login may take at the provider before its state is refused. */
+export const PENDING_TTL_MS = 10 * 60 * 1000;
+
+/** Starts a login: a fresh state and PKCE verifier, kept in the session. The oldest pending one goes when the set is full. */
+export function beginLogin(req: Request, now: number): PendingLogin {
+  const pending = (req.session.pending ?? []).filter((p) => now - p.t < PENDING_TTL_MS);
+  const login: PendingLogin = { s: randomToken(), v: randomToken(), t: now };
+  pending.push(login);
+  req.session.pending = pending.slice(-MAX_PENDING);
+  return login;
+}
+
+export type StateCheck = { ok: true; verifier: string } | { ok: false; reason: 'missing' | 'unknown' | 'expired' };
+
+/**
+ * Checks the `state` the provider sent back against the pending logins
+ * (RFC 6749 §10.12). A state is good once: it is removed whatever the
+ * outcome. A missing or unknown state may be a forged callback (login CSRF),
+ * so every pending login of the session is dropped then. Each comparison is
+ * constant-time.
+ */
+export function consumeState(req: Request, state: string | undefined, now: number): StateCheck {
+  const pending = req.session.pending ?? [];
+  const match = state ? pending.find((p) => safeEqual(p.s, state)) : undefined;
+  if (!match) {
+    delete req.session.pending;
+    return { ok: false, reason: state ? 'unknown' : 'missing' };
+  }
+  const rest = pending.filter((p) => p !== match);
+  if (rest.length > 0) req.session.pending = rest;
+  else delete req.session.pending;
+  if (now - match.t >= PENDING_TTL_MS) return { ok: false, reason: 'expired' };
+  return { ok: true, verifier: match.v };
+}
+
+/** A cancelled login gives its state back without judging anything else. */
+export function dropState(req: Request, state: string | undefined): void {
+  if (!state || !req.session.pending) return;
+  const rest = req.session.pending.filter((p) => !safeEqual(p.s, state));
+  if (rest.length > 0) req.session.pending = rest;
+  else delete req.session.pending;
+}

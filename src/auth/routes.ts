@@ -1,0 +1,113 @@
+import { Router, type Request, type Response } from 'express';
+import type { AppContext } from '../context';
+import { BadRequestError, SessionStoreUnavailableError } from '../errors';
+import { TokenEndpointError, GraphApiError } from '../graph/errors';
+import type { UserTokenGrant } from '../graph/client';
+import { singleParam } from '../http/params';
+import { requireCsrf } from '../session/csrf';
+import { isCancel, parseCallback, requireCode } from './callback';
+import { AuthorizationError, StateMismatchError } from './errors';
+import { beginLogin, consumeState, dropState } from './pending';
+import { codeChallenge } from './pkce';
+import { connectPage } from '../pages/connect';
+
+/** /auth: start the login, take the provider's redirect, log out. */
+export function authRoutes(ctx: AppContext): Router {
+  const router = Router();
+  router.get('/login', (req, res, next) => login(ctx, req, res).catch(next));
+  router.get('/callback', (req, res, next) => callback(ctx, req, res).catch(next));
+  router.post('/logout', requireCsrf, (req, res, next) => logout(req, res).catch(next));
+  return router;
+}
+
+/** Redirects to the dialog (SPEC §2 row 1) with a fresh state and PKCE challenge, after the session is saved. */
+async function login(ctx: AppContext, req: Request, res: Response): Promise<void> {
+  const rerequest = singleParam(req.query, 'rerequest', 1);
+  if (rerequest !== undefined && rerequest !== '1') throw new BadRequestError('rerequest takes the value 1.');
+  const pending = beginLogin(req, ctx.now());
+  const url = new URL(`${ctx.config.authUrl}/${ctx.config.apiVersion}/dialog/oauth`);
+  url.search = new URLSearchParams({
+    client_id: ctx.config.appId,
+    redirect_uri: ctx.config.callbackUrl,
+    state: pending.s,
+    response_type: 'code',
+    scope: ctx.config.scopes.join(' '),
+    code_challenge: codeChallenge(pending.v),
+    code_challenge_method: 'S256',
+    // Asks again for permissions the person declined before (the dialog otherwise skips them).
+    ...(rerequest ? { auth_type: 'rerequest' } : {}),
+  }).toString();
+  // The state must be stored before the browser can come back with it.
+  await save(req);
+  res.redirect(303, url.toString());
+}
+
+async function callback(ctx: AppContext, req: Request, res: Response): Promise<void> {
+  const params = parseCallback(req.query);
+  if (params.kind === 'denied') {
+    dropState(req, params.state);
+    await save(req);
+    if (isCancel(params)) {
+      res.status(200).render('cancelled', { title: 'Login cancelled' });
+      return;
+    }
+    throw new AuthorizationError(`The provider could not complete the login: ${params.description ?? params.error}.`);
+  }
+  const check = consumeState(req, params.state, ctx.now());
+  if (!check.ok) {
+    await save(req);
+    throw new StateMismatchError(check.reason);
+  }
+  const code = requireCode(params);
+  const short = await ctx.graph.exchangeCode(code, check.verifier);
+  const grant = await longLived(ctx, short);
+  const scopes = await grantedScopes(ctx, grant.token);
+
+  // A new session id at login, so an id planted before it is worthless (session fixation).
+  await regenerate(req);
+  ctx.keeper.start(req, grant, scopes);
+  if (ctx.config.pageId) {
+    await connectPage(ctx, req, ctx.config.pageId);
+  }
+  await save(req);
+  res.redirect(303, ctx.config.pageId ? `/pages/${ctx.config.pageId}` : '/pages');
+}
+
+/**
+ * Swaps the short-lived token for a long-lived one, so page tokens obtained
+ * with it do not expire. A provider without this grant keeps the short one.
+ */
+async function longLived(ctx: AppContext, short: UserTokenGrant): Promise<UserTokenGrant> {
+  try {
+    return await ctx.graph.exchangeForLongLived(short.token);
+  } catch (err) {
+    if (!(err instanceof TokenEndpointError || err instanceof GraphApiError)) throw err;
+    ctx.logger.warn({ err }, 'long-lived token exchange refused; keeping the short-lived token');
+    return short;
+  }
+}
+
+/** The permissions granted, when the provider tells (it need not: then we learn on first use). */
+async function grantedScopes(ctx: AppContext, userToken: string): Promise<string[] | undefined> {
+  try {
+    return (await ctx.graph.permissions(userToken)).granted;
+  } catch (err) {
+    ctx.logger.info({ err }, 'could not read granted permissions');
+    return undefined;
+  }
+}
+
+async function logout(req: Request, res: Response): Promise<void> {
+  await new Promise<void>((resolve, reject) => req.session.destroy((err) => (err ? reject(err) : resolve())));
+  res.clearCookie(req.app.get('session cookie') as string, { path: '/' });
+  res.redirect(303, '/?logged_out=1');
+}
+
+/** Saves the session now (before a redirect the browser may follow at once). */
+export function save(req: Request): Promise<void> {
+  return new Promise((resolve, reject) => req.session.save((err) => (err ? reject(new SessionStoreUnavailableError({ cause: err })) : resolve())));
+}
+
+function regenerate(req: Request): Promise<void> {
+  return new Promise((resolve, reject) => req.session.regenerate((err) => (err ? reject(new SessionStoreUnavailableError({ cause: err })) : resolve())));
+}

@@ -1,0 +1,220 @@
+import { randomBytes } from 'node:crypto';
+
+/**
+ * The whole configuration, validated once at start (SPEC §3). Every provider
+ * URL comes from here so tests and operators can point the app anywhere.
+ */
+export interface Config {
+  readonly port: number;
+  readonly baseUrl: string;
+  /** `$BASE_URL/auth/callback`, registered with the provider. */
+  readonly callbackUrl: string;
+  /** Demo mode: no FB_APP_ID, the embedded emulator is started and wired in. */
+  readonly demo: boolean;
+  readonly appId: string;
+  readonly appSecret: string;
+  readonly apiVersion: string;
+  readonly authUrl: string;
+  readonly graphUrl: string;
+  readonly scopes: readonly string[];
+  readonly pageId: string | undefined;
+  readonly sessionSecrets: readonly string[];
+  readonly sessionSecretGenerated: boolean;
+  /** Keys that seal tokens in the session, newest first (TOKEN_ENCRYPTION_KEY, else SESSION_SECRET). */
+  readonly tokenKeys: readonly string[];
+  readonly sessionStore: 'memory' | 'redis';
+  readonly redisUrl: string;
+  readonly redisPrefix: string;
+  readonly providerPort: number;
+  readonly trustProxy: boolean | number | string | undefined;
+  readonly secureCookies: boolean;
+  /** Idle timeout of a session, seconds. */
+  readonly sessionIdleSec: number;
+  /** Absolute lifetime of a login, seconds. */
+  readonly sessionMaxSec: number;
+  /** Timeout of one provider HTTP call, milliseconds. */
+  readonly providerTimeoutMs: number;
+  readonly logLevel: string;
+  readonly nodeEnv: string;
+}
+
+/** A configuration problem, reported as one line naming the variable. */
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
+    super(`${variable}: ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export const DEFAULT_API_VERSION = 'v23.0';
+export const DEFAULT_SCOPES = 'pages_show_list pages_read_engagement pages_read_user_content';
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function read(env: Env, name: string): string | undefined {
+  const value = env[name];
+  if (value === undefined) return undefined;
+  const trimmed = value.trim();
+  return trimmed === '' ? undefined : trimmed;
+}
+
+function port(env: Env, name: string, fallback: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d{1,5}$/.test(raw) || Number(raw) > 65535) {
+    throw new ConfigError(name, `must be a port number from 0 to 65535, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function positiveInt(env: Env, name: string, fallback: number, max: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d{1,10}$/.test(raw) || Number(raw) < 1 || Number(raw) > max) {
+    throw new ConfigError(name, `must be a whole number from 1 to ${max}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+/** An http(s) origin with no path, query or fragment; returned without a trailing slash. */
+function origin(env: Env, name: string, fallback: string): string {
+  const raw = read(env, name) ?? fallback;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `must be an absolute http(s) URL, got "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(name, `must use http: or https:, got "${url.protocol}"`);
+  }
+  if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash || url.username) {
+    throw new ConfigError(name, `must be an origin such as https://example.com (no path, query or credentials), got "${raw}"`);
+  }
+  return url.origin;
+}
+
+function trustProxy(raw: string | undefined): Config['trustProxy'] {
+  if (raw === undefined) return undefined;
+  if (raw === 'true') return true;
+  if (raw === 'false') return false;
+  if (/^\d{1,3}$/.test(raw)) return Number(raw);
+  if (!/^[\w.:/, -]+$/.test(raw)) {
+    throw new ConfigError('TRUST_PROXY', `must be true, false, a hop count or a list of addresses/subnets, got "${raw}"`);
+  }
+  return raw;
+}
+
+function redisUrl(env: Env): string {
+  const raw = read(env, 'REDIS_URL') ?? 'redis://127.0.0.1:6379';
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('REDIS_URL', 'must be a redis:// or rediss:// URL');
+  }
+  if ((url.protocol !== 'redis:' && url.protocol !== 'rediss:') || !url.hostname) {
+    throw new ConfigError('REDIS_URL', `must be a redis:// or rediss:// URL with a host, got protocol "${url.protocol}"`);
+  }
+  return raw;
+}
+
+/**
+ * Reads and validates the environment. Throws {@link ConfigError} naming the
+ * first bad variable; never returns a half-valid config.
+ */
+export function loadConfig(env: Env = process.env): Config {
+  const appPort = port(env, 'PORT', 3000);
+  const baseUrl = origin(env, 'BASE_URL', `http://localhost:${appPort}`);
+  const appId = read(env, 'FB_APP_ID');
+  const demo = appId === undefined;
+  if (appId !== undefined && !/^\d{1,32}$/.test(appId)) {
+    throw new ConfigError('FB_APP_ID', 'must be the numeric app id from the provider\'s app dashboard');
+  }
+  const appSecret = read(env, 'FB_APP_SECRET');
+  if (!demo && appSecret === undefined) {
+    throw new ConfigError('FB_APP_SECRET', 'is required when FB_APP_ID is set');
+  }
+  if (appSecret !== undefined && !/^[\x21-\x7e]{8,256}$/.test(appSecret)) {
+    throw new ConfigError('FB_APP_SECRET', 'must be 8 to 256 printable characters without spaces');
+  }
+
+  const apiVersion = read(env, 'FB_API_VERSION') ?? DEFAULT_API_VERSION;
+  if (!/^v\d+\.\d+$/.test(apiVersion)) {
+    throw new ConfigError('FB_API_VERSION', `must look like v23.0, got "${apiVersion}"`);
+  }
+
+  const scopes = (read(env, 'FB_SCOPES') ?? DEFAULT_SCOPES).split(/[\s,]+/).filter(Boolean);
+  for (const scope of scopes) {
+    if (!/^[a-z_]{1,64}$/.test(scope)) {
+      throw new ConfigError('FB_SCOPES', `"${scope}" is not a permission name (lowercase letters and _)`);
+    }
+  }
+
+  const pageId = read(env, 'FB_PAGE_ID');
+  if (pageId !== undefined && !/^\d{1,32}$/.test(pageId)) {
+    throw new ConfigError('FB_PAGE_ID', `must be a numeric page id, got "${pageId}"`);
+  }
+
+  const secretRaw = read(env, 'SESSION_SECRET');
+  if (!demo && secretRaw === undefined) {
+    throw new ConfigError('SESSION_SECRET', 'is required when FB_APP_ID is set (32+ random characters; comma-separate old secrets after the new one to rotate)');
+  }
+  const sessionSecrets = secretRaw?.split(',').map((s) => s.trim()).filter(Boolean) ?? [randomBytes(32).toString('base64url')];
+  if (sessionSecrets.some((s) => s.length < 32)) {
+    throw new ConfigError('SESSION_SECRET', 'each secret must be at least 32 characters');
+  }
+
+  const tokenKeys = read(env, 'TOKEN_ENCRYPTION_KEY')?.split(',').map((s) => s.trim()).filter(Boolean) ?? sessionSecrets;
+  if (tokenKeys.length === 0 || tokenKeys.some((k) => k.length < 32)) {
+    throw new ConfigError('TOKEN_ENCRYPTION_KEY', 'each key must be at least 32 characters (comma-separate old keys after the new one)');
+  }
+
+  const store = read(env, 'SESSION_STORE') ?? 'memory';
+  if (store !== 'memory' && store !== 'redis') {
+    throw new ConfigError('SESSION_STORE', `must be "memory" or "redis", got "${store}"`);
+  }
+
+  const logLevel = read(env, 'LOG_LEVEL') ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+  }
+
+  const config: Config = {
+    port: appPort,
+    baseUrl,
+    callbackUrl: `${baseUrl}/auth/callback`,
+    demo,
+    appId: appId ?? '',
+    appSecret: appSecret ?? '',
+    apiVersion,
+    authUrl: origin(env, 'FB_AUTH_URL', 'https://www.facebook.com'),
+    graphUrl: origin(env, 'FB_GRAPH_URL', 'https://graph.facebook.com'),
+    scopes,
+    pageId,
+    sessionSecrets,
+    sessionSecretGenerated: secretRaw === undefined,
+    tokenKeys,
+    sessionStore: store,
+    redisUrl: redisUrl(env),
+    redisPrefix: read(env, 'REDIS_PREFIX') ?? 'pagelight:sess:',
+    providerPort: port(env, 'PROVIDER_PORT', 3001),
+    trustProxy: trustProxy(read(env, 'TRUST_PROXY')),
+    secureCookies: baseUrl.startsWith('https:'),
+    sessionIdleSec: positiveInt(env, 'SESSION_IDLE_SECONDS', 2 * 60 * 60, 31 * 24 * 3600),
+    sessionMaxSec: positiveInt(env, 'SESSION_MAX_SECONDS', 7 * 24 * 3600, 365 * 24 * 3600),
+    providerTimeoutMs: positiveInt(env, 'PROVIDER_TIMEOUT_MS', 5000, 60000),
+    logLevel,
+    nodeEnv: read(env, 'NODE_ENV') ?? 'development',
+  };
+  return Object.freeze(config);
+}
+
+/** The same config pointed at another provider; used by demo mode once the emulator's port is known. */
+export function withProvider(config: Config, provider: { appId: string; appSecret: string; authUrl: string; graphUrl: string }): Config {
+  return Object.freeze({ ...config, ...provider });
+}

@@ -1,0 +1,103 @@
+import { z } from 'zod';
+
+/**
+ * The shapes we accept from the provider. Everything it sends is untrusted:
+ * required parts must be there with the right type; an optional field of the
+ * wrong type is dropped (`.catch(undefined)`) rather than failing the page.
+ */
+
+const opt = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
+const idString = z.string().regex(/^\d{1,32}$/);
+const text = z.string().max(100_000);
+
+export const graphErrorSchema = z.object({
+  error: z.object({
+    message: z.string().max(4000).catch('The provider returned an error.'),
+    type: z.string().max(200).catch('Unknown'),
+    code: z.number().int(),
+    error_subcode: opt(z.number().int()),
+    fbtrace_id: opt(z.string().max(200)),
+    error_user_msg: opt(z.string().max(4000)),
+  }),
+});
+
+export const tokenSchema = z.object({
+  access_token: z.string().min(1).max(4096),
+  token_type: opt(z.string().max(40)),
+  expires_in: opt(z.number().int().nonnegative()),
+});
+export type TokenResponse = z.infer<typeof tokenSchema>;
+
+export const pageTokenSchema = z.object({
+  id: idString,
+  access_token: opt(z.string().min(1).max(4096)),
+});
+
+export const accountsSchema = z.object({
+  data: z.array(
+    z.object({
+      id: idString,
+      name: z.string().max(1000).catch('(unnamed page)'),
+      category: opt(z.string().max(200)),
+      tasks: opt(z.array(z.string().max(100)).max(50)),
+    }),
+  ).max(1000),
+});
+export type PageSummary = z.infer<typeof accountsSchema>['data'][number];
+
+export const permissionsSchema = z.object({
+  data: z.array(z.object({ permission: z.string().max(200), status: z.string().max(40) })).max(500),
+});
+
+export const locationSchema = z.object({
+  street: opt(text),
+  city: opt(text),
+  state: opt(text),
+  zip: opt(text),
+  country: opt(text),
+  latitude: opt(z.number()),
+  longitude: opt(z.number()),
+});
+
+const flag = opt(z.union([z.number(), z.boolean()]).transform((v) => v === true || v === 1));
+
+export const pageDetailsSchema = z.object({
+  id: idString,
+  name: opt(text),
+  about: opt(text),
+  attire: opt(text),
+  bio: opt(text),
+  location: opt(locationSchema),
+  parking: opt(z.object({ lot: flag, street: flag, valet: flag })),
+  hours: opt(z.record(z.string().max(40), z.string().max(40))),
+  emails: opt(z.array(z.string().max(320)).max(50)),
+  website: opt(z.string().max(2000)),
+});
+export type PageDetails = z.infer<typeof pageDetailsSchema>;
+export type PageLocation = z.infer<typeof locationSchema>;
+
+/** Cursors go back into our own URLs: keep them short and URL-safe. */
+export const cursorSchema = z.string().regex(/^[A-Za-z0-9_=\-+/.%]{1,512}$/);
+
+export const feedSchema = z.object({
+  data: z.array(
+    z.object({
+      id: z.string().regex(/^[\d_]{1,80}$/),
+      created_time: z.string().max(40),
+      message: opt(text),
+      story: opt(text),
+    }),
+  ).max(100),
+  paging: opt(
+    z.object({
+      cursors: opt(z.object({ before: opt(cursorSchema), after: opt(cursorSchema) })),
+      // `next`/`previous` are full provider URLs carrying the token: we only note that they exist.
+      next: opt(z.string()),
+      previous: opt(z.string()),
+    }),
+  ),
+});
+export type FeedResponse = z.infer<typeof feedSchema>;
+export type Post = FeedResponse['data'][number];
+
+export const PAGE_FIELDS = ['name', 'about', 'attire', 'bio', 'location', 'parking', 'hours', 'emails', 'website'] as const;

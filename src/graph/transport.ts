@@ -1,0 +1,175 @@
+import http from 'node:http';
+import https from 'node:https';
+import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
+import type { ZodType } from 'zod';
+import type { Logger } from '../log/logger';
+import { redactText } from '../log/redact';
+import { GraphApiError, ProviderUnavailableError, TokenEndpointError, type GraphErrorBody } from './errors';
+import { graphErrorSchema } from './schemas';
+
+export interface TransportOptions {
+  baseUrl: string;
+  timeoutMs: number;
+  /** Sockets per provider origin; bounded so a slow provider cannot exhaust us. */
+  maxSockets?: number;
+  logger?: Logger;
+  /** Values that must never appear in a log line or error (the app secret). */
+  secrets?: readonly string[];
+  retry?: RetryPolicy;
+  /** Told about every answer, e.g. to read the provider's usage headers. */
+  onResponse?: (info: { path: string; status: number; headers: Record<string, unknown>; ms: number }) => void;
+}
+
+export interface RetryPolicy {
+  /** Further attempts after the first. */
+  retries: number;
+  baseMs: number;
+  capMs: number;
+  /** Overall budget of one logical call, attempts and waits included. */
+  deadlineMs: number;
+}
+
+export interface GraphRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  query?: Record<string, string>;
+  /** Form-encoded body (POST). */
+  form?: Record<string, string>;
+  bearer?: string;
+  /** Reads are retried on transient failures; the code exchange never is. */
+  idempotent: boolean;
+  /** The token endpoint's refusals are a different error from the API's. */
+  tokenEndpoint?: boolean;
+}
+
+/** One keep-alive axios instance per provider origin, which never throws on a status. */
+export class GraphTransport {
+  private readonly http: AxiosInstance;
+  private readonly agents: { http: http.Agent; https: https.Agent };
+
+  constructor(private readonly options: TransportOptions) {
+    const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? 64, maxFreeSockets: 16, scheduling: 'lifo' as const };
+    this.agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
+    this.http = axios.create({
+      baseURL: options.baseUrl,
+      timeout: options.timeoutMs,
+      httpAgent: this.agents.http,
+      httpsAgent: this.agents.https,
+      validateStatus: () => true,
+      maxRedirects: 0,
+      maxContentLength: 2 * 1024 * 1024,
+      responseType: 'text',
+      // We parse ourselves: a non-JSON body is a provider failure, not a crash.
+      transformResponse: (data: unknown) => data,
+      headers: { Accept: 'application/json' },
+    });
+  }
+
+  /** Sends the request and returns the validated body, or throws one of our typed errors. */
+  async call<T>(req: GraphRequest, schema: ZodType<T>): Promise<T> {
+    const policy = req.idempotent ? this.options.retry : undefined;
+    const started = Date.now();
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.once(req, schema, policy ? started + policy.deadlineMs - Date.now() : undefined);
+      } catch (err) {
+        const wait = policy && attempt < policy.retries && isTransient(err) ? backoff(policy, attempt) : undefined;
+        if (wait === undefined || Date.now() + wait - started >= policy!.deadlineMs) throw err;
+        this.options.logger?.warn({ path: req.path, attempt: attempt + 1, waitMs: wait, err }, 'retrying provider call');
+        await new Promise((resolve) => setTimeout(resolve, wait));
+      }
+    }
+  }
+
+  private async once<T>(req: GraphRequest, schema: ZodType<T>, remainingMs: number | undefined): Promise<T> {
+    const started = process.hrtime.bigint();
+    let res: AxiosResponse<string>;
+    try {
+      res = await this.http.request<string>({
+        method: req.method,
+        url: req.path,
+        params: req.query,
+        data: req.form ? new URLSearchParams(req.form).toString() : undefined,
+        headers: {
+          ...(req.form ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}),
+          ...(req.bearer ? { Authorization: `Bearer ${req.bearer}` } : {}),
+        },
+        timeout: remainingMs === undefined ? this.options.timeoutMs : Math.max(1, Math.min(this.options.timeoutMs, remainingMs)),
+      });
+    } catch (err) {
+      throw this.transportError(err, req.path);
+    }
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    this.options.onResponse?.({ path: req.path, status: res.status, headers: res.headers as Record<string, unknown>, ms });
+    const body = parseJson(res.data);
+    const graphError = body === undefined ? undefined : graphErrorSchema.safeParse(body);
+    this.options.logger?.debug(
+      { provider: { method: req.method, path: req.path, status: res.status, ms: Math.round(ms * 10) / 10, fbtrace_id: graphError?.success ? graphError.data.error.fbtrace_id : headerString(res.headers['x-fb-trace-id']) } },
+      'provider call',
+    );
+    if (graphError?.success) throw this.graphError(req, graphError.data.error, res.status);
+    if (res.status < 200 || res.status >= 300) {
+      if (req.tokenEndpoint && res.status >= 400 && res.status < 500) throw new TokenEndpointError(undefined, res.status);
+      throw new ProviderUnavailableError('http_error', `The provider answered HTTP ${res.status}.`);
+    }
+    if (body === undefined) throw new ProviderUnavailableError('bad_response', 'The provider answered with something that is not JSON.');
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) {
+      this.options.logger?.warn({ path: req.path, issues: parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.')}: ${i.message}`) }, 'provider response has an unexpected shape');
+      throw new ProviderUnavailableError('bad_response', 'The provider answered with data of an unexpected shape.');
+    }
+    return parsed.data;
+  }
+
+  private graphError(req: GraphRequest, raw: { message: string; type: string; code: number; error_subcode?: number | undefined; fbtrace_id?: string | undefined }, status: number) {
+    const body: GraphErrorBody = {
+      message: redactText(raw.message, this.options.secrets),
+      type: raw.type,
+      code: raw.code,
+      subcode: raw.error_subcode,
+      fbtraceId: raw.fbtrace_id,
+    };
+    return req.tokenEndpoint ? new TokenEndpointError(body, status) : new GraphApiError(body, status);
+  }
+
+  private transportError(err: unknown, path: string): ProviderUnavailableError {
+    const code = (err as { code?: string }).code;
+    if (code === 'ECONNABORTED' || code === 'ETIMEDOUT') {
+      return new ProviderUnavailableError('timeout', `The provider did not answer within ${this.options.timeoutMs} ms (${path}).`);
+    }
+    if (code === 'ERR_FR_MAX_BODY_LENGTH_EXCEEDED' || code === 'ERR_BAD_RESPONSE') {
+      return new ProviderUnavailableError('bad_response', `The provider's answer could not be read (${path}).`);
+    }
+    return new ProviderUnavailableError('unreachable', `The provider could not be reached (${code ?? 'network error'}, ${path}).`);
+  }
+
+  /** Frees the keep-alive sockets (graceful shutdown, tests). */
+  close(): void {
+    this.agents.http.destroy();
+    this.agents.https.destroy();
+  }
+}
+
+function parseJson(text: unknown): unknown {
+  if (typeof text !== 'string' || text.length === 0) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function headerString(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+function isTransient(err: unknown): boolean {
+  if (err instanceof ProviderUnavailableError) return err.reason !== 'bad_response';
+  return err instanceof GraphApiError && (err.kind === 'transient' || err.httpStatus >= 500);
+}
+
+/** Capped exponential backoff with full jitter. */
+function backoff(policy: RetryPolicy, attempt: number): number {
+  const ceiling = Math.min(policy.capMs, policy.baseMs * 2 ** attempt);
+  return Math.round(Math.random() * ceiling);
+}

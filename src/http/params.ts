@@ -1,0 +1,24 @@
+import { BadRequestError } from '../errors';
+
+/**
+ * Reads one query parameter that must appear at most once, as a plain string
+ * of bounded length. Repeated parameters (arrays) and over-long values are a
+ * 400, never a crash or an upstream call (SPEC §6).
+ */
+export function singleParam(query: unknown, name: string, maxLength: number): string | undefined {
+  const value = (query as Record<string, unknown> | undefined)?.[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw new BadRequestError(`The parameter "${name}" must be given once.`);
+  if (value.length > maxLength) throw new BadRequestError(`The parameter "${name}" is too long.`);
+  return value;
+}
+
+const PAGE_ID = /^\d{1,32}$/;
+
+/** `:pageId` is all digits (SPEC §4); checked before anything goes upstream. */
+export function pageIdParam(value: unknown): string {
+  if (typeof value !== 'string' || !PAGE_ID.test(value)) {
+    throw new BadRequestError('A page id is a number, such as /pages/1234567890.');
+  }
+  return value;
+}

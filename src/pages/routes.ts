@@ -1,0 +1,91 @@
+import { Router, type Request, type Response } from 'express';
+import type { AppContext } from '../context';
+import { BadRequestError, NotConnectedError } from '../errors';
+import { cursorSchema } from '../graph/schemas';
+import { pageIdParam, singleParam } from '../http/params';
+import { save } from '../auth/routes';
+import { requireCsrf } from '../session/csrf';
+import { connectPage } from './connect';
+import { toFeedView, toPageView } from './viewModel';
+
+/** /pages: the picker, connecting a page, its details and feed. */
+export function pageRoutes(ctx: AppContext): Router {
+  const router = Router();
+  // Every :pageId is checked before anything goes upstream (SPEC §4).
+  router.param('pageId', (req, _res, next, value) => {
+    req.params.pageId = pageIdParam(value);
+    next();
+  });
+  router.get('/', (req, res, next) => picker(ctx, req, res).catch(next));
+  router.post('/:pageId/connect', requireCsrf, (req, res, next) => connect(ctx, req, res).catch(next));
+  router.get('/:pageId', (req, res, next) => page(ctx, req, res).catch(next));
+  router.get('/:pageId/feed', (req, res, next) => olderPosts(ctx, req, res).catch(next));
+  return router;
+}
+
+async function picker(ctx: AppContext, req: Request, res: Response): Promise<void> {
+  const userToken = ctx.keeper.userToken(req);
+  if (!userToken) throw new NotConnectedError('Connect your account to choose a page.');
+  if (ctx.config.pageId) {
+    res.redirect(303, `/pages/${ctx.config.pageId}`);
+    return;
+  }
+  const pages = await ctx.graph.listPages(userToken);
+  const connected = new Set(ctx.keeper.connectedPages(req).map((p) => p.id));
+  res.render('picker', {
+    title: 'Choose a page',
+    pages: pages.map((p) => ({ id: p.id, name: p.name, category: p.category, connected: connected.has(p.id) })),
+  });
+}
+
+async function connect(ctx: AppContext, req: Request, res: Response): Promise<void> {
+  const pageId = req.params.pageId as string;
+  await connectPage(ctx, req, pageId);
+  await save(req);
+  res.redirect(303, `/pages/${pageId}`);
+}
+
+/** Details and the first feed page, fetched in parallel: one upstream round trip of latency. */
+async function page(ctx: AppContext, req: Request, res: Response): Promise<void> {
+  const pageId = req.params.pageId as string;
+  const token = pageTokenOrRedirect(ctx, req, res, pageId);
+  if (!token) return;
+  const [details, feed] = await Promise.all([ctx.graph.pageDetails(token, pageId), ctx.graph.feed(token, pageId)]);
+  const view = toPageView(details, '');
+  rememberName(ctx, req, pageId, view.name);
+  res.render('page', { title: view.name, page: view, feed: toFeedView(feed) });
+}
+
+async function olderPosts(ctx: AppContext, req: Request, res: Response): Promise<void> {
+  const pageId = req.params.pageId as string;
+  const after = cursor(req, 'after');
+  const before = cursor(req, 'before');
+  if (!after === !before) throw new BadRequestError('Give exactly one of the cursors "after" or "before".');
+  const token = pageTokenOrRedirect(ctx, req, res, pageId);
+  if (!token) return;
+  const feed = await ctx.graph.feed(token, pageId, { after, before });
+  const name = ctx.keeper.connectedPages(req).find((p) => p.id === pageId)?.name || `Page ${pageId}`;
+  res.render('feed', { title: `${name}: posts`, page: { id: pageId, name }, feed: toFeedView(feed) });
+}
+
+function cursor(req: Request, name: string): string | undefined {
+  const value = singleParam(req.query, name, 512);
+  if (value === undefined) return undefined;
+  if (!cursorSchema.safeParse(value).success) throw new BadRequestError(`The "${name}" cursor is malformed.`);
+  return value;
+}
+
+/** The page token from the session; without one, back to the picker (logged in) or an explanation (not). */
+function pageTokenOrRedirect(ctx: AppContext, req: Request, res: Response, pageId: string): string | undefined {
+  const token = ctx.keeper.pageToken(req, pageId);
+  if (token) return token;
+  if (!ctx.keeper.userToken(req)) throw new NotConnectedError('Connect your account to see this page.');
+  req.session.flash = 'Choose the page to connect first.';
+  res.redirect(303, ctx.config.pageId ? '/' : '/pages');
+  return undefined;
+}
+
+function rememberName(ctx: AppContext, req: Request, pageId: string, name: string): void {
+  const page = ctx.keeper.current(req)?.pages[pageId];
+  if (page && page.n !== name) page.n = name;
+}

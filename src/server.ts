@@ -1,0 +1,108 @@
+import type { Server } from 'node:http';
+import { ConfigError, loadConfig, withProvider, type Config } from './config';
+import { createApp } from './app';
+import { GraphClient } from './graph/client';
+import { createLogger, type Logger } from './log/logger';
+import { createSessionStore } from './session/create';
+import { DEMO_CLIENT, startEmulator, type RunningEmulator } from './provider';
+
+/** The only module that listens. Everything is built by createApp. */
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig(process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`pagelight: configuration error: ${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const logger = createLogger({ level: config.logLevel, pretty: config.nodeEnv === 'development' && process.stdout.isTTY && canPretty() });
+
+  let emulator: RunningEmulator | undefined;
+  if (config.demo) {
+    emulator = await listenOrExit(
+      () => startEmulator({ port: config.providerPort, host: '127.0.0.1', clients: [{ ...DEMO_CLIENT, redirectUri: config.callbackUrl }] }),
+      'PROVIDER_PORT',
+      config.providerPort,
+    );
+    // The browser goes to the dialog by the app's own host name; the server calls the API on loopback.
+    const dialogOrigin = `${new URL(config.baseUrl).protocol}//${new URL(config.baseUrl).hostname}:${emulator.port}`.replace('https:', 'http:');
+    config = withProvider(config, { appId: DEMO_CLIENT.clientId, appSecret: DEMO_CLIENT.clientSecret, authUrl: dialogOrigin, graphUrl: emulator.url });
+    logger.warn(`demo mode: FB_APP_ID is unset, so the built-in provider emulator serves the login dialog at ${dialogOrigin}`);
+  }
+  if (config.sessionSecretGenerated) logger.warn('SESSION_SECRET is unset: a random one is used, so sessions end when the process stops');
+
+  const sessions = await createSessionStore(config, logger);
+  const graph = new GraphClient({
+    graphUrl: config.graphUrl,
+    apiVersion: config.apiVersion,
+    appId: config.appId,
+    appSecret: config.appSecret,
+    redirectUri: config.callbackUrl,
+    timeoutMs: config.providerTimeoutMs,
+    logger,
+  });
+  const app = createApp(config, { graph, sessions, logger });
+  const server = await listenOrExit(() => listen(app, config.port), 'PORT', config.port);
+  logger.info(`Pagelight is listening on ${config.baseUrl} (port ${config.port})`);
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info(`${signal}: finishing in-flight requests, then stopping`);
+    const force = setTimeout(() => {
+      logger.error('shutdown took longer than 10 s; exiting');
+      process.exit(1);
+    }, 10_000);
+    force.unref();
+    server.close(async () => {
+      graph.close();
+      await sessions.close().catch((err: unknown) => logger.warn({ err }, 'closing the session store failed'));
+      await emulator?.close();
+      logger.info('stopped');
+      logger.flush?.();
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+function listen(app: ReturnType<typeof createApp>, port: number): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(port);
+    server.once('listening', () => resolve(server));
+    server.once('error', reject);
+  });
+}
+
+async function listenOrExit<T>(start: () => Promise<T>, variable: string, port: number): Promise<T> {
+  try {
+    return await start();
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES') {
+      process.stderr.write(`pagelight: configuration error: ${variable}: port ${port} is ${code === 'EADDRINUSE' ? 'already in use' : 'not allowed'}; set ${variable} to a free port\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+}
+
+function canPretty(): boolean {
+  try {
+    require.resolve('pino-pretty');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+void main().catch((err: unknown) => {
+  process.stderr.write(`pagelight: failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,35 @@
+import session from 'express-session';
+import type { RequestHandler } from 'express';
+import { SessionStoreUnavailableError } from '../errors';
+import type { Config } from '../config';
+import type { SessionStoreHandle } from './store';
+import './types';
+
+/** The session cookie: HttpOnly, SameSite=Lax, Secure on https, a name that says nothing of the stack (SPEC §6). */
+export function sessionMiddleware(config: Config, handle: SessionStoreHandle): RequestHandler {
+  const middleware = session({
+    name: config.secureCookies ? '__Host-pagelight' : 'pagelight',
+    secret: [...config.sessionSecrets],
+    store: handle.store,
+    resave: false,
+    saveUninitialized: false,
+    // Every answer pushes the idle expiry back; the absolute lifetime is checked in ./lifetime.
+    rolling: true,
+    proxy: config.trustProxy !== undefined ? undefined : false,
+    cookie: {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: config.secureCookies,
+      path: '/',
+      maxAge: config.sessionIdleSec * 1000,
+    },
+  });
+  // A store that is down answers at once with a 503 page; its errors become the same.
+  return (req, res, next) => {
+    if (!handle.healthy()) {
+      next(new SessionStoreUnavailableError());
+      return;
+    }
+    middleware(req, res, (err?: unknown) => next(err ? new SessionStoreUnavailableError({ cause: err }) : undefined));
+  };
+}

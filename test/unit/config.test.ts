@@ -1,0 +1,85 @@
+import { loadConfig, ConfigError, DEFAULT_API_VERSION } from '../../src/config';
+
+const REAL = {
+  FB_APP_ID: '1234567890',
+  FB_APP_SECRET: 'an-app-secret-value',
+  SESSION_SECRET: 'x'.repeat(40),
+};
+
+function errorOf(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) return err;
+    throw err;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('when nothing is set, then demo mode with the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config.demo).toBe(true);
+    expect(config.port).toBe(3000);
+    expect(config.baseUrl).toBe('http://localhost:3000');
+    expect(config.callbackUrl).toBe('http://localhost:3000/auth/callback');
+    expect(config.apiVersion).toBe(DEFAULT_API_VERSION);
+    expect(config.scopes).toEqual(['pages_show_list', 'pages_read_engagement', 'pages_read_user_content']);
+    expect(config.sessionStore).toBe('memory');
+    expect(config.providerPort).toBe(3001);
+    expect(config.secureCookies).toBe(false);
+    expect(config.sessionSecretGenerated).toBe(true);
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('when FB_APP_ID is set with its secret and a session secret, then real-provider mode', () => {
+    const config = loadConfig({ ...REAL, FB_AUTH_URL: 'http://127.0.0.1:9000/', FB_GRAPH_URL: 'http://127.0.0.1:9001', FB_PAGE_ID: '42' });
+    expect(config.demo).toBe(false);
+    expect(config.authUrl).toBe('http://127.0.0.1:9000');
+    expect(config.graphUrl).toBe('http://127.0.0.1:9001');
+    expect(config.pageId).toBe('42');
+  });
+
+  it('when BASE_URL is https, then cookies are Secure', () => {
+    expect(loadConfig({ BASE_URL: 'https://pages.example.com' }).secureCookies).toBe(true);
+  });
+
+  it('when scopes are comma-separated, then they are split the same way', () => {
+    expect(loadConfig({ FB_SCOPES: 'pages_show_list,pages_read_engagement' }).scopes).toEqual(['pages_show_list', 'pages_read_engagement']);
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ PROVIDER_PORT: '-1' }, 'PROVIDER_PORT'],
+    [{ BASE_URL: 'localhost:3000' }, 'BASE_URL'],
+    [{ BASE_URL: 'ftp://example.com' }, 'BASE_URL'],
+    [{ BASE_URL: 'https://example.com/app' }, 'BASE_URL'],
+    [{ FB_API_VERSION: '23.0' }, 'FB_API_VERSION'],
+    [{ FB_API_VERSION: 'v23' }, 'FB_API_VERSION'],
+    [{ FB_APP_ID: 'abc', FB_APP_SECRET: 'secretsecret', SESSION_SECRET: 'x'.repeat(40) }, 'FB_APP_ID'],
+    [{ FB_APP_ID: '123' }, 'FB_APP_SECRET'],
+    [{ FB_APP_ID: '123', FB_APP_SECRET: 'secretsecret' }, 'SESSION_SECRET'],
+    [{ ...REAL, SESSION_SECRET: 'short' }, 'SESSION_SECRET'],
+    [{ FB_AUTH_URL: 'not a url' }, 'FB_AUTH_URL'],
+    [{ FB_GRAPH_URL: 'javascript:alert(1)' }, 'FB_GRAPH_URL'],
+    [{ FB_PAGE_ID: 'my-page' }, 'FB_PAGE_ID'],
+    [{ FB_SCOPES: 'pages_show_list <script>' }, 'FB_SCOPES'],
+    [{ SESSION_STORE: 'postgres' }, 'SESSION_STORE'],
+    [{ REDIS_URL: 'http://127.0.0.1:6379' }, 'REDIS_URL'],
+    [{ REDIS_URL: '::::' }, 'REDIS_URL'],
+    [{ TRUST_PROXY: 'yes; rm -rf' }, 'TRUST_PROXY'],
+    [{ TOKEN_ENCRYPTION_KEY: 'short' }, 'TOKEN_ENCRYPTION_KEY'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+  ])('when %j, then one error naming %s', (env, variable) => {
+    const err = errorOf(env as Record<string, string>);
+    expect(err.variable).toBe(variable);
+    expect(err.message.startsWith(`${variable}: `)).toBe(true);
+    expect(err.message).not.toContain('\n');
+  });
+
+  it('when the secret is wrong, then the error message does not echo it', () => {
+    const err = errorOf({ ...REAL, FB_APP_SECRET: 'has spaces in it' });
+    expect(err.message).not.toContain('has spaces in it');
+  });
+});
