@@ -6,7 +6,7 @@ import { pinoHttp } from 'pino-http';
 import type { Config } from './config';
 import type { AppContext } from './context';
 import type { GraphClient } from './graph/client';
-import type { Logger } from './log/logger';
+import { SERIALIZERS, type Logger } from './log/logger';
 import { authRoutes } from './auth/routes';
 import { pageRoutes } from './pages/routes';
 import { homeRoutes } from './pages/home';
@@ -58,6 +58,8 @@ export function createApp(config: Config, deps: AppDeps): Express {
   app.use(
     pinoHttp({
       logger: deps.logger,
+      serializers: SERIALIZERS,
+      wrapSerializers: false,
       genReqId: (req, res) => {
         const given = req.headers['x-request-id'];
         const id = typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();

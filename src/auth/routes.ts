@@ -64,7 +64,10 @@ async function callback(ctx: AppContext, req: Request, res: Response): Promise<v
   const scopes = await grantedScopes(ctx, grant.token);
 
   // A new session id at login, so an id planted before it is worthless (session fixation).
+  // Logins still pending in other tabs move to the new session so they can finish too.
+  const otherTabs = req.session.pending;
   await regenerate(req);
+  if (otherTabs) req.session.pending = otherTabs;
   ctx.keeper.start(req, grant, scopes);
   if (ctx.config.pageId) {
     await connectPage(ctx, req, ctx.config.pageId);

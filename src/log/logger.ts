@@ -11,6 +11,24 @@ export interface LoggerOptions {
 }
 
 /**
+ * What a request, a response and an error look like in a log line: short,
+ * and with credentials scrubbed from URLs and messages. pino-http is given
+ * the same ones (it would otherwise log every header and the raw query).
+ */
+export const SERIALIZERS = {
+  req: (req: { id?: unknown; method?: string; url?: string }) => ({ id: req.id, method: req.method, url: redactText(req.url ?? '') }),
+  res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
+  err: (err: Error & { code?: unknown; status?: unknown }) => ({
+    type: err.name,
+    code: err.code,
+    status: err.status,
+    message: redactText(err.message ?? ''),
+    // A 4xx is an expected outcome: its stack says nothing an operator needs.
+    stack: err.stack && !(typeof err.status === 'number' && err.status < 500) ? redactText(err.stack) : undefined,
+  }),
+};
+
+/**
  * Structured JSON logs. Credentials are removed twice: by key (pino's redact
  * paths) and by value in URLs and messages (the serializers), because a token
  * can hide inside a string such as an axios error's URL.
@@ -19,17 +37,7 @@ export function createLogger(options: LoggerOptions): Logger {
   const base: pino.LoggerOptions = {
     level: options.level,
     redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' },
-    serializers: {
-      req: (req: { id?: unknown; method?: string; url?: string }) => ({ id: req.id, method: req.method, url: redactText(req.url ?? '') }),
-      res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
-      err: (err: Error & { code?: unknown; status?: unknown }) => ({
-        type: err.name,
-        code: err.code,
-        status: err.status,
-        message: redactText(err.message ?? ''),
-        stack: err.stack ? redactText(err.stack) : undefined,
-      }),
-    },
+    serializers: SERIALIZERS,
     formatters: { level: (label) => ({ level: label }) },
   };
   if (options.destination) return pino(base, options.destination);

@@ -1,0 +1,228 @@
+import { SEED_IDS } from '../../src/provider';
+import { completeDialog } from '../helpers/dialog';
+import { login, loginAndConnect, pathOf, startLogin } from '../helpers/flow';
+import { agentFor, startStack, type Stack } from '../helpers/stack';
+import { graphCalls, tokenCalls } from '../helpers/emulator';
+
+const BAKERY = SEED_IDS.pages.bakery;
+
+/** Every row of SPEC §5, as the person meets it. */
+describe('GET /auth/callback (SPEC §5)', () => {
+  let stack: Stack;
+  let clock = Date.now();
+  beforeAll(async () => {
+    stack = await startStack({ now: () => clock, timeoutMs: 400 });
+  });
+  afterAll(() => stack.close());
+  beforeEach(() => {
+    clock = Date.now();
+    stack.emulator.controls.reset();
+  });
+
+  async function approvedCallback(agent: ReturnType<typeof agentFor>): Promise<URL> {
+    return completeDialog(await startLogin(agent));
+  }
+
+  it('when the person cancels at the dialog, then a friendly page offers to connect again and the state is consumed', async () => {
+    const agent = agentFor(stack);
+    const dialog = await startLogin(agent);
+    const cancel = await completeDialog(dialog, { action: 'cancel' });
+    expect(cancel.searchParams.get('error')).toBe('access_denied');
+    const res = await agent.get(pathOf(cancel)).expect(200);
+    expect(res.text).toContain('You cancelled');
+    expect(res.text).toContain('href="/auth/login">Connect again');
+    // The same state cannot be used afterwards.
+    const state = cancel.searchParams.get('state')!;
+    await agent.get(`/auth/callback?code=abc&state=${encodeURIComponent(state)}`).expect(403);
+    expect(tokenCalls(stack)).toBe(0);
+  });
+
+  it('when the provider returns another error, then a 400 page shows its description, escaped', async () => {
+    const agent = agentFor(stack);
+    const res = await agent.get('/auth/callback?error=server_error&error_description=%3Cb%3Eboom%3C%2Fb%3E').expect(400);
+    expect(res.text).toContain('&lt;b&gt;boom&lt;/b&gt;');
+    expect(res.text).not.toContain('<b>boom</b>');
+  });
+
+  it('when the state is missing, then 403 "could not be verified", no token request, and the stored state is consumed', async () => {
+    const agent = agentFor(stack);
+    const callback = await approvedCallback(agent);
+    const res = await agent.get(`/auth/callback?code=${callback.searchParams.get('code')}`).expect(403);
+    expect(res.text).toContain('This login request could not be verified');
+    await agent.get(pathOf(callback)).expect(403);
+    expect(tokenCalls(stack)).toBe(0);
+  });
+
+  it('when no state was stored (another browser), then 403 and no token request', async () => {
+    const callback = await approvedCallback(agentFor(stack));
+    await agentFor(stack).get(pathOf(callback)).expect(403);
+    expect(tokenCalls(stack)).toBe(0);
+  });
+
+  it('when the state does not match, then 403, no token request, and the real state is consumed too', async () => {
+    const agent = agentFor(stack);
+    const callback = await approvedCallback(agent);
+    const forged = new URL(callback);
+    forged.searchParams.set('state', 'forged-state-value');
+    await agent.get(pathOf(forged)).expect(403);
+    await agent.get(pathOf(callback)).expect(403);
+    expect(tokenCalls(stack)).toBe(0);
+  });
+
+  it('when the state is older than 10 minutes, then 403 and no token request', async () => {
+    const agent = agentFor(stack);
+    const callback = await approvedCallback(agent);
+    clock += 10 * 60 * 1000 + 1;
+    const res = await agent.get(pathOf(callback)).expect(403);
+    expect(res.text).toContain('10 minutes');
+    expect(tokenCalls(stack)).toBe(0);
+  });
+
+  it.each([
+    ['missing', (u: URL) => u.searchParams.delete('code')],
+    ['empty', (u: URL) => u.searchParams.set('code', '')],
+    ['repeated', (u: URL) => u.searchParams.append('code', 'second')],
+  ])('when the code is %s, then 400 and no upstream call', async (_name, mutate) => {
+    const agent = agentFor(stack);
+    const callback = await approvedCallback(agent);
+    mutate(callback);
+    await agent.get(pathOf(callback)).expect(400);
+    expect(tokenCalls(stack)).toBe(0);
+  });
+
+  it('when the state is repeated, then 400 and no upstream call', async () => {
+    const agent = agentFor(stack);
+    const callback = await approvedCallback(agent);
+    callback.searchParams.append('state', 'again');
+    await agent.get(pathOf(callback)).expect(400);
+    expect(tokenCalls(stack)).toBe(0);
+  });
+
+  it('when the provider refuses the code (already used), then 400 with its reason and nothing secret', async () => {
+    const first = agentFor(stack);
+    const callback = await approvedCallback(first);
+    const code = callback.searchParams.get('code')!;
+    await first.get(pathOf(callback)).expect(303);
+    // A second tab replays the same code with a state of its own.
+    const second = agentFor(stack);
+    const replay = await approvedCallback(second);
+    replay.searchParams.set('code', code);
+    const res = await second.get(pathOf(replay)).expect(400);
+    expect(res.text).toContain('This authorization code has been used');
+    expect(res.text).not.toContain(code);
+    expect(res.text).not.toContain(stack.config.appSecret);
+  });
+
+  it('when the provider is unreachable, then 502, the process stays up and the session is kept', async () => {
+    const agent = agentFor(stack);
+    await loginAndConnect(agent, BAKERY);
+    const callback = await approvedCallback(agent);
+    stack.emulator.controls.failNext(5, { kind: 'reset' });
+    const res = await agent.get(pathOf(callback)).expect(502);
+    expect(res.text).toContain('The provider is not answering');
+    stack.emulator.controls.reset();
+    await agent.get(`/pages/${BAKERY}`).expect(200);
+  });
+
+  it('when the provider does not answer in time, then 504 within the bound', async () => {
+    const agent = agentFor(stack);
+    const callback = await approvedCallback(agent);
+    stack.emulator.controls.failNext(1, { kind: 'hang' });
+    const started = Date.now();
+    await agent.get(pathOf(callback)).expect(504);
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('when the provider answers with something that is not JSON, then 502', async () => {
+    const agent = agentFor(stack);
+    const callback = await approvedCallback(agent);
+    stack.emulator.controls.failNext(1, { kind: 'http', status: 200, body: '<html>maintenance</html>' });
+    await agent.get(pathOf(callback)).expect(502);
+  });
+
+  it('when the login succeeds, then 303 to the picker, and the code appears in no page the app renders', async () => {
+    const agent = agentFor(stack);
+    const callback = await approvedCallback(agent);
+    const code = callback.searchParams.get('code')!;
+    const res = await agent.get(pathOf(callback)).expect(303);
+    expect(res.headers.location).toBe('/pages');
+    expect(res.text).not.toContain(code);
+    for (const path of ['/', '/pages']) expect((await agent.get(path)).text).not.toContain(code);
+    expect(tokenCalls(stack)).toBeGreaterThanOrEqual(1);
+  });
+
+  it('when two tabs start the flow, then both complete', async () => {
+    const agent = agentFor(stack);
+    const tabA = await approvedCallback(agent);
+    const tabB = await approvedCallback(agent);
+    await agent.get(pathOf(tabB)).expect(303);
+    await agent.get(pathOf(tabA)).expect(303);
+  });
+});
+
+describe('page reads that fail (SPEC §5)', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ timeoutMs: 400 });
+  });
+  afterAll(() => stack.close());
+  beforeEach(() => stack.emulator.controls.reset());
+
+  it('when a page read gets 190, then the tokens are dropped and the person is sent home to connect again', async () => {
+    const agent = agentFor(stack);
+    await loginAndConnect(agent, BAKERY);
+    stack.emulator.controls.expireTokens();
+    const res = await agent.get(`/pages/${BAKERY}`).expect(303);
+    expect(res.headers.location).toBe('/');
+    const home = await agent.get('/').expect(200);
+    expect(home.text).toContain('Your connection expired — connect again.');
+    expect(home.text).toContain('href="/auth/login">Connect page');
+    const calls = graphCalls(stack);
+    await agent.get(`/pages/${BAKERY}`).expect(401);
+    expect(graphCalls(stack)).toBe(calls);
+  });
+
+  it('when a page read is refused for a missing permission, then 403 naming it and offering to ask again', async () => {
+    const agent = agentFor(stack);
+    await loginAndConnect(agent, BAKERY, { decline: ['pages_read_user_content'] });
+    const res = await agent.get(`/pages/${BAKERY}`).expect(403);
+    expect(res.text).toContain('pages_read_user_content');
+    expect(res.text).toContain('href="/auth/login?rerequest=1"');
+    const again = await startLogin(agent, '?rerequest=1');
+    expect(new URL(again).searchParams.get('auth_type')).toBe('rerequest');
+  });
+
+  it('when the provider rate-limits, then 429 with Retry-After and a try-again page', async () => {
+    const agent = agentFor(stack);
+    await loginAndConnect(agent, BAKERY);
+    stack.emulator.controls.failNext(2, { status: 400, error: { code: 4, message: '(#4) Application request limit reached' } });
+    const res = await agent.get(`/pages/${BAKERY}`).expect(429);
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    expect(res.text).toContain('try again');
+  });
+
+  it('when the provider has a transient error once, then the read is retried and the page shows', async () => {
+    const agent = agentFor(stack);
+    await loginAndConnect(agent, BAKERY);
+    stack.emulator.controls.failNext(1, { status: 500, error: { code: 2, message: 'Service temporarily unavailable' } });
+    await agent.get(`/pages/${BAKERY}`).expect(200);
+  });
+
+  it('when the provider is down for a page view, then 502 and the person stays connected', async () => {
+    const agent = agentFor(stack);
+    await loginAndConnect(agent, BAKERY);
+    stack.emulator.controls.failNext(10, { kind: 'reset' });
+    await agent.get(`/pages/${BAKERY}`).expect(502);
+    stack.emulator.controls.reset();
+    await agent.get(`/pages/${BAKERY}`).expect(200);
+  });
+
+  it('when a page that was not connected is opened, then back to the picker with a message and no upstream call', async () => {
+    const agent = agentFor(stack);
+    await login(agent);
+    const calls = graphCalls(stack);
+    await agent.get('/pages/999').expect(303).expect('location', '/pages');
+    expect(graphCalls(stack)).toBe(calls);
+    expect((await agent.get('/pages').expect(200)).text).toContain('Choose the page to connect first.');
+  });
+});

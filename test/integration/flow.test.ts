@@ -1,0 +1,151 @@
+import { SEED_IDS } from '../../src/provider';
+import { agentFor, startStack, type Stack } from '../helpers/stack';
+import { csrfFrom, login, loginAndConnect, postIds, sessionCookie, startLogin } from '../helpers/flow';
+
+const BAKERY = SEED_IDS.pages.bakery;
+const SPARSE = SEED_IDS.pages.sparse;
+
+describe('the login-to-feed flow (SPEC §1, §4)', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(() => stack.close());
+
+  it('when a person opens the home page, then a Connect page link starts the login', async () => {
+    const res = await agentFor(stack).get('/').expect(200);
+    expect(res.text).toMatch(/<a class="button primary" href="\/auth\/login">Connect page<\/a>/);
+    expect(res.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('when Connect page is followed, then 303 to the dialog with client, callback, state, scope and an S256 challenge', async () => {
+    const agent = agentFor(stack);
+    const url = new URL(await startLogin(agent));
+    expect(`${url.origin}${url.pathname}`).toBe(`${stack.emulator.url}/${stack.config.apiVersion}/dialog/oauth`);
+    const q = url.searchParams;
+    expect(q.get('client_id')).toBe(stack.config.appId);
+    expect(q.get('redirect_uri')).toBe('http://app.test/auth/callback');
+    expect(q.get('response_type')).toBe('code');
+    expect(q.get('scope')).toBe('pages_show_list pages_read_engagement pages_read_user_content');
+    expect(q.get('state')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(q.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(q.get('code_challenge_method')).toBe('S256');
+    expect(q.get('client_secret')).toBeNull();
+  });
+
+  it('when the person continues at the dialog, then the code is exchanged, the session id changes and the picker lists their pages', async () => {
+    const agent = agentFor(stack);
+    const start = await agent.get('/auth/login').expect(303);
+    const before = sessionCookie(start);
+    const callback = await login(agent);
+    expect(callback.status).toBe(303);
+    expect(callback.headers.location).toBe('/pages');
+    const after = sessionCookie(callback);
+    expect(after).toBeDefined();
+    expect(after).not.toBe(before);
+
+    const picker = await agent.get('/pages').expect(200);
+    expect(picker.text).toContain('Lovelace Analytical Bakery');
+    expect(picker.text).toContain('Difference Engine Repairs');
+    expect(picker.text).toContain(`action="/pages/${BAKERY}/connect"`);
+  });
+
+  it('when a page is connected, then its details and the first 25 posts show, and Older posts pages to the end', async () => {
+    const agent = agentFor(stack);
+    await loginAndConnect(agent, BAKERY);
+    const page = await agent.get(`/pages/${BAKERY}`).expect(200);
+    expect(page.text).toContain('<h1>Lovelace Analytical Bakery</h1>');
+    for (const text of ['Casual', 'Parking lot and street parking', 'Monday', 'mailto:', '<time datetime="']) expect(page.text).toContain(text);
+    expect(page.text).toMatch(/<a href="https:\/\/[^"]+" rel="noopener noreferrer nofollow">/);
+    const first = postIds(page.text);
+    expect(first).toHaveLength(25);
+
+    const seen = [...first];
+    let html = page.text;
+    for (let i = 0; i < 5; i++) {
+      const older = /href="(\/pages\/\d+\/feed\?after=[^"]+)"/.exec(html);
+      if (!older) break;
+      const res = await agent.get(older[1]!.replace(/&amp;/g, '&')).expect(200);
+      html = res.text;
+      seen.push(...postIds(html));
+    }
+    expect(seen.length).toBeGreaterThanOrEqual(60);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(html).not.toContain('Older posts');
+    expect(html).toContain('Newer posts');
+  });
+
+  it('when the home page is opened while connected, then it lists the connected page', async () => {
+    const agent = agentFor(stack);
+    await loginAndConnect(agent, BAKERY);
+    await agent.get(`/pages/${BAKERY}`).expect(200);
+    const home = await agent.get('/').expect(200);
+    expect(home.text).toContain(`href="/pages/${BAKERY}"`);
+    expect(home.text).toContain('Lovelace Analytical Bakery');
+    expect(home.text).toContain('Log out');
+  });
+
+  it('when a page has few fields and no posts, then each missing field and the feed have an empty state, and a non-http website is not a link', async () => {
+    const agent = agentFor(stack);
+    await loginAndConnect(agent, SPARSE);
+    const page = await agent.get(`/pages/${SPARSE}`).expect(200);
+    expect(page.text).toContain('No opening hours given.');
+    expect(page.text).toContain('This page has no posts yet.');
+    expect(page.text).toContain('Not given');
+    expect(page.text).not.toMatch(/href="(javascript|ftp|data):/i);
+  });
+
+  it('when the person logs out with the form, then the session is destroyed and the page is no longer visible', async () => {
+    const agent = agentFor(stack);
+    await loginAndConnect(agent, BAKERY);
+    const page = await agent.get(`/pages/${BAKERY}`).expect(200);
+    const out = await agent.post('/auth/logout').type('form').send({ _csrf: csrfFrom(page.text) }).expect(303);
+    expect(out.headers.location).toBe('/?logged_out=1');
+    expect(String(out.headers['set-cookie'])).toMatch(/pagelight=;/);
+    const after = await agent.get(`/pages/${BAKERY}`).expect(401);
+    expect(after.text).toContain('Connect page');
+    expect((await agent.get('/?logged_out=1').expect(200)).text).toContain('You are logged out.');
+  });
+
+  it('when a POST comes without the CSRF token, then 403 and nothing changes', async () => {
+    const agent = agentFor(stack);
+    await loginAndConnect(agent, BAKERY);
+    await agent.post('/auth/logout').type('form').send({}).expect(403);
+    await agent.post('/auth/logout').type('form').send({ _csrf: 'forged' }).expect(403);
+    await agent.post(`/pages/${SPARSE}/connect`).type('form').send({ _csrf: 'x' }).expect(403);
+    await agent.get(`/pages/${BAKERY}`).expect(200);
+  });
+
+  it('when a person who manages no page logs in, then the picker says so', async () => {
+    const agent = agentFor(stack);
+    await login(agent, { user: SEED_IDS.users.alan });
+    const picker = await agent.get('/pages').expect(200);
+    expect(picker.text).toContain('does not manage any page');
+  });
+
+  it('when a person asks for a page they do not manage, then 403 and no token is kept', async () => {
+    const agent = agentFor(stack);
+    await login(agent, { user: SEED_IDS.users.alan });
+    const picker = await agent.get('/pages').expect(200);
+    const res = await agent.post(`/pages/${BAKERY}/connect`).type('form').send({ _csrf: csrfFrom(picker.text) }).expect(403);
+    expect(res.text).toContain('does not manage this page');
+  });
+});
+
+describe('with FB_PAGE_ID configured', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ env: { FB_PAGE_ID: BAKERY } });
+  });
+  afterAll(() => stack.close());
+
+  it('when the login completes, then the configured page is connected directly and shown', async () => {
+    const agent = agentFor(stack);
+    const callback = await login(agent);
+    expect(callback.status).toBe(303);
+    expect(callback.headers.location).toBe(`/pages/${BAKERY}`);
+    await agent.get('/pages').expect(303).expect('location', `/pages/${BAKERY}`);
+    const page = await agent.get(`/pages/${BAKERY}`).expect(200);
+    expect(postIds(page.text)).toHaveLength(25);
+  });
+});
