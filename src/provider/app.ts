@@ -1,0 +1,94 @@
+/**
+ * Builds the emulator's Express app. Registration order is the architecture:
+ * its own assets and test controls first (never logged, delayed or failed),
+ * then logging and body parsing, the login dialog, and finally the Graph API
+ * (with injected latency and failures) and one error handler.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { renderFile } from 'ejs';
+import { createContext, type Context } from './context';
+import { createControls } from './controls/api';
+import { controlsRouter } from './controls/http';
+import { renderError } from './dialog/html';
+import { dialogRouter } from './dialog/routes';
+import { GraphError } from './errors';
+import { faultMiddleware } from './faults';
+import { graphHandler } from './graph/dispatch';
+import { graphHeaders, sendGraphError } from './graph/respond';
+import { logForm, logRequests, requestKind } from './log';
+import type { EmulatorControls, EmulatorOptions } from './types';
+import { providerViewsDir } from './views';
+
+export interface BuiltEmulator {
+  app: express.Express;
+  controls: EmulatorControls;
+  /** Internal: lets `startEmulator` stop timers on close. */
+  ctx: Context;
+}
+
+export function buildEmulator(opts: EmulatorOptions): BuiltEmulator {
+  const ctx = createContext(opts);
+  const controls = createControls(ctx);
+  const viewsDir = providerViewsDir();
+  const css = readFileSync(path.join(viewsDir, 'dialog.css'));
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  app.set('views', viewsDir);
+  app.set('view engine', 'ejs');
+  app.engine('ejs', renderFile as Parameters<typeof app.engine>[1]);
+
+  app.get('/__assets/dialog.css', (_req, res) => {
+    res.set({ 'Content-Type': 'text/css; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache' });
+    res.send(css);
+  });
+  // Browsers ask every origin for a favicon; answered here so it is neither
+  // logged nor counted as an API call, and cannot consume a scripted failure.
+  app.get('/favicon.ico', (_req, res) => {
+    res.status(204).end();
+  });
+  app.use('/__emulator', controlsRouter(ctx, controls));
+
+  app.use(logRequests(ctx.log, ctx.now));
+  app.use(express.urlencoded({ extended: false, limit: '100kb', parameterLimit: 200 }));
+  app.use(logForm);
+  app.use(dialogRouter(ctx));
+  app.use(graphHeaders);
+  app.use(faultMiddleware(ctx.faults));
+  app.use(graphHandler(ctx));
+  app.use(errorHandler);
+  return { app, controls, ctx };
+}
+
+/** Creates the emulator app (no listening); drive it with supertest or mount it. */
+export function createEmulator(opts: EmulatorOptions): { app: express.Express; controls: EmulatorControls } {
+  const { app, controls } = buildEmulator(opts);
+  return { app, controls };
+}
+
+/** Body-parser errors carry a 4xx `status` and a `type`; anything else is our bug. */
+function clientErrorStatus(err: unknown): number | undefined {
+  if (err === null || typeof err !== 'object') return undefined;
+  const { status, type } = err as { status?: unknown; type?: unknown };
+  return typeof status === 'number' && status >= 400 && status < 500 && typeof type === 'string' ? status : undefined;
+}
+
+function errorHandler(err: unknown, req: Request, res: Response, next: NextFunction): void {
+  if (res.headersSent) return next(err);
+  const status = clientErrorStatus(err);
+  if (!(err instanceof GraphError) && status === undefined) {
+    console.error('[provider emulator] unexpected error', err);
+  }
+  if (requestKind(req.path) === 'dialog') {
+    renderError(res, status ?? 500, status === undefined ? 'Something went wrong' : 'Invalid request', 'Please try again.');
+    return;
+  }
+  if (err instanceof GraphError) return sendGraphError(res, err);
+  if (status !== undefined) {
+    return sendGraphError(res, new GraphError({ code: 100, status, message: '(#100) The request body could not be read' }));
+  }
+  sendGraphError(res, new GraphError({ code: 1, message: 'An unknown error occurred' }));
+}

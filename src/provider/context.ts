@@ -1,0 +1,90 @@
+/**
+ * Everything one emulator instance holds: options, data, issued credentials
+ * and test-control state. Built once per `createEmulator`; nothing is global,
+ * so several emulators can run side by side in one test process.
+ */
+import { Faults } from './faults';
+import { RequestLog } from './log';
+import { DEFAULT_SEED } from './seed';
+import { CodeStore } from './store/codes';
+import { DataStore } from './store/data';
+import { DialogStore } from './store/dialogs';
+import { TokenStore } from './store/tokens';
+import { UsageMeter } from './graph/usage';
+import type { EmulatorClient, EmulatorOptions } from './types';
+
+export interface Context {
+  clients: ReadonlyMap<string, EmulatorClient>;
+  codeTtlMs: number;
+  userTokenTtlSec: number;
+  longLivedTtlSec: number;
+  initialLatencyMs: number;
+  now: () => number;
+  data: DataStore;
+  tokens: TokenStore;
+  codes: CodeStore;
+  dialogs: DialogStore;
+  faults: Faults;
+  usage: UsageMeter;
+  log: RequestLog;
+}
+
+export function createContext(opts: EmulatorOptions): Context {
+  const now = opts.now ?? Date.now;
+  const codeTtlMs = positive('codeTtlMs', opts.codeTtlMs ?? 10 * 60_000);
+  const initialLatencyMs = nonNegative('latencyMs', opts.latencyMs ?? 0);
+  const faults = new Faults();
+  faults.latencyMs = initialLatencyMs;
+  return {
+    clients: clientMap(opts.clients),
+    codeTtlMs,
+    userTokenTtlSec: positive('userTokenTtlSec', opts.userTokenTtlSec ?? 7200),
+    longLivedTtlSec: positive('longLivedTtlSec', opts.longLivedTtlSec ?? 60 * 24 * 3600),
+    initialLatencyMs,
+    now,
+    data: new DataStore(opts.seed ?? DEFAULT_SEED),
+    tokens: new TokenStore(now),
+    codes: new CodeStore(codeTtlMs, now),
+    dialogs: new DialogStore(now),
+    faults,
+    usage: new UsageMeter(now),
+    log: new RequestLog(),
+  };
+}
+
+/** Fail fast on a registration the real provider would not accept either. */
+function clientMap(clients: readonly EmulatorClient[]): Map<string, EmulatorClient> {
+  if (!Array.isArray(clients) || clients.length === 0) {
+    throw new Error('createEmulator: register at least one client in `clients`');
+  }
+  const map = new Map<string, EmulatorClient>();
+  for (const client of clients) {
+    const { clientId, clientSecret, redirectUri, name } = client;
+    if (!clientId || !clientSecret || !name) {
+      throw new Error('createEmulator: every client needs clientId, clientSecret and name');
+    }
+    if (map.has(clientId)) throw new Error(`createEmulator: client ${clientId} is registered twice`);
+    let url: URL;
+    try {
+      url = new URL(redirectUri);
+    } catch {
+      throw new Error(`createEmulator: redirectUri of client ${clientId} is not an absolute URL`);
+    }
+    // RFC 6749 §3.1.2: an absolute URI without a fragment.
+    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || redirectUri.includes('#')) {
+      throw new Error(`createEmulator: redirectUri of client ${clientId} must be http(s) without a fragment`);
+    }
+    map.set(clientId, { ...client });
+  }
+  return map;
+}
+
+function positive(name: string, value: number): number {
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`createEmulator: ${name} must be a positive number`);
+  return value;
+}
+
+function nonNegative(name: string, value: number): number {
+  if (!Number.isFinite(value) || value < 0) throw new Error(`createEmulator: ${name} must be ≥ 0`);
+  return value;
+}

@@ -1,0 +1,103 @@
+/**
+ * The JS side of the test controls. Inputs are validated with the same
+ * schemas as the HTTP side, so a typo in a test fails loudly instead of
+ * silently scripting nothing.
+ */
+import { z } from 'zod';
+import type { Context } from '../context';
+import { ALL_PERMISSIONS, IMPLICIT_PERMISSION } from '../permissions';
+import { randomId } from '../store/random';
+import type { EmulatorControls, Failure, IssueTokenRequest, RateLimit, RevokeReason, TokenFilter } from '../types';
+import {
+  describeZodError,
+  issueTokenSchema,
+  latencySchema,
+  parseFailure,
+  rateLimitSchema,
+  revokeSchema,
+  tokenFilterSchema,
+} from './schemas';
+
+function parse<T>(what: string, run: () => T): T {
+  try {
+    return run();
+  } catch (err) {
+    if (err instanceof z.ZodError) throw new Error(`${what}: ${describeZodError(err)}`);
+    throw err;
+  }
+}
+
+export function createControls(ctx: Context): EmulatorControls {
+  return {
+    expireTokens(filter: TokenFilter = {}): number {
+      return ctx.tokens.expire(parse('expireTokens', () => tokenFilterSchema.parse(filter)));
+    },
+    revokeTokens(filter: TokenFilter & { reason?: RevokeReason } = {}): number {
+      const { reason, ...rest } = parse('revokeTokens', () => revokeSchema.parse(filter));
+      return ctx.tokens.revoke(rest, reason);
+    },
+    setLatency(ms: number): void {
+      ctx.faults.latencyMs = parse('setLatency', () => latencySchema.parse({ ms })).ms;
+    },
+    failNext(n: number, failure: Failure): void {
+      ctx.faults.failNext(n, parse('failNext', () => parseFailure(failure)));
+    },
+    setRateLimit(limit: RateLimit | null): void {
+      ctx.usage.setLimit(limit === null ? null : parse('setRateLimit', () => rateLimitSchema.parse(limit)));
+    },
+    setPageField(pageId: string, field: string, value: unknown): void {
+      ctx.data.setPageField(pageId, field, value);
+    },
+    reset(): void {
+      ctx.data.reset();
+      ctx.faults.clear(ctx.initialLatencyMs);
+      ctx.usage.reset();
+      ctx.log.clear();
+    },
+    get requestLog() {
+      return ctx.log.entries;
+    },
+    get log() {
+      return ctx.log.entries;
+    },
+    issuedTokens(): string[] {
+      return ctx.tokens.all();
+    },
+    clearLog(): void {
+      ctx.log.clear();
+    },
+    calls(filter = {}): number {
+      return ctx.log.calls(filter);
+    },
+    issueToken(request: IssueTokenRequest) {
+      return issueToken(ctx, parse('issueToken', () => issueTokenSchema.parse(request)));
+    },
+  };
+}
+
+/** Mints a token as if the user had approved the dialog (for tests and benchmarks). */
+function issueToken(ctx: Context, req: z.infer<typeof issueTokenSchema>): { access_token: string; expires_in: number | null } {
+  const client = req.clientId === undefined ? ctx.clients.values().next().value : ctx.clients.get(req.clientId);
+  if (client === undefined) throw new Error(`issueToken: unknown client ${req.clientId ?? ''}`);
+  if (ctx.data.user(req.userId) === undefined) throw new Error(`issueToken: unknown user ${req.userId}`);
+  const scopes = req.scopes ?? ALL_PERMISSIONS.filter((p) => p !== IMPLICIT_PERMISSION);
+  const longLived = req.longLived ?? false;
+  const user = ctx.tokens.issueUser({
+    clientId: client.clientId,
+    userId: req.userId,
+    scopes,
+    declined: [],
+    ttlSec: longLived ? ctx.longLivedTtlSec : ctx.userTokenTtlSec,
+    longLived,
+    grantId: `direct:${randomId()}`,
+  });
+  let record = user;
+  if (req.pageId !== undefined) {
+    if (ctx.data.role(req.userId, req.pageId) === undefined) {
+      throw new Error(`issueToken: user ${req.userId} does not manage page ${req.pageId}`);
+    }
+    record = ctx.tokens.pageTokenFor(user, req.pageId);
+  }
+  const expiresIn = record.expiresAt === null ? null : Math.round((record.expiresAt - ctx.now()) / 1000);
+  return { access_token: record.token, expires_in: expiresIn };
+}

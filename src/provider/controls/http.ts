@@ -1,0 +1,101 @@
+/**
+ * The test controls over HTTP, under `/__emulator/*`, so a separately started
+ * emulator (npm run provider, the browser test, the benchmark) can be driven
+ * too. These endpoints have no authentication: they exist only where the
+ * emulator itself listens, which is loopback by default — never expose an
+ * emulator to a network.
+ */
+import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import { z } from 'zod';
+import type { Context } from '../context';
+import { isSettablePageField } from '../store/data';
+import type { EmulatorControls, TokenKind } from '../types';
+import { describeZodError, failSchema, issueTokenSchema, latencySchema, rateLimitSchema, revokeSchema, tokenFilterSchema } from './schemas';
+
+export function controlsRouter(ctx: Context, controls: EmulatorControls): Router {
+  const router = Router();
+  router.use(express.json({ limit: '256kb' }));
+  const body = (req: Request): unknown => (req.body === undefined ? {} : req.body);
+
+  router.post('/tokens/expire', (req, res) => {
+    res.json({ count: controls.expireTokens(tokenFilterSchema.parse(body(req))) });
+  });
+  router.post('/tokens/revoke', (req, res) => {
+    res.json({ count: controls.revokeTokens(revokeSchema.parse(body(req))) });
+  });
+  router.post('/tokens', (req, res) => {
+    res.status(201).json(controls.issueToken(issueTokenSchema.parse(body(req))));
+  });
+  router.post('/latency', (req, res) => {
+    controls.setLatency(latencySchema.parse(body(req)).ms);
+    res.status(204).end();
+  });
+  router.post('/fail', (req, res) => {
+    const { n, failure, match } = failSchema.parse(body(req));
+    const withMatch = match !== undefined && failure !== null && typeof failure === 'object' ? { ...failure, match } : failure;
+    controls.failNext(n, withMatch as Parameters<EmulatorControls['failNext']>[1]);
+    res.status(204).end();
+  });
+  router.post('/rate-limit', (req, res) => {
+    controls.setRateLimit(rateLimitSchema.parse(body(req)));
+    res.status(204).end();
+  });
+  router.delete('/rate-limit', (_req, res) => {
+    controls.setRateLimit(null);
+    res.status(204).end();
+  });
+  router.post('/pages/:id', (req, res) => {
+    const fields = z.record(z.string(), z.unknown()).parse(body(req));
+    const pageId = String(req.params.id);
+    // Check everything first so a bad field leaves the page untouched.
+    if (ctx.data.page(pageId) === undefined) throw new Error(`Unknown page ${pageId}`);
+    const bad = Object.keys(fields).find((f) => !isSettablePageField(f));
+    if (bad !== undefined) throw new Error(`Field ${bad} cannot be set`);
+    for (const [field, value] of Object.entries(fields)) controls.setPageField(pageId, field, value);
+    res.status(204).end();
+  });
+  router.post('/reset', (_req, res) => {
+    controls.reset();
+    res.status(204).end();
+  });
+  router.get('/log', (_req, res) => {
+    res.json({ data: controls.requestLog });
+  });
+  router.delete('/log', (_req, res) => {
+    controls.clearLog();
+    res.status(204).end();
+  });
+  router.get('/calls', (req, res) => {
+    const q = z
+      .object({ method: z.string().optional(), path: z.string().optional(), tokenKind: z.enum(['user', 'page', 'unknown']).optional() })
+      .parse(req.query);
+    const filter = { ...q, ...(q.tokenKind !== undefined ? { tokenKind: q.tokenKind as TokenKind } : {}) };
+    res.json({ count: controls.calls(filter) });
+  });
+  router.get('/seed', (_req, res) => {
+    res.json(seedSummary(ctx));
+  });
+  router.use((_req, res) => {
+    res.status(404).json({ error: 'Unknown emulator control' });
+  });
+  router.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    void _next;
+    res.status(400).json({ error: controlErrorMessage(err) });
+  });
+  return router;
+}
+
+function controlErrorMessage(err: unknown): string {
+  if (err instanceof z.ZodError) return describeZodError(err);
+  if (err instanceof Error) return err.message;
+  return 'Invalid request';
+}
+
+/** Ids and counts only: never secrets or tokens. */
+function seedSummary(ctx: Context): unknown {
+  return {
+    clients: [...ctx.clients.values()].map((c) => ({ clientId: c.clientId, name: c.name, redirectUri: c.redirectUri })),
+    users: ctx.data.allUsers().map((u) => ({ id: u.id, name: u.name, pages: u.roles.map((r) => r.pageId) })),
+    pages: ctx.data.allPages().map((p) => ({ id: p.id, name: p.fields.get('name'), posts: p.feed.length })),
+  };
+}

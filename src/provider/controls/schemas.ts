@@ -1,0 +1,77 @@
+/**
+ * Shapes accepted by the test controls, shared by the JS API and the HTTP
+ * endpoints so both refuse the same mistakes with the same messages.
+ */
+import { z } from 'zod';
+import type { Failure } from '../types';
+
+const digits = z.string().regex(/^\d+$/, 'must be a numeric id');
+const status = z.number().int().min(100).max(599);
+const match = z.string().min(1).optional();
+
+export const tokenFilterSchema = z.strictObject({
+  userId: digits.optional(),
+  pageId: digits.optional(),
+  token: z.string().min(1).optional(),
+});
+
+export const revokeSchema = tokenFilterSchema.extend({
+  reason: z.enum(['password_changed', 'app_removed', 'logged_out']).optional(),
+});
+
+const failureSchema = z.discriminatedUnion('kind', [
+  z.strictObject({
+    kind: z.literal('graph'),
+    status: status.optional(),
+    error: z.strictObject({
+      code: z.number().int(),
+      subcode: z.number().int().optional(),
+      message: z.string().optional(),
+      type: z.string().optional(),
+    }),
+    match,
+  }),
+  z.strictObject({
+    kind: z.literal('http'),
+    status,
+    body: z.string().optional(),
+    contentType: z.string().optional(),
+    match,
+  }),
+  z.strictObject({ kind: z.literal('reset'), match }),
+  z.strictObject({ kind: z.literal('hang'), match }),
+  z.strictObject({ kind: z.literal('slow'), ms: z.number().int().min(0).max(600_000), match }),
+]);
+
+/** A Graph error failure may omit `kind`, as in `{ status, error: { code } }`. */
+export function parseFailure(input: unknown): Failure {
+  const withKind =
+    input !== null && typeof input === 'object' && !('kind' in input) ? { ...input, kind: 'graph' } : input;
+  return failureSchema.parse(withKind) as Failure;
+}
+
+export const failSchema = z.strictObject({
+  n: z.number().int().min(1).max(1_000_000).default(1),
+  failure: z.unknown(),
+  match,
+});
+
+export const latencySchema = z.strictObject({ ms: z.number().int().min(0).max(600_000) });
+
+export const rateLimitSchema = z.strictObject({
+  calls: z.number().int().min(1),
+  windowMs: z.number().int().min(1),
+});
+
+export const issueTokenSchema = z.strictObject({
+  userId: digits,
+  clientId: z.string().min(1).optional(),
+  scopes: z.array(z.string()).optional(),
+  longLived: z.boolean().optional(),
+  pageId: digits.optional(),
+});
+
+/** One line naming the offending path, for a 400 answer or a thrown Error. */
+export function describeZodError(err: z.ZodError): string {
+  return err.issues.map((i) => `${i.path.length > 0 ? i.path.join('.') : 'body'}: ${i.message}`).join('; ');
+}

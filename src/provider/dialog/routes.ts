@@ -1,0 +1,111 @@
+/**
+ * The login dialog (https://developers.facebook.com/docs/facebook-login/guides/advanced/manual-flow#logindialog):
+ * shows the app, the requested permissions (each can be unchecked to decline
+ * it) and a choice of seeded user, then redirects to the app's callback with
+ * `code` and `state`, or with the provider's access_denied parameters.
+ */
+import { Router, type Request, type Response } from 'express';
+import type { Context } from '../context';
+import { VERSION_RE } from '../graph/respond';
+import { IMPLICIT_PERMISSION, PERMISSIONS } from '../permissions';
+import type { DialogRequest } from '../store/dialogs';
+import { renderError, setHtmlHeaders } from './html';
+import { validateDialog } from './validate';
+
+const DIALOG_PATHS = ['/:version/dialog/oauth', '/dialog/oauth'];
+const DECISION_PATHS = ['/:version/dialog/oauth/decision', '/dialog/oauth/decision'];
+
+export function dialogRouter(ctx: Context): Router {
+  const router = Router();
+  router.get(DIALOG_PATHS, (req, res) => {
+    if (!versionOk(req, res)) return;
+    const result = validateDialog(ctx, req.query);
+    if (!result.ok) return renderError(res, 400, result.title, result.message);
+    const pending = ctx.dialogs.open(result.request);
+    setHtmlHeaders(res, new URL(result.client.redirectUri).origin);
+    res.render('dialog', {
+      appName: result.client.name,
+      requestId: pending.id,
+      action: req.params.version === undefined ? '/dialog/oauth/decision' : `/${req.params.version}/dialog/oauth/decision`,
+      rerequest: result.rerequest,
+      permissions: pending.scopes
+        .filter((s) => s !== IMPLICIT_PERMISSION)
+        .map((name) => ({ name, description: PERMISSIONS[name] ?? name })),
+      users: ctx.data.allUsers().map((u) => ({ id: u.id, name: u.name, detail: managesLabel(ctx, u.id) })),
+    });
+  });
+  router.post(DECISION_PATHS, (req, res) => {
+    if (!versionOk(req, res)) return;
+    decide(ctx, req, res);
+  });
+  router.all([...DIALOG_PATHS, ...DECISION_PATHS], (_req, res) => {
+    renderError(res, 405, 'Method not allowed', 'The login dialog is opened with GET and answered with its own form.');
+  });
+  return router;
+}
+
+function versionOk(req: Request, res: Response): boolean {
+  const { version } = req.params;
+  if (version === undefined || (typeof version === 'string' && VERSION_RE.test(version))) return true;
+  renderError(res, 404, 'Page not found', 'The API version must look like v23.0.');
+  return false;
+}
+
+function managesLabel(ctx: Context, userId: string): string {
+  const n = ctx.data.managed(userId).length;
+  if (n === 0) return 'Manages no Pages';
+  return n === 1 ? 'Manages 1 Page' : `Manages ${n} Pages`;
+}
+
+function decide(ctx: Context, req: Request, res: Response): void {
+  const body = (req.body ?? {}) as Record<string, unknown>;
+  const id = body.request_id;
+  const pending = typeof id === 'string' ? ctx.dialogs.take(id) : undefined;
+  if (pending === undefined) {
+    return renderError(res, 400, 'Login request expired', 'This login request is no longer valid. Start again from the app.');
+  }
+  if (body.decision === 'cancel') {
+    // The provider's documented "user denied" parameters, in its order.
+    return redirectBack(res, pending, {
+      error: 'access_denied',
+      error_code: '200',
+      error_description: 'Permissions error',
+      error_reason: 'user_denied',
+    });
+  }
+  const user = typeof body.user_id === 'string' ? ctx.data.user(body.user_id) : undefined;
+  if (body.decision !== 'continue' || user === undefined) {
+    return renderError(res, 400, 'Invalid decision', 'Choose an account and press Continue or Cancel.');
+  }
+  const checked = new Set(asStrings(body.perm));
+  const granted = pending.scopes.filter((s) => s === IMPLICIT_PERMISSION || checked.has(s));
+  const declined = pending.scopes.filter((s) => !granted.includes(s));
+  const code = ctx.codes.create({
+    clientId: pending.clientId,
+    redirectUri: pending.redirectUri,
+    userId: user.id,
+    granted,
+    declined,
+    ...(pending.challenge !== undefined ? { challenge: pending.challenge } : {}),
+  });
+  redirectBack(res, pending, { code: code.code });
+}
+
+function asStrings(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+/**
+ * `redirect_uri?…&state=…#_=_`: parameters are appended to any query the
+ * registered URI already has; state is echoed exactly, and omitted when none
+ * was sent; the provider adds the `#_=_` fragment.
+ */
+function redirectBack(res: Response, pending: DialogRequest, params: Record<string, string>): void {
+  const all = new URLSearchParams(params);
+  if (pending.state !== undefined) all.append('state', pending.state);
+  const uri = pending.redirectUri;
+  let separator = '?';
+  if (uri.includes('?')) separator = uri.endsWith('?') || uri.endsWith('&') ? '' : '&';
+  res.redirect(302, `${uri}${separator}${all.toString()}#_=_`);
+}

@@ -1,0 +1,92 @@
+/**
+ * Checks a dialog request before anything is shown. Every failure becomes an
+ * error page and never a redirect: redirecting to an unverified redirect_uri
+ * would make the dialog an open redirector (RFC 6749 §4.1.2.1, RFC 9700 §4.11).
+ */
+import type { Context } from '../context';
+import { collectParams } from '../params';
+import { isKnownPermission, splitScope } from '../permissions';
+import type { ChallengeMethod } from '../store/codes';
+import type { DialogRequest } from '../store/dialogs';
+import type { EmulatorClient } from '../types';
+
+export interface DialogProblem {
+  ok: false;
+  title: string;
+  message: string;
+}
+
+export interface ValidDialog {
+  ok: true;
+  client: EmulatorClient;
+  request: Omit<DialogRequest, 'id'>;
+  /** auth_type=rerequest: asking again for declined permissions. */
+  rerequest: boolean;
+}
+
+const problem = (title: string, message: string): DialogProblem => ({ ok: false, title, message });
+
+/** RFC 7636 §4.2: 43–128 characters of [A-Za-z0-9-._~]. */
+const CHALLENGE_RE = /^[A-Za-z0-9._~-]{43,128}$/;
+const MAX_STATE = 2048;
+
+export function validateDialog(ctx: Context, query: unknown): ValidDialog | DialogProblem {
+  const { values: q, repeated } = collectParams(query);
+  if (repeated[0] !== undefined) {
+    return problem('Invalid request', `The parameter "${repeated[0]}" was given more than once.`);
+  }
+  const client = q.client_id === undefined ? undefined : ctx.clients.get(q.client_id);
+  if (client === undefined) {
+    return problem('Invalid App ID', 'The provided app ID does not look like a valid app ID.');
+  }
+  if (q.redirect_uri !== client.redirectUri) {
+    return problem(
+      'URL blocked',
+      "This redirect failed because the redirect URI is not whitelisted in the app's Client OAuth Settings. " +
+        'It must be exactly the registered URI.',
+    );
+  }
+  const responseType = q.response_type ?? 'code';
+  if (responseType !== 'code') {
+    return problem('Unsupported response_type', `Only response_type=code is supported, not "${responseType.slice(0, 100)}".`);
+  }
+  const scopes = splitScope(q.scope ?? '');
+  const invalid = scopes.filter((s) => !isKnownPermission(s));
+  if (invalid.length > 0) {
+    return problem('Invalid Scopes', `Invalid Scopes: ${invalid.join(', ').slice(0, 300)}. Please read the documentation for valid permissions.`);
+  }
+  const challenge = checkChallenge(q.code_challenge, q.code_challenge_method);
+  if (!challenge.ok) return challenge;
+  if (q.state !== undefined && q.state.length > MAX_STATE) {
+    return problem('Invalid request', `The state parameter is longer than ${MAX_STATE} characters.`);
+  }
+  return {
+    ok: true,
+    client,
+    rerequest: q.auth_type === 'rerequest',
+    request: {
+      clientId: client.clientId,
+      redirectUri: client.redirectUri,
+      scopes,
+      ...(q.state !== undefined ? { state: q.state } : {}),
+      ...(challenge.value !== undefined ? { challenge: challenge.value } : {}),
+    },
+  };
+}
+
+type ChallengeCheck = { ok: true; value?: { value: string; method: ChallengeMethod } } | DialogProblem;
+
+function checkChallenge(value: string | undefined, method: string | undefined): ChallengeCheck {
+  if (value === undefined) {
+    return method === undefined ? { ok: true } : problem('Invalid PKCE request', 'code_challenge_method was sent without a code_challenge.');
+  }
+  // RFC 7636 §4.3: the method defaults to "plain".
+  const m = method ?? 'plain';
+  if (m !== 'S256' && m !== 'plain') {
+    return problem('Invalid PKCE request', 'code_challenge_method must be S256 or plain.');
+  }
+  if (!CHALLENGE_RE.test(value)) {
+    return problem('Invalid PKCE request', 'code_challenge must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~.');
+  }
+  return { ok: true, value: { value, method: m } };
+}

@@ -1,0 +1,73 @@
+/**
+ * Configuration of the stand-alone emulator (`npm run provider`, SPEC §7),
+ * from the same variables the app reads, so both agree on the client.
+ */
+import { demoClient } from './demo';
+import type { EmulatorClient } from './types';
+
+export interface ProviderEnv {
+  port: number;
+  client: EmulatorClient;
+  demo: boolean;
+}
+
+/** A bad value, reported as one line naming the variable. */
+export class ProviderEnvError extends Error {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
+    super(`${variable} ${problem}`);
+    this.name = 'ProviderEnvError';
+  }
+}
+
+function portOf(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d{1,5}$/.test(raw) || Number(raw) < 1 || Number(raw) > 65535) {
+    throw new ProviderEnvError(name, `must be a port number between 1 and 65535, got "${raw.slice(0, 40)}"`);
+  }
+  return Number(raw);
+}
+
+function baseUrlOf(env: NodeJS.ProcessEnv): string {
+  const raw = env.BASE_URL;
+  if (raw === undefined || raw === '') return `http://localhost:${portOf(env, 'PORT', 3000)}`;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ProviderEnvError('BASE_URL', `must be an absolute http(s) URL, got "${raw.slice(0, 80)}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ProviderEnvError('BASE_URL', 'must start with http:// or https://');
+  }
+  if (url.search !== '' || url.hash !== '') {
+    throw new ProviderEnvError('BASE_URL', 'must not have a query or fragment');
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+export function loadProviderEnv(env: NodeJS.ProcessEnv): ProviderEnv {
+  const port = portOf(env, 'PROVIDER_PORT', 3001);
+  const baseUrl = baseUrlOf(env);
+  const appId = env.FB_APP_ID;
+  if (appId === undefined || appId === '') {
+    return { port, client: demoClient(baseUrl), demo: true };
+  }
+  const secret = env.FB_APP_SECRET;
+  if (secret === undefined || secret === '') {
+    throw new ProviderEnvError('FB_APP_SECRET', 'is required when FB_APP_ID is set');
+  }
+  return {
+    port,
+    demo: false,
+    client: { clientId: appId, clientSecret: secret, redirectUri: `${baseUrl}/auth/callback`, name: 'Pagelight' },
+  };
+}
+
+/** Enough of the secret to recognise it, never the whole of it. */
+export function maskSecret(secret: string): string {
+  return `${secret.slice(0, 4)}…`;
+}

@@ -1,0 +1,104 @@
+/**
+ * Injected latency and scripted failures for the Graph and token endpoints,
+ * so the app's timeout, retry and error paths can be tested against a
+ * provider that misbehaves on cue (`controls.failNext`, `controls.setLatency`).
+ */
+import type { NextFunction, Request, Response } from 'express';
+import { defaultMessage, GraphError } from './errors';
+import type { Failure } from './types';
+
+interface Scripted {
+  remaining: number;
+  failure: Failure;
+}
+
+export class Faults {
+  latencyMs = 0;
+  private queue: Scripted[] = [];
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private disposed = false;
+
+  failNext(n: number, failure: Failure): void {
+    if (!Number.isInteger(n) || n < 1) throw new Error('failNext: n must be a positive integer');
+    this.queue.push({ remaining: n, failure: { ...failure } });
+  }
+
+  /** The failure for this request, if one is scripted for its path (first in, first used). */
+  take(path: string): Failure | undefined {
+    const index = this.queue.findIndex((s) => s.failure.match === undefined || path.includes(s.failure.match));
+    const scripted = this.queue[index];
+    if (scripted === undefined) return undefined;
+    scripted.remaining -= 1;
+    if (scripted.remaining <= 0) this.queue.splice(index, 1);
+    return scripted.failure;
+  }
+
+  get pending(): number {
+    return this.queue.reduce((sum, s) => sum + s.remaining, 0);
+  }
+
+  clear(latencyMs: number): void {
+    this.queue = [];
+    this.latencyMs = latencyMs;
+  }
+
+  /** A timer that does not keep the process alive and dies with the emulator. */
+  sleep(ms: number): Promise<void> {
+    if (ms <= 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      if (this.disposed) return;
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        resolve();
+      }, ms);
+      timer.unref();
+      this.timers.add(timer);
+    });
+  }
+
+  /** On close: pending sleeps never resolve (their sockets are being destroyed anyway). */
+  dispose(): void {
+    this.disposed = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+  }
+}
+
+const DEFAULT_HTTP_BODY = '<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>';
+
+/** Applies latency, then the next scripted failure matching the path, if any. */
+export function faultMiddleware(faults: Faults) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    await faults.sleep(faults.latencyMs);
+    const failure = faults.take(req.path);
+    if (failure === undefined) return next();
+    switch (failure.kind) {
+      case 'reset':
+        // What a crashed upstream or a dropped connection looks like to a client: ECONNRESET.
+        req.socket.destroy();
+        return;
+      case 'hang':
+        // Never answer; the client's own timeout must fire. Ends when the emulator closes.
+        return;
+      case 'slow':
+        await faults.sleep(failure.ms);
+        return next();
+      case 'http':
+        res
+          .status(failure.status)
+          .type(failure.contentType ?? 'text/html; charset=utf-8')
+          .send(failure.body ?? DEFAULT_HTTP_BODY);
+        return;
+      default: {
+        const { code, subcode, message, type } = failure.error;
+        throw new GraphError({
+          code,
+          message: message ?? defaultMessage(code),
+          ...(subcode !== undefined ? { subcode } : {}),
+          ...(type !== undefined ? { type } : {}),
+          ...(failure.status !== undefined ? { status: failure.status } : {}),
+        });
+      }
+    }
+  };
+}

@@ -1,0 +1,96 @@
+/**
+ * Routes a Graph request: `/[vX.Y/]<node>[/<edge>]`, plus the token endpoint
+ * at `/[vX.Y/]oauth/access_token`. Any path is also accepted as a POST with
+ * `method=get` in the form (the provider's method override, SPEC §2 row 4).
+ */
+import type { Request, Response } from 'express';
+import type { Context } from '../context';
+import { badParam, GraphError, unsupportedGet } from '../errors';
+import { logEntryOf } from '../log';
+import { collectParams, formBody } from '../params';
+import type { SeedUser } from '../seed';
+import type { PageState } from '../store/data';
+import { tokenEndpoint } from '../token/endpoint';
+import { authenticate, type Caller } from './auth';
+import type { GraphCall } from './call';
+import { pageEdge, pageNode } from './page';
+import { sendJson, VERSION_RE } from './respond';
+import { meter } from './usage';
+import { userEdge, userNode } from './user';
+
+type Node = { kind: 'user'; user: SeedUser } | { kind: 'page'; page: PageState };
+
+export function graphHandler(ctx: Context) {
+  return (req: Request, res: Response): void => {
+    const segments = pathSegments(req.path);
+    const version = segments[0] !== undefined && VERSION_RE.test(segments[0]) ? segments.shift() : undefined;
+    if (segments.length === 2 && segments[0] === 'oauth' && segments[1] === 'access_token') {
+      tokenEndpoint(ctx, req, res);
+      return;
+    }
+    graphCall(ctx, req, res, segments, version);
+  };
+}
+
+function graphCall(ctx: Context, req: Request, res: Response, segments: string[], version: string | undefined): void {
+  const form = formBody(req);
+  const { values: params, repeated } = collectParams(req.query, form);
+  if (repeated[0] !== undefined) throw badParam(`Param ${repeated[0]} must be a single value`);
+  const formHasToken = typeof (form as Record<string, unknown> | undefined)?.access_token === 'string';
+  const caller = authenticate(ctx, req, params, formHasToken, logEntryOf(res));
+  meter(ctx.usage, caller.record, res);
+
+  const method = effectiveMethod(req.method, params.method);
+  const [nodeId, edge, ...rest] = segments;
+  if (nodeId === undefined) {
+    throw new GraphError({
+      code: 100,
+      type: 'GraphMethodException',
+      message: `Unsupported ${method} request. Please read the Graph API documentation at https://developers.facebook.com/docs/graph-api`,
+    });
+  }
+  if (rest.length > 0) throw new GraphError({ code: 2500, message: `Unknown path components: /${segments.slice(1).join('/')}` });
+  // Writes (posting, deleting) are outside what the emulator offers; the real API
+  // answers an unsupported method on a node with the same 100/33.
+  if (method !== 'get') throw unsupportedGet(nodeId, method);
+
+  const call: GraphCall = { ctx, req, caller, params, version };
+  sendJson(res, 200, answer(call, resolveNode(ctx, caller, nodeId), edge));
+}
+
+function answer(call: GraphCall, node: Node, edge: string | undefined): unknown {
+  if (node.kind === 'user') return edge === undefined ? userNode(call, node.user) : userEdge(call, node.user, edge);
+  return edge === undefined ? pageNode(call, node.page) : pageEdge(call, node.page, edge);
+}
+
+/** `me` is the token's subject: the user for a user token, the page for a page token. */
+function resolveNode(ctx: Context, caller: Caller, nodeId: string): Node {
+  const { record } = caller;
+  const id = nodeId === 'me' ? (record.kind === 'page' ? record.pageId : record.userId) : nodeId;
+  if (id !== undefined && /^\d+$/.test(id)) {
+    const page = ctx.data.page(id);
+    if (page !== undefined) return { kind: 'page', page };
+    const user = record.kind === 'user' && id === record.userId ? ctx.data.user(id) : undefined;
+    if (user !== undefined) return { kind: 'user', user };
+  }
+  throw unsupportedGet(nodeId);
+}
+
+function effectiveMethod(httpMethod: string, override: string | undefined): string {
+  if (httpMethod === 'GET' || httpMethod === 'HEAD') return 'get';
+  if (httpMethod === 'POST') return override === undefined ? 'post' : override.toLowerCase();
+  return httpMethod.toLowerCase();
+}
+
+function pathSegments(path: string): string[] {
+  return path
+    .split('/')
+    .filter((s) => s !== '')
+    .map((s) => {
+      try {
+        return decodeURIComponent(s);
+      } catch {
+        throw unsupportedGet(s);
+      }
+    });
+}

@@ -1,0 +1,78 @@
+/**
+ * The Page node (https://developers.facebook.com/docs/graph-api/reference/page)
+ * and its feed edge, with the provider's page-versus-user credential rules.
+ */
+import { GraphError, missingPermission, nonexistingField } from '../errors';
+import type { PageState } from '../store/data';
+import { PAGE_FIELDS } from '../store/data';
+import { hasScope } from './auth';
+import type { GraphCall } from './call';
+import { feedEdge } from './feed';
+import { parseFields, requireKnown, withId } from './fields';
+
+/** Fields a user token may read on a Page: the page token request, SPEC §2 row 3. */
+const USER_TOKEN_FIELDS = ['id', 'access_token'];
+
+const pageTokenRequired = (): GraphError =>
+  new GraphError({ code: 210, message: '(#210) A page access token is required to request this resource.' });
+
+/**
+ * The real API's answer both for a token lacking the permission and for a
+ * page token used on a *different* page (reading another page needs
+ * "Page Public Content Access", which emulated apps never have): code 10, 403.
+ */
+const engagementRequired = (): GraphError =>
+  missingPermission(
+    'pages_read_engagement',
+    10,
+    " or the 'Page Public Content Access' feature. Refer to https://developers.facebook.com/docs/apps/review/login-permissions#manage-pages" +
+      ' and https://developers.facebook.com/docs/apps/review/feature#reference-PAGES_ACCESS for details.',
+  );
+
+export function pageNode(call: GraphCall, page: PageState): Record<string, unknown> {
+  const { caller } = call;
+  const fields = withId(parseFields(call.params.fields, ['id', 'name']));
+  requireKnown(fields, PAGE_FIELDS, 'Page');
+  if (caller.record.kind === 'user') return pageTokenRequest(call, page, fields);
+  requirePageAccess(call, page);
+  const out: Record<string, unknown> = {};
+  for (const field of fields) {
+    if (field === 'id') out.id = page.id;
+    else if (field === 'access_token') out.access_token = caller.token;
+    // Unset fields are omitted, never null (SPEC §2 row 4).
+    else if (page.fields.has(field)) out[field] = page.fields.get(field);
+  }
+  return out;
+}
+
+/**
+ * `GET /<page_id>?fields=access_token` with a user token. When the user has no
+ * role on the page the real API answers 200 with just the id (the token field
+ * is silently left out), so the emulator does the same; anything beyond
+ * id/access_token needs a page token (210).
+ */
+function pageTokenRequest(call: GraphCall, page: PageState, fields: string[]): Record<string, unknown> {
+  const { ctx, caller } = call;
+  if (!fields.every((f) => USER_TOKEN_FIELDS.includes(f))) throw pageTokenRequired();
+  if (!hasScope(caller.record, 'pages_show_list')) throw missingPermission('pages_show_list', 200);
+  const out: Record<string, unknown> = {};
+  if (fields.includes('access_token') && ctx.data.role(caller.record.userId, page.id) !== undefined) {
+    out.access_token = ctx.tokens.pageTokenFor(caller.record, page.id).token;
+  }
+  out.id = page.id;
+  return out;
+}
+
+function requirePageAccess(call: GraphCall, page: PageState): void {
+  const { record } = call.caller;
+  if (record.kind !== 'page') throw pageTokenRequired();
+  if (record.pageId !== page.id || !hasScope(record, 'pages_read_engagement')) throw engagementRequired();
+}
+
+export function pageEdge(call: GraphCall, page: PageState, edge: string): unknown {
+  // `posts` lists the page's own posts; in the emulator every feed post is the page's.
+  if (edge !== 'feed' && edge !== 'posts') throw nonexistingField(edge, 'Page');
+  requirePageAccess(call, page);
+  if (!hasScope(call.caller.record, 'pages_read_user_content')) throw missingPermission('pages_read_user_content');
+  return feedEdge(call, page, edge);
+}

@@ -1,0 +1,47 @@
+/**
+ * How Graph and token-endpoint answers are written: the provider's JSON
+ * content type, no-cache headers, and its tracing headers.
+ */
+import type { NextFunction, Request, Response } from 'express';
+import { errorBody, GraphError, newTraceId, wwwAuthenticate } from '../errors';
+
+/** Used in `facebook-api-version` when the request names no version. */
+export const DEFAULT_API_VERSION = 'v23.0';
+export const VERSION_RE = /^v\d+\.\d+$/;
+
+interface GraphLocals {
+  traceId?: string;
+}
+
+export function traceIdOf(res: Response): string {
+  const locals = res.locals as GraphLocals;
+  locals.traceId ??= newTraceId();
+  return locals.traceId;
+}
+
+/** Headers every Graph answer carries, success or error. */
+export function graphHeaders(req: Request, res: Response, next: NextFunction): void {
+  const first = req.path.split('/')[1] ?? '';
+  res.set({
+    'x-fb-trace-id': traceIdOf(res),
+    'x-fb-rev': '1027411234',
+    'facebook-api-version': VERSION_RE.test(first) ? first : DEFAULT_API_VERSION,
+    'Access-Control-Allow-Origin': '*',
+    'Cache-Control': 'private, no-cache, no-store, must-revalidate',
+    Pragma: 'no-cache',
+    Expires: 'Sat, 01 Jan 2000 00:00:00 GMT',
+  });
+  next();
+}
+
+/** JSON exactly as the provider labels it ("application/json; charset=UTF-8"). */
+export function sendJson(res: Response, status: number, body: unknown): void {
+  // A Buffer body keeps Express from rewriting the charset parameter.
+  res.status(status).set('Content-Type', 'application/json; charset=UTF-8').send(Buffer.from(JSON.stringify(body)));
+}
+
+export function sendGraphError(res: Response, err: GraphError): void {
+  const challenge = wwwAuthenticate(err);
+  if (challenge !== undefined) res.set('WWW-Authenticate', challenge);
+  sendJson(res, err.status, errorBody(err, traceIdOf(res)));
+}

@@ -1,0 +1,26 @@
+/**
+ * Pagelight's provider emulator: Facebook Login dialog + Graph API, in process
+ * or on its own port. See SPEC §2 and §7.
+ */
+export { createEmulator } from './app';
+export { startEmulator } from './server';
+export { DEMO_CLIENT, demoClient } from './demo';
+export { DEFAULT_SEED, SEED_IDS } from './seed';
+export type { Seed, SeedPage, SeedPost, SeedUser, SeedRole, PageLocation } from './seed';
+export { PERMISSIONS } from './permissions';
+export type {
+  CallFilter,
+  EmulatorClient,
+  EmulatorControls,
+  EmulatorOptions,
+  Failure,
+  IssueTokenRequest,
+  LogEntry,
+  RateLimit,
+  RevokeReason,
+  RunningEmulator,
+  ScriptedGraphError,
+  TokenFilter,
+  TokenKind,
+  TokenVia,
+} from './types';

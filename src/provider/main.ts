@@ -1,0 +1,51 @@
+/**
+ * `npm run provider`: the emulator on its own, on PROVIDER_PORT (SPEC §7).
+ * Binds loopback only — its /__emulator controls are unauthenticated.
+ */
+import { loadProviderEnv, maskSecret, ProviderEnvError, type ProviderEnv } from './env';
+import { startEmulator } from './server';
+import type { RunningEmulator } from './types';
+
+async function main(): Promise<void> {
+  let env: ProviderEnv;
+  try {
+    env = loadProviderEnv(process.env);
+  } catch (err) {
+    if (err instanceof ProviderEnvError) {
+      console.error(`provider emulator: ${err.message}`);
+      process.exit(1);
+    }
+    throw err;
+  }
+
+  let running: RunningEmulator;
+  try {
+    running = await startEmulator({ clients: [env.client], port: env.port, host: '127.0.0.1' });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'EADDRINUSE' ? 'is already in use' : `cannot be used (${code ?? String(err)})`;
+    console.error(`provider emulator: PROVIDER_PORT ${env.port} ${why}`);
+    process.exit(1);
+  }
+
+  const { client } = env;
+  console.log(
+    `provider emulator listening on ${running.url} — client_id ${client.clientId}, ` +
+      `secret ${maskSecret(client.clientSecret)}, redirect_uri ${client.redirectUri}${env.demo ? ' (demo client)' : ''}`,
+  );
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) process.exit(1); // a second signal: stop waiting
+    stopping = true;
+    console.log(`provider emulator: ${signal} received, closing`);
+    running.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+void main();

@@ -1,0 +1,95 @@
+/**
+ * The emulator's mutable copy of the seed: users, their page roles, pages and
+ * feeds. `reset()` returns to the seed; tests change single page fields with
+ * `setPageField` (e.g. to inject HTML-looking text).
+ */
+import type { Seed, SeedPost, SeedRole, SeedUser } from '../seed';
+
+/** Fields a Page node has in the emulator. Anything else is a "nonexisting field". */
+export const PAGE_FIELDS: readonly string[] = Object.freeze([
+  'id',
+  'name',
+  'category',
+  'link',
+  'username',
+  'fan_count',
+  'followers_count',
+  'about',
+  'attire',
+  'bio',
+  'description',
+  'phone',
+  'location',
+  'parking',
+  'hours',
+  'emails',
+  'website',
+  'access_token',
+]);
+
+/** Fields a test may set: everything but the identity and the token. */
+export function isSettablePageField(field: string): boolean {
+  return PAGE_FIELDS.includes(field) && field !== 'id' && field !== 'access_token';
+}
+
+export interface PageState {
+  id: string;
+  /** Field name → value; absent = unset (omitted from responses). */
+  fields: Map<string, unknown>;
+  feed: SeedPost[];
+}
+
+export class DataStore {
+  private users = new Map<string, SeedUser>();
+  private pages = new Map<string, PageState>();
+
+  constructor(private readonly seed: Seed) {
+    this.reset();
+  }
+
+  reset(): void {
+    const copy = structuredClone(this.seed);
+    this.users = new Map(copy.users.map((u) => [u.id, u]));
+    this.pages = new Map(
+      copy.pages.map(({ id, feed, ...rest }) => [id, { id, feed, fields: new Map(Object.entries(rest)) }]),
+    );
+  }
+
+  user(id: string): SeedUser | undefined {
+    return this.users.get(id);
+  }
+
+  allUsers(): SeedUser[] {
+    return [...this.users.values()];
+  }
+
+  page(id: string): PageState | undefined {
+    return this.pages.get(id);
+  }
+
+  allPages(): PageState[] {
+    return [...this.pages.values()];
+  }
+
+  /** The user's role on the page, or undefined when they do not manage it. */
+  role(userId: string, pageId: string): SeedRole | undefined {
+    return this.users.get(userId)?.roles.find((r) => r.pageId === pageId);
+  }
+
+  /** Pages the user manages, in seed order, skipping roles on pages that no longer exist. */
+  managed(userId: string): { page: PageState; tasks: string[] }[] {
+    const roles = this.users.get(userId)?.roles ?? [];
+    return roles.flatMap((r) => {
+      const page = this.pages.get(r.pageId);
+      return page === undefined ? [] : [{ page, tasks: r.tasks }];
+    });
+  }
+
+  setPageField(pageId: string, field: string, value: unknown): void {
+    const page = this.pages.get(pageId);
+    if (page === undefined) throw new Error(`Unknown page ${pageId}`);
+    if (!isSettablePageField(field)) throw new Error(`Field ${field} cannot be set`);
+    if (value === null || value === undefined) page.fields.delete(field);
+    else page.fields.set(field, structuredClone(value));
+  }
+}

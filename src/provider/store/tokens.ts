@@ -1,0 +1,177 @@
+/**
+ * Access tokens the emulator has issued, with the lifecycle rules of the
+ * real provider (https://developers.facebook.com/docs/facebook-login/guides/access-tokens):
+ * short-lived user tokens expire; a page token derived from a short-lived user
+ * token expires with it, one derived from a long-lived user token never
+ * expires; revoking a user's session invalidates the tokens derived from it.
+ */
+import type { RevokeReason, TokenFilter } from '../types';
+import { randomAlnum } from './random';
+import { expiredError, revokedError, unknownTokenError } from './token-errors';
+
+export interface TokenRecord {
+  token: string;
+  kind: 'user' | 'page';
+  clientId: string;
+  userId: string;
+  pageId?: string;
+  /** Granted permissions (a page token carries those of its user token). */
+  scopes: readonly string[];
+  /** Requested at the dialog but unchecked by the person. */
+  declined: readonly string[];
+  issuedAt: number;
+  /** Epoch ms; null = never expires. */
+  expiresAt: number | null;
+  longLived: boolean;
+  /** The authorization grant the chain started from (RFC 6749 §4.1.2: revoke on code reuse). */
+  grantId: string;
+  /** The user token a page token was derived from. */
+  parent?: string;
+  revoked?: RevokeReason;
+}
+
+export interface IssueUser {
+  clientId: string;
+  userId: string;
+  scopes: readonly string[];
+  declined: readonly string[];
+  ttlSec: number;
+  longLived: boolean;
+  grantId: string;
+}
+
+/** Beyond this many tokens the oldest are forgotten (benchmarks issue many). */
+const MAX_TOKENS = 100_000;
+
+export class TokenStore {
+  private readonly tokens = new Map<string, TokenRecord>();
+  /** user token → page id → page token, so repeated reads return the same page token. */
+  private readonly derived = new Map<string, Map<string, string>>();
+
+  constructor(private readonly now: () => number) {}
+
+  issueUser(req: IssueUser): TokenRecord {
+    const issuedAt = this.now();
+    return this.add({
+      token: newToken(),
+      kind: 'user',
+      clientId: req.clientId,
+      userId: req.userId,
+      scopes: [...req.scopes],
+      declined: [...req.declined],
+      issuedAt,
+      expiresAt: issuedAt + req.ttlSec * 1000,
+      longLived: req.longLived,
+      grantId: req.grantId,
+    });
+  }
+
+  /** The page token for `pageId` derived from a (valid) user token. */
+  pageTokenFor(user: TokenRecord, pageId: string): TokenRecord {
+    const known = this.derived.get(user.token)?.get(pageId);
+    const existing = known === undefined ? undefined : this.tokens.get(known);
+    if (existing !== undefined && existing.revoked === undefined && !isPast(existing.expiresAt, this.now())) {
+      return existing;
+    }
+    const record = this.add({
+      token: newToken(),
+      kind: 'page',
+      clientId: user.clientId,
+      userId: user.userId,
+      pageId,
+      scopes: user.scopes,
+      declined: user.declined,
+      issuedAt: this.now(),
+      expiresAt: user.longLived ? null : user.expiresAt,
+      longLived: user.longLived,
+      grantId: user.grantId,
+      parent: user.token,
+    });
+    const byPage = this.derived.get(user.token) ?? new Map<string, string>();
+    byPage.set(pageId, record.token);
+    this.derived.set(user.token, byPage);
+    return record;
+  }
+
+  all(): string[] {
+    return [...this.tokens.keys()];
+  }
+
+  find(token: string): TokenRecord | undefined {
+    return this.tokens.get(token);
+  }
+
+  /** The record if the token is usable, else the 190 error the Graph API gives. */
+  validate(token: string): TokenRecord {
+    const record = this.tokens.get(token);
+    if (record === undefined) throw unknownTokenError();
+    if (record.revoked !== undefined) throw revokedError(record);
+    const now = this.now();
+    if (record.expiresAt !== null && now >= record.expiresAt) throw expiredError(record.expiresAt, now);
+    return record;
+  }
+
+  /** Expire matching tokens now. A filter on `token` includes tokens derived from it. */
+  expire(filter: TokenFilter = {}): number {
+    const now = this.now();
+    let count = 0;
+    for (const record of this.matching(filter)) {
+      if (record.expiresAt === null || record.expiresAt > now) {
+        record.expiresAt = now;
+        count++;
+      }
+    }
+    return count;
+  }
+
+  revoke(filter: TokenFilter = {}, reason: RevokeReason = 'password_changed'): number {
+    let count = 0;
+    for (const record of this.matching(filter)) {
+      if (record.revoked === undefined) {
+        record.revoked = reason;
+        count++;
+      }
+    }
+    return count;
+  }
+
+  revokeGrant(grantId: string, reason: RevokeReason): number {
+    let count = 0;
+    for (const record of this.tokens.values()) {
+      if (record.grantId === grantId && record.revoked === undefined) {
+        record.revoked = reason;
+        count++;
+      }
+    }
+    return count;
+  }
+
+  private *matching(filter: TokenFilter): Generator<TokenRecord> {
+    for (const record of this.tokens.values()) {
+      if (filter.userId !== undefined && record.userId !== filter.userId) continue;
+      if (filter.pageId !== undefined && record.pageId !== filter.pageId) continue;
+      if (filter.token !== undefined && record.token !== filter.token && record.parent !== filter.token) continue;
+      yield record;
+    }
+  }
+
+  private add(record: TokenRecord): TokenRecord {
+    this.tokens.set(record.token, record);
+    while (this.tokens.size > MAX_TOKENS) {
+      const oldest = this.tokens.keys().next();
+      if (oldest.done === true) break;
+      this.tokens.delete(oldest.value);
+      this.derived.delete(oldest.value);
+    }
+    return record;
+  }
+}
+
+function isPast(expiresAt: number | null, now: number): boolean {
+  return expiresAt !== null && now >= expiresAt;
+}
+
+/** Tokens look like the provider's: "EAA…" and long, opaque. */
+function newToken(): string {
+  return `EAAB${randomAlnum(140)}`;
+}

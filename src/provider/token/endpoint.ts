@@ -1,0 +1,93 @@
+/**
+ * `/oauth/access_token` (https://developers.facebook.com/docs/facebook-login/guides/advanced/manual-flow#confirm):
+ * the authorization-code exchange (RFC 6749 §4.1.3, with PKCE) and the
+ * long-lived token exchange (`grant_type=fb_exchange_token`,
+ * https://developers.facebook.com/docs/facebook-login/guides/access-tokens/get-long-lived).
+ * GET with a query or POST with a form, as the real endpoint accepts both.
+ */
+import type { Request, Response } from 'express';
+import type { Context } from '../context';
+import { GraphError } from '../errors';
+import { sendJson } from '../graph/respond';
+import { collectParams, formBody } from '../params';
+import { unknownTokenError } from '../store/token-errors';
+import type { TokenRecord } from '../store/tokens';
+import type { EmulatorClient } from '../types';
+import { authenticateClient } from './client-auth';
+import { checkVerifier } from './pkce';
+
+const missing = (name: string): GraphError => new GraphError({ code: 100, message: `Missing ${name} parameter.` });
+
+export function tokenEndpoint(ctx: Context, req: Request, res: Response): void {
+  if (req.method !== 'GET' && req.method !== 'POST' && req.method !== 'HEAD') {
+    throw new GraphError({ code: 100, type: 'GraphMethodException', message: `Unsupported ${req.method.toLowerCase()} request.` });
+  }
+  const { values: params, repeated } = collectParams(req.query, formBody(req));
+  if (repeated[0] !== undefined) throw new GraphError({ code: 100, message: `Param ${repeated[0]} must be a single value.` });
+  const client = authenticateClient(ctx, req, params);
+  const grant = params.grant_type;
+  let record: TokenRecord;
+  if (grant === 'fb_exchange_token') record = exchangeForLongLived(ctx, client, params);
+  else if (grant === undefined || grant === 'authorization_code') record = redeemCode(ctx, client, params);
+  else throw new GraphError({ code: 100, message: `Unsupported grant_type: ${grant.slice(0, 100)}` });
+  // RFC 6749 §5.1: token responses must not be cached.
+  res.set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' });
+  sendJson(res, 200, {
+    access_token: record.token,
+    token_type: 'bearer',
+    expires_in: Math.round(((record.expiresAt ?? ctx.now()) - ctx.now()) / 1000),
+  });
+}
+
+function redeemCode(ctx: Context, client: EmulatorClient, params: Record<string, string>): TokenRecord {
+  const redirectUri = params.redirect_uri;
+  if (redirectUri === undefined) throw missing('redirect_uri');
+  if (params.code === undefined || params.code === '') throw missing('code');
+  const code = ctx.codes.find(params.code);
+  if (code === undefined) throw new GraphError({ code: 100, message: 'Invalid verification code format.' });
+  if (code.usedAt !== undefined) {
+    // RFC 6749 §4.1.2: on a replayed code, revoke what it already produced.
+    ctx.tokens.revokeGrant(code.code, 'password_changed');
+    throw new GraphError({ code: 100, subcode: 36009, message: 'This authorization code has been used.' });
+  }
+  if (ctx.codes.isExpired(code)) {
+    throw new GraphError({ code: 100, subcode: 36007, message: 'This authorization code has expired.' });
+  }
+  if (code.clientId !== client.clientId || code.redirectUri !== redirectUri) {
+    throw new GraphError({
+      code: 100,
+      subcode: 36008,
+      message:
+        'Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request',
+    });
+  }
+  checkVerifier(code, params.code_verifier);
+  ctx.codes.markUsed(code);
+  return ctx.tokens.issueUser({
+    clientId: client.clientId,
+    userId: code.userId,
+    scopes: code.granted,
+    declined: code.declined,
+    ttlSec: ctx.userTokenTtlSec,
+    longLived: false,
+    grantId: code.code,
+  });
+}
+
+function exchangeForLongLived(ctx: Context, client: EmulatorClient, params: Record<string, string>): TokenRecord {
+  const short = params.fb_exchange_token;
+  if (short === undefined || short === '') throw missing('fb_exchange_token');
+  const record = ctx.tokens.validate(short);
+  if (record.kind !== 'user' || record.clientId !== client.clientId) {
+    throw unknownTokenError();
+  }
+  return ctx.tokens.issueUser({
+    clientId: client.clientId,
+    userId: record.userId,
+    scopes: record.scopes,
+    declined: record.declined,
+    ttlSec: ctx.longLivedTtlSec,
+    longLived: true,
+    grantId: record.grantId,
+  });
+}

@@ -1,0 +1,140 @@
+/**
+ * Public types of the provider emulator (Facebook Login dialog + Graph API).
+ * Kept in one module so the app, its tests and the benchmarks can import
+ * them without pulling in Express.
+ */
+import type { Seed } from './seed';
+
+/** A registered app ("client" in RFC 6749 §2). */
+export interface EmulatorClient {
+  clientId: string;
+  clientSecret: string;
+  /** Compared byte for byte, like the real provider's "Valid OAuth Redirect URIs". */
+  redirectUri: string;
+  name: string;
+}
+
+export interface EmulatorOptions {
+  clients: EmulatorClient[];
+  /** Initial injected latency for Graph and token calls (default 0). */
+  latencyMs?: number;
+  /** Lifetime of an authorization code (default 10 minutes). */
+  codeTtlMs?: number;
+  /** Short-lived user token lifetime in seconds (default 7200). */
+  userTokenTtlSec?: number;
+  /** Long-lived user token lifetime in seconds (default 60 days). */
+  longLivedTtlSec?: number;
+  /** Clock in epoch milliseconds, for tests. */
+  now?: () => number;
+  /** Data set; default the deterministic seed in `seed.ts`. */
+  seed?: Seed;
+}
+
+/** Which tokens a control applies to; an empty filter means every token. */
+export interface TokenFilter {
+  userId?: string;
+  pageId?: string;
+  token?: string;
+}
+
+/** Why a token was revoked; picks the 190 subcode the Graph API answers with. */
+export type RevokeReason = 'password_changed' | 'app_removed' | 'logged_out';
+
+/** Graph error parts a test may script; missing parts default per code. */
+export interface ScriptedGraphError {
+  code: number;
+  subcode?: number;
+  message?: string;
+  type?: string;
+}
+
+/** What `failNext` makes a request do. `match` limits it to paths containing the text. */
+export type Failure = (
+  | { kind?: 'graph'; status?: number; error: ScriptedGraphError }
+  | { kind: 'http'; status: number; body?: string; contentType?: string }
+  | { kind: 'reset' }
+  | { kind: 'hang' }
+  | { kind: 'slow'; ms: number }
+) & { match?: string };
+
+export interface RateLimit {
+  calls: number;
+  windowMs: number;
+}
+
+export type TokenVia = 'query' | 'form' | 'header';
+export type TokenKind = 'user' | 'page' | 'unknown';
+export type RequestKind = 'dialog' | 'token' | 'graph';
+
+/**
+ * One request as the emulator saw it. Values are stored raw (not redacted) so
+ * tests can assert where credentials travelled; repeated parameters are
+ * joined with ",".
+ */
+export interface LogEntry {
+  at: number;
+  kind: RequestKind;
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  form: Record<string, string>;
+  tokenVia: TokenVia | null;
+  tokenKind: TokenKind | null;
+  appsecretProof: boolean;
+  /** null while pending, and for requests answered by a reset or a hang. */
+  status: number | null;
+}
+
+export interface CallFilter {
+  method?: string;
+  /** Substring of the path. */
+  path?: string;
+  tokenKind?: TokenKind;
+}
+
+export interface IssueTokenRequest {
+  userId: string;
+  /** Default: the first registered client. */
+  clientId?: string;
+  /** Granted permissions; default every permission the dialog knows. */
+  scopes?: string[];
+  longLived?: boolean;
+  /** Return a page token for this page instead (the user must manage it). */
+  pageId?: string;
+}
+
+export interface EmulatorControls {
+  /** Make matching tokens expire now (Graph answers 190/463). Returns how many. */
+  expireTokens(filter?: TokenFilter): number;
+  /** Revoke matching tokens (190/460 by default). Returns how many. */
+  revokeTokens(filter?: TokenFilter & { reason?: RevokeReason }): number;
+  setLatency(ms: number): void;
+  /** The next `n` matching Graph/token requests fail as described. */
+  failNext(n: number, failure: Failure): void;
+  /** null restores the default (a budget too large to reach). */
+  setRateLimit(limit: RateLimit | null): void;
+  /** Set (or with null/undefined, unset) one field of a page. */
+  setPageField(pageId: string, field: string, value: unknown): void;
+  /** Back to the seed data; clears failures, latency, rate limits and the log. Tokens stay. */
+  reset(): void;
+  /** Live log, oldest first (bounded). */
+  readonly requestLog: readonly LogEntry[];
+  /** The same live array as `requestLog`. */
+  readonly log: readonly LogEntry[];
+  /** Every token issued and still remembered (user and page), for "no token leaked" assertions. */
+  issuedTokens(): string[];
+  clearLog(): void;
+  /** Number of Graph and token-endpoint requests logged (dialog and controls excluded). */
+  calls(filter?: CallFilter): number;
+  /** Shortcut past the dialog for tests and benchmarks. */
+  issueToken(request: IssueTokenRequest): { access_token: string; expires_in: number | null };
+}
+
+export interface RunningEmulator {
+  /** Origin such as http://127.0.0.1:54321 (no trailing slash). */
+  url: string;
+  port: number;
+  controls: EmulatorControls;
+  /** Stops listening and destroys open (keep-alive, hanging) connections. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,130 @@
+import request from 'supertest';
+import { graphError, makeEmulator, PAGES, pageToken, userToken } from './helpers';
+
+interface Post {
+  id: string;
+  created_time: string;
+  message?: string;
+  story?: string;
+}
+interface FeedPage {
+  data: Post[];
+  paging?: { cursors: { before: string; after: string }; next?: string; previous?: string };
+}
+
+describe('GET /<page_id>/feed', () => {
+  const { app } = makeEmulator();
+  let token: string;
+  beforeAll(async () => {
+    token = await pageToken(app, await userToken(app), PAGES.bakery);
+  });
+  const feed = (query: Record<string, string> = {}, path = `/${PAGES.bakery}/feed`) =>
+    request(app).get(path).query(query).set('Authorization', `Bearer ${token}`);
+
+  it('when no limit is given, then 25 posts newest first, cursors, a next link and no previous link', async () => {
+    const res = await feed().expect(200);
+    const body = res.body as FeedPage;
+    expect(body.data).toHaveLength(25);
+    expect(body.data[0]).toEqual({ id: expect.stringMatching(new RegExp(`^${PAGES.bakery}_\\d+$`)), created_time: '2026-10-01T12:00:00+0000', message: expect.any(String) });
+    const times = body.data.map((p) => p.created_time);
+    expect([...times].sort().reverse()).toEqual(times);
+    expect(body.paging?.cursors.before).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(body.paging?.next).toBeDefined();
+    expect(body.paging?.previous).toBeUndefined();
+  });
+
+  it('when following after-cursors, then every one of the ≥62 posts is seen exactly once and the last page has no next', async () => {
+    const seen: string[] = [];
+    let after: string | undefined;
+    let pages = 0;
+    for (;;) {
+      const res = await feed({ limit: '10', ...(after !== undefined ? { after } : {}) }).expect(200);
+      const body = res.body as FeedPage;
+      seen.push(...body.data.map((p) => p.id));
+      pages++;
+      if (pages > 1) expect(body.paging?.previous).toBeDefined();
+      if (body.paging?.next === undefined) break;
+      after = body.paging.cursors.after;
+    }
+    expect(seen.length).toBeGreaterThanOrEqual(62);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(pages).toBe(Math.ceil(seen.length / 10));
+  });
+
+  it('when the before cursor of page 2 is used, then page 1 comes back', async () => {
+    const first = (await feed({ limit: '5' }).expect(200)).body as FeedPage;
+    const second = (await feed({ limit: '5', after: first.paging!.cursors.after }).expect(200)).body as FeedPage;
+    const back = (await feed({ limit: '5', before: second.paging!.cursors.before }).expect(200)).body as FeedPage;
+    expect(back.data).toEqual(first.data);
+  });
+
+  it('when next/previous links are given, then they are absolute URLs on the emulator origin carrying access_token, like the real API', async () => {
+    const res = await feed({ limit: '3' }, `/v23.0/${PAGES.bakery}/feed`).set('Host', 'graph.example.test').expect(200);
+    const next = new URL((res.body as FeedPage).paging!.next!);
+    expect(next.origin).toBe('http://graph.example.test');
+    expect(next.pathname).toBe(`/v23.0/${PAGES.bakery}/feed`);
+    expect(next.searchParams.get('access_token')).toBe(token);
+    expect(next.searchParams.get('limit')).toBe('3');
+    expect(next.searchParams.get('after')).toBe((res.body as FeedPage).paging!.cursors.after);
+  });
+
+  it('when limit is over 100, then it is capped at 100 (the documented maximum)', async () => {
+    const res = await feed({ limit: '500' }).expect(200);
+    expect((res.body as FeedPage).data.length).toBeLessThanOrEqual(100);
+    expect((res.body as FeedPage).data.length).toBeGreaterThanOrEqual(62);
+    expect((res.body as FeedPage).paging?.next).toBeUndefined();
+  });
+
+  it.each(['0', '-1', 'abc', '1.5'])('when limit is %s, then 100', async (limit) => {
+    const res = await feed({ limit }).expect(400);
+    expect(graphError(res.body).code).toBe(100);
+  });
+
+  it.each([
+    ['garbage', 'not a cursor!'],
+    ['valid base64 of something else', Buffer.from('hello').toString('base64url')],
+    ['a cursor of another page', Buffer.from(`${PAGES.cafe}.feed:${PAGES.cafe}_1`).toString('base64url')],
+  ])('when the after cursor is %s, then 100', async (_n, after) => {
+    const res = await feed({ after }).expect(400);
+    expect(graphError(res.body).code).toBe(100);
+  });
+
+  it('when fields are chosen, then only those (and id) come back, unset ones omitted; an unknown one is 100', async () => {
+    const res = await feed({ fields: 'story', limit: '3' }).expect(200);
+    for (const post of (res.body as FeedPage).data) expect(Object.keys(post).filter((k) => k !== 'id' && k !== 'story')).toEqual([]);
+    expect(((await feed({ fields: 'likes' }).expect(400)).body as { error: { message: string } }).error.message).toBe(
+      '(#100) Tried accessing nonexisting field (likes) on node type (Post)',
+    );
+  });
+
+  it('when the whole feed is read, then it holds story-only posts, multi-line, emoji, RTL, HTML-looking and very long messages', async () => {
+    const posts = ((await feed({ limit: '100' }).expect(200)).body as FeedPage).data;
+    expect(posts.some((p) => p.story !== undefined && p.message === undefined)).toBe(true);
+    expect(posts.some((p) => p.message?.includes('\n'))).toBe(true);
+    expect(posts.some((p) => /\p{Extended_Pictographic}/u.test(p.message ?? ''))).toBe(true);
+    expect(posts.some((p) => /[\u0590-\u06FF]/.test(p.message ?? ''))).toBe(true);
+    expect(posts.some((p) => p.message?.includes('<script>window.__pwned=1</script>'))).toBe(true);
+    expect(posts.some((p) => p.message?.includes('<img src=x onerror="window.__pwned=1">'))).toBe(true);
+    expect(posts.some((p) => (p.message?.length ?? 0) > 3000)).toBe(true);
+  });
+
+  it('when the page has an empty feed, then {"data":[]}', async () => {
+    const { app: a } = makeEmulator();
+    const sparse = await pageToken(a, await userToken(a), PAGES.sparse);
+    const res = await request(a).get(`/${PAGES.sparse}/feed`).set('Authorization', `Bearer ${sparse}`).expect(200);
+    expect(res.body).toEqual({ data: [] });
+  });
+
+  it('when the edge is /posts, then it lists the same posts', async () => {
+    const posts = (await feed({ limit: '2' }, `/${PAGES.bakery}/posts`).expect(200)).body as FeedPage;
+    const fed = (await feed({ limit: '2' }).expect(200)).body as FeedPage;
+    expect(posts.data).toEqual(fed.data);
+  });
+
+  it('when a user token reads the feed, then 210', async () => {
+    const { app: a } = makeEmulator();
+    const user = await userToken(a);
+    const res = await request(a).get(`/${PAGES.bakery}/feed`).set('Authorization', `Bearer ${user}`).expect(400);
+    expect(graphError(res.body).code).toBe(210);
+  });
+});

@@ -1,0 +1,139 @@
+/**
+ * Drives the emulator in-process (supertest, no listening) through the same
+ * steps a browser and an app would take.
+ */
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+import type { Express } from 'express';
+import request from 'supertest';
+import { createEmulator, SEED_IDS, type EmulatorControls, type EmulatorOptions } from '../../src/provider';
+
+export const CLIENT = {
+  clientId: '1111222233334444',
+  clientSecret: 'test-secret-abcdef',
+  redirectUri: 'http://app.test/auth/callback',
+  name: 'Pagelight test',
+};
+export const OTHER_CLIENT = {
+  clientId: '5555666677778888',
+  clientSecret: 'other-secret-123456',
+  redirectUri: 'https://other.test/cb?tenant=7',
+  name: 'Other app',
+};
+export const DEFAULT_SCOPE = 'pages_show_list pages_read_engagement pages_read_user_content';
+export const { users: USERS, pages: PAGES } = SEED_IDS;
+
+/** A clock tests can move. */
+export class Clock {
+  constructor(public t = Date.UTC(2026, 9, 1, 12, 0, 0)) {}
+  readonly now = (): number => this.t;
+  advance(ms: number): void {
+    this.t += ms;
+  }
+}
+
+export interface TestEmulator {
+  app: Express;
+  controls: EmulatorControls;
+  clock: Clock;
+}
+
+export function makeEmulator(opts: Partial<EmulatorOptions> = {}): TestEmulator {
+  const clock = new Clock();
+  const { app, controls } = createEmulator({ clients: [CLIENT, OTHER_CLIENT], now: clock.now, ...opts });
+  return { app, controls, clock };
+}
+
+export interface DialogParams {
+  client_id?: string;
+  redirect_uri?: string;
+  state?: string;
+  scope?: string;
+  response_type?: string;
+  code_challenge?: string;
+  code_challenge_method?: string;
+}
+
+export function dialogQuery(params: DialogParams = {}): Record<string, string> {
+  const q: Record<string, string> = {
+    client_id: CLIENT.clientId,
+    redirect_uri: CLIENT.redirectUri,
+    state: 'state-123',
+    response_type: 'code',
+    scope: DEFAULT_SCOPE,
+  };
+  for (const [k, v] of Object.entries(params)) {
+    if (v === undefined) delete q[k];
+    else q[k] = v;
+  }
+  return q;
+}
+
+export function requestIdOf(html: string): string {
+  const m = /name="request_id" value="([^"]+)"/.exec(html);
+  if (m?.[1] === undefined) throw new Error(`no request_id in: ${html.slice(0, 300)}`);
+  return m[1];
+}
+
+export interface Decision {
+  user?: string;
+  /** Permissions left checked; default: all requested. */
+  perms?: string[];
+  decision?: 'continue' | 'cancel';
+}
+
+/** Opens the dialog and submits it; returns the redirect Location. */
+export async function runDialog(app: Express, params: DialogParams = {}, decision: Decision = {}): Promise<string> {
+  const q = dialogQuery(params);
+  const page = await request(app).get('/v23.0/dialog/oauth').query(q).expect(200);
+  const form = new URLSearchParams({ request_id: requestIdOf(page.text), decision: decision.decision ?? 'continue' });
+  form.append('user_id', decision.user ?? USERS.ada);
+  const perms = decision.perms ?? (q.scope ?? '').split(/[\s,]+/).filter(Boolean);
+  for (const p of perms) form.append('perm', p);
+  const res = await request(app).post('/v23.0/dialog/oauth/decision').type('form').send(form.toString()).expect(302);
+  return res.headers.location as string;
+}
+
+export async function codeFor(app: Express, params: DialogParams = {}, decision: Decision = {}): Promise<string> {
+  const location = await runDialog(app, params, decision);
+  const code = new URL(location).searchParams.get('code');
+  if (code === null) throw new Error(`no code in ${location}`);
+  return code;
+}
+
+export function exchange(app: Express, code: string, extra: Record<string, string> = {}) {
+  return request(app)
+    .post('/v23.0/oauth/access_token')
+    .type('form')
+    .send({ client_id: CLIENT.clientId, client_secret: CLIENT.clientSecret, redirect_uri: CLIENT.redirectUri, code, ...extra });
+}
+
+/** Full login: dialog → code → user token. */
+export async function userToken(app: Express, decision: Decision = {}, params: DialogParams = {}): Promise<string> {
+  const res = await exchange(app, await codeFor(app, params, decision)).expect(200);
+  return (res.body as { access_token: string }).access_token;
+}
+
+/** SPEC §2 row 3: the page token from a user token. */
+export async function pageToken(app: Express, user: string, pageId: string): Promise<string> {
+  const res = await request(app).get(`/${pageId}`).query({ fields: 'access_token' }).set('Authorization', `Bearer ${user}`).expect(200);
+  const token = (res.body as { access_token?: string }).access_token;
+  if (token === undefined) throw new Error(`no page token for ${pageId}: ${res.text}`);
+  return token;
+}
+
+export function proof(token: string, secret = CLIENT.clientSecret): string {
+  return createHmac('sha256', secret).update(token).digest('hex');
+}
+
+export function pkcePair(): { verifier: string; challenge: string } {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+export interface GraphErrorJson {
+  error: { message: string; type: string; code: number; error_subcode?: number; fbtrace_id: string };
+}
+
+export function graphError(body: unknown): GraphErrorJson['error'] {
+  return (body as GraphErrorJson).error;
+}

@@ -1,0 +1,103 @@
+import request from 'supertest';
+import { graphError, makeEmulator, PAGES, pageToken, userToken, USERS } from './helpers';
+
+describe('permissions granted and declined at the dialog', () => {
+  it('when the person unchecks pages_read_user_content, then /me/permissions lists it as declined and public_profile as granted', async () => {
+    const { app } = makeEmulator();
+    const token = await userToken(app, { perms: ['pages_show_list', 'pages_read_engagement'] });
+    const res = await request(app).get('/me/permissions').set('Authorization', `Bearer ${token}`).expect(200);
+    expect(res.body).toEqual({
+      data: [
+        { permission: 'public_profile', status: 'granted' },
+        { permission: 'pages_show_list', status: 'granted' },
+        { permission: 'pages_read_engagement', status: 'granted' },
+        { permission: 'pages_read_user_content', status: 'declined' },
+      ],
+    });
+  });
+
+  it('when pages_read_user_content was declined, then the feed answers code 10 naming it (403) while page fields still work', async () => {
+    const { app } = makeEmulator();
+    const user = await userToken(app, { perms: ['pages_show_list', 'pages_read_engagement'] });
+    const page = await pageToken(app, user, PAGES.bakery);
+    const feed = await request(app).get(`/${PAGES.bakery}/feed`).set('Authorization', `Bearer ${page}`).expect(403);
+    expect(graphError(feed.body)).toMatchObject({ code: 10, message: "(#10) This endpoint requires the 'pages_read_user_content' permission" });
+    await request(app).get(`/${PAGES.bakery}`).query({ fields: 'about' }).set('Authorization', `Bearer ${page}`).expect(200);
+  });
+
+  it('when pages_read_engagement was declined, then page fields answer code 10 naming it', async () => {
+    const { app } = makeEmulator();
+    const user = await userToken(app, { perms: ['pages_show_list', 'pages_read_user_content'] });
+    const page = await pageToken(app, user, PAGES.bakery);
+    const res = await request(app).get(`/${PAGES.bakery}`).query({ fields: 'about' }).set('Authorization', `Bearer ${page}`).expect(403);
+    expect(graphError(res.body)).toMatchObject({ code: 10, message: expect.stringContaining("'pages_read_engagement'") });
+  });
+
+  it('when pages_show_list was declined, then /me/accounts and the page token request answer 200-family permission errors (403)', async () => {
+    const { app } = makeEmulator();
+    const user = await userToken(app, { perms: ['pages_read_engagement', 'pages_read_user_content'] });
+    const accounts = await request(app).get('/me/accounts').set('Authorization', `Bearer ${user}`).expect(403);
+    expect(graphError(accounts.body)).toMatchObject({ code: 200, message: expect.stringContaining("'pages_show_list'") });
+    await request(app).get(`/${PAGES.bakery}`).query({ fields: 'access_token' }).set('Authorization', `Bearer ${user}`).expect(403);
+  });
+});
+
+describe('GET /me/accounts', () => {
+  it('when Ada lists her pages, then both with id, name, category, a page token and the full task list, and cursors', async () => {
+    const { app } = makeEmulator();
+    const res = await request(app).get('/me/accounts').set('Authorization', `Bearer ${await userToken(app)}`).expect(200);
+    expect(res.body.data).toEqual([
+      {
+        id: PAGES.bakery,
+        name: 'Lovelace Analytical Bakery',
+        category: 'Bakery',
+        access_token: expect.stringMatching(/^EAA/),
+        tasks: ['ANALYZE', 'ADVERTISE', 'MODERATE', 'CREATE_CONTENT', 'MANAGE'],
+      },
+      { id: PAGES.sparse, name: 'Difference Engine Repairs', category: 'Repair Shop', access_token: expect.any(String), tasks: expect.any(Array) },
+    ]);
+    expect(res.body.paging.cursors).toEqual({ before: expect.any(String), after: expect.any(String) });
+  });
+
+  it('when the page token from /me/accounts is used, then it reads that page', async () => {
+    const { app } = makeEmulator();
+    const res = await request(app).get('/me/accounts').set('Authorization', `Bearer ${await userToken(app, { user: USERS.grace })}`).expect(200);
+    const cafe = (res.body.data as { id: string; access_token: string; tasks: string[] }[]).find((p) => p.id === PAGES.cafe)!;
+    const shared = (res.body.data as { id: string; tasks: string[] }[]).find((p) => p.id === PAGES.bakery)!;
+    expect(shared.tasks).not.toContain('MANAGE');
+    await request(app).get(`/${PAGES.cafe}/feed`).set('Authorization', `Bearer ${cafe.access_token}`).expect(200);
+  });
+
+  it('when the user manages no page, then {"data":[]}', async () => {
+    const { app } = makeEmulator();
+    const res = await request(app).get('/me/accounts').set('Authorization', `Bearer ${await userToken(app, { user: USERS.alan })}`).expect(200);
+    expect(res.body).toEqual({ data: [] });
+  });
+
+  it('when limit=1 is used, then the pages are paged with cursors', async () => {
+    const { app } = makeEmulator();
+    const token = await userToken(app);
+    const first = await request(app).get('/me/accounts').query({ limit: '1' }).set('Authorization', `Bearer ${token}`).expect(200);
+    expect(first.body.data).toHaveLength(1);
+    const second = await request(app)
+      .get('/me/accounts')
+      .query({ limit: '1', after: first.body.paging.cursors.after })
+      .set('Authorization', `Bearer ${token}`)
+      .expect(200);
+    expect(second.body.data[0].id).toBe(PAGES.sparse);
+    expect(second.body.paging.next).toBeUndefined();
+  });
+
+  it('when a page token asks for /me/accounts, then 100 nonexisting field on node type Page', async () => {
+    const { app } = makeEmulator();
+    const page = await pageToken(app, await userToken(app), PAGES.bakery);
+    const res = await request(app).get('/me/accounts').set('Authorization', `Bearer ${page}`).expect(400);
+    expect(graphError(res.body).message).toBe('(#100) Tried accessing nonexisting field (accounts) on node type (Page)');
+  });
+
+  it('when /me asks for email without the email permission, then the field is left out', async () => {
+    const { app } = makeEmulator();
+    const res = await request(app).get('/me').query({ fields: 'id,name,email' }).set('Authorization', `Bearer ${await userToken(app)}`).expect(200);
+    expect(res.body).toEqual({ id: USERS.ada, name: 'Ada Lovelace' });
+  });
+});
