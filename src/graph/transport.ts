@@ -6,6 +6,7 @@ import type { Logger } from '../log/logger';
 import { redactText } from '../log/redact';
 import { GraphApiError, ProviderUnavailableError, TokenEndpointError, type GraphErrorBody } from './errors';
 import { graphErrorSchema } from './schemas';
+import { pageOfPath, UsageGovernor } from './usage';
 
 export interface TransportOptions {
   baseUrl: string;
@@ -16,6 +17,8 @@ export interface TransportOptions {
   /** Values that must never appear in a log line or error (the app secret). */
   secrets?: readonly string[];
   retry?: RetryPolicy;
+  /** Reads the provider's usage headers and slows or holds back calls near the limit. */
+  usage?: UsageGovernor;
   /** Told about every answer, e.g. to read the provider's usage headers. */
   onResponse?: (info: { path: string; status: number; headers: Record<string, unknown>; ms: number }) => void;
 }
@@ -46,8 +49,10 @@ export interface GraphRequest {
 export class GraphTransport {
   private readonly http: AxiosInstance;
   private readonly agents: { http: http.Agent; https: https.Agent };
+  private readonly usage: UsageGovernor;
 
   constructor(private readonly options: TransportOptions) {
+    this.usage = options.usage ?? new UsageGovernor();
     const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? 64, maxFreeSockets: 16, scheduling: 'lifo' as const };
     this.agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
     this.http = axios.create({
@@ -82,6 +87,8 @@ export class GraphTransport {
   }
 
   private async once<T>(req: GraphRequest, schema: ZodType<T>, remainingMs: number | undefined): Promise<T> {
+    const pageId = req.tokenEndpoint ? undefined : pageOfPath(req.path);
+    if (!req.tokenEndpoint) await this.throttle(req.path, pageId);
     const started = process.hrtime.bigint();
     let res: AxiosResponse<string>;
     try {
@@ -100,6 +107,7 @@ export class GraphTransport {
       throw this.transportError(err, req.path);
     }
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    this.usage.record(res.headers as Record<string, unknown>, pageId);
     this.options.onResponse?.({ path: req.path, status: res.status, headers: res.headers as Record<string, unknown>, ms });
     const body = parseJson(res.data);
     const graphError = body === undefined ? undefined : graphErrorSchema.safeParse(body);
@@ -107,7 +115,11 @@ export class GraphTransport {
       { provider: { method: req.method, path: req.path, status: res.status, ms: Math.round(ms * 10) / 10, fbtrace_id: graphError?.success ? graphError.data.error.fbtrace_id : headerString(res.headers['x-fb-trace-id']) } },
       'provider call',
     );
-    if (graphError?.success) throw this.graphError(req, graphError.data.error, res.status);
+    if (graphError?.success) {
+      const err = this.graphError(req, graphError.data.error, res.status);
+      if (err instanceof GraphApiError && err.kind === 'rate_limit') err.retryAfterSec = this.usage.blockedFor(pageId) ?? 60;
+      throw err;
+    }
     if (res.status < 200 || res.status >= 300) {
       if (req.tokenEndpoint && res.status >= 400 && res.status < 500) throw new TokenEndpointError(undefined, res.status);
       throw new ProviderUnavailableError('http_error', `The provider answered HTTP ${res.status}.`);
@@ -119,6 +131,25 @@ export class GraphTransport {
       throw new ProviderUnavailableError('bad_response', 'The provider answered with data of an unexpected shape.');
     }
     return parsed.data;
+  }
+
+  /**
+   * Near the provider's limit, waits a little before calling; when the
+   * provider said access is closed for a while, does not call at all.
+   */
+  private async throttle(path: string, pageId: string | undefined): Promise<void> {
+    const blocked = this.usage.blockedFor(pageId);
+    if (blocked !== undefined) {
+      const err = new GraphApiError({ message: 'Held back: the provider asked us to wait before calling again.', type: 'OAuthException', code: pageId ? 32 : 4, subcode: undefined, fbtraceId: undefined }, 429);
+      err.retryAfterSec = blocked;
+      this.options.logger?.warn({ path, retryAfterSec: blocked }, 'provider call held back by rate limit');
+      throw err;
+    }
+    const delay = this.usage.delayFor(pageId);
+    if (delay > 0) {
+      this.options.logger?.info({ path, delayMs: delay }, 'slowing down: provider usage is high');
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
   }
 
   private graphError(req: GraphRequest, raw: { message: string; type: string; code: number; error_subcode?: number | undefined; fbtrace_id?: string | undefined }, status: number) {

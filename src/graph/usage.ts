@@ -1,0 +1,121 @@
+/**
+ * Reads the provider's rate-limit usage headers and decides when to slow
+ * down or hold back, so the app backs off before the provider throttles it.
+ *
+ * - `X-App-Usage` / `X-Page-Usage`: `{"call_count":N,"total_cputime":N,"total_time":N}`, percent of the budget.
+ * - `X-Business-Use-Case-Usage`: `{"<id>":[{"type","call_count","total_cputime","total_time","estimated_time_to_regain_access"}]}`,
+ *   the last in minutes.
+ * @see https://developers.facebook.com/docs/graph-api/overview/rate-limiting/
+ */
+
+export interface UsagePolicy {
+  /** Below this percentage nothing is slowed. */
+  slowFrom: number;
+  /** Delay at 100 %, in ms; scaled linearly from `slowFrom`. */
+  maxDelayMs: number;
+  /** A reading older than this is ignored (usage windows roll). */
+  staleAfterMs: number;
+}
+
+export const DEFAULT_USAGE_POLICY: UsagePolicy = { slowFrom: 75, maxDelayMs: 1000, staleAfterMs: 60_000 };
+
+interface Reading {
+  percent: number;
+  at: number;
+  /** Epoch ms before which the provider said access is closed. */
+  blockedUntil: number;
+}
+
+const APP = 'app';
+
+export class UsageGovernor {
+  private readonly readings = new Map<string, Reading>();
+
+  constructor(
+    private readonly policy: UsagePolicy = DEFAULT_USAGE_POLICY,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Takes the usage headers of one answer; `pageId` is the page the call was about, if any. */
+  record(headers: Record<string, unknown>, pageId: string | undefined): void {
+    const app = parseObject(headers['x-app-usage']);
+    if (app) this.set(APP, percentOf(app), 0);
+    const page = parseObject(headers['x-page-usage']);
+    if (page && pageId) this.set(pageId, percentOf(page), 0);
+    const buc = parseObject(headers['x-business-use-case-usage']);
+    if (buc) {
+      for (const [id, entries] of Object.entries(buc)) {
+        if (!Array.isArray(entries) || !/^\d{1,32}$/.test(id)) continue;
+        for (const entry of entries) {
+          if (entry && typeof entry === 'object') {
+            const minutes = num((entry as Record<string, unknown>).estimated_time_to_regain_access);
+            this.set(id, percentOf(entry as Record<string, unknown>), minutes * 60_000);
+          }
+        }
+      }
+    }
+    if (this.readings.size > 10_000) this.prune();
+  }
+
+  /** Seconds until the provider lets this call in again, when it said it is closed; otherwise undefined. */
+  blockedFor(pageId: string | undefined): number | undefined {
+    const now = this.now();
+    const until = Math.max(this.live(APP)?.blockedUntil ?? 0, pageId ? (this.live(pageId)?.blockedUntil ?? 0) : 0);
+    return until > now ? Math.ceil((until - now) / 1000) : undefined;
+  }
+
+  /** How long to wait before this call so as to stay under the limit. */
+  delayFor(pageId: string | undefined): number {
+    const percent = Math.max(this.live(APP)?.percent ?? 0, pageId ? (this.live(pageId)?.percent ?? 0) : 0);
+    if (percent < this.policy.slowFrom) return 0;
+    const share = Math.min(1, (percent - this.policy.slowFrom) / (100 - this.policy.slowFrom));
+    return Math.round(share * this.policy.maxDelayMs);
+  }
+
+  private set(key: string, percent: number, blockMs: number): void {
+    const now = this.now();
+    const previous = this.live(key);
+    // Several readings for one key in one answer: keep the highest.
+    const merged = previous && previous.at === now ? Math.max(previous.percent, percent) : percent;
+    const blockedUntil = Math.max(blockMs > 0 ? now + blockMs : 0, previous?.at === now ? previous.blockedUntil : 0);
+    this.readings.set(key, { percent: merged, at: now, blockedUntil });
+  }
+
+  private live(key: string): Reading | undefined {
+    const reading = this.readings.get(key);
+    if (!reading) return undefined;
+    const now = this.now();
+    if (now - reading.at > this.policy.staleAfterMs && reading.blockedUntil <= now) {
+      this.readings.delete(key);
+      return undefined;
+    }
+    return reading;
+  }
+
+  private prune(): void {
+    for (const key of [...this.readings.keys()]) this.live(key);
+  }
+}
+
+function parseObject(value: unknown): Record<string, unknown> | undefined {
+  if (typeof value !== 'string' || value.length > 10_000) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function num(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0;
+}
+
+function percentOf(usage: Record<string, unknown>): number {
+  return Math.max(num(usage.call_count), num(usage.total_time), num(usage.total_cputime));
+}
+
+/** The page a Graph path is about: `/123`, `/v23.0/123/feed` → `123`. */
+export function pageOfPath(path: string): string | undefined {
+  return /^\/(?:v\d+\.\d+\/)?(\d{1,32})(?:\/|$)/.exec(path)?.[1];
+}
