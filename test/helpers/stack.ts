@@ -5,8 +5,10 @@ import { createApp } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
 import { GraphClient } from '../../src/graph/client';
 import { createLogger } from '../../src/log/logger';
+import { PageCache, type PageCacheOptions } from '../../src/pages/cache';
 import { createMemorySessionStore, type SessionStoreHandle } from '../../src/session/store';
 import { startEmulator, type RunningEmulator } from '../../src/provider';
+import { credentialsSeenBy, leakedLines } from './logScrape';
 
 export const APP_ID = '1234567890123456';
 export const APP_SECRET = 'test-app-secret-value-0001';
@@ -32,6 +34,8 @@ export interface Stack {
   logs: LogCapture;
   sessions: SessionStoreHandle;
   graph: GraphClient;
+  /** The page cache the app uses (off unless the test sets PAGE_CACHE_TTL). */
+  cache: PageCache;
   close(): Promise<void>;
 }
 
@@ -39,6 +43,8 @@ export interface StackOptions {
   env?: Record<string, string>;
   timeoutMs?: number;
   now?: () => number;
+  /** Bounds of the page cache; its TTL comes from PAGE_CACHE_TTL in `env`. */
+  cache?: Omit<PageCacheOptions, 'ttlSec'>;
 }
 
 /**
@@ -46,8 +52,9 @@ export interface StackOptions {
  * ephemeral port, configured through the same variables an operator sets.
  */
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const baseUrl = options.env?.BASE_URL ?? BASE_URL;
   const emulator = await startEmulator({
-    clients: [{ clientId: APP_ID, clientSecret: APP_SECRET, redirectUri: `${BASE_URL}/auth/callback`, name: 'Pagelight test' }],
+    clients: [{ clientId: APP_ID, clientSecret: APP_SECRET, redirectUri: `${baseUrl}/auth/callback`, name: 'Pagelight test' }],
   });
   const config = loadConfig({
     FB_APP_ID: APP_ID,
@@ -57,6 +64,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     BASE_URL,
     SESSION_SECRET,
     PROVIDER_TIMEOUT_MS: String(options.timeoutMs ?? 1500),
+    // Off by default so tests that count upstream calls see every call.
+    PAGE_CACHE_TTL: '0',
     ...options.env,
   });
   const logs = new LogCapture();
@@ -72,7 +81,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     logger,
     retry: { retries: 1, baseMs: 10, capMs: 50, deadlineMs: 4000 },
   });
-  const app = createApp(config, { graph, sessions, logger, ...(options.now ? { now: options.now } : {}) });
+  const cache = new PageCache({ ...options.cache, ttlSec: config.pageCacheTtlSec });
+  const app = createApp(config, { graph, sessions, logger, cache, ...(options.now ? { now: options.now } : {}) });
   return {
     app,
     config,
@@ -80,10 +90,14 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     logs,
     sessions,
     graph,
+    cache,
     close: async () => {
+      // The log scrape (issue 6): whatever a suite did, no credential may have reached a log line.
+      const leaks = leakedLines(logs.lines, credentialsSeenBy(emulator, APP_SECRET));
       graph.close();
       await sessions.close();
       await emulator.close();
+      if (leaks.length > 0) throw new Error(`credentials in the app's log:\n${leaks.slice(0, 5).join('\n')}`);
     },
   };
 }
