@@ -12,8 +12,7 @@ export interface LoginOutcome {
 }
 
 /** One person's whole flow over real HTTP with their own cookie jar: login, pick, connect, view. */
-export async function realLogin(base: string, user: string, pageId: string): Promise<LoginOutcome> {
-  const browser = new CookieClient(base);
+export async function realLogin(base: string, user: string, pageId: string, browser = new CookieClient(base)): Promise<LoginOutcome> {
   const offered: string[] = [];
   const fail = (step: string, status?: number): LoginOutcome => ({ ok: false, step, status, offered });
   const start = await browser.get('/auth/login');

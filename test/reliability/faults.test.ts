@@ -1,26 +1,11 @@
-import { SEED_IDS, type Failure } from '../../src/provider';
+import { SEED_IDS } from '../../src/provider';
+import { FAULTS } from './faultTable';
 import { graphCalls } from '../helpers/emulator';
 import { loginAndConnect } from '../helpers/flow';
 import { agentFor, startStack, type Stack } from '../helpers/stack';
 
 const BAKERY = SEED_IDS.pages.bakery;
 
-/** Each fault the provider can throw at a page view, the page the person gets, and a healthy process after. */
-const FAULTS: [string, number, Failure, RegExp][] = [
-  ['latency beyond the timeout', 504, { kind: 'slow', ms: 3000 }, /taking too long/],
-  ['a hung connection', 504, { kind: 'hang' }, /taking too long/],
-  ['a 503 HTML page', 502, { kind: 'http', status: 503, body: '<html>Service Unavailable</html>' }, /not answering/],
-  ['a 200 that is not JSON', 502, { kind: 'http', status: 200, body: 'this is not json' }, /not answering/],
-  ['a 200 JSON of the wrong shape', 502, { kind: 'http', status: 200, body: '{"data":"nope"}', contentType: 'application/json' }, /not answering/],
-  ['a connection reset', 502, { kind: 'reset' }, /not answering/],
-  ['an unknown error (code 1)', 502, { status: 500, error: { code: 1, message: 'An unknown error occurred' } }, /had a problem/],
-  ['a transient error (code 2)', 502, { status: 503, error: { code: 2, message: 'Service temporarily unavailable' } }, /had a problem/],
-  ['app throttling (code 4)', 429, { status: 403, error: { code: 4, message: '(#4) Application request limit reached' } }, /try again/],
-  ['user throttling (code 17)', 429, { status: 403, error: { code: 17, message: '(#17) User request limit reached' } }, /try again/],
-  ['page throttling (code 32)', 429, { status: 403, error: { code: 32, message: '(#32) Page request limit reached' } }, /try again/],
-  ['call-specific throttling (code 613)', 429, { status: 403, error: { code: 613, message: 'Calls to this api have exceeded the rate limit.' } }, /try again/],
-  ['a permission error (code 200)', 403, { status: 403, error: { code: 200, message: '(#200) Requires pages_read_engagement permission to manage the object' } }, /pages_read_engagement/],
-];
 
 describe('faults injected by the provider during a page view', () => {
   let stack: Stack;
