@@ -1,0 +1,14 @@
+/**
+ * The browser suite (npm run test:e2e): real Chromium against the built app and the
+ * emulator, each in its own process. Serial, because the tests share one emulator.
+ * @type {import('jest').Config}
+ */
+module.exports = {
+  preset: 'ts-jest',
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test/e2e'],
+  testMatch: ['**/*.e2e.test.ts'],
+  globalSetup: '<rootDir>/test/e2e/globalSetup.js',
+  testTimeout: 60000,
+  maxWorkers: 1,
+};
