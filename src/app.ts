@@ -10,6 +10,7 @@ import { SERIALIZERS, type Logger } from './log/logger';
 import { authRoutes } from './auth/routes';
 import { pageRoutes } from './pages/routes';
 import { homeRoutes } from './pages/home';
+import { PageCache } from './pages/cache';
 import { errorHandler, notFound } from './http/errors';
 import { ConnectionKeeper } from './session/connection';
 import { csrfToken } from './session/csrf';
@@ -22,6 +23,8 @@ export interface AppDeps {
   sessions: SessionStoreHandle;
   logger: Logger;
   now?: () => number;
+  /** Default: built from PAGE_CACHE_TTL. */
+  cache?: PageCache;
 }
 
 /** The project root, from src/ under ts-jest and from dist/ once built. */
@@ -38,6 +41,7 @@ export function createApp(config: Config, deps: AppDeps): Express {
     graph: deps.graph,
     sessions: deps.sessions,
     logger: deps.logger,
+    pageCache: deps.cache ?? new PageCache({ ttlSec: config.pageCacheTtlSec }),
     now: deps.now ?? Date.now,
     keeper: new ConnectionKeeper(new TokenSealer(config.tokenKeys), config.sessionMaxSec * 1000, deps.now),
   };

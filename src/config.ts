@@ -34,6 +34,8 @@ export interface Config {
   readonly sessionMaxSec: number;
   /** Timeout of one provider HTTP call, milliseconds. */
   readonly providerTimeoutMs: number;
+  /** Seconds a page's details and first feed page are served from the cache; 0 turns it off. */
+  readonly pageCacheTtlSec: number;
   readonly logLevel: string;
   readonly nodeEnv: string;
 }
@@ -80,6 +82,15 @@ function positiveInt(env: Env, name: string, fallback: number, max: number): num
   return Number(raw);
 }
 
+function wholeNumber(env: Env, name: string, fallback: number, max: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d{1,10}$/.test(raw) || Number(raw) > max) {
+    throw new ConfigError(name, `must be a whole number from 0 to ${max}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
 /** An http(s) origin with no path, query or fragment; returned without a trailing slash. */
 function origin(env: Env, name: string, fallback: string): string {
   const raw = read(env, name) ?? fallback;
@@ -119,6 +130,18 @@ function redisUrl(env: Env): string {
   }
   if ((url.protocol !== 'redis:' && url.protocol !== 'rediss:') || !url.hostname) {
     throw new ConfigError('REDIS_URL', `must be a redis:// or rediss:// URL with a host, got protocol "${url.protocol}"`);
+  }
+  // The client would otherwise throw "Invalid pathname" at start, naming nothing.
+  if (url.pathname !== '' && url.pathname !== '/' && !/^\/\d{1,5}$/.test(url.pathname)) {
+    throw new ConfigError('REDIS_URL', 'the path, when given, must be a database number such as /0');
+  }
+  return raw;
+}
+
+function redisPrefix(raw: string | undefined): string {
+  if (raw === undefined) return 'pagelight:sess:';
+  if (!/^[\x21-\x7e]{1,100}$/.test(raw)) {
+    throw new ConfigError('REDIS_PREFIX', 'must be 1 to 100 printable characters without spaces, such as "pagelight:sess:"');
   }
   return raw;
 }
@@ -201,13 +224,14 @@ export function loadConfig(env: Env = process.env): Config {
     tokenKeys,
     sessionStore: store,
     redisUrl: redisUrl(env),
-    redisPrefix: read(env, 'REDIS_PREFIX') ?? 'pagelight:sess:',
+    redisPrefix: redisPrefix(read(env, 'REDIS_PREFIX')),
     providerPort: port(env, 'PROVIDER_PORT', 3001),
     trustProxy: trustProxy(read(env, 'TRUST_PROXY')),
     secureCookies: baseUrl.startsWith('https:'),
     sessionIdleSec: positiveInt(env, 'SESSION_IDLE_SECONDS', 2 * 60 * 60, 31 * 24 * 3600),
     sessionMaxSec: positiveInt(env, 'SESSION_MAX_SECONDS', 7 * 24 * 3600, 365 * 24 * 3600),
     providerTimeoutMs: positiveInt(env, 'PROVIDER_TIMEOUT_MS', 5000, 60000),
+    pageCacheTtlSec: wholeNumber(env, 'PAGE_CACHE_TTL', 60, 86400),
     logLevel,
     nodeEnv: read(env, 'NODE_ENV') ?? 'development',
   };

@@ -1,5 +1,6 @@
 import type { ZodType } from 'zod';
 import type { Logger } from '../log/logger';
+import { InFlight, readKey } from './coalesce';
 import { GraphApiError } from './errors';
 import { appSecretProof } from './proof';
 import {
@@ -59,6 +60,8 @@ export class GraphClient {
   private readonly tokenPath: string;
   /** Some stand-ins read tokens only from a form body: switched on the first 104. */
   private credentialsInForm = false;
+  /** Concurrent identical reads (same path, parameters and token) share one upstream call. */
+  readonly inflight = new InFlight();
 
   constructor(private readonly options: GraphClientOptions) {
     this.transport = new GraphTransport({
@@ -149,7 +152,11 @@ export class GraphClient {
     return this.read(pageToken, `/${pageId}/feed`, params, feedSchema);
   }
 
-  private async read<T>(token: string, path: string, query: Record<string, string>, schema: ZodType<T>): Promise<T> {
+  private read<T>(token: string, path: string, query: Record<string, string>, schema: ZodType<T>): Promise<T> {
+    return this.inflight.run(readKey('GET', path, query, token), () => this.readOnce(token, path, query, schema));
+  }
+
+  private async readOnce<T>(token: string, path: string, query: Record<string, string>, schema: ZodType<T>): Promise<T> {
     const proof: Record<string, string> = this.options.appSecret ? { appsecret_proof: appSecretProof(token, this.options.appSecret) } : {};
     if (this.credentialsInForm) {
       return this.transport.call({ method: 'POST', path, form: { method: 'get', ...query, ...proof, access_token: token }, idempotent: true }, schema);
@@ -161,7 +168,7 @@ export class GraphClient {
       if (!(err instanceof GraphApiError) || err.graph.code !== 104) throw err;
       this.credentialsInForm = true;
       this.options.logger?.info('provider ignores Authorization headers; sending tokens in form bodies from now on');
-      return this.read(token, path, query, schema);
+      return this.readOnce(token, path, query, schema);
     }
   }
 

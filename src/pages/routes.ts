@@ -1,12 +1,13 @@
 import { Router, type Request, type Response } from 'express';
 import type { AppContext } from '../context';
 import { BadRequestError, NotConnectedError } from '../errors';
-import { cursorSchema } from '../graph/schemas';
+import { GraphApiError } from '../graph/errors';
+import { cursorSchema, PAGE_FIELDS, type FeedResponse, type PageDetails } from '../graph/schemas';
 import { pageIdParam, singleParam } from '../http/params';
 import { save } from '../auth/routes';
 import { requireCsrf } from '../session/csrf';
 import { connectPage } from './connect';
-import { toFeedView, toPageView } from './viewModel';
+import { toFeedView, toPageView, type FeedView, type PageView } from './viewModel';
 
 /** /pages: the picker, connecting a page, its details and feed. */
 export function pageRoutes(ctx: AppContext): Router {
@@ -48,12 +49,23 @@ async function connect(ctx: AppContext, req: Request, res: Response): Promise<vo
 /** Details and the first feed page, fetched in parallel: one upstream round trip of latency. */
 async function page(ctx: AppContext, req: Request, res: Response): Promise<void> {
   const pageId = req.params.pageId as string;
+  // Authorization first: the shared cache is read only for a session that holds a token for this page.
   const token = pageTokenOrRedirect(ctx, req, res, pageId);
   if (!token) return;
-  const [details, feed] = await Promise.all([ctx.graph.pageDetails(token, pageId), ctx.graph.feed(token, pageId)]);
-  const view = toPageView(details, '');
+  // Shared only between sessions with the same grant, so declining a permission still hides what it guards.
+  const grant = grantKey(ctx, req);
+  const cache = ctx.pageCache;
+  const [details, feed] = await forPage(
+    ctx,
+    pageId,
+    Promise.all([
+      cache.get(pageId, 'details', `${DETAILS_FIELDS} ${grant}`, () => ctx.graph.pageDetails(token, pageId)),
+      cache.get(pageId, 'feed', `first ${grant}`, () => ctx.graph.feed(token, pageId)),
+    ]),
+  );
+  const view = viewOf(details, pageViews, (d) => toPageView(d, ''));
   rememberName(ctx, req, pageId, view.name);
-  res.render('page', { title: view.name, page: view, feed: toFeedView(feed) });
+  res.render('page', { title: view.name, page: view, feed: viewOf(feed, feedViews, toFeedView) });
 }
 
 async function olderPosts(ctx: AppContext, req: Request, res: Response): Promise<void> {
@@ -63,9 +75,41 @@ async function olderPosts(ctx: AppContext, req: Request, res: Response): Promise
   if (!after === !before) throw new BadRequestError('Give exactly one of the cursors "after" or "before".');
   const token = pageTokenOrRedirect(ctx, req, res, pageId);
   if (!token) return;
-  const feed = await ctx.graph.feed(token, pageId, { after, before });
+  const feed = await forPage(ctx, pageId, ctx.graph.feed(token, pageId, { after, before }));
   const name = ctx.keeper.connectedPages(req).find((p) => p.id === pageId)?.name || `Page ${pageId}`;
   res.render('feed', { title: `${name}: posts`, page: { id: pageId, name }, feed: toFeedView(feed) });
+}
+
+const DETAILS_FIELDS = PAGE_FIELDS.join(',');
+
+/**
+ * View models of cached answers, made once per answer: a cache hit returns the
+ * same object, and formatting 25 post times per view was the warm path's
+ * largest cost (issue 5 profile). Weak, so they go when the answer does.
+ */
+const pageViews = new WeakMap<PageDetails, PageView>();
+const feedViews = new WeakMap<FeedResponse, FeedView>();
+
+function viewOf<A extends object, V>(answer: A, views: WeakMap<A, V>, make: (answer: A) => V): V {
+  let view = views.get(answer);
+  if (view === undefined) views.set(answer, (view = make(answer)));
+  return view;
+}
+
+/** The permissions granted at login, in a stable order ("?" when the provider did not say). */
+function grantKey(ctx: AppContext, req: Request): string {
+  const scopes = ctx.keeper.current(req)?.scopes;
+  return scopes ? [...scopes].sort().join(',') : '?';
+}
+
+/** A read for one page; when the provider refuses the token or a permission for it, the page's cache goes too. */
+async function forPage<T>(ctx: AppContext, pageId: string, read: Promise<T>): Promise<T> {
+  try {
+    return await read;
+  } catch (err) {
+    if (err instanceof GraphApiError && (err.kind === 'token' || err.kind === 'permission')) ctx.pageCache.dropPage(pageId);
+    throw err;
+  }
 }
 
 function cursor(req: Request, name: string): string | undefined {

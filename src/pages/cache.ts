@@ -1,0 +1,108 @@
+import { LRUCache } from 'lru-cache';
+
+/** What is cached for a page: its details, and the first page of its feed. */
+export type CachedPart = 'details' | 'feed';
+
+export interface PageCacheOptions {
+  /** Seconds an answer is served from the cache; 0 turns the cache off (PAGE_CACHE_TTL). */
+  ttlSec: number;
+  /** Most entries kept (two per page). */
+  maxEntries?: number;
+  /** Most bytes kept, counted as the length of each answer's JSON. */
+  maxBytes?: number;
+}
+
+export const DEFAULT_MAX_ENTRIES = 2000;
+export const DEFAULT_MAX_BYTES = 32 * 1024 * 1024;
+
+interface Entry {
+  pageId: string;
+  value: unknown;
+}
+
+/**
+ * Provider answers per page, shared by every session allowed to see that page
+ * (issue 5). It is keyed by page, part and variant (fields, cursor), never by
+ * token: the caller must have checked that the session holds a page token for
+ * the page *before* asking (see pages/routes.ts). Bounded in entries and bytes
+ * (LRU), entries live `ttlSec`, and a page's entries are dropped when the
+ * provider refuses a token or a permission for it.
+ */
+export class PageCache {
+  readonly enabled: boolean;
+  /** Answers served from the cache / loaded upstream, for tests and the benchmark. */
+  hits = 0;
+  misses = 0;
+  private readonly lru: LRUCache<string, Entry> | undefined;
+  /** Keys per page, so a page can be dropped without scanning the cache. */
+  private readonly byPage = new Map<string, Set<string>>();
+  /** Bumped by every drop: a load that started before a drop does not store its (possibly stale) answer. */
+  private epoch = 0;
+
+  constructor(options: PageCacheOptions) {
+    this.enabled = options.ttlSec > 0;
+    if (!this.enabled) return;
+    this.lru = new LRUCache<string, Entry>({
+      max: options.maxEntries ?? DEFAULT_MAX_ENTRIES,
+      maxSize: options.maxBytes ?? DEFAULT_MAX_BYTES,
+      // Sized once, when stored; an answer bigger than the whole budget is simply not kept.
+      sizeCalculation: (entry) => Math.max(1, Buffer.byteLength(JSON.stringify(entry.value) ?? '')),
+      ttl: options.ttlSec * 1000,
+      updateAgeOnGet: false,
+      allowStale: false,
+      dispose: (entry, key) => this.unindex(entry.pageId, key),
+    });
+  }
+
+  /**
+   * The cached answer, or `load()`'s (then kept). Call only once the session
+   * is known to hold a page token for `pageId`.
+   */
+  async get<T>(pageId: string, part: CachedPart, variant: string, load: () => Promise<T>): Promise<T> {
+    if (!this.lru) return load();
+    const key = `${pageId}\u0000${part}\u0000${variant}`;
+    const entry = this.lru.get(key);
+    if (entry) {
+      this.hits++;
+      return entry.value as T;
+    }
+    this.misses++;
+    const epoch = this.epoch;
+    const value = await load();
+    if (epoch === this.epoch) {
+      this.lru.set(key, { pageId, value });
+      if (this.lru.has(key)) this.index(pageId, key);
+    }
+    return value;
+  }
+
+  /** Forgets everything cached for the page (the provider refused a token or a permission for it). */
+  dropPage(pageId: string): void {
+    this.epoch++;
+    const keys = this.byPage.get(pageId);
+    if (!keys || !this.lru) return;
+    for (const key of [...keys]) this.lru.delete(key);
+    this.byPage.delete(pageId);
+  }
+
+  get size(): number {
+    return this.lru?.size ?? 0;
+  }
+
+  get bytes(): number {
+    return this.lru?.calculatedSize ?? 0;
+  }
+
+  private index(pageId: string, key: string): void {
+    let keys = this.byPage.get(pageId);
+    if (!keys) this.byPage.set(pageId, (keys = new Set()));
+    keys.add(key);
+  }
+
+  private unindex(pageId: string, key: string): void {
+    const keys = this.byPage.get(pageId);
+    if (!keys) return;
+    keys.delete(key);
+    if (keys.size === 0) this.byPage.delete(pageId);
+  }
+}

@@ -1,0 +1,166 @@
+import { SEED_IDS } from '../../src/provider';
+import { agentFor, startStack, type Agent, type Stack } from '../helpers/stack';
+import { graphCalls } from '../helpers/emulator';
+import { login, loginAndConnect, postIds } from '../helpers/flow';
+
+const BAKERY = SEED_IDS.pages.bakery;
+const SPARSE = SEED_IDS.pages.sparse;
+
+/** Views the bakery page and returns how many upstream calls that cost. */
+async function viewCost(stack: Stack, agent: Agent, status = 200): Promise<{ calls: number; text: string }> {
+  const before = graphCalls(stack);
+  const res = await agent.get(`/pages/${BAKERY}`).expect(status);
+  return { calls: graphCalls(stack) - before, text: res.text };
+}
+
+describe('the page cache (issue 5)', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ env: { PAGE_CACHE_TTL: '60' } });
+  });
+  afterAll(() => stack.close());
+  beforeEach(() => stack.emulator.controls.reset());
+
+  it('when a page is viewed twice, then the second view makes no upstream call and shows the same page', async () => {
+    const agent = agentFor(stack);
+    await loginAndConnect(agent, BAKERY);
+    stack.cache.dropPage(BAKERY);
+    const cold = await viewCost(stack, agent);
+    expect(cold.calls).toBe(2);
+    const hits = stack.cache.hits;
+    const warm = await viewCost(stack, agent);
+    expect(warm.calls).toBe(0);
+    expect(stack.cache.hits).toBe(hits + 2);
+    expect(postIds(warm.text)).toEqual(postIds(cold.text));
+    expect(warm.text).toContain('<h1>Lovelace Analytical Bakery</h1>');
+  });
+
+  it('when another session holding a token for the page views it, then it is served from the cache', async () => {
+    const first = agentFor(stack);
+    await loginAndConnect(first, BAKERY);
+    await viewCost(stack, first);
+    const second = agentFor(stack);
+    await loginAndConnect(second, BAKERY);
+    expect((await viewCost(stack, second)).calls).toBe(0);
+  });
+
+  it('when a session holds no token for the page, then the warm cache is never read: 401 or a redirect, and no page data', async () => {
+    const owner = agentFor(stack);
+    await loginAndConnect(owner, BAKERY);
+    await viewCost(stack, owner);
+    const hits = stack.cache.hits;
+
+    const anonymous = await agentFor(stack).get(`/pages/${BAKERY}`).expect(401);
+    expect(anonymous.text).not.toContain('Lovelace Analytical Bakery');
+
+    // Logged in, connected to another page only.
+    const other = agentFor(stack);
+    await loginAndConnect(other, SPARSE);
+    const redirected = await other.get(`/pages/${BAKERY}`).expect(303);
+    expect(redirected.headers.location).toBe('/pages');
+    expect(redirected.text).not.toContain('Bread computed');
+
+    // Logged in as someone who manages no page at all.
+    const alan = agentFor(stack);
+    await login(alan, { user: SEED_IDS.users.alan });
+    const none = await alan.get(`/pages/${BAKERY}`).expect(303);
+    expect(none.text).not.toContain('Bread computed');
+
+    expect(stack.cache.hits).toBe(hits);
+  });
+
+  it('when a session declined a permission, then it does not get what the cache holds for a fuller grant', async () => {
+    const full = agentFor(stack);
+    await loginAndConnect(full, BAKERY);
+    await viewCost(stack, full);
+    const narrow = agentFor(stack);
+    await loginAndConnect(narrow, BAKERY, { decline: ['pages_read_user_content'] });
+    const res = await viewCost(stack, narrow, 403);
+    expect(res.calls).toBeGreaterThan(0);
+    expect(res.text).toContain('pages_read_user_content');
+  });
+
+  it('when a read for the page gets 190, then the page is dropped from the cache', async () => {
+    const agent = agentFor(stack);
+    await loginAndConnect(agent, BAKERY);
+    const page = await viewCost(stack, agent);
+    const after = /href="\/pages\/\d+\/feed\?after=([^"&]+)"/.exec(page.text)?.[1];
+    expect(after).toBeDefined();
+    expect(stack.cache.size).toBeGreaterThan(0);
+
+    stack.emulator.controls.failNext(1, { status: 400, error: { code: 190, subcode: 463, message: 'Error validating access token: Session has expired' } });
+    await agent.get(`/pages/${BAKERY}/feed?after=${after!}`).expect(303);
+    expect(stack.cache.size).toBe(0);
+
+    const again = agentFor(stack);
+    await loginAndConnect(again, BAKERY);
+    expect((await viewCost(stack, again)).calls).toBe(2);
+  });
+
+  it('when a read for the page is refused for permission, then the page is dropped from the cache', async () => {
+    const agent = agentFor(stack);
+    await loginAndConnect(agent, BAKERY);
+    const page = await viewCost(stack, agent);
+    const after = /href="\/pages\/\d+\/feed\?after=([^"&]+)"/.exec(page.text)?.[1];
+    stack.emulator.controls.failNext(1, { status: 403, error: { code: 10, message: '(#10) This endpoint requires the pages_read_engagement permission' } });
+    await agent.get(`/pages/${BAKERY}/feed?after=${after!}`).expect(403);
+    expect((await viewCost(stack, agent)).calls).toBe(2);
+  });
+
+  it('when the page is not cached and the token has expired, then 190 sends the person home and nothing is cached', async () => {
+    const agent = agentFor(stack);
+    await loginAndConnect(agent, BAKERY);
+    stack.cache.dropPage(BAKERY);
+    stack.emulator.controls.expireTokens();
+    const res = await agent.get(`/pages/${BAKERY}`).expect(303);
+    expect(res.headers.location).toBe('/');
+    expect(stack.cache.size).toBe(0);
+  });
+});
+
+describe('with PAGE_CACHE_TTL=0', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ env: { PAGE_CACHE_TTL: '0' } });
+  });
+  afterAll(() => stack.close());
+
+  it('when a page is viewed twice, then both views go upstream', async () => {
+    const agent = agentFor(stack);
+    await loginAndConnect(agent, BAKERY);
+    expect(stack.cache.enabled).toBe(false);
+    expect((await viewCost(stack, agent)).calls).toBe(2);
+    expect((await viewCost(stack, agent)).calls).toBe(2);
+    expect(stack.cache.hits).toBe(0);
+  });
+
+  it('when the same session asks for the page several times at once, then identical reads share one upstream call', async () => {
+    const agent = agentFor(stack);
+    await loginAndConnect(agent, BAKERY);
+    stack.emulator.controls.setLatency(100);
+    try {
+      const before = graphCalls(stack);
+      const views = await Promise.all(Array.from({ length: 5 }, () => agent.get(`/pages/${BAKERY}`)));
+      for (const v of views) expect(v.status).toBe(200);
+      expect(graphCalls(stack) - before).toBe(2);
+      expect(stack.graph.inflight.joined).toBeGreaterThanOrEqual(8);
+    } finally {
+      stack.emulator.controls.setLatency(0);
+    }
+  });
+
+  it('when two sessions with different tokens read at once, then each read goes upstream with its own token', async () => {
+    const a = agentFor(stack);
+    const b = agentFor(stack);
+    await loginAndConnect(a, BAKERY);
+    await loginAndConnect(b, BAKERY);
+    stack.emulator.controls.setLatency(100);
+    try {
+      const before = graphCalls(stack);
+      await Promise.all([a.get(`/pages/${BAKERY}`).expect(200), b.get(`/pages/${BAKERY}`).expect(200)]);
+      expect(graphCalls(stack) - before).toBe(4);
+    } finally {
+      stack.emulator.controls.setLatency(0);
+    }
+  });
+});

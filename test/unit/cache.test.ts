@@ -1,0 +1,153 @@
+import { ConfigError, loadConfig } from '../../src/config';
+import { InFlight, readKey } from '../../src/graph/coalesce';
+import { PageCache } from '../../src/pages/cache';
+
+const later = <T>(value: T, ms = 20) => new Promise<T>((resolve) => setTimeout(() => resolve(value), ms));
+
+describe('PageCache', () => {
+  it('when an answer is cached, then the next get returns it without loading', async () => {
+    const cache = new PageCache({ ttlSec: 60 });
+    const load = jest.fn(async () => ({ id: '1', about: 'x' }));
+    await cache.get('1', 'details', 'f', load);
+    const again = await cache.get('1', 'details', 'f', load);
+    expect(again).toEqual({ id: '1', about: 'x' });
+    expect(load).toHaveBeenCalledTimes(1);
+    expect([cache.hits, cache.misses]).toEqual([1, 1]);
+  });
+
+  it('when pages, parts or variants differ, then they are cached apart', async () => {
+    const cache = new PageCache({ ttlSec: 60 });
+    await cache.get('1', 'details', 'f', async () => 'a');
+    expect(await cache.get('2', 'details', 'f', async () => 'b')).toBe('b');
+    expect(await cache.get('1', 'feed', 'f', async () => 'c')).toBe('c');
+    expect(await cache.get('1', 'details', 'g', async () => 'd')).toBe('d');
+    expect(cache.size).toBe(4);
+  });
+
+  it('when the TTL is 0, then nothing is kept', async () => {
+    const cache = new PageCache({ ttlSec: 0 });
+    const load = jest.fn(async () => 'v');
+    await cache.get('1', 'details', 'f', load);
+    await cache.get('1', 'details', 'f', load);
+    expect(cache.enabled).toBe(false);
+    expect(load).toHaveBeenCalledTimes(2);
+    expect(cache.size).toBe(0);
+  });
+
+  it('when the TTL has passed, then the answer is loaded again', async () => {
+    const cache = new PageCache({ ttlSec: 1 });
+    const load = jest.fn(async () => 'v');
+    await cache.get('1', 'details', 'f', load);
+    await later(null, 1100);
+    await cache.get('1', 'details', 'f', load);
+    expect(load).toHaveBeenCalledTimes(2);
+  });
+
+  it('when answers exceed the byte budget, then the least recently used are evicted and the total stays within it', async () => {
+    const cache = new PageCache({ ttlSec: 60, maxBytes: 1000 });
+    const blob = (n: number) => ({ n, text: 'x'.repeat(380) });
+    for (let i = 0; i < 5; i++) await cache.get(String(i), 'details', 'f', async () => blob(i));
+    expect(cache.bytes).toBeLessThanOrEqual(1000);
+    expect(cache.size).toBe(2);
+    const load = jest.fn(async () => blob(0));
+    await cache.get('0', 'details', 'f', load);
+    expect(load).toHaveBeenCalledTimes(1);
+    const kept = jest.fn(async () => blob(4));
+    await cache.get('4', 'details', 'f', kept);
+    expect(kept).not.toHaveBeenCalled();
+  });
+
+  it('when an answer is bigger than the whole budget, then it is returned but not kept', async () => {
+    const cache = new PageCache({ ttlSec: 60, maxBytes: 100 });
+    expect(await cache.get('1', 'feed', 'f', async () => 'y'.repeat(500))).toHaveLength(500);
+    expect(cache.size).toBe(0);
+  });
+
+  it('when there are more entries than allowed, then the oldest go', async () => {
+    const cache = new PageCache({ ttlSec: 60, maxEntries: 3 });
+    for (let i = 0; i < 10; i++) await cache.get(String(i), 'details', 'f', async () => i);
+    expect(cache.size).toBe(3);
+  });
+
+  it('when a page is dropped, then only its entries go', async () => {
+    const cache = new PageCache({ ttlSec: 60 });
+    await cache.get('1', 'details', 'f', async () => 'a');
+    await cache.get('1', 'feed', 'first', async () => 'b');
+    await cache.get('2', 'details', 'f', async () => 'c');
+    cache.dropPage('1');
+    expect(cache.size).toBe(1);
+    const load = jest.fn(async () => 'c');
+    await cache.get('2', 'details', 'f', load);
+    expect(load).not.toHaveBeenCalled();
+  });
+
+  it('when a page is dropped while a load is under way, then that load does not refill the cache', async () => {
+    const cache = new PageCache({ ttlSec: 60 });
+    const pending = cache.get('1', 'details', 'f', () => later('stale'));
+    cache.dropPage('1');
+    expect(await pending).toBe('stale');
+    expect(cache.size).toBe(0);
+  });
+
+  it('when a load fails, then nothing is cached and the error reaches the caller', async () => {
+    const cache = new PageCache({ ttlSec: 60 });
+    await expect(cache.get('1', 'details', 'f', async () => Promise.reject(new Error('190')))).rejects.toThrow('190');
+    expect(cache.size).toBe(0);
+  });
+});
+
+describe('InFlight (request coalescing)', () => {
+  it('when identical calls overlap, then they share one start and one answer', async () => {
+    const inflight = new InFlight();
+    const start = jest.fn(() => later({ ok: true }));
+    const key = readKey('GET', '/1', { fields: 'a,b' }, 'token-1');
+    const answers = await Promise.all([1, 2, 3].map(() => inflight.run(key, start)));
+    expect(start).toHaveBeenCalledTimes(1);
+    expect(answers[0]).toBe(answers[2]);
+    expect(inflight.joined).toBe(2);
+    expect(inflight.size).toBe(0);
+  });
+
+  it('when calls do not overlap, then each starts its own', async () => {
+    const inflight = new InFlight();
+    const start = jest.fn(() => later(1, 1));
+    await inflight.run('k', start);
+    await inflight.run('k', start);
+    expect(start).toHaveBeenCalledTimes(2);
+  });
+
+  it('when the shared call fails, then every caller gets the error and the next call starts afresh', async () => {
+    const inflight = new InFlight();
+    const failing = () => later(null).then(() => Promise.reject(new Error('down')));
+    const results = await Promise.allSettled([inflight.run('k', failing), inflight.run('k', failing)]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    await expect(inflight.run('k', async () => 'up')).resolves.toBe('up');
+  });
+
+  it('then the key separates tokens, paths and parameters, ignores parameter order, and holds no raw token', () => {
+    const key = readKey('GET', '/1/feed', { limit: '25', after: 'c' }, 'EAAsecret');
+    expect(key).toBe(readKey('GET', '/1/feed', { after: 'c', limit: '25' }, 'EAAsecret'));
+    expect(key).not.toBe(readKey('GET', '/1/feed', { limit: '25', after: 'c' }, 'EAAother'));
+    expect(key).not.toBe(readKey('GET', '/1/feed', { limit: '25', after: 'd' }, 'EAAsecret'));
+    expect(key).not.toBe(readKey('GET', '/2/feed', { limit: '25', after: 'c' }, 'EAAsecret'));
+    expect(key).not.toContain('EAAsecret');
+  });
+});
+
+describe('PAGE_CACHE_TTL', () => {
+  const env = { FB_APP_ID: '1', FB_APP_SECRET: 'a-secret-value', SESSION_SECRET: 's'.repeat(32) };
+
+  it('when unset, then 60 seconds', () => {
+    expect(loadConfig(env).pageCacheTtlSec).toBe(60);
+  });
+
+  it('when 0 or 86400, then accepted', () => {
+    expect(loadConfig({ ...env, PAGE_CACHE_TTL: '0' }).pageCacheTtlSec).toBe(0);
+    expect(loadConfig({ ...env, PAGE_CACHE_TTL: '86400' }).pageCacheTtlSec).toBe(86400);
+  });
+
+  it.each(['-1', '1.5', 'soon', '86401'])('when %s, then a one-line error naming the variable', (value) => {
+    expect(() => loadConfig({ ...env, PAGE_CACHE_TTL: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...env, PAGE_CACHE_TTL: value })).toThrow(/^PAGE_CACHE_TTL: must be a whole number from 0 to 86400, got "/);
+  });
+});
