@@ -36,7 +36,14 @@ async function picker(ctx: AppContext, req: Request, res: Response): Promise<voi
   res.render('picker', {
     title: 'Choose a page',
     pages: pages.map((p) => ({ id: p.id, name: p.name, category: p.category, connected: connected.has(p.id) })),
+    declined: declinedPermissions(ctx, req),
   });
+}
+
+/** Permissions the app asked for that the person did not grant at login (known when the provider lists them). */
+function declinedPermissions(ctx: AppContext, req: Request): string[] {
+  const granted = ctx.keeper.current(req)?.scopes;
+  return granted ? ctx.config.scopes.filter((scope) => !granted.includes(scope)) : [];
 }
 
 async function connect(ctx: AppContext, req: Request, res: Response): Promise<void> {

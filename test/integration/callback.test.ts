@@ -226,3 +226,25 @@ describe('page reads that fail (SPEC §5)', () => {
     expect((await agent.get('/pages').expect(200)).text).toContain('Choose the page to connect first.');
   });
 });
+
+describe('declined permissions at the dialog', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(() => stack.close());
+
+  it('when the person unchecks a permission the app asks for, then the picker names it and offers to ask again with auth_type=rerequest', async () => {
+    const agent = agentFor(stack);
+    await login(agent, { decline: ['pages_read_user_content'] });
+    const picker = await agent.get('/pages').expect(200);
+    expect(picker.text).toContain('You did not allow <code>pages_read_user_content</code>');
+    expect(picker.text).toContain('href="/auth/login?rerequest=1"');
+  });
+
+  it('when every permission is granted, then no such notice', async () => {
+    const agent = agentFor(stack);
+    await login(agent);
+    expect((await agent.get('/pages').expect(200)).text).not.toContain('You did not allow');
+  });
+});
