@@ -1,8 +1,9 @@
 import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { ConfigError, loadConfig, withProvider, type Config } from './config';
 import { createApp } from './app';
 import { GraphClient } from './graph/client';
-import { createLogger, type Logger } from './log/logger';
+import { createLogger } from './log/logger';
 import { createSessionStore } from './session/create';
 import { DEMO_CLIENT, startEmulator, type RunningEmulator } from './provider';
 
@@ -30,7 +31,7 @@ async function main(): Promise<void> {
     // The browser goes to the dialog by the app's own host name; the server calls the API on loopback.
     const dialogOrigin = `${new URL(config.baseUrl).protocol}//${new URL(config.baseUrl).hostname}:${emulator.port}`.replace('https:', 'http:');
     config = withProvider(config, { appId: DEMO_CLIENT.clientId, appSecret: DEMO_CLIENT.clientSecret, authUrl: dialogOrigin, graphUrl: emulator.url });
-    logger.warn(`demo mode: FB_APP_ID is unset, so the built-in provider emulator serves the login dialog at ${dialogOrigin}`);
+    logger.warn({ providerUrl: emulator.url }, `demo mode: FB_APP_ID is unset, so the built-in provider emulator serves the login dialog at ${dialogOrigin}`);
   }
   if (config.sessionSecretGenerated) logger.warn('SESSION_SECRET is unset: a random one is used, so sessions end when the process stops');
 
@@ -46,7 +47,8 @@ async function main(): Promise<void> {
   });
   const app = createApp(config, { graph, sessions, logger });
   const server = await listenOrExit(() => listen(app, config.port), 'PORT', config.port);
-  logger.info(`Pagelight is listening on ${config.baseUrl} (port ${config.port})`);
+  const port = (server.address() as AddressInfo).port;
+  logger.info({ port, store: sessions.kind }, `Pagelight is listening on ${config.baseUrl} (port ${port}, sessions in ${sessions.kind})`);
 
   let stopping = false;
   const shutdown = (signal: string) => {
@@ -58,7 +60,11 @@ async function main(): Promise<void> {
       process.exit(1);
     }, 10_000);
     force.unref();
+    // Stop accepting; a keep-alive connection is closed as soon as its last response is out.
+    const sweep = setInterval(() => server.closeIdleConnections(), 100);
+    server.on('request', (_req, res) => res.setHeader('Connection', 'close'));
     server.close(async () => {
+      clearInterval(sweep);
       graph.close();
       await sessions.close().catch((err: unknown) => logger.warn({ err }, 'closing the session store failed'));
       await emulator?.close();
@@ -86,7 +92,9 @@ async function listenOrExit<T>(start: () => Promise<T>, variable: string, port: 
   } catch (err) {
     const code = (err as { code?: string }).code;
     if (code === 'EADDRINUSE' || code === 'EACCES') {
-      process.stderr.write(`pagelight: configuration error: ${variable}: port ${port} is ${code === 'EADDRINUSE' ? 'already in use' : 'not allowed'}; set ${variable} to a free port\n`);
+      process.stderr.write(
+        `pagelight: configuration error: ${variable}: port ${port} is ${code === 'EADDRINUSE' ? 'already in use' : 'not allowed'}; set ${variable} to a free port\n`,
+      );
       process.exit(1);
     }
     throw err;

@@ -24,7 +24,7 @@ export class ConnectionKeeper {
     const conn = req.session?.conn;
     if (!conn) return undefined;
     const now = this.now();
-    if (now - conn.at > this.maxAgeMs || (conn.exp !== null && conn.exp <= now)) {
+    if (!wellFormed(conn) || now - conn.at > this.maxAgeMs || (conn.exp !== null && conn.exp <= now)) {
       delete req.session.conn;
       return undefined;
     }
@@ -36,9 +36,11 @@ export class ConnectionKeeper {
     return conn ? this.openOrDrop(req, conn.user) : undefined;
   }
 
+  /** A page token counts only while the login it came from does: a user token that no longer opens ends both. */
   pageToken(req: Request, pageId: string): string | undefined {
     const page = this.current(req)?.pages[pageId];
-    return page ? this.openOrDrop(req, page.t) : undefined;
+    if (!page || this.userToken(req) === undefined) return undefined;
+    return this.openOrDrop(req, page.t);
   }
 
   addPage(req: Request, pageId: string, token: string, name: string): void {
@@ -60,4 +62,21 @@ export class ConnectionKeeper {
     if (token === undefined) this.drop(req);
     return token;
   }
+}
+
+/** The store is outside the process (Redis): what comes back is checked before it is trusted. */
+function wellFormed(conn: Connection): boolean {
+  const c = conn as unknown as Record<string, unknown>;
+  return (
+    typeof c.user === 'string' &&
+    typeof c.at === 'number' &&
+    Number.isFinite(c.at) &&
+    (c.exp === null || (typeof c.exp === 'number' && !Number.isNaN(c.exp))) &&
+    typeof c.pages === 'object' &&
+    c.pages !== null &&
+    !Array.isArray(c.pages) &&
+    Object.values(c.pages as Record<string, unknown>).every(
+      (p) => typeof p === 'object' && p !== null && typeof (p as { t?: unknown }).t === 'string' && typeof (p as { n?: unknown }).n === 'string',
+    )
+  );
 }

@@ -13,7 +13,7 @@ export function sessionMiddleware(config: Config, handle: SessionStoreHandle): R
     store: handle.store,
     resave: false,
     saveUninitialized: false,
-    // Every answer pushes the idle expiry back; the absolute lifetime is checked in ./lifetime.
+    // Every answer pushes the idle expiry back; the absolute lifetime is checked in ./connection.
     rolling: true,
     proxy: config.trustProxy !== undefined ? undefined : false,
     cookie: {
@@ -30,6 +30,14 @@ export function sessionMiddleware(config: Config, handle: SessionStoreHandle): R
       next(new SessionStoreUnavailableError());
       return;
     }
-    middleware(req, res, (err?: unknown) => next(err ? new SessionStoreUnavailableError({ cause: err }) : undefined));
+    middleware(req, res, (err?: unknown) => {
+      if (err && res.headersSent) {
+        // Saving or touching after the answer went out failed: the person has their page and only this
+        // change to the session is lost. Passing it on would make Express cut the keep-alive connection.
+        req.log?.warn({ err: { name: (err as Error).name, message: (err as Error).message } }, 'session could not be saved after the response');
+        return;
+      }
+      next(err ? new SessionStoreUnavailableError({ cause: err }) : undefined);
+    });
   };
 }

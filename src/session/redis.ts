@@ -1,51 +1,176 @@
 import { RedisStore } from 'connect-redis';
+import type { SessionData } from 'express-session';
 import { createClient } from 'redis';
 import type { Config } from '../config';
 import type { Logger } from '../log/logger';
+import { tolerantJson } from './serializer';
 import type { SessionStoreHandle } from './store';
+
+export interface RedisStoreOptions {
+  /** CLIENT SETNAME, so operators (and tests) can find the app's connections in CLIENT LIST. */
+  clientName?: string;
+  /** Longest wait for one store operation before the request gets a 503 (default 1000 ms). */
+  deadlineMs?: number;
+  /** How often an idle client checks that Redis still answers (default 2000 ms). */
+  heartbeatMs?: number;
+  /** Longest wait for the first connection at start (default 3000 ms). */
+  startWaitMs?: number;
+}
+
+/** connect-redis's own callback type (node-style, loosely typed there). */
+type Callback = NonNullable<Parameters<RedisStore['get']>[1]>;
+
+/**
+ * connect-redis with a deadline on every operation. The client's own command
+ * timeout stops counting once a command is written, so a connection that has
+ * stalled (Redis paused, a half-open network) would hold the request forever;
+ * here it fails after `deadlineMs` and the store reads as unhealthy until a
+ * command answers again.
+ */
+class BoundedRedisStore extends RedisStore {
+  constructor(
+    opts: ConstructorParameters<typeof RedisStore>[0],
+    private readonly bound: <T>(work: Promise<T>) => Promise<T>,
+  ) {
+    super(opts);
+  }
+  override get(sid: string, cb?: Callback): Promise<unknown> {
+    return settle(this.bound(super.get(sid)), cb);
+  }
+  override set(sid: string, sess: SessionData, cb?: Callback): Promise<unknown> {
+    return settle(this.bound(super.set(sid, sess)), cb);
+  }
+  override touch(sid: string, sess: SessionData, cb?: Callback): Promise<unknown> {
+    return settle(this.bound(super.touch(sid, sess)), cb);
+  }
+  override destroy(sid: string, cb?: Callback): Promise<unknown> {
+    return settle(this.bound(super.destroy(sid)), cb);
+  }
+}
+
+function settle(work: Promise<unknown>, cb?: Callback): Promise<unknown> {
+  if (!cb) return work;
+  return work.then(
+    (data) => cb(null, data),
+    (err: unknown) => cb(err),
+  );
+}
+
+export class StoreDeadlineError extends Error {
+  constructor(ms: number) {
+    super(`the session store did not answer within ${ms} ms`);
+    this.name = 'StoreDeadlineError';
+  }
+}
 
 /**
  * Sessions in Redis (connect-redis + the official client), shared by every
  * instance. The client reconnects by itself; while it is down, commands fail
  * at once instead of queueing (disableOfflineQueue), so a request gets a 503
- * page instead of hanging.
+ * page instead of hanging. Keys expire with the cookie (connect-redis takes
+ * the TTL from `cookie.expires`, and `touch` pushes it back on each request).
  */
-export async function createRedisSessionStore(config: Pick<Config, 'redisUrl' | 'redisPrefix'>, logger: Logger): Promise<SessionStoreHandle> {
+export async function createRedisSessionStore(
+  config: Pick<Config, 'redisUrl' | 'redisPrefix'>,
+  logger: Logger,
+  options: RedisStoreOptions = {},
+): Promise<SessionStoreHandle> {
+  const { clientName = 'pagelight', deadlineMs = 1000, heartbeatMs = 2000, startWaitMs = 3000 } = options;
   const client = createClient({
     url: config.redisUrl,
+    name: clientName,
     disableOfflineQueue: true,
     socket: {
       connectTimeout: 2000,
       reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 2000),
     },
   });
+
   let lastError = 0;
+  let stalled = false;
+  let closing = false;
   client.on('error', (err: Error) => {
     // The client emits an error per failed reconnect; one line every 10 s is enough.
     if (Date.now() - lastError > 10_000) logger.warn({ err: { name: err.name, message: err.message } }, 'session store (redis) unavailable');
     lastError = Date.now();
   });
   client.on('ready', () => {
+    stalled = false;
     if (lastError) logger.info('session store (redis) is back');
   });
+
+  const bound = <T>(work: Promise<T>): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        if (!stalled) logger.warn(`session store (redis) did not answer within ${deadlineMs} ms; serving 503 until it does`);
+        stalled = true;
+        reject(new StoreDeadlineError(deadlineMs));
+      }, deadlineMs);
+      work.then(
+        (value) => {
+          clearTimeout(timer);
+          stalled = false;
+          resolve(value);
+        },
+        (err: unknown) => {
+          clearTimeout(timer);
+          reject(err);
+        },
+      );
+    });
+
+  // While nobody asks, a PING now and then notices a stalled connection (and its end) for /healthz.
+  let pinging = false;
+  const heartbeat = setInterval(() => {
+    if (pinging || !client.isReady) return;
+    pinging = true;
+    bound(client.ping())
+      .catch(() => undefined)
+      .finally(() => {
+        pinging = false;
+      });
+  }, heartbeatMs);
+  heartbeat.unref();
+
   // Not fatal when Redis is down at start: the client keeps retrying and /healthz says 503 until it is up.
   const connected = client.connect().then(
     () => true,
     (err: unknown) => {
-      logger.error({ err }, 'session store (redis) could not connect');
+      if (!closing) logger.error({ err }, 'session store (redis) could not connect');
       return false;
     },
   );
-  const ready = await Promise.race([connected, new Promise<false>((resolve) => setTimeout(resolve, 3000, false).unref())]);
+  let waitTimer: NodeJS.Timeout | undefined;
+  const ready = await Promise.race([
+    connected,
+    new Promise<false>((resolve) => {
+      waitTimer = setTimeout(resolve, startWaitMs, false);
+    }),
+  ]);
+  clearTimeout(waitTimer);
   if (!ready) logger.error('session store (redis) is not reachable at start; serving 503 until it is');
-  const store = new RedisStore({ client, prefix: config.redisPrefix });
+
+  const destroyQuietly = () => {
+    try {
+      if (client.isOpen) client.destroy();
+    } catch {
+      // already closed
+    }
+  };
+  const store = new BoundedRedisStore({ client, prefix: config.redisPrefix, serializer: tolerantJson }, bound);
   return {
     store,
     kind: 'redis',
-    healthy: () => client.isReady,
+    healthy: () => client.isReady && !stalled,
     close: async () => {
-      if (client.isOpen) await client.close();
-      else client.destroy();
+      closing = true;
+      clearInterval(heartbeat);
+      if (client.isReady && !stalled) {
+        // QUIT waits for the replies still owed; a stalled server gets no such courtesy.
+        await bound(client.close()).catch(() => destroyQuietly());
+      } else {
+        destroyQuietly();
+      }
     },
   };
 }
