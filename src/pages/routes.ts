@@ -65,10 +65,10 @@ async function page(ctx: AppContext, req: Request, res: Response): Promise<void>
   const [details, feed] = await forPage(
     ctx,
     pageId,
-    Promise.all([
+    both(
       cache.get(pageId, 'details', `${DETAILS_FIELDS} ${grant}`, () => ctx.graph.pageDetails(token, pageId)),
       cache.get(pageId, 'feed', `first ${grant}`, () => ctx.graph.feed(token, pageId)),
-    ]),
+    ),
   );
   const view = viewOf(details, pageViews, (d) => toPageView(d, ''));
   rememberName(ctx, req, pageId, view.name);
@@ -88,6 +88,18 @@ async function olderPosts(ctx: AppContext, req: Request, res: Response): Promise
 }
 
 const DETAILS_FIELDS = PAGE_FIELDS.join(',');
+
+/**
+ * Both reads, concurrently; on a failure, waits for the other before
+ * answering. With Promise.all the sibling would go on retrying after the
+ * response, and the next view would join that doomed call (coalescing).
+ */
+async function both<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, B]> {
+  const [ra, rb] = await Promise.allSettled([a, b]);
+  if (ra.status === 'rejected') throw ra.reason;
+  if (rb.status === 'rejected') throw rb.reason;
+  return [ra.value, rb.value];
+}
 
 /**
  * View models of cached answers, made once per answer: a cache hit returns the
