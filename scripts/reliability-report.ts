@@ -46,14 +46,24 @@ async function inputs(base: string, stack: Stack): Promise<Row> {
   const person = await connected(base);
   const before = stack.emulator.controls.calls();
   let failures = 0;
-  const text = fc.oneof(fc.string({ maxLength: 30 }), fc.string({ unit: 'grapheme', maxLength: 30 }), fc.nat(3000).map((n) => 'x'.repeat(n)));
+  const text = fc.oneof(
+    fc.string({ maxLength: 30 }),
+    fc.string({ unit: 'grapheme', maxLength: 30 }),
+    fc.nat(3000).map((n) => 'x'.repeat(n)),
+  );
   const query = fc
     .array(fc.tuple(fc.oneof(fc.constantFrom('code', 'state', 'error', 'after', 'before', 'rerequest'), fc.string({ maxLength: 10 })), text), { maxLength: 6 })
     .map((pairs) => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&'));
   const target = fc.oneof(
     query.map((q) => `/auth/callback?${q}`),
-    fc.tuple(fc.string({ maxLength: 30 }), query).filter(([id]) => id !== BAKERY && id !== '' && id !== '.').map(([id, q]) => `/pages/${encodeURIComponent(id)}/feed?${q}`),
-    fc.string({ maxLength: 30 }).filter((id) => id !== BAKERY && id !== '' && id !== '.').map((id) => `/pages/${encodeURIComponent(id)}`),
+    fc
+      .tuple(fc.string({ maxLength: 30 }), query)
+      .filter(([id]) => id !== BAKERY && id !== '' && id !== '.')
+      .map(([id, q]) => `/pages/${encodeURIComponent(id)}/feed?${q}`),
+    fc
+      .string({ maxLength: 30 })
+      .filter((id) => id !== BAKERY && id !== '' && id !== '.')
+      .map((id) => `/pages/${encodeURIComponent(id)}`),
   );
   for (const url of fc.sample(target, { numRuns: INPUTS, seed: 42 })) {
     const res = await person.get(url);
@@ -62,7 +72,13 @@ async function inputs(base: string, stack: Stack): Promise<Row> {
   }
   const upstream = stack.emulator.controls.calls() - before;
   const still = await person.get(`/pages/${BAKERY}`);
-  return { check: 'arbitrary input (callback, page, feed)', tried: INPUTS, failures: failures + upstream, lost: still.status === 200 ? 0 : 1, note: `5xx: ${failures}, upstream calls: ${upstream}` };
+  return {
+    check: 'arbitrary input (callback, page, feed)',
+    tried: INPUTS,
+    failures: failures + upstream,
+    lost: still.status === 200 ? 0 : 1,
+    note: `5xx: ${failures}, upstream calls: ${upstream}`,
+  };
 }
 
 /** Each provider fault: the expected page, a healthy process, and the person still connected afterwards. */
@@ -96,13 +112,22 @@ async function concurrency(base: string): Promise<Row> {
   const outcomes = await Promise.all(
     Array.from({ length: LOGINS }, (_, i) => {
       const who = people[i % people.length]!;
-      return realLogin(base, who.user, who.page).then((o) => ({ who, o }), () => ({ who, o: { ok: false, pageName: undefined } }));
+      return realLogin(base, who.user, who.page).then(
+        (o) => ({ who, o }),
+        () => ({ who, o: { ok: false, pageName: undefined } }),
+      );
     }),
   );
   const failed = outcomes.filter(({ o }) => !o.ok);
   const failures = failed.length;
   const crossed = outcomes.filter(({ who, o }) => o.ok && o.pageName !== who.name).length;
-  return { check: 'simultaneous logins (real flow)', tried: LOGINS, failures, lost: crossed, note: `${((Date.now() - started) / 1000).toFixed(1)} s; sessions that saw another's page: ${crossed}${failures ? `; failed at: ${[...new Set(failed.map(({ o }) => ('step' in o ? `${o.step}:${o.status}` : 'error')))].join(', ')}` : ''}` };
+  return {
+    check: 'simultaneous logins (real flow)',
+    tried: LOGINS,
+    failures,
+    lost: crossed,
+    note: `${((Date.now() - started) / 1000).toFixed(1)} s; sessions that saw another's page: ${crossed}${failures ? `; failed at: ${[...new Set(failed.map(({ o }) => ('step' in o ? `${o.step}:${o.status}` : 'error')))].join(', ')}` : ''}`,
+  };
 }
 
 /** Runs one check against its own app + emulator; `timeoutMs` is the app's provider timeout. */
@@ -124,7 +149,13 @@ async function main(): Promise<void> {
   rows.push(await withStack(300, faults));
   // The production default timeout: this is load, not a fault.
   rows.push(await withStack(5000, (base) => concurrency(base)));
-  const total = { check: 'total', tried: rows.reduce((n, r) => n + r.tried, 0), failures: rows.reduce((n, r) => n + r.failures, 0), lost: rows.reduce((n, r) => n + r.lost, 0), note: 'targets: 0 failures, 0 lost sessions' };
+  const total = {
+    check: 'total',
+    tried: rows.reduce((n, r) => n + r.tried, 0),
+    failures: rows.reduce((n, r) => n + r.failures, 0),
+    lost: rows.reduce((n, r) => n + r.lost, 0),
+    note: 'targets: 0 failures, 0 lost sessions',
+  };
   const all = [...rows, total];
   const widths = [42, 8, 9, 6];
   const line = (cells: string[]) => `| ${cells.map((c, i) => (i < widths.length ? c.padEnd(widths[i]!) : c)).join(' | ')} |`;

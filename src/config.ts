@@ -156,7 +156,7 @@ export function loadConfig(env: Env = process.env): Config {
   const appId = read(env, 'FB_APP_ID');
   const demo = appId === undefined;
   if (appId !== undefined && !/^\d{1,32}$/.test(appId)) {
-    throw new ConfigError('FB_APP_ID', 'must be the numeric app id from the provider\'s app dashboard');
+    throw new ConfigError('FB_APP_ID', "must be the numeric app id from the provider's app dashboard");
   }
   const appSecret = read(env, 'FB_APP_SECRET');
   if (!demo && appSecret === undefined) {
@@ -185,14 +185,24 @@ export function loadConfig(env: Env = process.env): Config {
 
   const secretRaw = read(env, 'SESSION_SECRET');
   if (!demo && secretRaw === undefined) {
-    throw new ConfigError('SESSION_SECRET', 'is required when FB_APP_ID is set (32+ random characters; comma-separate old secrets after the new one to rotate)');
+    throw new ConfigError(
+      'SESSION_SECRET',
+      'is required when FB_APP_ID is set (32+ random characters; comma-separate old secrets after the new one to rotate)',
+    );
   }
-  const sessionSecrets = secretRaw?.split(',').map((s) => s.trim()).filter(Boolean) ?? [randomBytes(32).toString('base64url')];
+  const sessionSecrets = secretRaw
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean) ?? [randomBytes(32).toString('base64url')];
   if (sessionSecrets.some((s) => s.length < 32)) {
     throw new ConfigError('SESSION_SECRET', 'each secret must be at least 32 characters');
   }
 
-  const tokenKeys = read(env, 'TOKEN_ENCRYPTION_KEY')?.split(',').map((s) => s.trim()).filter(Boolean) ?? sessionSecrets;
+  const tokenKeys =
+    read(env, 'TOKEN_ENCRYPTION_KEY')
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean) ?? sessionSecrets;
   if (tokenKeys.length === 0 || tokenKeys.some((k) => k.length < 32)) {
     throw new ConfigError('TOKEN_ENCRYPTION_KEY', 'each key must be at least 32 characters (comma-separate old keys after the new one)');
   }

@@ -50,7 +50,10 @@ export class GraphApiError extends AppError {
 export class TokenEndpointError extends AppError {
   readonly status = 400;
   readonly code = 'token_endpoint';
-  constructor(readonly graph: GraphErrorBody | undefined, readonly httpStatus: number) {
+  constructor(
+    readonly graph: GraphErrorBody | undefined,
+    readonly httpStatus: number,
+  ) {
     super(graph?.message ?? `The provider refused the login (HTTP ${httpStatus}).`);
   }
 }

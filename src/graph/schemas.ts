@@ -34,14 +34,16 @@ export const pageTokenSchema = z.object({
 });
 
 export const accountsSchema = z.object({
-  data: z.array(
-    z.object({
-      id: idString,
-      name: z.string().max(1000).catch('(unnamed page)'),
-      category: opt(z.string().max(200)),
-      tasks: opt(z.array(z.string().max(100)).max(50)),
-    }),
-  ).max(1000),
+  data: z
+    .array(
+      z.object({
+        id: idString,
+        name: z.string().max(1000).catch('(unnamed page)'),
+        category: opt(z.string().max(200)),
+        tasks: opt(z.array(z.string().max(100)).max(50)),
+      }),
+    )
+    .max(1000),
 });
 export type PageSummary = z.infer<typeof accountsSchema>['data'][number];
 
@@ -80,14 +82,16 @@ export type PageLocation = z.infer<typeof locationSchema>;
 export const cursorSchema = z.string().regex(/^[A-Za-z0-9_=\-+/.%]{1,512}$/);
 
 export const feedSchema = z.object({
-  data: z.array(
-    z.object({
-      id: z.string().regex(/^[\d_]{1,80}$/),
-      created_time: z.string().max(40),
-      message: opt(text),
-      story: opt(text),
-    }),
-  ).max(100),
+  data: z
+    .array(
+      z.object({
+        id: z.string().regex(/^[\d_]{1,80}$/),
+        created_time: z.string().max(40),
+        message: opt(text),
+        story: opt(text),
+      }),
+    )
+    .max(100),
   paging: opt(
     z.object({
       cursors: opt(z.object({ before: opt(cursorSchema), after: opt(cursorSchema) })),

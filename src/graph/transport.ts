@@ -112,7 +112,15 @@ export class GraphTransport {
     const body = parseJson(res.data);
     const graphError = body === undefined ? undefined : graphErrorSchema.safeParse(body);
     this.options.logger?.debug(
-      { provider: { method: req.method, path: req.path, status: res.status, ms: Math.round(ms * 10) / 10, fbtrace_id: graphError?.success ? graphError.data.error.fbtrace_id : headerString(res.headers['x-fb-trace-id']) } },
+      {
+        provider: {
+          method: req.method,
+          path: req.path,
+          status: res.status,
+          ms: Math.round(ms * 10) / 10,
+          fbtrace_id: graphError?.success ? graphError.data.error.fbtrace_id : headerString(res.headers['x-fb-trace-id']),
+        },
+      },
       'provider call',
     );
     if (graphError?.success) {
@@ -127,7 +135,10 @@ export class GraphTransport {
     if (body === undefined) throw new ProviderUnavailableError('bad_response', 'The provider answered with something that is not JSON.');
     const parsed = schema.safeParse(body);
     if (!parsed.success) {
-      this.options.logger?.warn({ path: req.path, issues: parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.')}: ${i.message}`) }, 'provider response has an unexpected shape');
+      this.options.logger?.warn(
+        { path: req.path, issues: parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.')}: ${i.message}`) },
+        'provider response has an unexpected shape',
+      );
       throw new ProviderUnavailableError('bad_response', 'The provider answered with data of an unexpected shape.');
     }
     return parsed.data;
@@ -140,7 +151,16 @@ export class GraphTransport {
   private async throttle(path: string, pageId: string | undefined): Promise<void> {
     const blocked = this.usage.blockedFor(pageId);
     if (blocked !== undefined) {
-      const err = new GraphApiError({ message: 'Held back: the provider asked us to wait before calling again.', type: 'OAuthException', code: pageId ? 32 : 4, subcode: undefined, fbtraceId: undefined }, 429);
+      const err = new GraphApiError(
+        {
+          message: 'Held back: the provider asked us to wait before calling again.',
+          type: 'OAuthException',
+          code: pageId ? 32 : 4,
+          subcode: undefined,
+          fbtraceId: undefined,
+        },
+        429,
+      );
       err.retryAfterSec = blocked;
       this.options.logger?.warn({ path, retryAfterSec: blocked }, 'provider call held back by rate limit');
       throw err;
@@ -152,7 +172,11 @@ export class GraphTransport {
     }
   }
 
-  private graphError(req: GraphRequest, raw: { message: string; type: string; code: number; error_subcode?: number | undefined; fbtrace_id?: string | undefined }, status: number) {
+  private graphError(
+    req: GraphRequest,
+    raw: { message: string; type: string; code: number; error_subcode?: number | undefined; fbtrace_id?: string | undefined },
+    status: number,
+  ) {
     const body: GraphErrorBody = {
       message: redactText(raw.message, this.options.secrets),
       type: raw.type,

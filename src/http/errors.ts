@@ -51,11 +51,21 @@ function describe(err: unknown): ErrorPage {
       }
       case 'invalid':
         if (err.graph.subcode === 33) {
-          return { status: 404, title: 'Page not found', message: 'The provider has no page with this id, or it cannot be reached with your permissions.', actions: [HOME] };
+          return {
+            status: 404,
+            title: 'Page not found',
+            message: 'The provider has no page with this id, or it cannot be reached with your permissions.',
+            actions: [HOME],
+          };
         }
         return { status: 502, title: 'The provider refused the request', message: err.message, actions: [HOME] };
       default:
-        return { status: 502, title: 'The provider had a problem', message: 'The provider answered with an error. Please try again in a moment.', actions: [HOME] };
+        return {
+          status: 502,
+          title: 'The provider had a problem',
+          message: 'The provider answered with an error. Please try again in a moment.',
+          actions: [HOME],
+        };
     }
   }
   if (err instanceof TokenEndpointError) {
@@ -87,7 +97,10 @@ function describe(err: unknown): ErrorPage {
 }
 
 function titleFor(status: number): string {
-  return { 400: 'Bad request', 401: 'Not connected', 403: 'Forbidden', 404: 'Not found', 413: 'Request too large', 503: 'Temporarily unavailable' }[status] ?? 'Request failed';
+  return (
+    { 400: 'Bad request', 401: 'Not connected', 403: 'Forbidden', 404: 'Not found', 413: 'Request too large', 503: 'Temporarily unavailable' }[status] ??
+    'Request failed'
+  );
 }
 
 /**

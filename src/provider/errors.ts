@@ -111,8 +111,7 @@ export function wwwAuthenticate(err: GraphError): string | undefined {
 
 // --- Errors used in several places -------------------------------------------
 
-export const missingToken = (): GraphError =>
-  new GraphError({ code: 104, message: 'An access token is required to request this resource.' });
+export const missingToken = (): GraphError => new GraphError({ code: 104, message: 'An access token is required to request this resource.' });
 
 export const unsupportedGet = (id: string, method = 'get'): GraphError =>
   new GraphError({

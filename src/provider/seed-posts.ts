@@ -17,15 +17,13 @@ export function graphTime(ms: number): string {
 
 type Content = Pick<SeedPost, 'message' | 'story'>;
 
-const LONG_PARAGRAPH =
-  'The Analytical Engine weaves algebraic patterns just as the Jacquard loom weaves flowers and leaves. ';
+const LONG_PARAGRAPH = 'The Analytical Engine weaves algebraic patterns just as the Jacquard loom weaves flowers and leaves. ';
 
 const SPECIAL: Content[] = [
   { message: 'Fresh sourdough is out of the oven! 🍞🥐☕' },
   { story: 'Lovelace Analytical Bakery updated their cover photo.' },
   {
-    message:
-      'Opening hours this week:\nMon–Fri 07:00–18:00\nSat 08:00–12:00 and 17:00–21:00\nSunday closed',
+    message: 'Opening hours this week:\nMon–Fri 07:00–18:00\nSat 08:00–12:00 and 17:00–21:00\nSunday closed',
   },
   { message: '<script>window.__pwned=1</script> Our new menu is live!' },
   { message: '<img src=x onerror="window.__pwned=1"> Photo of the week' },

@@ -23,7 +23,12 @@ export interface SessionStoreHandle {
 export const MEMORY_STORE_MAX_SESSIONS = 100_000;
 
 export function createMemorySessionStore(config: Pick<Config, 'sessionIdleSec'>, maxSessions = MEMORY_STORE_MAX_SESSIONS): SessionStoreHandle {
-  const store = new (syncTouch(createMemoryStore(session)))({ checkPeriod: 60_000, max: maxSessions, ttl: config.sessionIdleSec * 1000, serializer: tolerantJson });
+  const store = new (syncTouch(createMemoryStore(session)))({
+    checkPeriod: 60_000,
+    max: maxSessions,
+    ttl: config.sessionIdleSec * 1000,
+    serializer: tolerantJson,
+  });
   return {
     store,
     kind: 'memory',

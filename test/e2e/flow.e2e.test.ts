@@ -102,9 +102,7 @@ describe('connecting a page in the browser', () => {
     const hours = page.locator('table.hours tr');
     expect(await hours.count()).toBeGreaterThanOrEqual(6);
     expect(await page.locator('table.hours').innerText()).toMatch(/Sat\w*\s+08:00.*12:00.*17:00.*21:00/s);
-    await expect(page.getByRole('link', { name: 'hello@lovelace-bakery.example' }).getAttribute('href')).resolves.toBe(
-      'mailto:hello@lovelace-bakery.example',
-    );
+    await expect(page.getByRole('link', { name: 'hello@lovelace-bakery.example' }).getAttribute('href')).resolves.toBe('mailto:hello@lovelace-bakery.example');
     await expect(page.getByRole('link', { name: 'orders@lovelace-bakery.example' }).isVisible()).resolves.toBe(true);
     await expect(page.getByRole('link', { name: 'https://lovelace-bakery.example/', exact: true }).getAttribute('href')).resolves.toBe(
       'https://lovelace-bakery.example/',

@@ -31,7 +31,11 @@ export async function loginAndConnect(agent: Agent, pageId: string, choice: Dial
     if (r.status !== 303) throw new Error(`login ended with ${r.status}: ${r.text.slice(0, 500)}`);
   });
   const picker = await agent.get('/pages').expect(200);
-  await agent.post(`/pages/${pageId}/connect`).type('form').send({ _csrf: csrfFrom(picker.text) }).expect(303);
+  await agent
+    .post(`/pages/${pageId}/connect`)
+    .type('form')
+    .send({ _csrf: csrfFrom(picker.text) })
+    .expect(303);
 }
 
 export function sessionCookie(res: { headers: Record<string, unknown> }): string | undefined {

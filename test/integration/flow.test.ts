@@ -99,7 +99,11 @@ describe('the login-to-feed flow (SPEC §1, §4)', () => {
     const agent = agentFor(stack);
     await loginAndConnect(agent, BAKERY);
     const page = await agent.get(`/pages/${BAKERY}`).expect(200);
-    const out = await agent.post('/auth/logout').type('form').send({ _csrf: csrfFrom(page.text) }).expect(303);
+    const out = await agent
+      .post('/auth/logout')
+      .type('form')
+      .send({ _csrf: csrfFrom(page.text) })
+      .expect(303);
     expect(out.headers.location).toBe('/?logged_out=1');
     expect(String(out.headers['set-cookie'])).toMatch(/pagelight=;/);
     const after = await agent.get(`/pages/${BAKERY}`).expect(401);
@@ -127,7 +131,11 @@ describe('the login-to-feed flow (SPEC §1, §4)', () => {
     const agent = agentFor(stack);
     await login(agent, { user: SEED_IDS.users.alan });
     const picker = await agent.get('/pages').expect(200);
-    const res = await agent.post(`/pages/${BAKERY}/connect`).type('form').send({ _csrf: csrfFrom(picker.text) }).expect(403);
+    const res = await agent
+      .post(`/pages/${BAKERY}/connect`)
+      .type('form')
+      .send({ _csrf: csrfFrom(picker.text) })
+      .expect(403);
     expect(res.text).toContain('does not manage this page');
   });
 });

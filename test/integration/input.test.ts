@@ -52,7 +52,11 @@ describe('odd requests', () => {
   });
 
   it('when a POST body is too large or has too many fields, then 413 or 400, not a crash', async () => {
-    await agent.post('/auth/logout').type('form').send(`_csrf=${'a'.repeat(20_000)}`).expect(413);
+    await agent
+      .post('/auth/logout')
+      .type('form')
+      .send(`_csrf=${'a'.repeat(20_000)}`)
+      .expect(413);
     const many = Array.from({ length: 50 }, (_, i) => `f${i}=1`).join('&');
     const res = await agent.post('/auth/logout').type('form').send(many);
     expect(res.status).toBeGreaterThanOrEqual(400);

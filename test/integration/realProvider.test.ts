@@ -27,7 +27,9 @@ describe('against a separately started provider, configured only by environment'
     });
     const port = (server.address() as { port: number }).port;
     base = `http://127.0.0.1:${port}`;
-    emulator = await startEmulator({ clients: [{ clientId: '987654321098765', clientSecret: 'separate-provider-secret', redirectUri: `${base}/auth/callback`, name: 'Pagelight' }] });
+    emulator = await startEmulator({
+      clients: [{ clientId: '987654321098765', clientSecret: 'separate-provider-secret', redirectUri: `${base}/auth/callback`, name: 'Pagelight' }],
+    });
     const config = loadConfig({
       FB_APP_ID: '987654321098765',
       FB_APP_SECRET: 'separate-provider-secret',
@@ -39,7 +41,15 @@ describe('against a separately started provider, configured only by environment'
       PORT: String(port),
     });
     const logger = createLogger({ level: 'info', destination: new LogCapture() });
-    graph = new GraphClient({ graphUrl: config.graphUrl, apiVersion: config.apiVersion, appId: config.appId, appSecret: config.appSecret, redirectUri: config.callbackUrl, timeoutMs: 2000, logger });
+    graph = new GraphClient({
+      graphUrl: config.graphUrl,
+      apiVersion: config.apiVersion,
+      appId: config.appId,
+      appSecret: config.appSecret,
+      redirectUri: config.callbackUrl,
+      timeoutMs: 2000,
+      logger,
+    });
     server.on('request', createApp(config, { graph, sessions: createMemorySessionStore(config), logger }));
   });
   afterAll(async () => {

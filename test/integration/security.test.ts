@@ -70,7 +70,14 @@ describe('security (SPEC §6)', () => {
     bodies.push(cb.text, JSON.stringify(cb.headers));
     const picker = await agent.get('/pages');
     bodies.push(picker.text);
-    bodies.push((await agent.post(`/pages/${BAKERY}/connect`).type('form').send({ _csrf: csrfFrom(picker.text) })).text);
+    bodies.push(
+      (
+        await agent
+          .post(`/pages/${BAKERY}/connect`)
+          .type('form')
+          .send({ _csrf: csrfFrom(picker.text) })
+      ).text,
+    );
     const page = await agent.get(`/pages/${BAKERY}`);
     bodies.push(page.text, JSON.stringify(page.headers));
     const older = /href="(\/pages\/\d+\/feed\?after=[^"]+)"/.exec(page.text)![1]!;

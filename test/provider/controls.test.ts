@@ -10,7 +10,11 @@ describe('controls: expiring and revoking tokens', () => {
     expect(controls.expireTokens()).toBeGreaterThanOrEqual(2);
     for (const token of [user, page]) {
       const res = await request(app).get('/me').set('Authorization', `Bearer ${token}`).expect(400);
-      expect(graphError(res.body)).toMatchObject({ code: 190, error_subcode: 463, message: expect.stringMatching(/^Error validating access token: Session has expired on /) });
+      expect(graphError(res.body)).toMatchObject({
+        code: 190,
+        error_subcode: 463,
+        message: expect.stringMatching(/^Error validating access token: Session has expired on /),
+      });
       expect(res.headers['www-authenticate']).toMatch(/"invalid_token"/);
     }
   });
@@ -178,7 +182,10 @@ describe('controls: rate limits and usage headers', () => {
 
   it('when no limit is set, then usage stays at 0%', async () => {
     const { app } = makeEmulator();
-    const res = await request(app).get('/me').set('Authorization', `Bearer ${await userToken(app)}`).expect(200);
+    const res = await request(app)
+      .get('/me')
+      .set('Authorization', `Bearer ${await userToken(app)}`)
+      .expect(200);
     expect(JSON.parse(res.headers['x-app-usage'] as string)).toEqual({ call_count: 0, total_cputime: 0, total_time: 0 });
   });
 });
@@ -218,7 +225,13 @@ describe('controls: data, log and reset', () => {
       ['graph', 'POST', 200],
       ['graph', 'GET', 400],
     ]);
-    expect(controls.requestLog[1]).toMatchObject({ path: '/me', query: {}, form: { method: 'get', access_token: user, fields: 'id' }, tokenVia: 'form', tokenKind: 'user' });
+    expect(controls.requestLog[1]).toMatchObject({
+      path: '/me',
+      query: {},
+      form: { method: 'get', access_token: user, fields: 'id' },
+      tokenVia: 'form',
+      tokenKind: 'user',
+    });
     expect(controls.requestLog[2]).toMatchObject({ query: { access_token: 'EAAbad' }, tokenVia: 'query', tokenKind: 'unknown' });
     expect(controls.calls()).toBe(2);
     expect(controls.calls({ method: 'post' })).toBe(1);

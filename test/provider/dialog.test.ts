@@ -65,7 +65,9 @@ describe('GET /vX.Y/dialog/oauth', () => {
     ['the code_challenge is too short', { code_challenge: 'abc', code_challenge_method: 'S256' }],
   ];
   it.each(invalid)('when %s, then a 400 error page and never a redirect', async (_name, params) => {
-    const res = await request(app).get('/v23.0/dialog/oauth').query(dialogQuery(params as DialogParams));
+    const res = await request(app)
+      .get('/v23.0/dialog/oauth')
+      .query(dialogQuery(params as DialogParams));
     expect(res.status).toBe(400);
     expect(res.headers.location).toBeUndefined();
     expect(res.headers['content-type']).toMatch(/^text\/html/);
@@ -82,7 +84,10 @@ describe('GET /vX.Y/dialog/oauth', () => {
   });
 
   it('when response_type is absent, then it defaults to code', async () => {
-    await request(app).get('/v23.0/dialog/oauth').query(dialogQuery({ response_type: undefined })).expect(200);
+    await request(app)
+      .get('/v23.0/dialog/oauth')
+      .query(dialogQuery({ response_type: undefined }))
+      .expect(200);
   });
 
   it('when the version segment is not vX.Y, then 404 and no dialog', async () => {

@@ -25,7 +25,11 @@ describe('GET /<page_id>/feed', () => {
     const res = await feed().expect(200);
     const body = res.body as FeedPage;
     expect(body.data).toHaveLength(25);
-    expect(body.data[0]).toEqual({ id: expect.stringMatching(new RegExp(`^${PAGES.bakery}_\\d+$`)), created_time: '2026-10-01T12:00:00+0000', message: expect.any(String) });
+    expect(body.data[0]).toEqual({
+      id: expect.stringMatching(new RegExp(`^${PAGES.bakery}_\\d+$`)),
+      created_time: '2026-10-01T12:00:00+0000',
+      message: expect.any(String),
+    });
     const times = body.data.map((p) => p.created_time);
     expect([...times].sort().reverse()).toEqual(times);
     expect(body.paging?.cursors.before).toMatch(/^[A-Za-z0-9_-]+$/);

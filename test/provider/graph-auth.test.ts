@@ -48,14 +48,16 @@ describe('Graph API credentials', () => {
   it('when the token is unknown, then 190 with a WWW-Authenticate challenge', async () => {
     const res = await request(app).get('/me').set('Authorization', 'Bearer EAAnotatoken').expect(400);
     expect(graphError(res.body).code).toBe(190);
-    expect(res.headers['www-authenticate']).toBe(
-      'OAuth "Facebook Platform" "invalid_token" "Invalid OAuth access token - Cannot parse access token"',
-    );
+    expect(res.headers['www-authenticate']).toBe('OAuth "Facebook Platform" "invalid_token" "Invalid OAuth access token - Cannot parse access token"');
     expect(controls.requestLog.at(-1)?.tokenKind).toBe('unknown');
   });
 
   it('when appsecret_proof is the HMAC-SHA256 of the token with the app secret, then the call is served', async () => {
-    await request(app).get('/me').set('Authorization', `Bearer ${token}`).query({ appsecret_proof: proof(token) }).expect(200);
+    await request(app)
+      .get('/me')
+      .set('Authorization', `Bearer ${token}`)
+      .query({ appsecret_proof: proof(token) })
+      .expect(200);
     expect(controls.requestLog.at(-1)?.appsecretProof).toBe(true);
   });
 
@@ -65,13 +67,21 @@ describe('Graph API credentials', () => {
     ['garbage', () => 'zz'],
     ['empty', () => ''],
   ])('when appsecret_proof is %s, then 100 "Invalid appsecret_proof provided in the API argument"', async (_n, make) => {
-    const res = await request(app).post('/me').type('form').send({ method: 'get', access_token: token, appsecret_proof: make(token) }).expect(400);
+    const res = await request(app)
+      .post('/me')
+      .type('form')
+      .send({ method: 'get', access_token: token, appsecret_proof: make(token) })
+      .expect(400);
     expect(graphError(res.body)).toMatchObject({ code: 100, message: 'Invalid appsecret_proof provided in the API argument' });
   });
 
   it('when a page token carries a proof, then it is checked against the secret of the app that issued it', async () => {
     const page = await pageToken(app, token, PAGES.bakery);
-    await request(app).get(`/${PAGES.bakery}`).set('Authorization', `Bearer ${page}`).query({ appsecret_proof: proof(page) }).expect(200);
+    await request(app)
+      .get(`/${PAGES.bakery}`)
+      .set('Authorization', `Bearer ${page}`)
+      .query({ appsecret_proof: proof(page) })
+      .expect(200);
   });
 
   it('when a parameter is repeated, then 100, not a crash', async () => {

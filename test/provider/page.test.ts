@@ -13,7 +13,10 @@ describe('GET /<page_id>', () => {
     bakery = await pageToken(app, ada, PAGES.bakery);
   });
   const get = (path: string, token: string, fields?: string) =>
-    request(app).get(path).query(fields === undefined ? {} : { fields }).set('Authorization', `Bearer ${token}`);
+    request(app)
+      .get(path)
+      .query(fields === undefined ? {} : { fields })
+      .set('Authorization', `Bearer ${token}`);
 
   it('when a user token asks for fields=access_token on a page the user manages, then {access_token, id} with a page token', async () => {
     const res = await get(`/${PAGES.bakery}`, ada, 'access_token').expect(200);

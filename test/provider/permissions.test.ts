@@ -45,7 +45,10 @@ describe('permissions granted and declined at the dialog', () => {
 describe('GET /me/accounts', () => {
   it('when Ada lists her pages, then both with id, name, category, a page token and the full task list, and cursors', async () => {
     const { app } = makeEmulator();
-    const res = await request(app).get('/me/accounts').set('Authorization', `Bearer ${await userToken(app)}`).expect(200);
+    const res = await request(app)
+      .get('/me/accounts')
+      .set('Authorization', `Bearer ${await userToken(app)}`)
+      .expect(200);
     expect(res.body.data).toEqual([
       {
         id: PAGES.bakery,
@@ -61,7 +64,10 @@ describe('GET /me/accounts', () => {
 
   it('when the page token from /me/accounts is used, then it reads that page', async () => {
     const { app } = makeEmulator();
-    const res = await request(app).get('/me/accounts').set('Authorization', `Bearer ${await userToken(app, { user: USERS.grace })}`).expect(200);
+    const res = await request(app)
+      .get('/me/accounts')
+      .set('Authorization', `Bearer ${await userToken(app, { user: USERS.grace })}`)
+      .expect(200);
     const cafe = (res.body.data as { id: string; access_token: string; tasks: string[] }[]).find((p) => p.id === PAGES.cafe)!;
     const shared = (res.body.data as { id: string; tasks: string[] }[]).find((p) => p.id === PAGES.bakery)!;
     expect(shared.tasks).not.toContain('MANAGE');
@@ -70,7 +76,10 @@ describe('GET /me/accounts', () => {
 
   it('when the user manages no page, then {"data":[]}', async () => {
     const { app } = makeEmulator();
-    const res = await request(app).get('/me/accounts').set('Authorization', `Bearer ${await userToken(app, { user: USERS.alan })}`).expect(200);
+    const res = await request(app)
+      .get('/me/accounts')
+      .set('Authorization', `Bearer ${await userToken(app, { user: USERS.alan })}`)
+      .expect(200);
     expect(res.body).toEqual({ data: [] });
   });
 
@@ -97,7 +106,11 @@ describe('GET /me/accounts', () => {
 
   it('when /me asks for email without the email permission, then the field is left out', async () => {
     const { app } = makeEmulator();
-    const res = await request(app).get('/me').query({ fields: 'id,name,email' }).set('Authorization', `Bearer ${await userToken(app)}`).expect(200);
+    const res = await request(app)
+      .get('/me')
+      .query({ fields: 'id,name,email' })
+      .set('Authorization', `Bearer ${await userToken(app)}`)
+      .expect(200);
     expect(res.body).toEqual({ id: USERS.ada, name: 'Ada Lovelace' });
   });
 });

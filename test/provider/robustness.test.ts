@@ -59,10 +59,16 @@ describe('odd input', () => {
   });
 
   it('when a form body is malformed, huge or JSON, then 4xx JSON', async () => {
-    const huge = await request(app).post('/me').type('form').send(`method=get&x=${'a'.repeat(200_000)}`);
+    const huge = await request(app)
+      .post('/me')
+      .type('form')
+      .send(`method=get&x=${'a'.repeat(200_000)}`);
     expect(huge.status).toBe(413);
     expect(huge.body.error.code).toBe(100);
-    const many = await request(app).post('/me').type('form').send(Array.from({ length: 500 }, (_, i) => `k${i}=v`).join('&'));
+    const many = await request(app)
+      .post('/me')
+      .type('form')
+      .send(Array.from({ length: 500 }, (_, i) => `k${i}=v`).join('&'));
     expect(many.status).toBeGreaterThanOrEqual(400);
     expect(many.status).toBeLessThan(500);
     const json = await request(app).post('/me').set('content-type', 'application/json').send('{"method":"get"}');
@@ -108,8 +114,13 @@ describe('odd input', () => {
     const pieces = ['me', 'feed', PAGES.bakery, 'accounts', 'oauth', 'access_token', 'v1.0', 'dialog', '%2F', '..', '', '%00', 'ü', '?', '&', '=', '#'];
     for (let i = 0; i < 150; i++) {
       const path = `/${Array.from({ length: 1 + Math.floor(rnd() * 4) }, () => pieces[Math.floor(rnd() * pieces.length)]).join('/')}`;
-      const qs = Array.from({ length: Math.floor(rnd() * 4) }, () => `${pieces[Math.floor(rnd() * pieces.length)]}=${pieces[Math.floor(rnd() * pieces.length)]}`).join('&');
-      const res = await request(app).get(`${path.replace(/#/g, '%23')}?${qs.replace(/#/g, '%23')}`).set('Authorization', `Bearer ${rnd() > 0.5 ? page : user}`);
+      const qs = Array.from(
+        { length: Math.floor(rnd() * 4) },
+        () => `${pieces[Math.floor(rnd() * pieces.length)]}=${pieces[Math.floor(rnd() * pieces.length)]}`,
+      ).join('&');
+      const res = await request(app)
+        .get(`${path.replace(/#/g, '%23')}?${qs.replace(/#/g, '%23')}`)
+        .set('Authorization', `Bearer ${rnd() > 0.5 ? page : user}`);
       expect(res.status).toBeLessThan(500);
     }
   });

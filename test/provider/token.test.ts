@@ -1,8 +1,7 @@
 import request from 'supertest';
 import { CLIENT, codeFor, exchange, graphError, makeEmulator, OTHER_CLIENT, userToken, USERS } from './helpers';
 
-const basic = (id: string, secret: string): string =>
-  `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
+const basic = (id: string, secret: string): string => `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
 
 describe('/oauth/access_token — authorization code', () => {
   it('when the code is exchanged by form POST, then a bearer user token with expires_in, as application/json; charset=UTF-8, not cacheable', async () => {

@@ -30,7 +30,7 @@ describe(`${LOGINS} simultaneous logins through the real flow`, () => {
     await stack.close();
   });
 
-  it('when they all log in at once with separate cookie jars, then all complete and none sees another\'s page', async () => {
+  it("when they all log in at once with separate cookie jars, then all complete and none sees another's page", async () => {
     const outcomes = await Promise.all(
       Array.from({ length: LOGINS }, (_, i) => {
         const who = PEOPLE[i % PEOPLE.length]!;

@@ -14,5 +14,10 @@ export const FAULTS: [string, number, Failure, RegExp][] = [
   ['user throttling (code 17)', 429, { status: 403, error: { code: 17, message: '(#17) User request limit reached' } }, /try again/],
   ['page throttling (code 32)', 429, { status: 403, error: { code: 32, message: '(#32) Page request limit reached' } }, /try again/],
   ['call-specific throttling (code 613)', 429, { status: 403, error: { code: 613, message: 'Calls to this api have exceeded the rate limit.' } }, /try again/],
-  ['a permission error (code 200)', 403, { status: 403, error: { code: 200, message: '(#200) Requires pages_read_engagement permission to manage the object' } }, /pages_read_engagement/],
+  [
+    'a permission error (code 200)',
+    403,
+    { status: 403, error: { code: 200, message: '(#200) Requires pages_read_engagement permission to manage the object' } },
+    /pages_read_engagement/,
+  ],
 ];

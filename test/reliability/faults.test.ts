@@ -6,7 +6,6 @@ import { agentFor, startStack, type Stack } from '../helpers/stack';
 
 const BAKERY = SEED_IDS.pages.bakery;
 
-
 describe('faults injected by the provider during a page view', () => {
   let stack: Stack;
   let agent: ReturnType<typeof agentFor>;

@@ -11,8 +11,28 @@ const RUNS = Number(process.env.PROPERTY_RUNS ?? 300);
 const queryString = fc
   .array(
     fc.tuple(
-      fc.oneof(fc.constantFrom('code', 'state', 'error', 'error_reason', 'error_description', 'error_code', 'after', 'before', 'rerequest', '__proto__', 'constructor'), fc.string({ maxLength: 20 })),
-      fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: 'grapheme', maxLength: 40 }), fc.constant(''), fc.nat().map((n) => 'x'.repeat(n % 5000))),
+      fc.oneof(
+        fc.constantFrom(
+          'code',
+          'state',
+          'error',
+          'error_reason',
+          'error_description',
+          'error_code',
+          'after',
+          'before',
+          'rerequest',
+          '__proto__',
+          'constructor',
+        ),
+        fc.string({ maxLength: 20 }),
+      ),
+      fc.oneof(
+        fc.string({ maxLength: 40 }),
+        fc.string({ unit: 'grapheme', maxLength: 40 }),
+        fc.constant(''),
+        fc.nat().map((n) => 'x'.repeat(n % 5000)),
+      ),
     ),
     { maxLength: 8 },
   )
@@ -74,12 +94,17 @@ describe('properties of the routes under arbitrary input', () => {
     expect(graphCalls(stack)).toBe(before);
   });
 
-  it('when the connected page\'s feed gets any invalid cursor query, then a 400 and never an upstream call', async () => {
+  it("when the connected page's feed gets any invalid cursor query, then a 400 and never an upstream call", async () => {
     const before = graphCalls(stack);
     const invalid = fc.oneof(
       fc.constant(''),
-      fc.string({ maxLength: 30 }).filter((s) => /[^A-Za-z0-9_=\-+/.%]/.test(s)).map((s) => `after=${encodeURIComponent(s)}`),
-      fc.tuple(fc.string({ minLength: 1, maxLength: 5 }), fc.string({ minLength: 1, maxLength: 5 })).map(([a, b]) => `after=${encodeURIComponent(a)}&after=${encodeURIComponent(b)}`),
+      fc
+        .string({ maxLength: 30 })
+        .filter((s) => /[^A-Za-z0-9_=\-+/.%]/.test(s))
+        .map((s) => `after=${encodeURIComponent(s)}`),
+      fc
+        .tuple(fc.string({ minLength: 1, maxLength: 5 }), fc.string({ minLength: 1, maxLength: 5 }))
+        .map(([a, b]) => `after=${encodeURIComponent(a)}&after=${encodeURIComponent(b)}`),
       fc.constant(`after=${'a'.repeat(600)}`),
       fc.constant('after=a&before=b'),
     );

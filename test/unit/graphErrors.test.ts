@@ -28,7 +28,9 @@ describe('Graph error mapping', () => {
   });
 
   it('when a permission error names the permission, then it is picked out', () => {
-    expect(new GraphApiError(body(10, "(#10) This endpoint requires the 'pages_read_user_content' permission"), 403).permission).toBe('pages_read_user_content');
+    expect(new GraphApiError(body(10, "(#10) This endpoint requires the 'pages_read_user_content' permission"), 403).permission).toBe(
+      'pages_read_user_content',
+    );
     expect(new GraphApiError(body(200, '(#200) Requires pages_show_list permission to manage the object'), 403).permission).toBe('pages_show_list');
     expect(new GraphApiError(body(190, 'Error validating access token'), 400).permission).toBeUndefined();
   });

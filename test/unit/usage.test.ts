@@ -20,7 +20,10 @@ describe('UsageGovernor (provider rate-limit headers)', () => {
 
   it('when a page usage header says the page is closed for 2 minutes, then calls for that page are held back, others are not', () => {
     const g = governor();
-    g.record({ 'x-business-use-case-usage': '{"123":[{"type":"pages","call_count":100,"total_cputime":10,"total_time":10,"estimated_time_to_regain_access":2}]}' }, '123');
+    g.record(
+      { 'x-business-use-case-usage': '{"123":[{"type":"pages","call_count":100,"total_cputime":10,"total_time":10,"estimated_time_to_regain_access":2}]}' },
+      '123',
+    );
     expect(g.blockedFor('123')).toBe(120);
     expect(g.blockedFor('456')).toBeUndefined();
     expect(g.delayFor('123')).toBe(1000);

@@ -1,8 +1,25 @@
-import { formatAddress, formatEmails, formatHours, formatParking, formatTime, formatWebsite, toFeedView, toPageView, toPostView } from '../../src/pages/viewModel';
+import {
+  formatAddress,
+  formatEmails,
+  formatHours,
+  formatParking,
+  formatTime,
+  formatWebsite,
+  toFeedView,
+  toPageView,
+  toPostView,
+} from '../../src/pages/viewModel';
 
 describe('page view model (SPEC §4 formatting)', () => {
   it('when hours have two intervals on a day and a closed day, then a week table in order', () => {
-    const rows = formatHours({ mon_1_open: '09:00', mon_1_close: '17:00', sat_1_open: '10:00', sat_1_close: '14:00', sat_2_open: '18:00', sat_2_close: '23:00' });
+    const rows = formatHours({
+      mon_1_open: '09:00',
+      mon_1_close: '17:00',
+      sat_1_open: '10:00',
+      sat_1_close: '14:00',
+      sat_2_open: '18:00',
+      sat_2_close: '23:00',
+    });
     expect(rows).toEqual([
       { day: 'Monday', times: ['09:00–17:00'] },
       { day: 'Tuesday', times: ['Closed'] },
@@ -45,14 +62,19 @@ describe('page view model (SPEC §4 formatting)', () => {
     expect(formatWebsite('  ')).toBeUndefined();
   });
   it('when emails are given, then only plausible addresses become mailto links', () => {
-    expect(formatEmails(['hello@example.com', 'not an email', 'x@y.z?subject=<b>'])).toEqual([{ address: 'hello@example.com', href: 'mailto:hello@example.com' }]);
+    expect(formatEmails(['hello@example.com', 'not an email', 'x@y.z?subject=<b>'])).toEqual([
+      { address: 'hello@example.com', href: 'mailto:hello@example.com' },
+    ]);
   });
   it('when a post time comes in the provider format, then readable text and an ISO datetime', () => {
     expect(formatTime('2026-10-01T12:30:00+0000')).toEqual({ iso: '2026-10-01T12:30:00.000Z', text: '1 Oct 2026, 12:30 UTC' });
     expect(formatTime('nonsense')).toEqual({ text: 'Unknown time' });
   });
   it('when a post has only a story, then it is marked as a story; multi-line text keeps its lines', () => {
-    expect(toPostView({ id: '1_2', created_time: '2026-10-01T12:30:00+0000', story: 'Ada updated the cover photo.' })).toMatchObject({ isStory: true, lines: ['Ada updated the cover photo.'] });
+    expect(toPostView({ id: '1_2', created_time: '2026-10-01T12:30:00+0000', story: 'Ada updated the cover photo.' })).toMatchObject({
+      isStory: true,
+      lines: ['Ada updated the cover photo.'],
+    });
     expect(toPostView({ id: '1_3', created_time: '2026-10-01T12:30:00+0000', message: 'a\nb' })).toMatchObject({ isStory: false, lines: ['a', 'b'] });
   });
   it('when the provider says there is a next page, then the after cursor is offered; otherwise not', () => {

@@ -8,15 +8,7 @@ import type { Context } from '../context';
 import { ALL_PERMISSIONS, IMPLICIT_PERMISSION } from '../permissions';
 import { randomId } from '../store/random';
 import type { EmulatorControls, Failure, IssueTokenRequest, RateLimit, RevokeReason, TokenFilter } from '../types';
-import {
-  describeZodError,
-  issueTokenSchema,
-  latencySchema,
-  parseFailure,
-  rateLimitSchema,
-  revokeSchema,
-  tokenFilterSchema,
-} from './schemas';
+import { describeZodError, issueTokenSchema, latencySchema, parseFailure, rateLimitSchema, revokeSchema, tokenFilterSchema } from './schemas';
 
 function parse<T>(what: string, run: () => T): T {
   try {
@@ -40,7 +32,10 @@ export function createControls(ctx: Context): EmulatorControls {
       ctx.faults.latencyMs = parse('setLatency', () => latencySchema.parse({ ms })).ms;
     },
     failNext(n: number, failure: Failure): void {
-      ctx.faults.failNext(n, parse('failNext', () => parseFailure(failure)));
+      ctx.faults.failNext(
+        n,
+        parse('failNext', () => parseFailure(failure)),
+      );
     },
     setRateLimit(limit: RateLimit | null): void {
       ctx.usage.setLimit(limit === null ? null : parse('setRateLimit', () => rateLimitSchema.parse(limit)));
@@ -70,7 +65,10 @@ export function createControls(ctx: Context): EmulatorControls {
       return ctx.log.calls(filter);
     },
     issueToken(request: IssueTokenRequest) {
-      return issueToken(ctx, parse('issueToken', () => issueTokenSchema.parse(request)));
+      return issueToken(
+        ctx,
+        parse('issueToken', () => issueTokenSchema.parse(request)),
+      );
     },
   };
 }

@@ -45,8 +45,7 @@ const failureSchema = z.discriminatedUnion('kind', [
 
 /** A Graph error failure may omit `kind`, as in `{ status, error: { code } }`. */
 export function parseFailure(input: unknown): Failure {
-  const withKind =
-    input !== null && typeof input === 'object' && !('kind' in input) ? { ...input, kind: 'graph' } : input;
+  const withKind = input !== null && typeof input === 'object' && !('kind' in input) ? { ...input, kind: 'graph' } : input;
   return failureSchema.parse(withKind) as Failure;
 }
 

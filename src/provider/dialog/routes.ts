@@ -28,9 +28,7 @@ export function dialogRouter(ctx: Context): Router {
       requestId: pending.id,
       action: req.params.version === undefined ? '/dialog/oauth/decision' : `/${req.params.version}/dialog/oauth/decision`,
       rerequest: result.rerequest,
-      permissions: pending.scopes
-        .filter((s) => s !== IMPLICIT_PERMISSION)
-        .map((name) => ({ name, description: PERMISSIONS[name] ?? name })),
+      permissions: pending.scopes.filter((s) => s !== IMPLICIT_PERMISSION).map((name) => ({ name, description: PERMISSIONS[name] ?? name })),
       users: ctx.data.allUsers().map((u) => ({ id: u.id, name: u.name, detail: managesLabel(ctx, u.id) })),
     });
   });

@@ -42,8 +42,7 @@ export function validateDialog(ctx: Context, query: unknown): ValidDialog | Dial
   if (q.redirect_uri !== client.redirectUri) {
     return problem(
       'URL blocked',
-      "This redirect failed because the redirect URI is not whitelisted in the app's Client OAuth Settings. " +
-        'It must be exactly the registered URI.',
+      "This redirect failed because the redirect URI is not whitelisted in the app's Client OAuth Settings. " + 'It must be exactly the registered URI.',
     );
   }
   const responseType = q.response_type ?? 'code';

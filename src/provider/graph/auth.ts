@@ -33,13 +33,7 @@ function findToken(req: Request, params: Record<string, string>, formHasToken: b
  * Resolves the caller or throws the provider's error: 104 without a token,
  * 190 for an unknown/expired/revoked one, 100 for a wrong appsecret_proof.
  */
-export function authenticate(
-  ctx: Context,
-  req: Request,
-  params: Record<string, string>,
-  formHasToken: boolean,
-  entry: LogEntry | undefined,
-): Caller {
+export function authenticate(ctx: Context, req: Request, params: Record<string, string>, formHasToken: boolean, entry: LogEntry | undefined): Caller {
   const found = findToken(req, params, formHasToken);
   const proof = params.appsecret_proof;
   if (entry !== undefined) {
@@ -58,8 +52,7 @@ function checkProof(ctx: Context, record: TokenRecord, token: string, proof: str
   const secret = ctx.clients.get(record.clientId)?.clientSecret ?? '';
   const expected = createHmac('sha256', secret).update(token).digest('hex');
   // Lowercase hex only, as the provider computes it; compared in constant time.
-  const ok =
-    /^[0-9a-f]{64}$/.test(proof) && timingSafeEqual(Buffer.from(proof, 'utf8'), Buffer.from(expected, 'utf8'));
+  const ok = /^[0-9a-f]{64}$/.test(proof) && timingSafeEqual(Buffer.from(proof, 'utf8'), Buffer.from(expected, 'utf8'));
   if (!ok) {
     throw new GraphError({
       code: 100,

@@ -13,8 +13,7 @@ import { parseFields, requireKnown, withId } from './fields';
 /** Fields a user token may read on a Page: the page token request, SPEC §2 row 3. */
 const USER_TOKEN_FIELDS = ['id', 'access_token'];
 
-const pageTokenRequired = (): GraphError =>
-  new GraphError({ code: 210, message: '(#210) A page access token is required to request this resource.' });
+const pageTokenRequired = (): GraphError => new GraphError({ code: 210, message: '(#210) A page access token is required to request this resource.' });
 
 /**
  * The real API's answer both for a token lacking the permission and for a

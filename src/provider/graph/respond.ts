@@ -37,7 +37,10 @@ export function graphHeaders(req: Request, res: Response, next: NextFunction): v
 /** JSON exactly as the provider labels it ("application/json; charset=UTF-8"). */
 export function sendJson(res: Response, status: number, body: unknown): void {
   // A Buffer body keeps Express from rewriting the charset parameter.
-  res.status(status).set('Content-Type', 'application/json; charset=UTF-8').send(Buffer.from(JSON.stringify(body)));
+  res
+    .status(status)
+    .set('Content-Type', 'application/json; charset=UTF-8')
+    .send(Buffer.from(JSON.stringify(body)));
 }
 
 export function sendGraphError(res: Response, err: GraphError): void {

@@ -57,8 +57,7 @@ function redeemCode(ctx: Context, client: EmulatorClient, params: Record<string,
     throw new GraphError({
       code: 100,
       subcode: 36008,
-      message:
-        'Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request',
+      message: 'Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request',
     });
   }
   checkVerifier(code, params.code_verifier);

@@ -22,8 +22,7 @@ export function checkVerifier(code: CodeRecord, verifier: string | undefined): v
   if (verifier === undefined || verifier === '') {
     throw new GraphError({ code: 100, message: 'Missing code_verifier parameter.' });
   }
-  const computed =
-    challenge.method === 'S256' ? createHash('sha256').update(verifier, 'ascii').digest('base64url') : verifier;
+  const computed = challenge.method === 'S256' ? createHash('sha256').update(verifier, 'ascii').digest('base64url') : verifier;
   const a = Buffer.from(computed);
   const b = Buffer.from(challenge.value);
   if (!VERIFIER_RE.test(verifier) || a.length !== b.length || !timingSafeEqual(a, b)) {
