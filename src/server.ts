@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ConfigError, loadConfig, withProvider, type Config } from './config';
 import { createApp } from './app';
-import { GraphClient } from './graph/client';
+import { graphClientFor } from './graph/client';
 import { createLogger } from './log/logger';
 import { createSessionStore } from './session/create';
 import { DEMO_CLIENT, startEmulator, type RunningEmulator } from './provider';
@@ -36,15 +36,7 @@ async function main(): Promise<void> {
   if (config.sessionSecretGenerated) logger.warn('SESSION_SECRET is unset: a random one is used, so sessions end when the process stops');
 
   const sessions = await createSessionStore(config, logger);
-  const graph = new GraphClient({
-    graphUrl: config.graphUrl,
-    apiVersion: config.apiVersion,
-    appId: config.appId,
-    appSecret: config.appSecret,
-    redirectUri: config.callbackUrl,
-    timeoutMs: config.providerTimeoutMs,
-    logger,
-  });
+  const graph = graphClientFor(config, logger);
   const app = createApp(config, { graph, sessions, logger });
   const server = await listenOrExit(() => listen(app, config.port), 'PORT', config.port);
   const port = (server.address() as AddressInfo).port;

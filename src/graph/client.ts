@@ -1,4 +1,5 @@
 import type { ZodType } from 'zod';
+import type { Config } from '../config';
 import type { Logger } from '../log/logger';
 import { InFlight, readKey } from './coalesce';
 import { GraphApiError } from './errors';
@@ -179,4 +180,22 @@ export class GraphClient {
 
 function grant(token: string, expiresIn: number | undefined): UserTokenGrant {
   return { token, expiresAt: expiresIn ? Date.now() + expiresIn * 1000 : null };
+}
+
+/** The client for the provider a config points at: its API origin, version, app and callback. */
+export function graphClientFor(
+  config: Pick<Config, 'graphUrl' | 'apiVersion' | 'appId' | 'appSecret' | 'callbackUrl' | 'providerTimeoutMs'>,
+  logger: Logger,
+  overrides: Partial<GraphClientOptions> = {},
+): GraphClient {
+  return new GraphClient({
+    graphUrl: config.graphUrl,
+    apiVersion: config.apiVersion,
+    appId: config.appId,
+    appSecret: config.appSecret,
+    redirectUri: config.callbackUrl,
+    timeoutMs: config.providerTimeoutMs,
+    logger,
+    ...overrides,
+  });
 }

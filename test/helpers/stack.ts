@@ -3,7 +3,7 @@ import request from 'supertest';
 import type { Express } from 'express';
 import { createApp } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
-import { GraphClient } from '../../src/graph/client';
+import { graphClientFor, type GraphClient } from '../../src/graph/client';
 import { createLogger } from '../../src/log/logger';
 import { PageCache, type PageCacheOptions } from '../../src/pages/cache';
 import { createMemorySessionStore, type SessionStoreHandle } from '../../src/session/store';
@@ -71,16 +71,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const logs = new LogCapture();
   const logger = createLogger({ level: 'debug', destination: logs });
   const sessions = createMemorySessionStore(config);
-  const graph = new GraphClient({
-    graphUrl: config.graphUrl,
-    apiVersion: config.apiVersion,
-    appId: config.appId,
-    appSecret: config.appSecret,
-    redirectUri: config.callbackUrl,
-    timeoutMs: config.providerTimeoutMs,
-    logger,
-    retry: { retries: 1, baseMs: 10, capMs: 50, deadlineMs: 4000 },
-  });
+  const graph = graphClientFor(config, logger, { retry: { retries: 1, baseMs: 10, capMs: 50, deadlineMs: 4000 } });
   const cache = new PageCache({ ...options.cache, ttlSec: config.pageCacheTtlSec });
   const app = createApp(config, { graph, sessions, logger, cache, ...(options.now ? { now: options.now } : {}) });
   return {

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
-import { GraphClient } from '../../src/graph/client';
+import { graphClientFor, type GraphClient } from '../../src/graph/client';
 import { createLogger } from '../../src/log/logger';
 import { createMemorySessionStore } from '../../src/session/store';
 import { startEmulator, SEED_IDS, type RunningEmulator } from '../../src/provider';
@@ -41,15 +41,7 @@ describe('against a separately started provider, configured only by environment'
       PORT: String(port),
     });
     const logger = createLogger({ level: 'info', destination: new LogCapture() });
-    graph = new GraphClient({
-      graphUrl: config.graphUrl,
-      apiVersion: config.apiVersion,
-      appId: config.appId,
-      appSecret: config.appSecret,
-      redirectUri: config.callbackUrl,
-      timeoutMs: 2000,
-      logger,
-    });
+    graph = graphClientFor(config, logger, { timeoutMs: 2000 });
     server.on('request', createApp(config, { graph, sessions: createMemorySessionStore(config), logger }));
   });
   afterAll(async () => {

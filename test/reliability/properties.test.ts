@@ -61,7 +61,8 @@ describe('properties of the routes under arbitrary input', () => {
       fc.asyncProperty(queryString, async (query) => {
         const res = await agentFor(stack).get(`/auth/callback?${query}`);
         expect(res.status).toBeLessThan(500);
-        expect([200, 400, 403]).toContain(res.status);
+        // 431: Node's own answer when the request line passes its 16 KB header limit.
+        expect([200, 400, 403, 431]).toContain(res.status);
       }),
       { numRuns: RUNS },
     );

@@ -4,7 +4,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
-import { GraphClient } from '../../src/graph/client';
+import { graphClientFor } from '../../src/graph/client';
 import { createLogger } from '../../src/log/logger';
 import type { SessionStoreHandle } from '../../src/session/store';
 import { startEmulator, type RunningEmulator } from '../../src/provider';
@@ -47,15 +47,7 @@ export async function startInstance(
   const logs = new LogCapture();
   const logger = createLogger({ level: 'info', destination: logs });
   const sessions = await makeStore(logger);
-  const graph = new GraphClient({
-    graphUrl: config.graphUrl,
-    apiVersion: config.apiVersion,
-    appId: config.appId,
-    appSecret: config.appSecret,
-    redirectUri: config.callbackUrl,
-    timeoutMs: config.providerTimeoutMs,
-    logger,
-  });
+  const graph = graphClientFor(config, logger);
   const server: Server = createServer(createApp(config, { graph, sessions, logger, ...(now ? { now } : {}) }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -2,7 +2,7 @@ import request from 'supertest';
 import type { SessionData } from 'express-session';
 import { createApp } from '../../src/app';
 import type { Config } from '../../src/config';
-import { GraphClient } from '../../src/graph/client';
+import { graphClientFor, type GraphClient } from '../../src/graph/client';
 import { createLogger } from '../../src/log/logger';
 import { SEED_IDS, type RunningEmulator } from '../../src/provider';
 import { createMemorySessionStore, type SessionStoreHandle } from '../../src/session/store';
@@ -45,15 +45,7 @@ describe('sessions in memory: sealing, tampering, rotation and lifetime (issue 4
 
   function appWith(config: Config, sessions: SessionStoreHandle, now?: () => number) {
     const logger = createLogger({ level: 'silent', destination: new LogCapture() });
-    const graph = new GraphClient({
-      graphUrl: config.graphUrl,
-      apiVersion: config.apiVersion,
-      appId: config.appId,
-      appSecret: config.appSecret,
-      redirectUri: config.callbackUrl,
-      timeoutMs: 2000,
-      logger,
-    });
+    const graph = graphClientFor(config, logger, { timeoutMs: 2000 });
     graphs.push(graph);
     return createApp(config, { graph, sessions, logger, ...(now ? { now } : {}) });
   }
