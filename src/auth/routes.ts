@@ -60,8 +60,8 @@ async function callback(ctx: AppContext, req: Request, res: Response): Promise<v
   }
   const code = requireCode(params);
   const short = await ctx.graph.exchangeCode(code, check.verifier);
-  const grant = await longLived(ctx, short);
-  const scopes = await grantedScopes(ctx, grant.token);
+  // Both need only the short-lived token: one round trip, not two.
+  const [grant, scopes] = await Promise.all([longLived(ctx, short), grantedScopes(ctx, short.token)]);
 
   // A new session id at login, so an id planted before it is worthless (session fixation).
   // Logins still pending in other tabs move to the new session so they can finish too.
