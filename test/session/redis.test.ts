@@ -108,7 +108,7 @@ describeRedis(available ? 'sessions in Redis (issue 4)' : `sessions in Redis (is
     expect((await browser.get(`${instance.url}/pages/${BAKERY}`)).status).toBe(200);
     const sid = browser.sessionId()!;
     const raw = (await admin.get(`${PREFIX}${sid}`))!;
-    expect(raw).toContain('"conn"');
+    expect(raw).toContain('"connection"');
     const tokens = emulator.controls.issuedTokens();
     expect(tokens.length).toBeGreaterThanOrEqual(2);
     for (const token of tokens) expect(raw).not.toContain(token);
