@@ -99,6 +99,27 @@ describe('sessions in memory: sealing, tampering, rotation and lifetime (issue 4
     }
   });
 
+  it('when a session was stored in the previous shape (short keys), then the person reads as not connected and its pending login is refused, not a 500', async () => {
+    const config = configFor(emulator);
+    const handle = memory(config);
+    const app = appWith(config, handle);
+    const { agent, sid, session } = await connected(app, handle);
+    const { connection, ...rest } = session;
+    const page = connection!.pages[BAKERY]!;
+    const oldState = 'o'.repeat(43);
+    const old = {
+      ...rest,
+      conn: { user: connection!.userToken, exp: connection!.expiresAt, at: connection!.loggedInAt, pages: { [BAKERY]: { t: page.token, n: page.name } } },
+      pending: [{ s: oldState, v: 'v'.repeat(43), t: Date.now() }],
+    };
+    await storeOf(handle).set(sid, old as unknown as SessionData);
+
+    const denied = await agent.get(`/pages/${BAKERY}`).expect(401);
+    expect(denied.text).toContain('Connect page');
+    expect((await agent.get('/').expect(200)).text).not.toContain('Log out');
+    await agent.get(`/auth/callback?code=abc&state=${oldState}`).expect(403);
+  });
+
   it('when a stored session value is not JSON, then it reads as no session (200, not connected)', async () => {
     const config = configFor(emulator);
     const handle = memory(config);
