@@ -45,8 +45,7 @@ export const ERROR_PAGES: Readonly<Record<ErrorCode, PageCopy>> = {
   },
   graph_rate_limit: {
     title: 'Too many requests',
-    text: (err) =>
-      `The provider is limiting requests for now. Please try again in about ${Math.max(1, Math.ceil(retryAfter(err) / 60))} minute(s).`,
+    text: (err) => `The provider is limiting requests for now. Please try again in about ${Math.max(1, Math.ceil(retryAfter(err) / 60))} minute(s).`,
     actions: [HOME],
     headers: (err) => ({ 'Retry-After': String(retryAfter(err)) }),
   },

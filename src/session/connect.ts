@@ -1,9 +1,10 @@
 import type { Request } from 'express';
-import type { AppContext } from '../context';
 import { NotConnectedError, PageAccessError } from '../errors';
+import type { GraphClient } from '../graph/client';
+import type { ConnectionKeeper } from './connection';
 
 /** Gets the page token with the user token and keeps it, sealed, in the session's connection. */
-export async function connectPage(ctx: AppContext, req: Request, pageId: string): Promise<void> {
+export async function connectPage(ctx: { keeper: ConnectionKeeper; graph: Pick<GraphClient, 'pageToken'> }, req: Request, pageId: string): Promise<void> {
   const userToken = ctx.keeper.userToken(req);
   if (!userToken) throw new NotConnectedError('Connect your account first.');
   const pageToken = await ctx.graph.pageToken(userToken, pageId);

@@ -137,7 +137,11 @@ describeRedis(available ? 'sessions in Redis (issue 4)' : `sessions in Redis (is
       connection: { userToken: string; expiresAt: number | null; loggedInAt: number; pages: Record<string, { token: string; name: string }> };
     };
     const pages = Object.fromEntries(Object.entries(connection.pages).map(([id, p]) => [id, { t: p.token, n: p.name }]));
-    const old = { ...rest, conn: { user: connection.userToken, exp: connection.expiresAt, at: connection.loggedInAt, pages }, pending: [{ s: 'o'.repeat(43), v: 'v'.repeat(43), t: Date.now() }] };
+    const old = {
+      ...rest,
+      conn: { user: connection.userToken, exp: connection.expiresAt, at: connection.loggedInAt, pages },
+      pending: [{ s: 'o'.repeat(43), v: 'v'.repeat(43), t: Date.now() }],
+    };
     await admin.set(key, JSON.stringify(old), { EX: 60 });
     expect((await browser.get(`${instance.url}/pages/${BAKERY}`)).status).toBe(401);
     expect((await browser.get(`${instance.url}/`)).status).toBe(200);
