@@ -19,6 +19,7 @@ async function main() {
     appSecret: process.env.APP_SECRET ?? '',
     redirectUri: '',
     timeoutMs: 5000,
+    now: Date.now,
   });
   const pageId = process.env.PAGE_ID;
   const [details, feed] = await Promise.all([graph.pageDetails(process.env.PAGE_TOKEN, pageId), graph.feed(process.env.PAGE_TOKEN, pageId)]);

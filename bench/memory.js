@@ -24,11 +24,11 @@ async function main() {
 
   const session = () => ({
     cookie: { originalMaxAge: idle, expires: new Date(Date.now() + idle), secure: false, httpOnly: true, path: '/', sameSite: 'lax' },
-    conn: {
-      user: sealer.seal(user),
-      exp: Date.now() + 60 * 86400 * 1000,
-      at: Date.now(),
-      pages: { [SEED_IDS.pages.bakery]: { t: sealer.seal(pageToken), n: 'Lovelace Analytical Bakery' } },
+    connection: {
+      userToken: sealer.seal(user),
+      expiresAt: Date.now() + 60 * 86400 * 1000,
+      loggedInAt: Date.now(),
+      pages: { [SEED_IDS.pages.bakery]: { token: sealer.seal(pageToken), name: 'Lovelace Analytical Bakery' } },
       scopes: ['pages_read_engagement', 'pages_read_user_content', 'pages_show_list', 'public_profile'],
     },
     csrf: randomBytes(24).toString('base64url'),

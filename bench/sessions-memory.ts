@@ -31,12 +31,12 @@ const token = () => `EAA${randomBytes(150).toString('base64url')}`;
 function loggedIn(now: number): SessionData {
   return {
     cookie: { originalMaxAge: TTL_SEC * 1000, expires: new Date(now + TTL_SEC * 1000), httpOnly: true, sameSite: 'lax', secure: false, path: '/' },
-    conn: {
-      user: sealer.seal(token()),
-      exp: now + 60 * 24 * 3600 * 1000,
-      at: now,
+    connection: {
+      userToken: sealer.seal(token()),
+      expiresAt: now + 60 * 24 * 3600 * 1000,
+      loggedInAt: now,
       scopes: ['pages_show_list', 'pages_read_engagement', 'pages_read_user_content'],
-      pages: { '100000000000001': { t: sealer.seal(token()), n: 'Lovelace Analytical Bakery' } },
+      pages: { '100000000000001': { token: sealer.seal(token()), name: 'Lovelace Analytical Bakery' } },
     },
     csrf: randomBytes(24).toString('base64url'),
   } as unknown as SessionData;

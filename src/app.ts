@@ -43,7 +43,7 @@ export function createApp(config: Config, deps: AppDeps): Express {
     logger: deps.logger,
     pageCache: deps.cache ?? new PageCache({ ttlSec: config.pageCacheTtlSec }),
     now: deps.now ?? Date.now,
-    keeper: new ConnectionKeeper(new TokenSealer(config.tokenKeys), config.sessionMaxSec * 1000, deps.now),
+    keeper: new ConnectionKeeper(new TokenSealer(config.tokenKeys), config.sessionMaxSec * 1000, deps.now ?? Date.now),
   };
 
   app.disable('x-powered-by');

@@ -1,51 +1,117 @@
 /**
- * The base of every error this app raises on purpose. Each carries the HTTP
- * status it maps to and a stable `code`; one handler (src/http/errors.ts)
- * turns them into pages. `expose` says whether `message` is safe to show.
+ * Every error this app raises on purpose has a stable `code`; the code fixes
+ * the HTTP status once, here, and one table in src/http/errors.ts fixes what
+ * the person reads. Nothing decides either a second time.
+ */
+export type ErrorCode =
+  | 'bad_request'
+  | 'not_found'
+  | 'csrf'
+  | 'not_connected'
+  | 'page_access'
+  | 'session_store_unavailable'
+  | 'state_mismatch'
+  | 'authorization_error'
+  | 'graph_token'
+  | 'graph_permission'
+  | 'graph_rate_limit'
+  | 'graph_not_found'
+  | 'graph_invalid'
+  | 'graph_transient'
+  | 'graph_other'
+  | 'token_endpoint'
+  | 'provider_timeout'
+  | 'provider_unreachable'
+  | 'provider_bad_response'
+  | 'provider_http_error';
+
+/** The response status of each code: a `Record`, so a code without one does not compile. */
+export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
+  bad_request: 400,
+  not_found: 404,
+  csrf: 403,
+  not_connected: 401,
+  page_access: 403,
+  session_store_unavailable: 503,
+  state_mismatch: 403,
+  authorization_error: 400,
+  graph_token: 401,
+  graph_permission: 403,
+  graph_rate_limit: 429,
+  graph_not_found: 404,
+  // The provider found our request invalid: the person asked nothing wrong, the upstream call failed.
+  graph_invalid: 502,
+  graph_transient: 502,
+  graph_other: 502,
+  token_endpoint: 400,
+  provider_timeout: 504,
+  provider_unreachable: 502,
+  provider_bad_response: 502,
+  provider_http_error: 502,
+};
+
+/**
+ * The base of every error this app raises on purpose. Messages are written
+ * for people and never hold secrets. The optional fields are what an error
+ * page may need beyond the code; the subclass that knows them sets them.
  */
 export abstract class AppError extends Error {
-  abstract readonly status: number;
-  abstract readonly code: string;
-  /** Messages of AppErrors are written for people and never hold secrets. */
-  readonly expose: boolean = true;
+  readonly status: number;
+  /** The permission the provider named as missing. */
+  readonly permission?: string;
+  /** Seconds until the provider lets us call again. */
+  readonly retryAfterSec?: number;
+  /** The provider's trace id, for the log line. */
+  readonly fbtraceId?: string;
 
-  constructor(message: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
     this.name = new.target.name;
+    this.status = ERROR_STATUS[code];
   }
 }
 
 /** The request itself is malformed (odd query shapes, non-digit ids…): 400 before any upstream call. */
 export class BadRequestError extends AppError {
-  readonly status = 400;
-  readonly code = 'bad_request';
+  constructor(message: string) {
+    super('bad_request', message);
+  }
 }
 
 export class NotFoundError extends AppError {
-  readonly status = 404;
-  readonly code = 'not_found';
+  constructor(message: string) {
+    super('not_found', message);
+  }
 }
 
 /** A POST without the session's CSRF token. */
 export class CsrfError extends AppError {
-  readonly status = 403;
-  readonly code = 'csrf';
   constructor() {
-    super('This form has expired or did not come from this site. Go back, reload the page and try again.');
+    super('csrf', 'This form has expired or did not come from this site. Go back, reload the page and try again.');
   }
 }
 
 /** The session is not connected (or no longer): the person has to connect again. */
 export class NotConnectedError extends AppError {
-  readonly status = 401;
-  readonly code = 'not_connected';
+  constructor(message: string) {
+    super('not_connected', message);
+  }
+}
+
+/** The person is logged in but does not manage the page they asked for. */
+export class PageAccessError extends AppError {
+  constructor() {
+    super('page_access', 'Your account does not manage this page, or the permission to reach it was not granted.');
+  }
 }
 
 /** The session store (Redis) cannot answer: a clear 503 rather than a hang. */
 export class SessionStoreUnavailableError extends AppError {
-  readonly status = 503;
-  readonly code = 'session_store_unavailable';
   constructor(options?: { cause?: unknown }) {
-    super('Sessions are unavailable for a moment. Please try again shortly.', options);
+    super('session_store_unavailable', 'Sessions are unavailable for a moment. Please try again shortly.', options);
   }
 }

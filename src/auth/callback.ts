@@ -3,7 +3,7 @@ import { singleParam } from '../http/params';
 
 declare const validated: unique symbol;
 
-/** Callback parameters that passed {@link parseCallback}; nothing else can make one. */
+/** Callback parameters that passed {@link parseCallback}; nothing else can make one. The state check (./pending) takes them one step further, to the code exchange. */
 export type CallbackParams = (
   | { kind: 'denied'; state: string | undefined; error: string; reason: string | undefined; description: string | undefined }
   | { kind: 'code'; state: string | undefined; code: string | undefined }

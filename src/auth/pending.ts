@@ -1,6 +1,8 @@
 import type { Request } from 'express';
+import type { VerifiedCallback } from '../graph/client';
 import { safeEqual } from '../session/csrf';
 import type { PendingLogin } from '../session/types';
+import { requireCode, type CallbackParams } from './callback';
 import { randomToken } from './pkce';
 
 /** How many logins may be pending in one session at once (several tabs). */
@@ -10,25 +12,27 @@ export const PENDING_TTL_MS = 10 * 60 * 1000;
 
 /** Starts a login: a fresh state and PKCE verifier, kept in the session. The oldest pending one goes when the set is full. */
 export function beginLogin(req: Request, now: number): PendingLogin {
-  const pending = (req.session.pending ?? []).filter((p) => now - p.t < PENDING_TTL_MS);
-  const login: PendingLogin = { s: randomToken(), v: randomToken(), t: now };
+  const pending = (req.session.pending ?? []).filter((p) => now - p.createdAt < PENDING_TTL_MS);
+  const login: PendingLogin = { state: randomToken(), verifier: randomToken(), createdAt: now };
   pending.push(login);
   req.session.pending = pending.slice(-MAX_PENDING);
   return login;
 }
 
-export type StateCheck = { ok: true; verifier: string } | { ok: false; reason: 'missing' | 'unknown' | 'expired' };
+export type StateCheck = { ok: true; callback: VerifiedCallback } | { ok: false; reason: 'missing' | 'unknown' | 'expired' };
 
 /**
  * Checks the `state` the provider sent back against the pending logins
  * (RFC 6749 §10.12). A state is good once: it is removed whatever the
  * outcome. A missing or unknown state may be a forged callback (login CSRF),
  * so every pending login of the session is dropped then. Each comparison is
- * constant-time.
+ * constant-time. Only a state that passes yields the code and verifier the
+ * exchange takes; a matching state without a code is a 400.
  */
-export function consumeState(req: Request, state: string | undefined, now: number): StateCheck {
+export function consumeState(req: Request, params: CallbackParams & { kind: 'code' }, now: number): StateCheck {
+  const { state } = params;
   const pending = req.session.pending ?? [];
-  const match = state ? pending.find((p) => safeEqual(p.s, state)) : undefined;
+  const match = state ? pending.find((p) => safeEqual(p.state, state)) : undefined;
   if (!match) {
     delete req.session.pending;
     return { ok: false, reason: state ? 'unknown' : 'missing' };
@@ -36,14 +40,14 @@ export function consumeState(req: Request, state: string | undefined, now: numbe
   const rest = pending.filter((p) => p !== match);
   if (rest.length > 0) req.session.pending = rest;
   else delete req.session.pending;
-  if (now - match.t >= PENDING_TTL_MS) return { ok: false, reason: 'expired' };
-  return { ok: true, verifier: match.v };
+  if (now - match.createdAt >= PENDING_TTL_MS) return { ok: false, reason: 'expired' };
+  return { ok: true, callback: { code: requireCode(params), verifier: match.verifier } as VerifiedCallback };
 }
 
 /** A cancelled login gives its state back without judging anything else. */
 export function dropState(req: Request, state: string | undefined): void {
   if (!state || !req.session.pending) return;
-  const rest = req.session.pending.filter((p) => !safeEqual(p.s, state));
+  const rest = req.session.pending.filter((p) => !safeEqual(p.state, state));
   if (rest.length > 0) req.session.pending = rest;
   else delete req.session.pending;
 }

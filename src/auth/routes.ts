@@ -1,26 +1,27 @@
 import { Router, type Request, type Response } from 'express';
 import type { AppContext } from '../context';
-import { BadRequestError, SessionStoreUnavailableError } from '../errors';
+import { BadRequestError } from '../errors';
 import { TokenEndpointError, GraphApiError } from '../graph/errors';
 import type { UserTokenGrant } from '../graph/client';
 import { singleParam } from '../http/params';
+import { connectPage } from '../session/connect';
 import { requireCsrf } from '../session/csrf';
-import { isCancel, parseCallback, requireCode } from './callback';
+import { destroy, regenerate, save } from '../session/persist';
+import { isCancel, parseCallback } from './callback';
 import { AuthorizationError, StateMismatchError } from './errors';
 import { beginLogin, consumeState, dropState } from './pending';
 import { codeChallenge } from './pkce';
-import { connectPage } from '../pages/connect';
 
 /** /auth: start the login, take the provider's redirect, log out. */
 export function authRoutes(ctx: AppContext): Router {
   const router = Router();
-  router.get('/login', (req, res, next) => login(ctx, req, res).catch(next));
-  router.get('/callback', (req, res, next) => callback(ctx, req, res).catch(next));
-  router.post('/logout', requireCsrf, (req, res, next) => logout(req, res).catch(next));
+  router.get('/login', (req, res) => login(ctx, req, res));
+  router.get('/callback', (req, res) => callback(ctx, req, res));
+  router.post('/logout', requireCsrf, logout);
   return router;
 }
 
-/** Redirects to the dialog (SPEC §2 row 1) with a fresh state and PKCE challenge, after the session is saved. */
+/** Redirects to the dialog with a fresh state and PKCE challenge, after the session is saved. */
 async function login(ctx: AppContext, req: Request, res: Response): Promise<void> {
   const rerequest = singleParam(req.query, 'rerequest', 1);
   if (rerequest !== undefined && rerequest !== '1') throw new BadRequestError('rerequest takes the value 1.');
@@ -29,10 +30,10 @@ async function login(ctx: AppContext, req: Request, res: Response): Promise<void
   url.search = new URLSearchParams({
     client_id: ctx.config.appId,
     redirect_uri: ctx.config.callbackUrl,
-    state: pending.s,
+    state: pending.state,
     response_type: 'code',
     scope: ctx.config.scopes.join(' '),
-    code_challenge: codeChallenge(pending.v),
+    code_challenge: codeChallenge(pending.verifier),
     code_challenge_method: 'S256',
     // Asks again for permissions the person declined before (the dialog otherwise skips them).
     ...(rerequest ? { auth_type: 'rerequest' } : {}),
@@ -53,13 +54,12 @@ async function callback(ctx: AppContext, req: Request, res: Response): Promise<v
     }
     throw new AuthorizationError(`The provider could not complete the login: ${params.description ?? params.error}.`);
   }
-  const check = consumeState(req, params.state, ctx.now());
+  const check = consumeState(req, params, ctx.now());
   if (!check.ok) {
     await save(req);
     throw new StateMismatchError(check.reason);
   }
-  const code = requireCode(params);
-  const short = await ctx.graph.exchangeCode(code, check.verifier);
+  const short = await ctx.graph.exchangeCode(check.callback);
   // Both need only the short-lived token: one round trip, not two.
   const [grant, scopes] = await Promise.all([longLived(ctx, short), grantedScopes(ctx, short.token)]);
 
@@ -101,16 +101,7 @@ async function grantedScopes(ctx: AppContext, userToken: string): Promise<string
 }
 
 async function logout(req: Request, res: Response): Promise<void> {
-  await new Promise<void>((resolve, reject) => req.session.destroy((err) => (err ? reject(err) : resolve())));
+  await destroy(req);
   res.clearCookie(req.app.get('session cookie') as string, { path: '/' });
   res.redirect(303, '/?logged_out=1');
-}
-
-/** Saves the session now (before a redirect the browser may follow at once). */
-export function save(req: Request): Promise<void> {
-  return new Promise((resolve, reject) => req.session.save((err) => (err ? reject(new SessionStoreUnavailableError({ cause: err })) : resolve())));
-}
-
-function regenerate(req: Request): Promise<void> {
-  return new Promise((resolve, reject) => req.session.regenerate((err) => (err ? reject(new SessionStoreUnavailableError({ cause: err })) : resolve())));
 }

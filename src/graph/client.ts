@@ -29,6 +29,8 @@ export interface GraphClientOptions {
   retry?: RetryPolicy;
   maxSockets?: number;
   onResponse?: TransportOptions['onResponse'];
+  /** The clock (epoch ms): token expiry, retry deadlines, usage readings. */
+  now: () => number;
 }
 
 /** A user token and when it stops working (epoch ms), as the provider reported it. */
@@ -42,6 +44,16 @@ export interface FeedQuery {
   before?: string | undefined;
   limit?: number;
 }
+
+declare const verifiedByStateCheck: unique symbol;
+
+/**
+ * An authorization code whose `state` matched a login this session started
+ * (RFC 6749 §10.12), with that login's PKCE verifier (RFC 7636 §4.5). Only
+ * the state check in src/auth/pending.ts makes one, and the code exchange
+ * takes nothing else: a code that skipped the check does not compile.
+ */
+export type VerifiedCallback = { readonly code: string; readonly verifier: string } & { readonly [verifiedByStateCheck]: true };
 
 export const DEFAULT_RETRY: RetryPolicy = { retries: 2, baseMs: 150, capMs: 1000, deadlineMs: 8000 };
 
@@ -73,6 +85,7 @@ export class GraphClient {
       secrets: [options.appSecret],
       retry: options.retry ?? DEFAULT_RETRY,
       onResponse: options.onResponse,
+      now: options.now,
     });
     this.tokenPath = `/${options.apiVersion}/oauth/access_token`;
   }
@@ -82,7 +95,7 @@ export class GraphClient {
    * `client_secret` stay out of URLs (RFC 6749 §4.1.3), with the PKCE verifier
    * (RFC 7636 §4.5). Never retried: a code is single-use.
    */
-  async exchangeCode(code: string, codeVerifier: string): Promise<UserTokenGrant> {
+  async exchangeCode(callback: VerifiedCallback): Promise<UserTokenGrant> {
     const body = await this.transport.call(
       {
         method: 'POST',
@@ -91,15 +104,15 @@ export class GraphClient {
           client_id: this.options.appId,
           client_secret: this.options.appSecret,
           redirect_uri: this.options.redirectUri,
-          code,
-          code_verifier: codeVerifier,
+          code: callback.code,
+          code_verifier: callback.verifier,
         },
         idempotent: false,
         tokenEndpoint: true,
       },
       tokenSchema,
     );
-    return grant(body.access_token, body.expires_in);
+    return this.grant(body.access_token, body.expires_in);
   }
 
   /** Short-lived user token → long-lived one (about 60 days); page tokens from it do not expire. */
@@ -119,7 +132,7 @@ export class GraphClient {
       },
       tokenSchema,
     );
-    return grant(body.access_token, body.expires_in);
+    return this.grant(body.access_token, body.expires_in);
   }
 
   /** The pages the person manages (`/me/accounts`); their page tokens are dropped here. */
@@ -173,16 +186,16 @@ export class GraphClient {
     }
   }
 
+  private grant(token: string, expiresIn: number | undefined): UserTokenGrant {
+    return { token, expiresAt: expiresIn ? this.options.now() + expiresIn * 1000 : null };
+  }
+
   close(): void {
     this.transport.close();
   }
 }
 
-function grant(token: string, expiresIn: number | undefined): UserTokenGrant {
-  return { token, expiresAt: expiresIn ? Date.now() + expiresIn * 1000 : null };
-}
-
-/** The client for the provider a config points at: its API origin, version, app and callback. */
+/** The client for the provider a config points at: its API origin, version, app and callback. The clock is the system's unless overridden. */
 export function graphClientFor(
   config: Pick<Config, 'graphUrl' | 'apiVersion' | 'appId' | 'appSecret' | 'callbackUrl' | 'providerTimeoutMs'>,
   logger: Logger,
@@ -196,6 +209,7 @@ export function graphClientFor(
     redirectUri: config.callbackUrl,
     timeoutMs: config.providerTimeoutMs,
     logger,
+    now: Date.now,
     ...overrides,
   });
 }

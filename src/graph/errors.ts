@@ -1,6 +1,6 @@
-import { AppError } from '../errors';
+import { AppError, type ErrorCode } from '../errors';
 
-/** What a Graph error means for the person, derived from its code (SPEC §2). */
+/** What a Graph error means for the person, derived from its code. */
 export type GraphErrorKind = 'token' | 'permission' | 'rate_limit' | 'transient' | 'invalid' | 'other';
 
 export function classifyGraphCode(code: number): GraphErrorKind {
@@ -12,6 +12,7 @@ export function classifyGraphCode(code: number): GraphErrorKind {
   return 'other';
 }
 
+/** The provider's error JSON, as this app keeps it (the secret-bearing text already scrubbed). */
 export interface GraphErrorBody {
   message: string;
   type: string;
@@ -20,54 +21,67 @@ export interface GraphErrorBody {
   fbtraceId: string | undefined;
 }
 
+/** How long to tell the person to wait when the provider limits us without saying for how long. */
+export const DEFAULT_RETRY_AFTER_SEC = 60;
+
 /**
- * The Graph API answered with its error JSON. `providerMessage` is the
- * provider's own text (already scrubbed of anything token-like); `permission`
- * is the permission it names, when it names one.
+ * The Graph API answered with its error JSON. The message is the provider's
+ * own text (already scrubbed of anything token-like); `permission` is the
+ * permission it names, when it names one.
  */
 export class GraphApiError extends AppError {
-  readonly code: string;
-  readonly status: number;
   readonly kind: GraphErrorKind;
-  readonly permission: string | undefined;
-  /** Seconds until the provider lets us in again, when it says so. */
-  retryAfterSec: number | undefined;
+  declare readonly permission: string | undefined;
+  declare readonly retryAfterSec: number | undefined;
+  declare readonly fbtraceId: string | undefined;
+  /** Worth another attempt: the provider called it transient, or failed with a 5xx. */
+  readonly retryable: boolean;
 
+  /**
+   * @param providerStatus the HTTP status the provider answered with (not ours).
+   * @param retryAfterSec for a rate limit, how long the provider said to wait.
+   */
   constructor(
     readonly graph: GraphErrorBody,
-    readonly httpStatus: number,
+    providerStatus: number,
+    retryAfterSec?: number,
   ) {
-    super(graph.message);
-    this.kind = classifyGraphCode(graph.code);
-    this.code = `graph_${this.kind}`;
+    const kind = classifyGraphCode(graph.code);
+    super(graphCode(kind, graph.subcode), graph.message);
+    this.kind = kind;
+    this.retryable = kind === 'transient' || providerStatus >= 500;
     // "(#10) This endpoint requires the 'pages_read_engagement' permission…"
     this.permission = /permission/i.test(graph.message) ? /\b([a-z]+(?:_[a-z]+)+)\b/.exec(graph.message)?.[1] : undefined;
-    this.status = { token: 401, permission: 403, rate_limit: 429, transient: 502, invalid: 400, other: 502 }[this.kind];
+    this.retryAfterSec = kind === 'rate_limit' ? (retryAfterSec ?? DEFAULT_RETRY_AFTER_SEC) : undefined;
+    this.fbtraceId = graph.fbtraceId;
   }
+}
+
+/** Subcode 33 on an invalid-parameter error: the object does not exist or cannot be reached with this token. */
+function graphCode(kind: GraphErrorKind, subcode: number | undefined): ErrorCode {
+  if (kind === 'invalid' && subcode === 33) return 'graph_not_found';
+  return `graph_${kind}`;
 }
 
 /** The token endpoint refused the code (used, expired, wrong redirect_uri…). Never retried. */
 export class TokenEndpointError extends AppError {
-  readonly status = 400;
-  readonly code = 'token_endpoint';
+  declare readonly fbtraceId: string | undefined;
+
   constructor(
     readonly graph: GraphErrorBody | undefined,
-    readonly httpStatus: number,
+    providerStatus: number,
   ) {
-    super(graph?.message ?? `The provider refused the login (HTTP ${httpStatus}).`);
+    super('token_endpoint', graph?.message ?? `The provider refused the login (HTTP ${providerStatus}).`);
+    this.fbtraceId = graph?.fbtraceId;
   }
 }
 
 /** The provider could not be reached, timed out, or answered with something that is not its API. */
 export class ProviderUnavailableError extends AppError {
-  readonly status: number;
-  readonly code: string;
   constructor(
     readonly reason: 'timeout' | 'unreachable' | 'bad_response' | 'http_error',
     detail: string,
   ) {
-    super(detail);
-    this.status = reason === 'timeout' ? 504 : 502;
-    this.code = `provider_${reason}`;
+    super(`provider_${reason}`, detail);
   }
 }

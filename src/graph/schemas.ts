@@ -20,6 +20,8 @@ export const graphErrorSchema = z.object({
     error_user_msg: opt(z.string().max(4000)),
   }),
 });
+/** The `error` object as the provider sends it; src/graph/errors.ts keeps it as a GraphErrorBody. */
+export type GraphErrorJson = z.infer<typeof graphErrorSchema>['error'];
 
 export const tokenSchema = z.object({
   access_token: z.string().min(1).max(4096),

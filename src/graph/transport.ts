@@ -5,8 +5,8 @@ import type { ZodType } from 'zod';
 import type { Logger } from '../log/logger';
 import { redactText } from '../log/redact';
 import { GraphApiError, ProviderUnavailableError, TokenEndpointError, type GraphErrorBody } from './errors';
-import { graphErrorSchema } from './schemas';
-import { pageOfPath, UsageGovernor } from './usage';
+import { graphErrorSchema, type GraphErrorJson } from './schemas';
+import { DEFAULT_USAGE_POLICY, pageOfPath, UsageGovernor } from './usage';
 
 export interface TransportOptions {
   baseUrl: string;
@@ -19,6 +19,8 @@ export interface TransportOptions {
   retry?: RetryPolicy;
   /** Reads the provider's usage headers and slows or holds back calls near the limit. */
   usage?: UsageGovernor;
+  /** The clock (epoch ms), for the retry deadline and the usage readings. */
+  now: () => number;
   /** Told about every answer, e.g. to read the provider's usage headers. */
   onResponse?: (info: { path: string; status: number; headers: Record<string, unknown>; ms: number }) => void;
 }
@@ -52,7 +54,7 @@ export class GraphTransport {
   private readonly usage: UsageGovernor;
 
   constructor(private readonly options: TransportOptions) {
-    this.usage = options.usage ?? new UsageGovernor();
+    this.usage = options.usage ?? new UsageGovernor(DEFAULT_USAGE_POLICY, options.now);
     const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? 64, maxFreeSockets: 16, scheduling: 'lifo' as const };
     this.agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
     this.http = axios.create({
@@ -73,13 +75,14 @@ export class GraphTransport {
   /** Sends the request and returns the validated body, or throws one of our typed errors. */
   async call<T>(req: GraphRequest, schema: ZodType<T>): Promise<T> {
     const policy = req.idempotent ? this.options.retry : undefined;
-    const started = Date.now();
+    const now = this.options.now;
+    const started = now();
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.once(req, schema, policy ? started + policy.deadlineMs - Date.now() : undefined);
+        return await this.once(req, schema, policy ? started + policy.deadlineMs - now() : undefined);
       } catch (err) {
         const wait = policy && attempt < policy.retries && isTransient(err) ? backoff(policy, attempt) : undefined;
-        if (wait === undefined || Date.now() + wait - started >= policy!.deadlineMs) throw err;
+        if (wait === undefined || now() + wait - started >= policy!.deadlineMs) throw err;
         this.options.logger?.warn({ path: req.path, attempt: attempt + 1, waitMs: wait, err }, 'retrying provider call');
         await new Promise((resolve) => setTimeout(resolve, wait));
       }
@@ -123,11 +126,7 @@ export class GraphTransport {
       },
       'provider call',
     );
-    if (graphError?.success) {
-      const err = this.graphError(req, graphError.data.error, res.status);
-      if (err instanceof GraphApiError && err.kind === 'rate_limit') err.retryAfterSec = this.usage.blockedFor(pageId) ?? 60;
-      throw err;
-    }
+    if (graphError?.success) throw this.graphError(req, graphError.data.error, res.status, pageId);
     if (res.status < 200 || res.status >= 300) {
       if (req.tokenEndpoint && res.status >= 400 && res.status < 500) throw new TokenEndpointError(undefined, res.status);
       throw new ProviderUnavailableError('http_error', `The provider answered HTTP ${res.status}.`);
@@ -151,7 +150,8 @@ export class GraphTransport {
   private async throttle(path: string, pageId: string | undefined): Promise<void> {
     const blocked = this.usage.blockedFor(pageId);
     if (blocked !== undefined) {
-      const err = new GraphApiError(
+      this.options.logger?.warn({ path, retryAfterSec: blocked }, 'provider call held back by rate limit');
+      throw new GraphApiError(
         {
           message: 'Held back: the provider asked us to wait before calling again.',
           type: 'OAuthException',
@@ -160,10 +160,8 @@ export class GraphTransport {
           fbtraceId: undefined,
         },
         429,
+        blocked,
       );
-      err.retryAfterSec = blocked;
-      this.options.logger?.warn({ path, retryAfterSec: blocked }, 'provider call held back by rate limit');
-      throw err;
     }
     const delay = this.usage.delayFor(pageId);
     if (delay > 0) {
@@ -172,11 +170,8 @@ export class GraphTransport {
     }
   }
 
-  private graphError(
-    req: GraphRequest,
-    raw: { message: string; type: string; code: number; error_subcode?: number | undefined; fbtrace_id?: string | undefined },
-    status: number,
-  ) {
+  /** A rate limit carries how long the usage headers say to wait, when they say. */
+  private graphError(req: GraphRequest, raw: GraphErrorJson, status: number, pageId: string | undefined) {
     const body: GraphErrorBody = {
       message: redactText(raw.message, this.options.secrets),
       type: raw.type,
@@ -184,7 +179,7 @@ export class GraphTransport {
       subcode: raw.error_subcode,
       fbtraceId: raw.fbtrace_id,
     };
-    return req.tokenEndpoint ? new TokenEndpointError(body, status) : new GraphApiError(body, status);
+    return req.tokenEndpoint ? new TokenEndpointError(body, status) : new GraphApiError(body, status, this.usage.blockedFor(pageId));
   }
 
   private transportError(err: unknown, path: string): ProviderUnavailableError {
@@ -220,7 +215,7 @@ function headerString(value: unknown): string | undefined {
 
 function isTransient(err: unknown): boolean {
   if (err instanceof ProviderUnavailableError) return err.reason !== 'bad_response';
-  return err instanceof GraphApiError && (err.kind === 'transient' || err.httpStatus >= 500);
+  return err instanceof GraphApiError && err.retryable;
 }
 
 /** Capped exponential backoff with full jitter. */

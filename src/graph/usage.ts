@@ -32,8 +32,8 @@ export class UsageGovernor {
   private readonly readings = new Map<string, Reading>();
 
   constructor(
-    private readonly policy: UsagePolicy = DEFAULT_USAGE_POLICY,
-    private readonly now: () => number = Date.now,
+    private readonly policy: UsagePolicy,
+    private readonly now: () => number,
   ) {}
 
   /** Takes the usage headers of one answer; `pageId` is the page the call was about, if any. */

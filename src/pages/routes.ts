@@ -4,23 +4,23 @@ import { BadRequestError, NotConnectedError } from '../errors';
 import { GraphApiError } from '../graph/errors';
 import { cursorSchema, PAGE_FIELDS, type FeedResponse, type PageDetails } from '../graph/schemas';
 import { pageIdParam, singleParam } from '../http/params';
-import { save } from '../auth/routes';
+import { connectPage } from '../session/connect';
 import { requireCsrf } from '../session/csrf';
-import { connectPage } from './connect';
+import { save } from '../session/persist';
 import { toFeedView, toPageView, type FeedView, type PageView } from './viewModel';
 
 /** /pages: the picker, connecting a page, its details and feed. */
 export function pageRoutes(ctx: AppContext): Router {
   const router = Router();
-  // Every :pageId is checked before anything goes upstream (SPEC §4).
+  // Every :pageId is checked before anything goes upstream.
   router.param('pageId', (req, _res, next, value) => {
     req.params.pageId = pageIdParam(value);
     next();
   });
-  router.get('/', (req, res, next) => picker(ctx, req, res).catch(next));
-  router.post('/:pageId/connect', requireCsrf, (req, res, next) => connect(ctx, req, res).catch(next));
-  router.get('/:pageId', (req, res, next) => page(ctx, req, res).catch(next));
-  router.get('/:pageId/feed', (req, res, next) => olderPosts(ctx, req, res).catch(next));
+  router.get('/', (req, res) => picker(ctx, req, res));
+  router.post('/:pageId/connect', requireCsrf, (req, res) => connect(ctx, req, res));
+  router.get('/:pageId', (req, res) => page(ctx, req, res));
+  router.get('/:pageId/feed', (req, res) => olderPosts(ctx, req, res));
   return router;
 }
 
@@ -71,7 +71,7 @@ async function page(ctx: AppContext, req: Request, res: Response): Promise<void>
     ),
   );
   const view = viewOf(details, pageViews, (d) => toPageView(d, ''));
-  rememberName(ctx, req, pageId, view.name);
+  ctx.keeper.renamePage(req, pageId, view.name);
   res.render('page', { title: view.name, page: view, feed: viewOf(feed, feedViews, toFeedView) });
 }
 
@@ -146,9 +146,4 @@ function pageTokenOrRedirect(ctx: AppContext, req: Request, res: Response, pageI
   req.session.flash = 'Choose the page to connect first.';
   res.redirect(303, ctx.config.pageId ? '/' : '/pages');
   return undefined;
-}
-
-function rememberName(ctx: AppContext, req: Request, pageId: string, name: string): void {
-  const page = ctx.keeper.current(req)?.pages[pageId];
-  if (page && page.n !== name) page.n = name;
 }

@@ -6,54 +6,67 @@ import type { Connection } from './types';
 /**
  * The person's connection to the provider as kept in the session: tokens are
  * sealed on the way in and opened on the way out. Anything expired, past the
- * absolute lifetime, or that no key opens reads as "not connected".
+ * absolute lifetime, or that no key opens reads as "not connected". Its shape
+ * was checked when the session was loaded (./schema).
  */
 export class ConnectionKeeper {
   constructor(
     private readonly sealer: TokenSealer,
     private readonly maxAgeMs: number,
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number,
   ) {}
 
   start(req: Request, grant: UserTokenGrant, scopes?: string[]): void {
-    req.session.conn = { user: this.sealer.seal(grant.token), exp: grant.expiresAt, at: this.now(), pages: {}, ...(scopes ? { scopes } : {}) };
+    req.session.connection = {
+      userToken: this.sealer.seal(grant.token),
+      expiresAt: grant.expiresAt,
+      loggedInAt: this.now(),
+      pages: {},
+      ...(scopes ? { scopes } : {}),
+    };
   }
 
   /** The live connection, or undefined (and dropped) when it has run out. */
   current(req: Request): Connection | undefined {
-    const conn = req.session?.conn;
-    if (!conn) return undefined;
+    const connection = req.session?.connection;
+    if (!connection) return undefined;
     const now = this.now();
-    if (!wellFormed(conn) || now - conn.at > this.maxAgeMs || (conn.exp !== null && conn.exp <= now)) {
-      delete req.session.conn;
+    if (now - connection.loggedInAt > this.maxAgeMs || (connection.expiresAt !== null && connection.expiresAt <= now)) {
+      delete req.session.connection;
       return undefined;
     }
-    return conn;
+    return connection;
   }
 
   userToken(req: Request): string | undefined {
-    const conn = this.current(req);
-    return conn ? this.openOrDrop(req, conn.user) : undefined;
+    const connection = this.current(req);
+    return connection ? this.openOrDrop(req, connection.userToken) : undefined;
   }
 
   /** A page token counts only while the login it came from does: a user token that no longer opens ends both. */
   pageToken(req: Request, pageId: string): string | undefined {
     const page = this.current(req)?.pages[pageId];
     if (!page || this.userToken(req) === undefined) return undefined;
-    return this.openOrDrop(req, page.t);
+    return this.openOrDrop(req, page.token);
   }
 
   addPage(req: Request, pageId: string, token: string, name: string): void {
-    const conn = this.current(req);
-    if (conn) conn.pages[pageId] = { t: this.sealer.seal(token), n: name };
+    const connection = this.current(req);
+    if (connection) connection.pages[pageId] = { token: this.sealer.seal(token), name };
+  }
+
+  /** Keeps the page's name as the provider last gave it, for the home page. */
+  renamePage(req: Request, pageId: string, name: string): void {
+    const page = this.current(req)?.pages[pageId];
+    if (page && page.name !== name) page.name = name;
   }
 
   connectedPages(req: Request): { id: string; name: string }[] {
-    return Object.entries(this.current(req)?.pages ?? {}).map(([id, p]) => ({ id, name: p.n }));
+    return Object.entries(this.current(req)?.pages ?? {}).map(([id, p]) => ({ id, name: p.name }));
   }
 
   drop(req: Request): void {
-    delete req.session.conn;
+    delete req.session.connection;
   }
 
   /** A value no key opens (tampered, or a retired key): treat as not connected. */
@@ -62,21 +75,4 @@ export class ConnectionKeeper {
     if (token === undefined) this.drop(req);
     return token;
   }
-}
-
-/** The store is outside the process (Redis): what comes back is checked before it is trusted. */
-function wellFormed(conn: Connection): boolean {
-  const c = conn as unknown as Record<string, unknown>;
-  return (
-    typeof c.user === 'string' &&
-    typeof c.at === 'number' &&
-    Number.isFinite(c.at) &&
-    (c.exp === null || (typeof c.exp === 'number' && !Number.isNaN(c.exp))) &&
-    typeof c.pages === 'object' &&
-    c.pages !== null &&
-    !Array.isArray(c.pages) &&
-    Object.values(c.pages as Record<string, unknown>).every(
-      (p) => typeof p === 'object' && p !== null && typeof (p as { t?: unknown }).t === 'string' && typeof (p as { n?: unknown }).n === 'string',
-    )
-  );
 }

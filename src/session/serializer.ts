@@ -1,20 +1,22 @@
 import type { SessionData } from 'express-session';
+import { readStoredSession } from './schema';
 
 /**
- * JSON for stored sessions, except that a value which is not a session
- * (corrupted, or written by something else) reads as "no session": the person
- * starts afresh instead of meeting an error page on every request until the
- * value expires. What is inside a session is checked where it is used
- * (see ConnectionKeeper).
+ * JSON for stored sessions, read through the session schema: a value which
+ * is not a session (corrupted, or written by something else) reads as "no
+ * session", and a part of the wrong shape (an older version's, or tampered
+ * with) is left out. The person starts afresh instead of meeting an error
+ * page on every request until the value expires.
  */
 export const tolerantJson = {
   stringify: (sess: SessionData | object): string => JSON.stringify(sess),
   parse: (raw: string): SessionData => {
+    let value: unknown;
     try {
-      const value: unknown = JSON.parse(raw);
-      return (value && typeof value === 'object' && !Array.isArray(value) ? value : undefined) as SessionData;
+      value = JSON.parse(raw);
     } catch {
       return undefined as unknown as SessionData;
     }
+    return readStoredSession(value) as unknown as SessionData;
   },
 };

@@ -61,7 +61,7 @@ describe('sessions in memory: sealing, tampering, rotation and lifetime (issue 4
     const agent = request.agent(app);
     await loginAndConnect(agent, BAKERY);
     const cookie = sessionCookie(await agent.get('/').expect(200))!;
-    const entries = Object.entries(await storeOf(handle).all()).filter(([, s]) => s.conn);
+    const entries = Object.entries(await storeOf(handle).all()).filter(([, s]) => s.connection);
     expect(entries).toHaveLength(1);
     const [sid, session] = entries[0]!;
     return { agent, cookie, sid, session };
@@ -73,16 +73,16 @@ describe('sessions in memory: sealing, tampering, rotation and lifetime (issue 4
       const handle = memory(config);
       const app = appWith(config, handle);
       const { agent, sid, session } = await connected(app, handle);
-      const conn = session.conn!;
+      const connection = session.connection!;
       const flip = (sealed: string) => `${sealed.slice(0, 20)}${sealed[20] === 'A' ? 'B' : 'A'}${sealed.slice(21)}`;
-      if (target === 'user') conn.user = flip(conn.user);
-      else conn.pages[BAKERY]!.t = flip(conn.pages[BAKERY]!.t);
+      if (target === 'user') connection.userToken = flip(connection.userToken);
+      else connection.pages[BAKERY]!.token = flip(connection.pages[BAKERY]!.token);
       await storeOf(handle).set(sid, session);
 
       const page = await agent.get(`/pages/${BAKERY}`).expect(401);
       expect(page.text).toContain('Connect page');
       expect((await agent.get('/').expect(200)).text).not.toContain('Log out');
-      expect((await storeOf(handle).get(sid))?.conn).toBeUndefined();
+      expect((await storeOf(handle).get(sid))?.connection).toBeUndefined();
     }
   });
 
@@ -90,13 +90,34 @@ describe('sessions in memory: sealing, tampering, rotation and lifetime (issue 4
     const config = configFor(emulator);
     const handle = memory(config);
     const app = appWith(config, handle);
-    for (const broken of [{ user: 42 }, { at: 'yesterday' }, { pages: null }, { pages: { [BAKERY]: { t: 1 } } }]) {
+    for (const broken of [{ userToken: 42 }, { loggedInAt: 'yesterday' }, { pages: null }, { pages: { [BAKERY]: { token: 1 } } }]) {
       const { agent, sid, session } = await connected(app, handle);
-      await storeOf(handle).set(sid, { ...session, conn: { ...session.conn!, ...broken } as never });
+      await storeOf(handle).set(sid, { ...session, connection: { ...session.connection!, ...broken } as never });
       await agent.get(`/pages/${BAKERY}`).expect(401);
       await agent.get('/').expect(200);
       await new Promise<void>((resolve) => handle.store.destroy(sid, () => resolve()));
     }
+  });
+
+  it('when a session was stored in the previous shape (short keys), then the person reads as not connected and its pending login is refused, not a 500', async () => {
+    const config = configFor(emulator);
+    const handle = memory(config);
+    const app = appWith(config, handle);
+    const { agent, sid, session } = await connected(app, handle);
+    const { connection, ...rest } = session;
+    const page = connection!.pages[BAKERY]!;
+    const oldState = 'o'.repeat(43);
+    const old = {
+      ...rest,
+      conn: { user: connection!.userToken, exp: connection!.expiresAt, at: connection!.loggedInAt, pages: { [BAKERY]: { t: page.token, n: page.name } } },
+      pending: [{ s: oldState, v: 'v'.repeat(43), t: Date.now() }],
+    };
+    await storeOf(handle).set(sid, old as unknown as SessionData);
+
+    const denied = await agent.get(`/pages/${BAKERY}`).expect(401);
+    expect(denied.text).toContain('Connect page');
+    expect((await agent.get('/').expect(200)).text).not.toContain('Log out');
+    await agent.get(`/auth/callback?code=abc&state=${oldState}`).expect(403);
   });
 
   it('when a stored session value is not JSON, then it reads as no session (200, not connected)', async () => {
@@ -114,7 +135,7 @@ describe('sessions in memory: sealing, tampering, rotation and lifetime (issue 4
     const before = configFor(emulator, { TOKEN_ENCRYPTION_KEY: OLD_KEY });
     const handle = memory(before);
     const { cookie, session } = await connected(appWith(before, handle), handle);
-    expect(session.conn!.user).not.toContain(OLD_KEY);
+    expect(session.connection!.userToken).not.toContain(OLD_KEY);
 
     const rotated = appWith(configFor(emulator, { TOKEN_ENCRYPTION_KEY: `${NEW_KEY},${OLD_KEY}` }), handle);
     await request(rotated).get(`/pages/${BAKERY}`).set('Cookie', cookie).expect(200);
@@ -131,7 +152,7 @@ describe('sessions in memory: sealing, tampering, rotation and lifetime (issue 4
     const tokens = emulator.controls.issuedTokens();
     expect(tokens.length).toBeGreaterThan(0);
     for (const token of tokens) expect(raw).not.toContain(token);
-    expect(session.conn!.user).toMatch(/^[\w-]{6}\.[\w-]+$/);
+    expect(session.connection!.userToken).toMatch(/^[\w-]{6}\.[\w-]+$/);
   });
 
   describe('lifetime', () => {
@@ -155,7 +176,7 @@ describe('sessions in memory: sealing, tampering, rotation and lifetime (issue 4
       const config = configFor(emulator, { SESSION_MAX_SECONDS: String(365 * 24 * 3600) });
       const handle = memory(config);
       const { agent, session } = await connected(appWith(config, handle, now), handle);
-      const exp = session.conn!.exp!;
+      const exp = session.connection!.expiresAt!;
       expect(exp).toBeGreaterThan(clock);
       expect(exp).toBeLessThan(clock + 365 * DAY);
       clock = exp - 60_000;

@@ -108,7 +108,7 @@ describeRedis(available ? 'sessions in Redis (issue 4)' : `sessions in Redis (is
     expect((await browser.get(`${instance.url}/pages/${BAKERY}`)).status).toBe(200);
     const sid = browser.sessionId()!;
     const raw = (await admin.get(`${PREFIX}${sid}`))!;
-    expect(raw).toContain('"conn"');
+    expect(raw).toContain('"connection"');
     const tokens = emulator.controls.issuedTokens();
     expect(tokens.length).toBeGreaterThanOrEqual(2);
     for (const token of tokens) expect(raw).not.toContain(token);
@@ -126,6 +126,26 @@ describeRedis(available ? 'sessions in Redis (issue 4)' : `sessions in Redis (is
     const page = await browser.get(`${instance.url}/pages/${BAKERY}`);
     expect(page.status).toBe(401);
     expect((await browser.get(`${instance.url}/`)).status).toBe(200);
+  });
+
+  it('when a session was stored in the previous shape (short keys), then the person is simply not connected (no 500)', async () => {
+    const instance = await start();
+    const browser = new Browser();
+    await connectAcross(browser, instance, instance);
+    const key = `${PREFIX}${browser.sessionId()!}`;
+    const { connection, ...rest } = JSON.parse((await admin.get(key))!) as {
+      connection: { userToken: string; expiresAt: number | null; loggedInAt: number; pages: Record<string, { token: string; name: string }> };
+    };
+    const pages = Object.fromEntries(Object.entries(connection.pages).map(([id, p]) => [id, { t: p.token, n: p.name }]));
+    const old = {
+      ...rest,
+      conn: { user: connection.userToken, exp: connection.expiresAt, at: connection.loggedInAt, pages },
+      pending: [{ s: 'o'.repeat(43), v: 'v'.repeat(43), t: Date.now() }],
+    };
+    await admin.set(key, JSON.stringify(old), { EX: 60 });
+    expect((await browser.get(`${instance.url}/pages/${BAKERY}`)).status).toBe(401);
+    expect((await browser.get(`${instance.url}/`)).status).toBe(200);
+    expect((await browser.get(`${instance.url}/auth/callback?code=abc&state=${'o'.repeat(43)}`)).status).toBe(403);
   });
 
   describe('outages', () => {

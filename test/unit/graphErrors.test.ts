@@ -17,7 +17,7 @@ describe('Graph error mapping', () => {
     [613, 'rate_limit', 429],
     [1, 'transient', 502],
     [2, 'transient', 502],
-    [100, 'invalid', 400],
+    [100, 'invalid', 502],
     [12345, 'other', 502],
   ])('when the code is %i, then the kind is %s and the status %i', (code, kind, status) => {
     expect(classifyGraphCode(code)).toBe(kind);

@@ -1,6 +1,15 @@
 import type { Request } from 'express';
-import { beginLogin, consumeState, dropState, MAX_PENDING, PENDING_TTL_MS } from '../../src/auth/pending';
+import { parseCallback } from '../../src/auth/callback';
+import { beginLogin, consumeState as consume, dropState, MAX_PENDING, PENDING_TTL_MS } from '../../src/auth/pending';
 import '../../src/session/types';
+
+/** The state check as the callback route runs it: on the parsed redirect `?code=the-code&state=…`. */
+function consumeState(req: Request, state: string | undefined, now: number) {
+  const params = parseCallback(state === undefined ? { code: 'the-code' } : { code: 'the-code', state });
+  if (params.kind !== 'code') throw new Error('expected a code callback');
+  return consume(req, params, now);
+}
+const verified = (verifier: string) => ({ ok: true, callback: { code: 'the-code', verifier } });
 
 function fakeRequest(): Request {
   return { session: {} } as unknown as Request;
@@ -10,38 +19,38 @@ describe('pending logins (state store)', () => {
   it('when a login starts, then its state and verifier are 256-bit base64url values', () => {
     const req = fakeRequest();
     const login = beginLogin(req, 1000);
-    expect(login.s).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(login.v).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(login.s).not.toBe(login.v);
+    expect(login.state).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(login.verifier).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(login.state).not.toBe(login.verifier);
     expect(req.session.pending).toEqual([login]);
   });
 
   it('when the state comes back, then it is accepted once and only once', () => {
     const req = fakeRequest();
     const login = beginLogin(req, 1000);
-    expect(consumeState(req, login.s, 2000)).toEqual({ ok: true, verifier: login.v });
-    expect(consumeState(req, login.s, 2000)).toEqual({ ok: false, reason: 'unknown' });
+    expect(consumeState(req, login.state, 2000)).toEqual(verified(login.verifier));
+    expect(consumeState(req, login.state, 2000)).toEqual({ ok: false, reason: 'unknown' });
   });
 
   it('when several tabs start logins, then each state is honoured', () => {
     const req = fakeRequest();
     const a = beginLogin(req, 1000);
     const b = beginLogin(req, 1001);
-    expect(consumeState(req, b.s, 2000)).toEqual({ ok: true, verifier: b.v });
-    expect(consumeState(req, a.s, 2000)).toEqual({ ok: true, verifier: a.v });
+    expect(consumeState(req, b.state, 2000)).toEqual(verified(b.verifier));
+    expect(consumeState(req, a.state, 2000)).toEqual(verified(a.verifier));
   });
 
   it('when more logins start than the bound, then only the newest are kept', () => {
     const req = fakeRequest();
     const logins = Array.from({ length: MAX_PENDING + 3 }, (_, i) => beginLogin(req, 1000 + i));
     expect(req.session.pending).toHaveLength(MAX_PENDING);
-    expect(consumeState(req, logins[0]!.s, 2000).ok).toBe(false);
+    expect(consumeState(req, logins[0]!.state, 2000).ok).toBe(false);
   });
 
   it('when the state is older than 10 minutes, then it is refused as expired and removed', () => {
     const req = fakeRequest();
     const login = beginLogin(req, 0);
-    expect(consumeState(req, login.s, PENDING_TTL_MS)).toEqual({ ok: false, reason: 'expired' });
+    expect(consumeState(req, login.state, PENDING_TTL_MS)).toEqual({ ok: false, reason: 'expired' });
     expect(req.session.pending).toBeUndefined();
   });
 
@@ -55,6 +64,15 @@ describe('pending logins (state store)', () => {
     expect(req.session.pending).toBeUndefined();
   });
 
+  it('when the state matches but the provider sent no code, then it is a 400 and the state is spent', () => {
+    const req = fakeRequest();
+    const login = beginLogin(req, 0);
+    const params = parseCallback({ state: login.state });
+    if (params.kind !== 'code') throw new Error('expected a code callback');
+    expect(() => consume(req, params, 1)).toThrow(expect.objectContaining({ status: 400, code: 'bad_request' }));
+    expect(req.session.pending).toBeUndefined();
+  });
+
   it('when no login was started, then any state is unknown', () => {
     expect(consumeState(fakeRequest(), 'anything', 1)).toEqual({ ok: false, reason: 'unknown' });
   });
@@ -63,7 +81,7 @@ describe('pending logins (state store)', () => {
     const req = fakeRequest();
     const a = beginLogin(req, 0);
     const b = beginLogin(req, 1);
-    dropState(req, a.s);
+    dropState(req, a.state);
     expect(req.session.pending).toEqual([b]);
   });
 });

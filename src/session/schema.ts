@@ -1,0 +1,63 @@
+import { z } from 'zod';
+
+/**
+ * What this app keeps in a session, read through one schema whenever a
+ * session comes back from the store. A part that does not match — written by
+ * an older version of the app, or tampered with in Redis — is dropped: the
+ * person reads as not connected (or restarts the login) instead of meeting a
+ * 500. Unknown keys are left behind.
+ */
+
+/** A login started in one tab and not yet finished (RFC 6749 §10.12, RFC 7636). */
+export const pendingLoginSchema = z.object({
+  state: z.string(),
+  /** PKCE code_verifier. */
+  verifier: z.string(),
+  /** Epoch ms. */
+  createdAt: z.number().finite(),
+});
+
+/** A connected page: its sealed page token and its name for the home page. */
+export const connectedPageSchema = z.object({
+  token: z.string(),
+  name: z.string(),
+});
+
+export const connectionSchema = z.object({
+  /** The sealed user token. */
+  userToken: z.string(),
+  /** When the user token expires (epoch ms), null when the provider gave no expiry. */
+  expiresAt: z.number().finite().nullable(),
+  /** When the person logged in (epoch ms): the absolute lifetime counts from here. */
+  loggedInAt: z.number().finite(),
+  /** Permissions granted at login. */
+  scopes: z.array(z.string()).optional(),
+  pages: z.record(z.string(), connectedPageSchema),
+});
+
+/** Each part fails alone: a bad connection does not cost the CSRF token, and the reverse. */
+const part = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
+
+export const storedSessionSchema = z.object({
+  /** express-session's own; without it the value is not a session. */
+  cookie: z.record(z.string(), z.unknown()),
+  pending: part(z.array(pendingLoginSchema)),
+  connection: part(connectionSchema),
+  csrf: part(z.string()),
+  /** A one-time message for the next page. */
+  flash: part(z.string()),
+});
+
+export type PendingLogin = z.infer<typeof pendingLoginSchema>;
+export type ConnectedPage = z.infer<typeof connectedPageSchema>;
+export type Connection = z.infer<typeof connectionSchema>;
+
+/** A stored value as the app may use it, or undefined when it is not a session at all. */
+export function readStoredSession(value: unknown): z.infer<typeof storedSessionSchema> | undefined {
+  const parsed = storedSessionSchema.safeParse(value);
+  if (!parsed.success) return undefined;
+  // Parts that failed come back as explicit undefined: leave them out of the session.
+  const session = parsed.data;
+  for (const key of Object.keys(session) as (keyof typeof session)[]) if (session[key] === undefined) delete session[key];
+  return session;
+}

@@ -1,0 +1,79 @@
+import path from 'node:path';
+import express from 'express';
+import request from 'supertest';
+import { AppError, ERROR_STATUS, type ErrorCode } from '../../src/errors';
+import { GraphApiError } from '../../src/graph/errors';
+import { ERROR_PAGES, errorHandler } from '../../src/http/errors';
+import { createLogger } from '../../src/log/logger';
+import { ConnectionKeeper } from '../../src/session/connection';
+import { TokenSealer } from '../../src/session/sealer';
+import { LogCapture } from '../helpers/stack';
+
+/** Any code, as the handler sees it: it reads code, status and fields, never the class. */
+class Probe extends AppError {
+  constructor(code: ErrorCode) {
+    super(code, `probe ${code}`);
+  }
+}
+
+const CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+
+/** An app whose one route throws the given error, without a session (so no error is turned into a redirect). */
+function appThrowing(err: unknown) {
+  const logs = new LogCapture();
+  const app = express();
+  app.set('views', path.resolve(__dirname, '../../views'));
+  app.set('view engine', 'ejs');
+  Object.assign(app.locals, { connected: false, flash: undefined, csrf: () => '' });
+  app.get('/boom', () => {
+    throw err;
+  });
+  app.use(errorHandler(createLogger({ level: 'info', destination: logs }), new ConnectionKeeper(new TokenSealer(['k'.repeat(32)]), 1000, () => 0)));
+  return { app, logs };
+}
+
+function failedLine(logs: LogCapture): { status: number; err?: { status?: number; code?: string } } {
+  const line = logs.lines.map((l) => JSON.parse(l) as { msg: string }).find((l) => l.msg === 'request failed');
+  if (!line) throw new Error(`no "request failed" line in ${logs.text}`);
+  return line as never;
+}
+
+describe('error pages', () => {
+  it('when the codes are listed, then every one has a status and a page (the Records make this a compile-time fact)', () => {
+    expect(Object.keys(ERROR_PAGES).sort()).toEqual([...CODES].sort());
+  });
+
+  it.each(CODES)('when an error with code %s is thrown, then the response has its status and the log line the same one', async (code) => {
+    const { app, logs } = appThrowing(new Probe(code));
+    const res = await request(app).get('/boom');
+    expect(res.status).toBe(ERROR_STATUS[code]);
+    expect(res.text).toContain(ERROR_PAGES[code].title.replace(/'/g, '&#39;'));
+    const line = failedLine(logs);
+    expect(line.status).toBe(res.status);
+    expect(line.err?.status).toBe(res.status);
+    expect(line.err?.code).toBe(code);
+  });
+
+  it('when the provider rate-limits with a wait, then the wait is in the constructor and in Retry-After', async () => {
+    const err = new GraphApiError({ code: 4, message: 'limit', type: 'OAuthException', subcode: undefined, fbtraceId: 'Atrace' }, 403, 120);
+    expect(err.retryAfterSec).toBe(120);
+    const res = await request(appThrowing(err).app).get('/boom').expect(429);
+    expect(res.headers['retry-after']).toBe('120');
+    expect(res.text).toContain('about 2 minute(s)');
+  });
+
+  it('when the provider says an object does not exist (code 100, subcode 33), then the error itself is a 404', async () => {
+    const err = new GraphApiError({ code: 100, message: 'Unsupported get request', type: 'GraphMethodException', subcode: 33, fbtraceId: undefined }, 400);
+    expect(err.code).toBe('graph_not_found');
+    expect(err.status).toBe(404);
+    const res = await request(appThrowing(err).app).get('/boom').expect(404);
+    expect(res.text).toContain('Page not found');
+  });
+
+  it('when something that is not an AppError is thrown, then 500 and the log says 500', async () => {
+    const { app, logs } = appThrowing(new Error('kaboom'));
+    const res = await request(app).get('/boom').expect(500);
+    expect(res.text).not.toContain('kaboom');
+    expect(failedLine(logs).status).toBe(500);
+  });
+});
