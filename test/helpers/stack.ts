@@ -7,7 +7,7 @@ import { graphClientFor, type GraphClient } from '../../src/graph/client';
 import { createLogger } from '../../src/log/logger';
 import { PageCache, type PageCacheOptions } from '../../src/pages/cache';
 import { createMemorySessionStore, type SessionStoreHandle } from '../../src/session/store';
-import { startEmulator, type RunningEmulator } from '../../src/provider';
+import { startEmulator, type RunningEmulator } from '@pagelight/graph-emulator';
 import { credentialsSeenBy, leakedLines } from './logScrape';
 
 export const APP_ID = '1234567890123456';

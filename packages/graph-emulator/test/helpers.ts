@@ -5,7 +5,7 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { Express } from 'express';
 import request from 'supertest';
-import { createEmulator, SEED_IDS, type EmulatorControls, type EmulatorOptions } from '../../src/provider';
+import { createEmulator, SEED_IDS, type EmulatorControls, type EmulatorOptions } from '../src';
 
 export const CLIENT = {
   clientId: '1111222233334444',

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { startEmulator } from '../../src/provider';
+import { startEmulator } from '../src';
 import { CLIENT, graphError, makeEmulator, PAGES, pageToken, userToken, USERS } from './helpers';
 
 describe('controls: expiring and revoking tokens', () => {

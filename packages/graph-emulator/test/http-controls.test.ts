@@ -1,4 +1,4 @@
-import { startEmulator, SEED_IDS, type RunningEmulator } from '../../src/provider';
+import { startEmulator, SEED_IDS, type RunningEmulator } from '../src';
 import { CLIENT } from './helpers';
 
 describe('HTTP controls under /__emulator', () => {
