@@ -95,6 +95,21 @@ describe('controls: latency and scripted failures', () => {
     await request(app).get('/me').set('Authorization', `Bearer ${user}`).expect(200);
   });
 
+  it('when scripted failures have not fired, then pendingFailures lists them with what remains, and clearFailures drops them', async () => {
+    const { app, controls } = makeEmulator();
+    const user = await userToken(app);
+    controls.failNext(2, { status: 503, error: { code: 2 } });
+    controls.failNext(1, { kind: 'reset', match: '/feed' });
+    await request(app).get('/me').set('Authorization', `Bearer ${user}`).expect(503);
+    expect(controls.pendingFailures()).toEqual([
+      { remaining: 1, failure: { kind: 'graph', status: 503, error: { code: 2 } } },
+      { remaining: 1, failure: { kind: 'reset', match: '/feed' } },
+    ]);
+    expect(controls.clearFailures()).toBe(2);
+    expect(controls.pendingFailures()).toEqual([]);
+    await request(app).get('/me').set('Authorization', `Bearer ${user}`).expect(200);
+  });
+
   it('when a failure has a match, then only requests whose path contains it fail', async () => {
     const { app, controls } = makeEmulator();
     const user = await userToken(app);

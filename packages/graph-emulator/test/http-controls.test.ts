@@ -54,6 +54,15 @@ describe('HTTP controls under /__emulator', () => {
     expect(Date.now() - t2).toBeLessThan(110);
   });
 
+  it('when a failure is scripted over HTTP and not used, then GET /fail lists it and DELETE /fail drops it', async () => {
+    expect((await post('/fail', { n: 3, failure: { kind: 'hang' }, match: '/never' })).status).toBe(204);
+    const listed = await fetch(`${emulator.url}/__emulator/fail`);
+    expect(await listed.json()).toEqual({ data: [{ remaining: 3, failure: { kind: 'hang', match: '/never' } }] });
+    const dropped = await fetch(`${emulator.url}/__emulator/fail`, { method: 'DELETE' });
+    expect(await dropped.json()).toEqual({ count: 3 });
+    expect(await (await fetch(`${emulator.url}/__emulator/fail`)).json()).toEqual({ data: [] });
+  });
+
   it('when a page field is set over HTTP, then the page read returns it', async () => {
     expect((await post(`/pages/${SEED_IDS.pages.bakery}`, { about: '<img src=x onerror="window.__pwned=1">' })).status).toBe(204);
     const { access_token } = (await (await post('/tokens', { userId: SEED_IDS.users.ada, pageId: SEED_IDS.pages.bakery })).json()) as { access_token: string };
