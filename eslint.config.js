@@ -5,7 +5,7 @@ const prettier = require('eslint-config-prettier');
 const globals = require('globals');
 
 module.exports = tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', 'docs/', 'bench/results/'] },
+  { ignores: ['**/dist/', 'node_modules/', 'coverage/', 'docs/', 'bench/results/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,

@@ -11,4 +11,5 @@ module.exports = {
   globalSetup: '<rootDir>/test/e2e/globalSetup.js',
   testTimeout: 60000,
   maxWorkers: 1,
+  moduleNameMapper: { '^@pagelight/graph-emulator$': '<rootDir>/packages/graph-emulator/src/index.ts' },
 };

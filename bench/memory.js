@@ -11,7 +11,7 @@
 const { randomBytes } = require('node:crypto');
 const { createMemorySessionStore } = require('../dist/session/store');
 const { TokenSealer } = require('../dist/session/sealer');
-const { startEmulator, SEED_IDS } = require('../dist/provider');
+const { startEmulator, SEED_IDS } = require('@pagelight/graph-emulator');
 
 async function main() {
   const counts = (process.argv[2] ?? '10000,100000').split(',').map(Number);

@@ -302,7 +302,7 @@ async function main() {
   try {
     const emulator = await start(
       'emulator',
-      ['dist/provider/main.js'],
+      ['packages/graph-emulator/dist/main.js'],
       { PROVIDER_PORT: String(ports.emulator), FB_APP_ID: APP_ID, FB_APP_SECRET: APP_SECRET, BASE_URL: appUrl },
       /listening/,
     );

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import fc from 'fast-check';
-import { SEED_IDS } from '../src/provider';
+import { SEED_IDS } from '@pagelight/graph-emulator';
 import { CookieClient } from '../test/helpers/cookieClient';
 import { realLogin } from '../test/helpers/realLogin';
 import { startStack, type Stack } from '../test/helpers/stack';

@@ -5,7 +5,6 @@ import { createApp } from './app';
 import { graphClientFor } from './graph/client';
 import { createLogger } from './log/logger';
 import { createSessionStore } from './session/create';
-import { DEMO_CLIENT, startEmulator, type RunningEmulator } from './provider';
 
 /** The only module that listens. Everything is built by createApp. */
 async function main(): Promise<void> {
@@ -21,17 +20,20 @@ async function main(): Promise<void> {
   }
   const logger = createLogger({ level: config.logLevel, pretty: config.nodeEnv === 'development' && process.stdout.isTTY && canPretty() });
 
-  let emulator: RunningEmulator | undefined;
+  let emulator: { close(): Promise<void> } | undefined;
   if (config.demo) {
-    emulator = await listenOrExit(
+    // Loaded only in demo mode, so a configured (production) app never loads the emulator.
+    const { DEMO_CLIENT, startEmulator } = await import('@pagelight/graph-emulator');
+    const running = await listenOrExit(
       () => startEmulator({ port: config.providerPort, host: '127.0.0.1', clients: [{ ...DEMO_CLIENT, redirectUri: config.callbackUrl }] }),
       'PROVIDER_PORT',
       config.providerPort,
     );
+    emulator = running;
     // The browser goes to the dialog by the app's own host name; the server calls the API on loopback.
-    const dialogOrigin = `${new URL(config.baseUrl).protocol}//${new URL(config.baseUrl).hostname}:${emulator.port}`.replace('https:', 'http:');
-    config = withProvider(config, { appId: DEMO_CLIENT.clientId, appSecret: DEMO_CLIENT.clientSecret, authUrl: dialogOrigin, graphUrl: emulator.url });
-    logger.warn({ providerUrl: emulator.url }, `demo mode: FB_APP_ID is unset, so the built-in provider emulator serves the login dialog at ${dialogOrigin}`);
+    const dialogOrigin = `${new URL(config.baseUrl).protocol}//${new URL(config.baseUrl).hostname}:${running.port}`.replace('https:', 'http:');
+    config = withProvider(config, { appId: DEMO_CLIENT.clientId, appSecret: DEMO_CLIENT.clientSecret, authUrl: dialogOrigin, graphUrl: running.url });
+    logger.warn({ providerUrl: running.url }, `demo mode: FB_APP_ID is unset, so the built-in provider emulator serves the login dialog at ${dialogOrigin}`);
   }
   if (config.secureCookies && config.trustProxy === undefined) {
     // express-session will not set a Secure cookie on a request it sees as http: logins would loop.

@@ -4,7 +4,7 @@
  * as separate processes, so "the provider is down" is a real dead process.
  */
 import type { BrowserContext, Page } from 'playwright-core';
-import { DEFAULT_SEED, SEED_IDS } from '../../src/provider/seed';
+import { DEFAULT_SEED, SEED_IDS } from '@pagelight/graph-emulator';
 import { axeProblems, offLoopback, Stack, type Watch } from './harness';
 
 const BAKERY = SEED_IDS.pages.bakery;

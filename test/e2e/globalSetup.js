@@ -1,5 +1,5 @@
-// Runs once before the browser suite: refuse early without Chromium, then build dist/,
-// because the suite starts the real `node dist/server.js` and `node dist/provider/main.js`.
+// Runs once before the browser suite: refuse early without Chromium, then build dist/ (and the emulator's),
+// because the suite starts the real `node dist/server.js` and `node packages/graph-emulator/dist/main.js`.
 const { execFileSync } = require('node:child_process');
 const path = require('node:path');
 const { chromiumProblem } = require('./chromium');
@@ -12,5 +12,5 @@ module.exports = async function globalSetup() {
     throw err;
   }
   const root = path.resolve(__dirname, '..', '..');
-  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-b', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
 };

@@ -126,7 +126,7 @@ export class Stack {
 
   /** Starts (or restarts, on the same port) the emulator process. */
   async startProvider(): Promise<void> {
-    this.provider = start('dist/provider/main.js', {
+    this.provider = start('packages/graph-emulator/dist/main.js', {
       PROVIDER_PORT: String(this.providerPort),
       FB_APP_ID: APP_ID,
       FB_APP_SECRET: APP_SECRET,

@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { SEED_IDS } from '../../src/provider/seed';
+import { SEED_IDS } from '@pagelight/graph-emulator';
 import { Stack } from './harness';
 
 const OUT = path.resolve(__dirname, '..', '..', 'docs', 'screenshots');

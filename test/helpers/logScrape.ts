@@ -1,4 +1,4 @@
-import type { RunningEmulator } from '../../src/provider';
+import type { RunningEmulator } from '@pagelight/graph-emulator';
 
 const CREDENTIAL_PARAMS = ['access_token', 'client_secret', 'code', 'code_verifier', 'appsecret_proof', 'fb_exchange_token'];
 

@@ -7,7 +7,7 @@ import { graphClientFor, type GraphClient } from '../../src/graph/client';
 import { createLogger } from '../../src/log/logger';
 import { PageCache, type PageCacheOptions } from '../../src/pages/cache';
 import { createMemorySessionStore, type SessionStoreHandle } from '../../src/session/store';
-import { startEmulator, type RunningEmulator } from '../../src/provider';
+import { startEmulator, type RunningEmulator } from '@pagelight/graph-emulator';
 import { credentialsSeenBy, leakedLines } from './logScrape';
 
 export const APP_ID = '1234567890123456';
@@ -39,6 +39,20 @@ export interface Stack {
   close(): Promise<void>;
 }
 
+/** Emulators of stacks not yet closed, checked after every test. */
+const open = new Set<RunningEmulator>();
+
+// A failure scripted but never fired means the test did not exercise what it meant to:
+// fail that test (and drop the leftover, so the next test is not hit by it).
+afterEach(() => {
+  for (const emulator of open) {
+    const pending = emulator.controls.pendingFailures();
+    if (pending.length === 0) continue;
+    emulator.controls.clearFailures();
+    throw new Error(`scripted emulator failure(s) never fired: ${JSON.stringify(pending)}`);
+  }
+});
+
 export interface StackOptions {
   env?: Record<string, string>;
   timeoutMs?: number;
@@ -56,6 +70,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const emulator = await startEmulator({
     clients: [{ clientId: APP_ID, clientSecret: APP_SECRET, redirectUri: `${baseUrl}/auth/callback`, name: 'Pagelight test' }],
   });
+  open.add(emulator);
   const config = loadConfig({
     FB_APP_ID: APP_ID,
     FB_APP_SECRET: APP_SECRET,
@@ -83,12 +98,15 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     graph,
     cache,
     close: async () => {
+      open.delete(emulator);
+      const pending = emulator.controls.pendingFailures();
       // The log scrape (issue 6): whatever a suite did, no credential may have reached a log line.
       const leaks = leakedLines(logs.lines, credentialsSeenBy(emulator, APP_SECRET));
       graph.close();
       await sessions.close();
       await emulator.close();
       if (leaks.length > 0) throw new Error(`credentials in the app's log:\n${leaks.slice(0, 5).join('\n')}`);
+      if (pending.length > 0) throw new Error(`scripted emulator failure(s) never fired: ${JSON.stringify(pending)}`);
     },
   };
 }

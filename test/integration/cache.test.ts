@@ -1,4 +1,4 @@
-import { SEED_IDS } from '../../src/provider';
+import { SEED_IDS } from '@pagelight/graph-emulator';
 import { agentFor, startStack, type Agent, type Stack } from '../helpers/stack';
 import { graphCalls } from '../helpers/emulator';
 import { login, loginAndConnect, postIds } from '../helpers/flow';

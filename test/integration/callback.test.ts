@@ -1,4 +1,4 @@
-import { SEED_IDS } from '../../src/provider';
+import { SEED_IDS } from '@pagelight/graph-emulator';
 import { completeDialog } from '../helpers/dialog';
 import { login, loginAndConnect, pathOf, startLogin } from '../helpers/flow';
 import { agentFor, startStack, type Stack } from '../helpers/stack';

@@ -1,4 +1,4 @@
-import { SEED_IDS } from '../../src/provider';
+import { SEED_IDS } from '@pagelight/graph-emulator';
 import { agentFor, startStack, type Stack } from '../helpers/stack';
 import { csrfFrom, login, loginAndConnect, postIds, sessionCookie, startLogin } from '../helpers/flow';
 

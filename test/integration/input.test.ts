@@ -1,4 +1,4 @@
-import { SEED_IDS } from '../../src/provider';
+import { SEED_IDS } from '@pagelight/graph-emulator';
 import { graphCalls } from '../helpers/emulator';
 import { loginAndConnect } from '../helpers/flow';
 import { agentFor, startStack, type Stack } from '../helpers/stack';

@@ -4,7 +4,7 @@ import { loadConfig } from '../../src/config';
 import { graphClientFor, type GraphClient } from '../../src/graph/client';
 import { createLogger } from '../../src/log/logger';
 import { createMemorySessionStore } from '../../src/session/store';
-import { startEmulator, SEED_IDS, type RunningEmulator } from '../../src/provider';
+import { startEmulator, SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
 import { completeDialog } from '../helpers/dialog';
 import { LogCapture } from '../helpers/stack';
 import { CookieClient } from '../helpers/cookieClient';

@@ -1,4 +1,4 @@
-import { SEED_IDS } from '../../src/provider';
+import { SEED_IDS } from '@pagelight/graph-emulator';
 import { csrfFrom, login, loginAndConnect, pathOf, startLogin } from '../helpers/flow';
 import { completeDialog } from '../helpers/dialog';
 import { agentFor, APP_SECRET, startStack, type Stack } from '../helpers/stack';

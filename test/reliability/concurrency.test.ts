@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { SEED_IDS } from '../../src/provider';
+import { SEED_IDS } from '@pagelight/graph-emulator';
 import { realLogin } from '../helpers/realLogin';
 import { startStack, type Stack } from '../helpers/stack';
 

@@ -1,4 +1,4 @@
-import type { Failure } from '../../src/provider';
+import type { Failure } from '@pagelight/graph-emulator';
 
 /** Each fault the provider can throw at a page view, the page the person gets, and a healthy process after. */
 export const FAULTS: [string, number, Failure, RegExp][] = [

@@ -1,4 +1,4 @@
-import { SEED_IDS } from '../../src/provider';
+import { SEED_IDS } from '@pagelight/graph-emulator';
 import { FAULTS } from './faultTable';
 import { graphCalls } from '../helpers/emulator';
 import { loginAndConnect } from '../helpers/flow';

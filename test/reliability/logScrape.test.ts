@@ -1,4 +1,4 @@
-import { SEED_IDS } from '../../src/provider';
+import { SEED_IDS } from '@pagelight/graph-emulator';
 import { credentialsSeenBy, leakedLines } from '../helpers/logScrape';
 import { loginAndConnect } from '../helpers/flow';
 import { agentFor, APP_SECRET, startStack } from '../helpers/stack';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { SEED_IDS } from '../../src/provider';
+import { SEED_IDS } from '@pagelight/graph-emulator';
 import { graphCalls, tokenCalls } from '../helpers/emulator';
 import { loginAndConnect } from '../helpers/flow';
 import { agentFor, startStack, type Stack } from '../helpers/stack';

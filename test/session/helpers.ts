@@ -7,7 +7,7 @@ import { loadConfig, type Config } from '../../src/config';
 import { graphClientFor } from '../../src/graph/client';
 import { createLogger } from '../../src/log/logger';
 import type { SessionStoreHandle } from '../../src/session/store';
-import { startEmulator, type RunningEmulator } from '../../src/provider';
+import { startEmulator, type RunningEmulator } from '@pagelight/graph-emulator';
 import { LogCapture, APP_ID, APP_SECRET, BASE_URL, SESSION_SECRET } from '../helpers/stack';
 
 export { APP_ID, APP_SECRET, BASE_URL, SESSION_SECRET };

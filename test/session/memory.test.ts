@@ -4,7 +4,7 @@ import { createApp } from '../../src/app';
 import type { Config } from '../../src/config';
 import { graphClientFor, type GraphClient } from '../../src/graph/client';
 import { createLogger } from '../../src/log/logger';
-import { SEED_IDS, type RunningEmulator } from '../../src/provider';
+import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
 import { createMemorySessionStore, type SessionStoreHandle } from '../../src/session/store';
 import { loginAndConnect, sessionCookie } from '../helpers/flow';
 import { LogCapture } from '../helpers/stack';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createClient } from 'redis';
-import { SEED_IDS, type RunningEmulator } from '../../src/provider';
+import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
 import { createRedisSessionStore } from '../../src/session/redis';
 import type { Config } from '../../src/config';
 import { completeDialog } from '../helpers/dialog';

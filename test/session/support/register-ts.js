@@ -5,7 +5,16 @@
  * build step that would race with other builds of dist/.
  */
 const fs = require('node:fs');
+const Module = require('node:module');
+const path = require('node:path');
 const ts = require('typescript');
+
+// The emulator package from its source too, as jest's moduleNameMapper does: no build of its dist/.
+const EMULATOR = path.join(__dirname, '../../../packages/graph-emulator/src/index.ts');
+const resolve = Module._resolveFilename;
+Module._resolveFilename = function (request, ...rest) {
+  return resolve.call(this, request === '@pagelight/graph-emulator' ? EMULATOR : request, ...rest);
+};
 
 const compilerOptions = {
   module: ts.ModuleKind.CommonJS,

@@ -20,7 +20,7 @@ export function dialogRouter(ctx: Context): Router {
   router.get(DIALOG_PATHS, (req, res) => {
     if (!versionOk(req, res)) return;
     const result = validateDialog(ctx, req.query);
-    if (!result.ok) return renderError(res, 400, result.title, result.message);
+    if (!result.ok) return renderError(res, 400, result.title, result.message, result.blocked);
     const pending = ctx.dialogs.open(result.request);
     setHtmlHeaders(res, new URL(result.client.redirectUri).origin);
     res.render('dialog', {

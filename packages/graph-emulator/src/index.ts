@@ -16,6 +16,7 @@ export type {
   Failure,
   IssueTokenRequest,
   LogEntry,
+  PendingFailure,
   RateLimit,
   RevokeReason,
   RunningEmulator,

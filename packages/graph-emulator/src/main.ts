@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * `npm run provider`: the emulator on its own, on PROVIDER_PORT (SPEC §7).
  * Binds loopback only — its /__emulator controls are unauthenticated.

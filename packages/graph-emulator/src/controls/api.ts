@@ -37,6 +37,12 @@ export function createControls(ctx: Context): EmulatorControls {
         parse('failNext', () => parseFailure(failure)),
       );
     },
+    pendingFailures() {
+      return ctx.faults.pendingFailures();
+    },
+    clearFailures(): number {
+      return ctx.faults.clearFailures();
+    },
     setRateLimit(limit: RateLimit | null): void {
       ctx.usage.setLimit(limit === null ? null : parse('setRateLimit', () => rateLimitSchema.parse(limit)));
     },

@@ -5,7 +5,7 @@
  */
 import type { NextFunction, Request, Response } from 'express';
 import { defaultMessage, GraphError } from './errors';
-import type { Failure } from './types';
+import type { Failure, PendingFailure } from './types';
 
 interface Scripted {
   remaining: number;
@@ -35,6 +35,18 @@ export class Faults {
 
   get pending(): number {
     return this.queue.reduce((sum, s) => sum + s.remaining, 0);
+  }
+
+  /** Scripted failures not yet used up, oldest first (copies). */
+  pendingFailures(): PendingFailure[] {
+    return this.queue.map((s) => ({ remaining: s.remaining, failure: { ...s.failure } }));
+  }
+
+  /** Drops every scripted failure; returns how many requests they would still have failed. */
+  clearFailures(): number {
+    const dropped = this.pending;
+    this.queue = [];
+    return dropped;
   }
 
   clear(latencyMs: number): void {

@@ -6,7 +6,7 @@
  * socket, with fetch, so nothing emulator-specific is involved.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { startEmulator, type RunningEmulator } from '../../src/provider';
+import { startEmulator, type RunningEmulator } from '../src';
 import { CLIENT, requestIdOf, USERS } from './helpers';
 
 describe('a standard OAuth 2.0 client', () => {

@@ -4,6 +4,7 @@
  * `form-action` on the redirect that follows a form submission too.
  */
 import type { Response } from 'express';
+import type { BlockedRedirect } from './validate';
 
 export function setHtmlHeaders(res: Response, redirectOrigin?: string): void {
   const formAction = redirectOrigin === undefined ? "'self'" : `'self' ${redirectOrigin}`;
@@ -18,7 +19,15 @@ export function setHtmlHeaders(res: Response, redirectOrigin?: string): void {
   });
 }
 
-export function renderError(res: Response, status: number, title: string, message: string): void {
+export function renderError(res: Response, status: number, title: string, message: string, blocked?: BlockedRedirect): void {
   setHtmlHeaders(res);
-  res.status(status).render('error', { title, message, status });
+  res.status(status).render('error', { title, message, status, blocked: blocked === undefined ? undefined : blockedView(blocked) });
+}
+
+/**
+ * The registered URI is the emulator's own configuration, so its origin is a
+ * safe way back to the app; the URI that was sent is only shown (escaped).
+ */
+function blockedView({ registered, sent }: BlockedRedirect): { registered: string; sent: string; home: string } {
+  return { registered, sent: sent ?? '(none)', home: `${new URL(registered).origin}/` };
 }

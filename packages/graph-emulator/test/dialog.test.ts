@@ -75,6 +75,18 @@ describe('GET /vX.Y/dialog/oauth', () => {
     expect(res.text).not.toContain('name="request_id"');
   });
 
+  it('when the redirect_uri is not the registered one, then the page shows both URIs, which variable to fix, and a link back to the app', async () => {
+    const res = await request(app)
+      .get('/v23.0/dialog/oauth')
+      .query(dialogQuery({ redirect_uri: 'http://localhost:4100/auth/callback?<b>' }))
+      .expect(400);
+    expect(res.text).toContain('URL blocked');
+    expect(res.text).toContain(`<code>${CLIENT.redirectUri}</code>`);
+    expect(res.text).toContain('<code>http://localhost:4100/auth/callback?&lt;b&gt;</code>');
+    expect(res.text).toMatch(/BASE_URL/);
+    expect(res.text).toContain('<a href="http://app.test/">');
+  });
+
   it('when a parameter is repeated, then a 400 error page', async () => {
     const res = await request(app).get(
       `/v23.0/dialog/oauth?client_id=${CLIENT.clientId}&redirect_uri=${encodeURIComponent(CLIENT.redirectUri)}&state=a&state=b`,

@@ -57,6 +57,12 @@ export type Failure = (
   | { kind: 'slow'; ms: number }
 ) & { match?: string };
 
+/** A scripted failure that has not fired (yet), with how many requests it still fails. */
+export interface PendingFailure {
+  remaining: number;
+  failure: Failure;
+}
+
 export interface RateLimit {
   calls: number;
   windowMs: number;
@@ -111,6 +117,14 @@ export interface EmulatorControls {
   setLatency(ms: number): void;
   /** The next `n` matching Graph/token requests fail as described. */
   failNext(n: number, failure: Failure): void;
+  /**
+   * Scripted failures that have not fired yet, oldest first. A test helper
+   * checks this is empty after each test: a failure scripted but never used
+   * means the test did not exercise what it meant to.
+   */
+  pendingFailures(): PendingFailure[];
+  /** Drops scripted failures only (data, tokens, latency and log stay). Returns how many requests they would still have failed. */
+  clearFailures(): number;
   /** null restores the default (a budget too large to reach). */
   setRateLimit(limit: RateLimit | null): void;
   /** Set (or with null/undefined, unset) one field of a page. */

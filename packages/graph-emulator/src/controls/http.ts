@@ -36,6 +36,12 @@ export function controlsRouter(ctx: Context, controls: EmulatorControls): Router
     controls.failNext(n, withMatch as Parameters<EmulatorControls['failNext']>[1]);
     res.status(204).end();
   });
+  router.get('/fail', (_req, res) => {
+    res.json({ data: controls.pendingFailures() });
+  });
+  router.delete('/fail', (_req, res) => {
+    res.json({ count: controls.clearFailures() });
+  });
   router.post('/rate-limit', (req, res) => {
     controls.setRateLimit(rateLimitSchema.parse(body(req)));
     res.status(204).end();

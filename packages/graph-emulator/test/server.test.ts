@@ -1,9 +1,9 @@
 import http from 'node:http';
 import path from 'node:path';
-import { createEmulator, DEMO_CLIENT, startEmulator } from '../../src/provider';
-import { demoClient } from '../../src/provider/demo';
-import { loadProviderEnv, maskSecret } from '../../src/provider/env';
-import { providerViewsDir } from '../../src/provider/views';
+import { createEmulator, DEMO_CLIENT, startEmulator } from '../src';
+import { demoClient } from '../src/demo';
+import { loadProviderEnv, maskSecret } from '../src/env';
+import { providerViewsDir } from '../src/views';
 import { CLIENT } from './helpers';
 
 function get(url: string, agent: http.Agent): Promise<number> {
@@ -55,11 +55,11 @@ describe('createEmulator options', () => {
 });
 
 describe('views', () => {
-  it('when resolved from src/provider or dist/provider, then the same views/provider folder is found', () => {
-    const root = path.resolve(__dirname, '../..');
-    const expected = path.join(root, 'views', 'provider');
-    expect(providerViewsDir(path.join(root, 'src', 'provider'))).toBe(expected);
-    expect(providerViewsDir(path.join(root, 'dist', 'provider'))).toBe(expected);
+  it('when resolved from src or dist, then the views folder of the package is found', () => {
+    const root = path.resolve(__dirname, '..');
+    const expected = path.join(root, 'views');
+    expect(providerViewsDir(path.join(root, 'src'))).toBe(expected);
+    expect(providerViewsDir(path.join(root, 'dist'))).toBe(expected);
   });
 
   it('when no views folder exists above, then a clear error', () => {

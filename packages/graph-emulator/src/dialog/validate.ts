@@ -14,6 +14,13 @@ export interface DialogProblem {
   ok: false;
   title: string;
   message: string;
+  /** For "URL blocked": what is registered and what came, so the page can say how to fix it. */
+  blocked?: BlockedRedirect;
+}
+
+export interface BlockedRedirect {
+  registered: string;
+  sent: string | undefined;
 }
 
 export interface ValidDialog {
@@ -40,10 +47,13 @@ export function validateDialog(ctx: Context, query: unknown): ValidDialog | Dial
     return problem('Invalid App ID', 'The provided app ID does not look like a valid app ID.');
   }
   if (q.redirect_uri !== client.redirectUri) {
-    return problem(
-      'URL blocked',
-      "This redirect failed because the redirect URI is not whitelisted in the app's Client OAuth Settings. " + 'It must be exactly the registered URI.',
-    );
+    return {
+      ...problem(
+        'URL blocked',
+        "This redirect failed because the redirect URI is not whitelisted in the app's Client OAuth Settings. " + 'It must be exactly the registered URI.',
+      ),
+      blocked: { registered: client.redirectUri, sent: q.redirect_uri },
+    };
   }
   const responseType = q.response_type ?? 'code';
   if (responseType !== 'code') {

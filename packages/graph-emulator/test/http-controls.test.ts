@@ -1,4 +1,4 @@
-import { startEmulator, SEED_IDS, type RunningEmulator } from '../../src/provider';
+import { startEmulator, SEED_IDS, type RunningEmulator } from '../src';
 import { CLIENT } from './helpers';
 
 describe('HTTP controls under /__emulator', () => {
@@ -52,6 +52,15 @@ describe('HTTP controls under /__emulator', () => {
     const t2 = Date.now();
     expect((await fetch(`${emulator.url}/me`, bearer(access_token))).status).toBe(200);
     expect(Date.now() - t2).toBeLessThan(110);
+  });
+
+  it('when a failure is scripted over HTTP and not used, then GET /fail lists it and DELETE /fail drops it', async () => {
+    expect((await post('/fail', { n: 3, failure: { kind: 'hang' }, match: '/never' })).status).toBe(204);
+    const listed = await fetch(`${emulator.url}/__emulator/fail`);
+    expect(await listed.json()).toEqual({ data: [{ remaining: 3, failure: { kind: 'hang', match: '/never' } }] });
+    const dropped = await fetch(`${emulator.url}/__emulator/fail`, { method: 'DELETE' });
+    expect(await dropped.json()).toEqual({ count: 3 });
+    expect(await (await fetch(`${emulator.url}/__emulator/fail`)).json()).toEqual({ data: [] });
   });
 
   it('when a page field is set over HTTP, then the page read returns it', async () => {

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { DEFAULT_SEED } from '../../src/provider';
+import { DEFAULT_SEED } from '../src';
 import { graphError, makeEmulator, PAGES, pageToken, userToken, USERS } from './helpers';
 
 const SPEC_FIELDS = 'about,attire,bio,location,parking,hours,emails,website';

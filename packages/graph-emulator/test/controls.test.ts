@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { startEmulator } from '../../src/provider';
+import { startEmulator } from '../src';
 import { CLIENT, graphError, makeEmulator, PAGES, pageToken, userToken, USERS } from './helpers';
 
 describe('controls: expiring and revoking tokens', () => {
@@ -92,6 +92,21 @@ describe('controls: latency and scripted failures', () => {
       const res = await request(app).get('/me').set('Authorization', `Bearer ${user}`).expect(503);
       expect(graphError(res.body)).toMatchObject({ code: 2, type: 'OAuthException', message: expect.any(String) });
     }
+    await request(app).get('/me').set('Authorization', `Bearer ${user}`).expect(200);
+  });
+
+  it('when scripted failures have not fired, then pendingFailures lists them with what remains, and clearFailures drops them', async () => {
+    const { app, controls } = makeEmulator();
+    const user = await userToken(app);
+    controls.failNext(2, { status: 503, error: { code: 2 } });
+    controls.failNext(1, { kind: 'reset', match: '/feed' });
+    await request(app).get('/me').set('Authorization', `Bearer ${user}`).expect(503);
+    expect(controls.pendingFailures()).toEqual([
+      { remaining: 1, failure: { kind: 'graph', status: 503, error: { code: 2 } } },
+      { remaining: 1, failure: { kind: 'reset', match: '/feed' } },
+    ]);
+    expect(controls.clearFailures()).toBe(2);
+    expect(controls.pendingFailures()).toEqual([]);
     await request(app).get('/me').set('Authorization', `Bearer ${user}`).expect(200);
   });
 

@@ -5,7 +5,7 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { Express } from 'express';
 import request from 'supertest';
-import { createEmulator, SEED_IDS, type EmulatorControls, type EmulatorOptions } from '../../src/provider';
+import { createEmulator, SEED_IDS, type EmulatorControls, type EmulatorOptions } from '../src';
 
 export const CLIENT = {
   clientId: '1111222233334444',
@@ -37,11 +37,29 @@ export interface TestEmulator {
   clock: Clock;
 }
 
+const made = new Set<EmulatorControls>();
+
 export function makeEmulator(opts: Partial<EmulatorOptions> = {}): TestEmulator {
   const clock = new Clock();
   const { app, controls } = createEmulator({ clients: [CLIENT, OTHER_CLIENT], now: clock.now, ...opts });
+  made.add(controls);
   return { app, controls, clock };
 }
+
+/** Throws when a scripted failure never fired, then drops it so the next test starts clean. */
+export function assertNoPendingFailures(controls: EmulatorControls): void {
+  const pending = controls.pendingFailures();
+  if (pending.length === 0) return;
+  controls.clearFailures();
+  throw new Error(`scripted emulator failure(s) never fired: ${JSON.stringify(pending)}`);
+}
+
+// Every test that scripted a failure must have made a request that used it.
+afterEach(() => {
+  const all = [...made];
+  made.clear();
+  for (const controls of all) assertNoPendingFailures(controls);
+});
 
 export interface DialogParams {
   client_id?: string;

@@ -1,0 +1,95 @@
+/**
+ * Folder-level cycles in src/: folder A imports folder B while B imports A back,
+ * even when no single module cycle exists. Reads dependency-cruiser's JSON on
+ * stdin (`depcruise src --output-type json`), collapses each module to its folder
+ * under src/ (files directly in src/, such as context.ts, are the top that
+ * folders may use and are left out), and reports every strongly connected group
+ * of folders with one example import per edge.
+ *
+ * Exits 1 on a cycle, or 0 with --warn-only (printed as warnings).
+ */
+const warnOnly = process.argv.includes('--warn-only');
+
+function folderOf(source) {
+  const m = /^src\/([^/]+)\/./.exec(source);
+  return m ? `src/${m[1]}` : undefined;
+}
+
+function main(input) {
+  const { modules } = JSON.parse(input);
+  /** folder → folder → first import seen ("from → to"), for the report */
+  const edges = new Map();
+  for (const mod of modules) {
+    const from = folderOf(mod.source);
+    if (from === undefined) continue;
+    for (const dep of mod.dependencies) {
+      const to = folderOf(dep.resolved);
+      if (to === undefined || to === from) continue;
+      if (!edges.has(from)) edges.set(from, new Map());
+      const out = edges.get(from);
+      if (!out.has(to)) out.set(to, `${mod.source} → ${dep.resolved}`);
+    }
+  }
+
+  const groups = stronglyConnected([...new Set([...edges.keys(), ...[...edges.values()].flatMap((m) => [...m.keys()])])], edges);
+  const cycles = groups.filter((g) => g.length > 1);
+  if (cycles.length === 0) {
+    console.log('✔ no folder cycles in src/');
+    return 0;
+  }
+  const label = warnOnly ? 'warn' : 'error';
+  for (const group of cycles) {
+    console.log(`  ${label} folder-cycle: ${group.join(' ↔ ')}`);
+    for (const from of group) {
+      for (const [to, example] of edges.get(from) ?? []) {
+        if (group.includes(to)) console.log(`      ${from} → ${to}  (e.g. ${example})`);
+      }
+    }
+  }
+  console.log(`\n${warnOnly ? '!' : 'x'} ${cycles.length} folder cycle(s) in src/${warnOnly ? ' (warnings only: --warn-only)' : ''}`);
+  return warnOnly ? 0 : 1;
+}
+
+/** Tarjan's algorithm; each group sorted for a stable report. */
+function stronglyConnected(nodes, edges) {
+  let next = 0;
+  const index = new Map();
+  const low = new Map();
+  const stack = [];
+  const onStack = new Set();
+  const groups = [];
+  const visit = (v) => {
+    index.set(v, next);
+    low.set(v, next);
+    next += 1;
+    stack.push(v);
+    onStack.add(v);
+    for (const w of (edges.get(v) ?? new Map()).keys()) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v), low.get(w)));
+      } else if (onStack.has(w)) {
+        low.set(v, Math.min(low.get(v), index.get(w)));
+      }
+    }
+    if (low.get(v) === index.get(v)) {
+      const group = [];
+      let w;
+      do {
+        w = stack.pop();
+        onStack.delete(w);
+        group.push(w);
+      } while (w !== v);
+      groups.push(group.sort());
+    }
+  };
+  for (const v of nodes.sort()) if (!index.has(v)) visit(v);
+  return groups;
+}
+
+let input = '';
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (chunk) => (input += chunk));
+process.stdin.on('end', () => {
+  process.exitCode = main(input);
+});
