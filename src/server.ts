@@ -48,7 +48,11 @@ async function main(): Promise<void> {
   const sessions = await createSessionStore(config, logger);
   const graph = graphClientFor(config, logger);
   const app = createApp(config, { graph, sessions, logger });
-  const server = await listenOrExit(() => listen(createLimitedServer(app, serverLimits({ maxConnections: config.maxConnections })), config.port), 'PORT', config.port);
+  const server = await listenOrExit(
+    () => listen(createLimitedServer(app, serverLimits({ maxConnections: config.maxConnections })), config.port),
+    'PORT',
+    config.port,
+  );
   const port = (server.address() as AddressInfo).port;
   logger.info({ port, store: sessions.kind }, `Pagelight is listening on ${config.baseUrl} (port ${port}, sessions in ${sessions.kind})`);
 
