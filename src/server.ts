@@ -27,7 +27,14 @@ async function main(): Promise<void> {
     // Loaded only in demo mode, so a configured (production) app never loads the emulator.
     const { DEMO_CLIENT, startEmulator } = await import('@pagelight/graph-emulator');
     const running = await listenOrExit(
-      () => startEmulator({ port: config.providerPort, host: '127.0.0.1', clients: [{ ...DEMO_CLIENT, redirectUri: config.callbackUrl }] }),
+      () =>
+        startEmulator({
+          port: config.providerPort,
+          host: '127.0.0.1',
+          clients: [{ ...DEMO_CLIENT, redirectUri: config.callbackUrl }],
+          // The demo is driven from outside (the browser suite, the benchmark) through the HTTP controls.
+          httpControls: true,
+        }),
       'PROVIDER_PORT',
       config.providerPort,
     );
