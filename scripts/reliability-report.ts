@@ -142,13 +142,14 @@ async function concurrency(base: string): Promise<Row> {
 async function slowClients(): Promise<Row> {
   const N = Number(process.env.SLOW_CLIENTS ?? 50);
   const limits = serverLimits({ headersTimeoutMs: 1000, requestTimeoutMs: 2000, checkIntervalMs: 100, maxConnections: 4 * N });
-  let app: Stack['app'] | undefined;
-  const server = createLimitedServer((req, res) => app!(req, res), limits);
+  // The stack needs the server's URL as its BASE_URL, and the server needs the stack's app.
+  const wired: { app?: Stack['app'] } = {};
+  const server = createLimitedServer((req, res) => wired.app!(req, res), limits);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as { port: number }).port;
   const base = `http://127.0.0.1:${port}`;
   const stack = await startStack({ env: { BASE_URL: base } });
-  app = stack.app;
+  wired.app = stack.app;
   try {
     const person = await connected(base);
     const trickler = (head: string, rest: string, boundMs: number) =>
