@@ -5,9 +5,11 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
 import fc from 'fast-check';
 import { SEED_IDS } from '@pagelight/graph-emulator';
+import { createLimitedServer, serverLimits } from '../src/http/limits';
 import { CookieClient } from '../test/helpers/cookieClient';
 import { realLogin } from '../test/helpers/realLogin';
 import { startStack, type Stack } from '../test/helpers/stack';
@@ -130,6 +132,78 @@ async function concurrency(base: string): Promise<Row> {
   };
 }
 
+/**
+ * Slow clients: N sockets trickle their headers and N their body, one byte
+ * every 100 ms, against a server with small bounds (head 1 s, request 2 s).
+ * Each must be closed within its bound (+ the check interval and slack),
+ * /healthz must answer throughout, and a logged-in person keeps their page.
+ * @see docs/architecture.md#configuration
+ */
+async function slowClients(): Promise<Row> {
+  const N = Number(process.env.SLOW_CLIENTS ?? 50);
+  const limits = serverLimits({ headersTimeoutMs: 1000, requestTimeoutMs: 2000, checkIntervalMs: 100, maxConnections: 4 * N });
+  // The stack needs the server's URL as its BASE_URL, and the server needs the stack's app.
+  const wired: { app?: Stack['app'] } = {};
+  const server = createLimitedServer((req, res) => wired.app!(req, res), limits);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  const base = `http://127.0.0.1:${port}`;
+  const stack = await startStack({ env: { BASE_URL: base } });
+  wired.app = stack.app;
+  try {
+    const person = await connected(base);
+    const trickler = (head: string, rest: string, boundMs: number) =>
+      new Promise<boolean>((resolve) => {
+        const t0 = Date.now();
+        const socket = net.connect(port, '127.0.0.1', () => socket.write(head));
+        socket.on('error', () => undefined);
+        let i = 0;
+        const timer = setInterval(() => {
+          if (i < rest.length && !socket.destroyed) socket.write(rest[i++]!);
+        }, 100);
+        socket.on('close', () => {
+          clearInterval(timer);
+          resolve(Date.now() - t0 <= boundMs + limits.checkIntervalMs + 500);
+        });
+      });
+    const heads = Array.from({ length: N }, () =>
+      trickler('GET /healthz HTTP/1.1\r\n', `Host: app.test\r\nX-Slow: ${'a'.repeat(100)}\r\n\r\n`, limits.headersTimeoutMs),
+    );
+    const bodies = Array.from({ length: N }, () =>
+      trickler(
+        'POST /auth/logout HTTP/1.1\r\nHost: app.test\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 500\r\n\r\n',
+        'a'.repeat(500),
+        limits.requestTimeoutMs,
+      ),
+    );
+    let healthFailures = 0;
+    let healthChecks = 0;
+    const during = (async () => {
+      for (let i = 0; i < 10; i++) {
+        healthChecks++;
+        const res = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(1000) }).catch(() => undefined);
+        if (res?.status !== 200) healthFailures++;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    })();
+    const closed = await Promise.all([...heads, ...bodies]);
+    await during;
+    const late = closed.filter((ok) => !ok).length;
+    const still = await person.get(`/pages/${BAKERY}`);
+    return {
+      check: 'slow clients (header and body tricklers)',
+      tried: 2 * N + healthChecks,
+      failures: late + healthFailures,
+      lost: still.status === 200 ? 0 : 1,
+      note: `${2 * N} tricklers, closed late: ${late}; /healthz failed ${healthFailures}/${healthChecks}`,
+    };
+  } finally {
+    server.closeAllConnections();
+    server.close();
+    await stack.close();
+  }
+}
+
 /** Runs one check against its own app + emulator; `timeoutMs` is the app's provider timeout. */
 async function withStack(timeoutMs: number, check: (base: string, stack: Stack) => Promise<Row>): Promise<Row> {
   const { stack, base, server } = await listen((baseUrl) => startStack({ env: { BASE_URL: baseUrl }, timeoutMs }));
@@ -149,6 +223,7 @@ async function main(): Promise<void> {
   rows.push(await withStack(300, faults));
   // The production default timeout: this is load, not a fault.
   rows.push(await withStack(5000, (base) => concurrency(base)));
+  rows.push(await slowClients());
   const total = {
     check: 'total',
     tried: rows.reduce((n, r) => n + r.tried, 0),

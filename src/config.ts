@@ -36,6 +36,8 @@ export interface Config {
   readonly providerTimeoutMs: number;
   /** Seconds a page's details and first feed page are served from the cache; 0 turns it off. */
   readonly pageCacheTtlSec: number;
+  /** Connections the server accepts at once; more are closed on arrival. */
+  readonly maxConnections: number;
   readonly logLevel: string;
   readonly nodeEnv: string;
 }
@@ -242,6 +244,7 @@ export function loadConfig(env: Env = process.env): Config {
     sessionMaxSec: positiveInt(env, 'SESSION_MAX_SECONDS', 7 * 24 * 3600, 365 * 24 * 3600),
     providerTimeoutMs: positiveInt(env, 'PROVIDER_TIMEOUT_MS', 5000, 60000),
     pageCacheTtlSec: wholeNumber(env, 'PAGE_CACHE_TTL', 60, 86400),
+    maxConnections: positiveInt(env, 'MAX_CONNECTIONS', 1000, 1_000_000),
     logLevel,
     nodeEnv: read(env, 'NODE_ENV') ?? 'development',
   };

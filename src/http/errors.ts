@@ -76,8 +76,9 @@ interface ErrorPage {
   headers: Record<string, string>;
 }
 
-export const notFound: RequestHandler = (req, _res, next) => {
-  next(new NotFoundError(`There is nothing at ${req.path.slice(0, 200)}.`));
+// The path is not repeated: whoever wrote the link chose it, and it would read as the site's own words.
+export const notFound: RequestHandler = (_req, _res, next) => {
+  next(new NotFoundError('There is nothing at this address.'));
 };
 
 /** An AppError's own status and page; a stray 4xx (body-parser) keeps its status; anything else is a 500. */
