@@ -77,7 +77,7 @@ export class PageCache {
   /**
    * Always `load()`s, then keeps the answer for everyone allowed to share it:
    * for a session whose own token has not proved itself upstream recently
-   * (docs/architecture.md#the-page-cache).
+   * (docs/architecture.md#page-cache).
    */
   async refresh<T>(pageId: string, part: CachedPart, variant: string, load: () => Promise<T>): Promise<T> {
     if (!this.lru) return load();

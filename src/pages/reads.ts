@@ -7,7 +7,7 @@ import type { ConnectedPage } from '../session/types';
 /**
  * How a page view reads the page: from the cache shared between sessions, or
  * upstream with this session's own page token.
- * @see docs/architecture.md#the-page-cache
+ * @see docs/architecture.md#page-cache
  */
 
 const DETAILS_FIELDS = PAGE_FIELDS.join(',');

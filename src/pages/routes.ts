@@ -99,7 +99,7 @@ function staleCursor(err: unknown): never {
 /**
  * View models of cached answers, made once per answer: a cache hit returns the
  * same object, and formatting 25 post times per view was the warm path's
- * largest cost (see docs/architecture.md#the-page-cache). Weak, so they go when the answer does.
+ * largest cost (see docs/architecture.md#page-cache). Weak, so they go when the answer does.
  */
 const pageViews = new WeakMap<PageDetails, PageView>();
 const feedViews = new WeakMap<FeedResponse, FeedView>();
