@@ -4,7 +4,7 @@
  * Targets: 0 failures, 0 lost sessions. Exits 1 when a target is missed.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { Agent, createServer, get, type Server } from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import fc from 'fast-check';
@@ -133,6 +133,103 @@ async function concurrency(base: string): Promise<Row> {
 }
 
 /**
+ * Sessions whose tokens the provider revoked, while another keeps the page warm in the cache:
+ * each must lose the page within PAGE_CACHE_TTL and one view (see docs/architecture.md#page-cache).
+ */
+async function revokedBehindWarmCache(): Promise<Row> {
+  const ttlSec = 2;
+  const revokedCount = 5;
+  const { stack, base, server } = await listen((baseUrl) => startStack({ env: { BASE_URL: baseUrl, PAGE_CACHE_TTL: String(ttlSec) } }));
+  try {
+    const view = async (client: CookieClient) => {
+      const res = await client.get(`/pages/${BAKERY}`);
+      await res.arrayBuffer();
+      return res.status;
+    };
+    const warm = await connected(base);
+    const revoked: CookieClient[] = [];
+    for (let i = 0; i < revokedCount; i++) {
+      const before = new Set(stack.emulator.controls.issuedTokens());
+      const client = await connected(base);
+      if ((await view(client)) !== 200) throw new Error('setup view failed');
+      for (const token of stack.emulator.controls.issuedTokens().filter((t) => !before.has(t))) stack.emulator.controls.revokeTokens({ token });
+      revoked.push(client);
+    }
+    let lost = 0;
+    const until = Date.now() + ttlSec * 1000 + 500;
+    while (Date.now() < until) {
+      if ((await view(warm)) !== 200) lost++;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    let failures = 0;
+    for (const client of revoked) if ((await view(client)) === 200) failures++;
+    return {
+      check: 'revoked token behind a warm cache',
+      tried: revokedCount,
+      failures,
+      lost,
+      note: `PAGE_CACHE_TTL=${ttlSec}; revoked sessions still shown the page after TTL + one view: ${failures}`,
+    };
+  } finally {
+    server.closeAllConnections();
+    server.close();
+    await stack.close();
+  }
+}
+
+/** With provider latency 100 ms, one session fires 300 concurrent older-posts requests; another's page view p50 stays within 3x. */
+async function noisyNeighbour(): Promise<Row> {
+  const burstSize = 300;
+  const { stack, base, server } = await listen((baseUrl) => startStack({ env: { BASE_URL: baseUrl } }));
+  try {
+    const noisy = await connected(base);
+    const quiet = await connected(base);
+    let lost = 0;
+    // The other person is another client: their views go over their own connections, not this process's shared fetch pool.
+    const agent = new Agent({ keepAlive: true });
+    const cookie = quiet.cookieHeader();
+    const timed = () =>
+      new Promise<number>((resolve, reject) => {
+        const started = performance.now();
+        get(`${base}/pages/${BAKERY}`, { agent, headers: { cookie } }, (res) => {
+          if (res.statusCode !== 200) lost++;
+          res.resume().on('end', () => resolve(performance.now() - started));
+        }).on('error', reject);
+      });
+    const p50 = async (gapMs: number) => {
+      const times = await Promise.all(Array.from({ length: 9 }, (_, i) => new Promise((r) => setTimeout(r, i * gapMs)).then(timed)));
+      return times.sort((a, b) => a - b)[4]!;
+    };
+    stack.emulator.controls.setLatency(100);
+    const unloaded = await p50(150);
+    const burst = Array.from({ length: burstSize }, (_, i) =>
+      noisy.get(`/pages/${BAKERY}/feed?after=${Buffer.from(`random-${i}`).toString('base64url')}`).then(async (r) => {
+        await r.arrayBuffer();
+        return r.status;
+      }),
+    );
+    const loaded = await p50(30);
+    const statuses = await Promise.all(burst);
+    stack.emulator.controls.setLatency(0);
+    agent.destroy();
+    const errors = statuses.filter((status) => status >= 500).length;
+    const slow = loaded > 3 * unloaded ? 1 : 0;
+    const limited = statuses.filter((status) => status === 429).length;
+    return {
+      check: 'noisy neighbour (300 concurrent older posts)',
+      tried: burstSize,
+      failures: errors + slow,
+      lost,
+      note: `other session's view p50 ${unloaded.toFixed(0)} → ${loaded.toFixed(0)} ms (limit 3x); noisy 5xx: ${errors}, 429: ${limited}`,
+    };
+  } finally {
+    server.closeAllConnections();
+    server.close();
+    await stack.close();
+  }
+}
+
+/**
  * Slow clients: N sockets trickle their headers and N their body, one byte
  * every 100 ms, against a server with small bounds (head 1 s, request 2 s).
  * Each must be closed within its bound (+ the check interval and slack),
@@ -224,6 +321,8 @@ async function main(): Promise<void> {
   // The production default timeout: this is load, not a fault.
   rows.push(await withStack(5000, (base) => concurrency(base)));
   rows.push(await slowClients());
+  rows.push(await revokedBehindWarmCache());
+  rows.push(await noisyNeighbour());
   const total = {
     check: 'total',
     tried: rows.reduce((n, r) => n + r.tried, 0),

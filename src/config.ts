@@ -38,6 +38,12 @@ export interface Config {
   readonly pageCacheTtlSec: number;
   /** Connections the server accepts at once; more are closed on arrival. */
   readonly maxConnections: number;
+  /** Seconds the list of a person's pages (`/me/accounts`) is kept per user token; 0 turns it off. */
+  readonly accountsCacheTtlSec: number;
+  /** Provider reads one session may have under way at once; more wait briefly, then get a 429. */
+  readonly sessionUpstreamConcurrency: number;
+  /** Uncached page requests (older posts, the picker) one session may make per minute. */
+  readonly sessionRateLimit: number;
   readonly logLevel: string;
   readonly nodeEnv: string;
 }
@@ -245,6 +251,9 @@ export function loadConfig(env: Env = process.env): Config {
     providerTimeoutMs: positiveInt(env, 'PROVIDER_TIMEOUT_MS', 5000, 60000),
     pageCacheTtlSec: wholeNumber(env, 'PAGE_CACHE_TTL', 60, 86400),
     maxConnections: positiveInt(env, 'MAX_CONNECTIONS', 1000, 1_000_000),
+    accountsCacheTtlSec: wholeNumber(env, 'ACCOUNTS_CACHE_TTL', 30, 3600),
+    sessionUpstreamConcurrency: positiveInt(env, 'SESSION_UPSTREAM_CONCURRENCY', 4, 64),
+    sessionRateLimit: positiveInt(env, 'SESSION_RATE_LIMIT', 60, 100_000),
     logLevel,
     nodeEnv: read(env, 'NODE_ENV') ?? 'development',
   };

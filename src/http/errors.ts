@@ -62,6 +62,12 @@ export const ERROR_PAGES: Readonly<Record<ErrorCode, PageCopy>> = {
   provider_unreachable: { title: 'The provider is not answering', text: () => PROVIDER_DOWN, actions: [HOME] },
   provider_bad_response: { title: 'The provider is not answering', text: () => PROVIDER_DOWN, actions: [HOME] },
   provider_http_error: { title: 'The provider is not answering', text: () => PROVIDER_DOWN, actions: [HOME] },
+  too_many_requests: {
+    title: 'Too many requests',
+    text: (err) => `You are asking for pages faster than we can fetch them. Please wait ${retryAfter(err)} seconds and try again.`,
+    actions: [HOME],
+    headers: (err) => ({ 'Retry-After': String(retryAfter(err)) }),
+  },
 };
 
 function retryAfter(err: AppError): number {

@@ -12,6 +12,11 @@ export class CookieClient {
     return this.send(path, { method: 'POST', body: new URLSearchParams(form), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
   }
 
+  /** The Cookie header this client sends, for a request made another way (e.g. over its own connection). */
+  cookieHeader(): string {
+    return [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
   private async send(path: string, init: RequestInit): Promise<Response> {
     const headers = new Headers(init.headers);
     if (this.jar.size) headers.set('cookie', [...this.jar].map(([k, v]) => `${k}=${v}`).join('; '));
