@@ -36,6 +36,8 @@ export interface Config {
   readonly providerTimeoutMs: number;
   /** Seconds a page's details and first feed page are served from the cache; 0 turns it off. */
   readonly pageCacheTtlSec: number;
+  /** Login starts allowed per client address per minute; 0 turns the limit off. */
+  readonly loginRateLimit: number;
   readonly logLevel: string;
   readonly nodeEnv: string;
 }
@@ -242,10 +244,27 @@ export function loadConfig(env: Env = process.env): Config {
     sessionMaxSec: positiveInt(env, 'SESSION_MAX_SECONDS', 7 * 24 * 3600, 365 * 24 * 3600),
     providerTimeoutMs: positiveInt(env, 'PROVIDER_TIMEOUT_MS', 5000, 60000),
     pageCacheTtlSec: wholeNumber(env, 'PAGE_CACHE_TTL', 60, 86400),
+    loginRateLimit: wholeNumber(env, 'LOGIN_RATE_LIMIT', 30, 1_000_000),
     logLevel,
     nodeEnv: read(env, 'NODE_ENV') ?? 'development',
   };
   return Object.freeze(config);
+}
+
+/**
+ * The start-up warning for an https BASE_URL the app cannot see as https:
+ * express-session will not set a Secure cookie on a request it sees as http,
+ * so logins would loop. Unset and an explicit `false` are the same case.
+ */
+export function proxyWarning(config: Pick<Config, 'secureCookies' | 'trustProxy'>): string | undefined {
+  if (!config.secureCookies || (config.trustProxy !== undefined && config.trustProxy !== false)) return undefined;
+  const was = config.trustProxy === false ? 'false' : 'unset';
+  return `BASE_URL is https but TRUST_PROXY is ${was}: if TLS ends at a proxy in front of the app, set TRUST_PROXY (e.g. 1) or the session cookie will not be set`;
+}
+
+/** Whether the app sits behind a proxy it trusts (TRUST_PROXY set to anything but false). */
+export function behindProxy(config: Pick<Config, 'trustProxy'>): boolean {
+  return config.trustProxy !== undefined && config.trustProxy !== false;
 }
 
 /** The same config pointed at another provider; used by demo mode once the emulator's port is known. */
