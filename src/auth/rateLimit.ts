@@ -32,7 +32,8 @@ export function loginRateLimit(config: Pick<Config, 'loginRateLimit' | 'redisPre
     },
   });
   // A store that cannot count is the session store being down: the same 503 page.
-  return (req, res, next) => limiter(req, res, (err?: unknown) => next(err ? new SessionStoreUnavailableError({ cause: err }) : undefined));
+  return (req, res, next) =>
+    limiter(req, res, (err?: unknown) => next(err && !(err instanceof LoginRateLimitError) ? new SessionStoreUnavailableError({ cause: err }) : err));
 }
 
 /**
