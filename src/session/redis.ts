@@ -194,7 +194,12 @@ export async function createRedisSessionStore(
       // already closed
     }
   };
-  const store = new BoundedRedisStore({ client, prefix: config.redisPrefix, serializer: tolerantJson }, bound, { eval: (script, options) => client.eval(script, options) }, config.redisPrefix);
+  const store = new BoundedRedisStore(
+    { client, prefix: config.redisPrefix, serializer: tolerantJson },
+    bound,
+    { eval: (script, options) => client.eval(script, options) },
+    config.redisPrefix,
+  );
   return {
     store,
     kind: 'redis',

@@ -46,7 +46,10 @@ describe.each(stores)('logout while a request is in flight (%s store)', (_kind, 
       const csrf = csrfFrom((await agent.get('/').expect(200)).text);
       const cookie = String(agent.jar.getCookies({ domain: '127.0.0.1', path: '/', secure: false, script: false }).toValueString());
       emulator.controls.setLatency(400);
-      const view = request(app).get(`/pages/${BAKERY}`).set('Cookie', cookie).then((r) => r);
+      const view = request(app)
+        .get(`/pages/${BAKERY}`)
+        .set('Cookie', cookie)
+        .then((r) => r);
       await new Promise((resolve) => setTimeout(resolve, 100));
       await request(app).post('/auth/logout').set('Cookie', cookie).type('form').send({ _csrf: csrf }).expect(303);
       expect((await view).status).toBe(200);
@@ -63,7 +66,8 @@ describe.each(stores)('logout while a request is in flight (%s store)', (_kind, 
     const config = configFor(emulator, env);
     const sessions = await makeStore(config);
     const store = sessions.store;
-    const call = (fn: (cb: (err?: unknown, v?: unknown) => void) => void) => new Promise<unknown>((resolve, reject) => fn((err, v) => (err ? reject(err) : resolve(v))));
+    const call = (fn: (cb: (err?: unknown, v?: unknown) => void) => void) =>
+      new Promise<unknown>((resolve, reject) => fn((err, v) => (err ? reject(err) : resolve(v))));
     try {
       const sess = { cookie: { originalMaxAge: 60_000, expires: new Date(Date.now() + 60_000), path: '/' }, csrf: 'c' } as unknown as SessionData;
       await call((cb) => store.set('sid-1', sess, cb));
