@@ -7,16 +7,30 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { Agent, createServer, get, type Server } from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
+import type { SessionData } from 'express-session';
 import fc from 'fast-check';
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { createLimitedServer, serverLimits } from '../src/http/limits';
 import { CookieClient } from '../test/helpers/cookieClient';
+import { completeDialog } from '../test/helpers/dialog';
 import { realLogin } from '../test/helpers/realLogin';
 import { startStack, type Stack } from '../test/helpers/stack';
 import { FAULTS } from '../test/reliability/faultTable';
 
 const INPUTS = Number(process.env.INPUTS ?? 2000);
 const LOGINS = Number(process.env.CONCURRENT_LOGINS ?? 500);
+/** autocannon ships no types: the part of its result this report reads. */
+interface CannonResult {
+  requests: { sent: number };
+  errors: number;
+  non2xx: number;
+  statusCodeStats: Record<string, { count: number } | undefined>;
+}
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const autocannon = require('autocannon') as (opts: { url: string; connections: number; amount: number }) => Promise<CannonResult>;
+
+const FLOOD_HITS = Number(process.env.FLOOD_HITS ?? 101_000);
+const RACES = Number(process.env.LOGOUT_RACES ?? 20);
 const BAKERY = SEED_IDS.pages.bakery;
 
 interface Row {
@@ -301,9 +315,68 @@ async function slowClients(): Promise<Row> {
   }
 }
 
+/**
+ * 101,000 anonymous login starts from one address (autocannon): answered 303
+ * or 429, a logged-in idle person still connected afterwards, and the store
+ * holding no more pending logins than the rate limit lets through.
+ */
+async function storeFlood(base: string, stack: Stack): Promise<Row> {
+  const person = await connected(base);
+  const started = Date.now();
+  const result = await autocannon({ url: `${base}/auth/login`, connections: 50, amount: FLOOD_HITS });
+  const other = result.non2xx - (result.statusCodeStats['303']?.count ?? 0) - (result.statusCodeStats['429']?.count ?? 0);
+  const sessions = await new Promise<Record<string, SessionData>>((resolve, reject) =>
+    stack.sessions.store.all!((err, all) => (err ? reject(err) : resolve((all ?? {}) as Record<string, SessionData>))),
+  );
+  const pending = Object.values(sessions).filter((s) => !s.connection).length;
+  // The limit is per minute: a flood that spans several windows may store that many times the limit.
+  const windows = Math.ceil((Date.now() - started) / 60_000);
+  const limit = stack.config.loginRateLimit * windows;
+  const still = await person.get(`/pages/${BAKERY}`);
+  return {
+    check: 'anonymous store flood (/auth/login)',
+    tried: result.requests.sent,
+    failures: other + result.errors + (pending > limit ? 1 : 0),
+    lost: still.status === 200 ? 0 : 1,
+    note: `${((Date.now() - started) / 1000).toFixed(1)} s; 303: ${result.statusCodeStats['303']?.count ?? 0}, 429: ${result.statusCodeStats['429']?.count ?? 0}; pending sessions stored: ${pending} (at most ${limit}: ${stack.config.loginRateLimit}/min over ${windows} min)`,
+  };
+}
+
+/** Log out while a slow first page view is in flight: once it finishes, the old cookie must not be connected. */
+async function logoutRace(base: string, stack: Stack): Promise<Row> {
+  let failures = 0;
+  let resurrected = 0;
+  for (let i = 0; i < RACES; i++) {
+    const browser = new CookieClient(base);
+    const start = await browser.get('/auth/login');
+    const callback = await completeDialog(start.headers.get('location')!, { user: SEED_IDS.users.ada });
+    await browser.get(`${callback.pathname}${callback.search}`);
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(await (await browser.get('/pages')).text())?.[1] ?? '';
+    await browser.post(`/pages/${BAKERY}/connect`, { _csrf: csrf });
+    stack.emulator.controls.setLatency(300);
+    const view = browser.get(`/pages/${BAKERY}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const out = await browser.post('/auth/logout', { _csrf: csrf });
+    const viewed = await view;
+    await viewed.arrayBuffer();
+    stack.emulator.controls.setLatency(0);
+    if (out.status !== 303 || viewed.status !== 200) failures++;
+    const after = await browser.get(`/pages/${BAKERY}`);
+    await after.arrayBuffer();
+    if (after.status !== 401) resurrected++;
+  }
+  return {
+    check: 'logout race (slow first view in flight)',
+    tried: RACES,
+    failures: failures + resurrected,
+    lost: 0,
+    note: `sessions written back after logout: ${resurrected}`,
+  };
+}
+
 /** Runs one check against its own app + emulator; `timeoutMs` is the app's provider timeout. */
-async function withStack(timeoutMs: number, check: (base: string, stack: Stack) => Promise<Row>): Promise<Row> {
-  const { stack, base, server } = await listen((baseUrl) => startStack({ env: { BASE_URL: baseUrl }, timeoutMs }));
+async function withStack(timeoutMs: number, check: (base: string, stack: Stack) => Promise<Row>, env: Record<string, string> = {}): Promise<Row> {
+  const { stack, base, server } = await listen((baseUrl) => startStack({ env: { BASE_URL: baseUrl, ...env }, timeoutMs }));
   try {
     return await check(base, stack);
   } finally {
@@ -323,6 +396,9 @@ async function main(): Promise<void> {
   rows.push(await slowClients());
   rows.push(await revokedBehindWarmCache());
   rows.push(await noisyNeighbour());
+  // The production default limit: the flood is what it is there for.
+  rows.push(await withStack(5000, storeFlood, { LOGIN_RATE_LIMIT: '30' }));
+  rows.push(await withStack(5000, logoutRace));
   const total = {
     check: 'total',
     tried: rows.reduce((n, r) => n + r.tried, 0),

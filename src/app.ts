@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
-import type { Config } from './config';
+import { behindProxy, type Config } from './config';
 import type { AppContext } from './context';
 import type { GraphClient } from './graph/client';
 import { SERIALIZERS, type Logger } from './log/logger';
@@ -61,6 +61,7 @@ export function createApp(config: Config, deps: AppDeps): Express {
   app.locals.flash = undefined;
   app.locals.csrf = () => '';
 
+  const trustRequestId = behindProxy(config);
   app.use(securityHeaders(config));
   app.use('/public', express.static(path.join(ROOT, 'public'), { maxAge: '1h', index: false, fallthrough: true }));
   app.use(
@@ -69,7 +70,8 @@ export function createApp(config: Config, deps: AppDeps): Express {
       serializers: SERIALIZERS,
       wrapSerializers: false,
       genReqId: (req, res) => {
-        const given = req.headers['x-request-id'];
+        // A client could otherwise choose the id its lines are logged under; only a proxy we trust sets it.
+        const given = trustRequestId ? req.headers['x-request-id'] : undefined;
         const id = typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
         res.setHeader('X-Request-Id', id);
         return id;
@@ -84,6 +86,11 @@ export function createApp(config: Config, deps: AppDeps): Express {
     res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'unavailable', store: deps.sessions.kind });
   });
 
+  app.use((_req, res, next) => {
+    // Every answer from here on may show session data: never kept by a browser or shared cache (Back after logout).
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
   app.use(sessionMiddleware(config, deps.sessions));
   app.use(express.urlencoded({ extended: false, limit: '8kb', parameterLimit: 20 }));
   app.use((req, res, next) => {

@@ -44,6 +44,8 @@ export interface Config {
   readonly sessionUpstreamConcurrency: number;
   /** Uncached page requests (older posts, the picker) one session may make per minute. */
   readonly sessionRateLimit: number;
+  /** Login starts allowed per client address per minute; 0 turns the limit off. */
+  readonly loginRateLimit: number;
   readonly logLevel: string;
   readonly nodeEnv: string;
 }
@@ -254,10 +256,27 @@ export function loadConfig(env: Env = process.env): Config {
     accountsCacheTtlSec: wholeNumber(env, 'ACCOUNTS_CACHE_TTL', 30, 3600),
     sessionUpstreamConcurrency: positiveInt(env, 'SESSION_UPSTREAM_CONCURRENCY', 4, 64),
     sessionRateLimit: positiveInt(env, 'SESSION_RATE_LIMIT', 60, 100_000),
+    loginRateLimit: wholeNumber(env, 'LOGIN_RATE_LIMIT', 30, 1_000_000),
     logLevel,
     nodeEnv: read(env, 'NODE_ENV') ?? 'development',
   };
   return Object.freeze(config);
+}
+
+/**
+ * The start-up warning for an https BASE_URL the app cannot see as https:
+ * express-session will not set a Secure cookie on a request it sees as http,
+ * so logins would loop. Unset and an explicit `false` are the same case.
+ */
+export function proxyWarning(config: Pick<Config, 'secureCookies' | 'trustProxy'>): string | undefined {
+  if (!config.secureCookies || (config.trustProxy !== undefined && config.trustProxy !== false)) return undefined;
+  const was = config.trustProxy === false ? 'false' : 'unset';
+  return `BASE_URL is https but TRUST_PROXY is ${was}: if TLS ends at a proxy in front of the app, set TRUST_PROXY (e.g. 1) or the session cookie will not be set`;
+}
+
+/** Whether the app sits behind a proxy it trusts (TRUST_PROXY set to anything but false). */
+export function behindProxy(config: Pick<Config, 'trustProxy'>): boolean {
+  return config.trustProxy !== undefined && config.trustProxy !== false;
 }
 
 /** The same config pointed at another provider; used by demo mode once the emulator's port is known. */

@@ -12,6 +12,7 @@ export type ErrorCode =
   | 'session_store_unavailable'
   | 'state_mismatch'
   | 'authorization_error'
+  | 'login_rate_limit'
   | 'graph_token'
   | 'graph_permission'
   | 'graph_rate_limit'
@@ -36,6 +37,7 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   session_store_unavailable: 503,
   state_mismatch: 403,
   authorization_error: 400,
+  login_rate_limit: 429,
   graph_token: 401,
   graph_permission: 403,
   graph_rate_limit: 429,

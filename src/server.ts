@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ConfigError, loadConfig, withProvider, type Config } from './config';
+import { ConfigError, loadConfig, proxyWarning, withProvider, type Config } from './config';
 import { createApp } from './app';
 import { createLimitedServer, serverLimits } from './http/limits';
 import { graphClientFor } from './graph/client';
@@ -44,12 +44,8 @@ async function main(): Promise<void> {
     config = withProvider(config, { appId: DEMO_CLIENT.clientId, appSecret: DEMO_CLIENT.clientSecret, authUrl: dialogOrigin, graphUrl: running.url });
     logger.warn({ providerUrl: running.url }, `demo mode: FB_APP_ID is unset, so the built-in provider emulator serves the login dialog at ${dialogOrigin}`);
   }
-  if (config.secureCookies && config.trustProxy === undefined) {
-    // express-session will not set a Secure cookie on a request it sees as http: logins would loop.
-    logger.warn(
-      'BASE_URL is https but TRUST_PROXY is unset: if TLS ends at a proxy in front of the app, set TRUST_PROXY (e.g. 1) or the session cookie will not be set',
-    );
-  }
+  const proxy = proxyWarning(config);
+  if (proxy) logger.warn(proxy);
   if (config.sessionSecretGenerated) logger.warn('SESSION_SECRET is unset: a random one is used, so sessions end when the process stops');
 
   const sessions = await createSessionStore(config, logger);

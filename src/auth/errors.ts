@@ -18,3 +18,12 @@ export class AuthorizationError extends AppError {
     super('authorization_error', message);
   }
 }
+
+/** Too many login starts from one address (see ./rateLimit). */
+export class LoginRateLimitError extends AppError {
+  declare readonly retryAfterSec: number;
+  constructor(retryAfterSec: number) {
+    super('login_rate_limit', 'Too many logins were started from your network just now.');
+    this.retryAfterSec = retryAfterSec;
+  }
+}

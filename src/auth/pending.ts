@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import type { VerifiedCallback } from '../graph/client';
 import { safeEqual } from '../session/csrf';
+import { PENDING_SESSION_MS } from '../session/lifetimes';
 import type { PendingLogin } from '../session/types';
 import { requireCode, type CallbackParams } from './callback';
 import { randomToken } from './pkce';
@@ -8,7 +9,7 @@ import { randomToken } from './pkce';
 /** How many logins may be pending in one session at once (several tabs). */
 export const MAX_PENDING = 5;
 /** How long a login may take at the provider before its state is refused. */
-export const PENDING_TTL_MS = 10 * 60 * 1000;
+export const PENDING_TTL_MS = PENDING_SESSION_MS;
 
 /** Starts a login: a fresh state and PKCE verifier, kept in the session. The oldest pending one goes when the set is full. */
 export function beginLogin(req: Request, now: number): PendingLogin {

@@ -6,18 +6,21 @@ import type { UserTokenGrant } from '../graph/client';
 import { singleParam } from '../http/params';
 import { connectPage } from '../session/connect';
 import { requireCsrf } from '../session/csrf';
+import { shortenIfPendingOnly } from '../session/lifetimes';
+import { sessionCookieAttributes } from '../session/middleware';
 import { destroy, regenerate, save } from '../session/persist';
 import { deniedMessage, isCancel, parseCallback } from './callback';
 import { AuthorizationError, StateMismatchError } from './errors';
 import { beginLogin, consumeState, dropState } from './pending';
 import { codeChallenge } from './pkce';
+import { loginRateLimit } from './rateLimit';
 
 /** /auth: start the login, take the provider's redirect, log out. */
 export function authRoutes(ctx: AppContext): Router {
   const router = Router();
-  router.get('/login', (req, res) => login(ctx, req, res));
+  router.get('/login', loginRateLimit(ctx.config, ctx.sessions), (req, res) => login(ctx, req, res));
   router.get('/callback', (req, res) => callback(ctx, req, res));
-  router.post('/logout', requireCsrf, logout);
+  router.post('/logout', requireCsrf, (req, res) => logout(ctx, req, res));
   return router;
 }
 
@@ -26,6 +29,8 @@ async function login(ctx: AppContext, req: Request, res: Response): Promise<void
   const rerequest = singleParam(req.query, 'rerequest', 1);
   if (rerequest !== undefined && rerequest !== '1') throw new BadRequestError('rerequest takes the value 1.');
   const pending = beginLogin(req, ctx.now());
+  // Until the login completes, the session lives no longer than the login may take.
+  shortenIfPendingOnly(req);
   const url = new URL(`${ctx.config.authUrl}/${ctx.config.apiVersion}/dialog/oauth`);
   url.search = new URLSearchParams({
     client_id: ctx.config.appId,
@@ -43,11 +48,15 @@ async function login(ctx: AppContext, req: Request, res: Response): Promise<void
   res.redirect(303, url.toString());
 }
 
+/**
+ * Failures save nothing explicitly: a session that existed keeps its pending
+ * logins minus the one consumed (saved at the end of the response as any
+ * change is), and a callback with no session stores nothing at all.
+ */
 async function callback(ctx: AppContext, req: Request, res: Response): Promise<void> {
   const params = parseCallback(req.query);
   if (params.kind === 'denied') {
     dropState(req, params.state);
-    await save(req);
     if (isCancel(params)) {
       res.status(200).render('cancelled', { title: 'Login cancelled' });
       return;
@@ -56,7 +65,6 @@ async function callback(ctx: AppContext, req: Request, res: Response): Promise<v
   }
   const check = consumeState(req, params, ctx.now());
   if (!check.ok) {
-    await save(req);
     throw new StateMismatchError(check.reason);
   }
   const short = await ctx.graph.exchangeCode(check.callback);
@@ -100,8 +108,9 @@ async function grantedScopes(ctx: AppContext, userToken: string): Promise<string
   }
 }
 
-async function logout(req: Request, res: Response): Promise<void> {
+async function logout(ctx: AppContext, req: Request, res: Response): Promise<void> {
   await destroy(req);
-  res.clearCookie(req.app.get('session cookie') as string, { path: '/' });
+  // A browser deletes a cookie only when the clearing one has its attributes (a __Host- cookie needs Secure).
+  res.clearCookie(req.app.get('session cookie') as string, sessionCookieAttributes(ctx.config));
   res.redirect(303, '/?logged_out=1');
 }

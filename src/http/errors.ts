@@ -33,6 +33,12 @@ export const ERROR_PAGES: Readonly<Record<ErrorCode, PageCopy>> = {
   session_store_unavailable: { title: 'Temporarily unavailable', actions: [HOME] },
   state_mismatch: { title: 'This login request could not be verified', actions: [CONNECT] },
   authorization_error: { title: 'Bad request', actions: [HOME] },
+  login_rate_limit: {
+    title: 'Too many requests',
+    text: (err) => `Too many logins were started from your network just now. Please try again in ${Math.max(1, Math.ceil(retryAfter(err) / 60))} minute(s).`,
+    actions: [HOME],
+    headers: (err) => ({ 'Retry-After': String(retryAfter(err)) }),
+  },
   // Normally not a page at all: the handler drops the tokens and sends the person home.
   graph_token: { title: 'Not connected', text: () => 'Your connection expired — connect again.', actions: [CONNECT] },
   graph_permission: {

@@ -18,7 +18,7 @@ export class ConnectionKeeper {
 
   start(req: Request, grant: UserTokenGrant, scopes?: string[]): void {
     req.session.connection = {
-      userToken: this.sealer.seal(grant.token),
+      userToken: this.sealer.seal(grant.token, bindingOf(req)),
       expiresAt: grant.expiresAt,
       loggedInAt: this.now(),
       pages: {},
@@ -52,7 +52,7 @@ export class ConnectionKeeper {
 
   addPage(req: Request, pageId: string, token: string, name: string): void {
     const connection = this.current(req);
-    if (connection) connection.pages[pageId] = { token: this.sealer.seal(token), name };
+    if (connection) connection.pages[pageId] = { token: this.sealer.seal(token, bindingOf(req)), name };
   }
 
   /** Keeps the page's name as the provider last gave it, for the home page. */
@@ -71,8 +71,18 @@ export class ConnectionKeeper {
 
   /** A value no key opens (tampered, or a retired key): treat as not connected. */
   private openOrDrop(req: Request, sealed: string): string | undefined {
-    const token = this.sealer.open(sealed);
+    const token = this.sealer.open(sealed, bindingOf(req));
     if (token === undefined) this.drop(req);
     return token;
   }
+}
+
+/**
+ * Tokens are sealed to the session id they were stored under: the id is new
+ * at every login (regenerated) and does not change until logout, so a sealed
+ * value copied into another session — another person's, or the same value
+ * under another key in the store — does not open there.
+ */
+function bindingOf(req: Request): string {
+  return `session:${req.sessionID}`;
 }

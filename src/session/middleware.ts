@@ -5,6 +5,11 @@ import type { Config } from '../config';
 import type { SessionStoreHandle } from './store';
 import './types';
 
+/** The attributes the session cookie is set with; clearing it takes the same ones. */
+export function sessionCookieAttributes(config: Pick<Config, 'secureCookies'>) {
+  return { httpOnly: true, sameSite: 'lax', secure: config.secureCookies, path: '/' } as const;
+}
+
 /** The session cookie: HttpOnly, SameSite=Lax, Secure on https, a name that says nothing of the stack (SPEC §6). */
 export function sessionMiddleware(config: Config, handle: SessionStoreHandle): RequestHandler {
   const middleware = session({
@@ -16,13 +21,7 @@ export function sessionMiddleware(config: Config, handle: SessionStoreHandle): R
     // Every answer pushes the idle expiry back; the absolute lifetime is checked in ./connection.
     rolling: true,
     proxy: config.trustProxy !== undefined ? undefined : false,
-    cookie: {
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: config.secureCookies,
-      path: '/',
-      maxAge: config.sessionIdleSec * 1000,
-    },
+    cookie: { ...sessionCookieAttributes(config), maxAge: config.sessionIdleSec * 1000 },
   });
   // A store that is down answers at once with a 503 page; its errors become the same.
   return (req, res, next) => {

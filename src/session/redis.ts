@@ -3,6 +3,7 @@ import type { SessionData } from 'express-session';
 import { createClient } from 'redis';
 import type { Config } from '../config';
 import type { Logger } from '../log/logger';
+import { TOMBSTONE_MS } from './lifetimes';
 import { tolerantJson } from './serializer';
 import type { SessionStoreHandle } from './store';
 
@@ -31,21 +32,57 @@ class BoundedRedisStore extends RedisStore {
   constructor(
     opts: ConstructorParameters<typeof RedisStore>[0],
     private readonly bound: <T>(work: Promise<T>) => Promise<T>,
+    private readonly redis: ScriptRunner,
+    private readonly keyPrefix: string,
   ) {
     super(opts);
   }
   override get(sid: string, cb?: Callback): Promise<unknown> {
     return settle(this.bound(super.get(sid)), cb);
   }
+  /** Writes unless the id was destroyed: one script, so a logout between the check and the write cannot be missed. */
   override set(sid: string, sess: SessionData, cb?: Callback): Promise<unknown> {
-    return settle(this.bound(super.set(sid, sess)), cb);
+    const ttl = ttlOf(sess);
+    if (ttl <= 0) return this.destroy(sid, cb);
+    const work = this.redis.eval(SET_UNLESS_GONE, { keys: [this.keyPrefix + sid], arguments: [JSON.stringify(sess), String(ttl), TOMBSTONE] });
+    return settle(this.bound(work), cb);
   }
   override touch(sid: string, sess: SessionData, cb?: Callback): Promise<unknown> {
-    return settle(this.bound(super.touch(sid, sess)), cb);
+    const work = this.redis.eval(TOUCH_UNLESS_GONE, { keys: [this.keyPrefix + sid], arguments: [String(ttlOf(sess)), TOMBSTONE] });
+    return settle(this.bound(work), cb);
   }
+  /** Leaves a tombstone for TOMBSTONE_MS instead of deleting: see ./lifetimes. */
   override destroy(sid: string, cb?: Callback): Promise<unknown> {
-    return settle(this.bound(super.destroy(sid)), cb);
+    const work = this.redis.eval(TOMBSTONE_SET, { keys: [this.keyPrefix + sid], arguments: [TOMBSTONE, String(TOMBSTONE_MS)] });
+    return settle(this.bound(work), cb);
   }
+}
+
+/**
+ * What a destroyed session's key holds until it expires. It is not a
+ * session (./schema wants a cookie), so reading it gives "no session".
+ */
+const TOMBSTONE = '"destroyed"';
+
+const SET_UNLESS_GONE = `
+if redis.call('GET', KEYS[1]) == ARGV[3] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+return 1`;
+
+const TOUCH_UNLESS_GONE = `
+if redis.call('GET', KEYS[1]) == ARGV[2] then return 0 end
+return redis.call('EXPIRE', KEYS[1], ARGV[1])`;
+
+const TOMBSTONE_SET = `redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1`;
+
+interface ScriptRunner {
+  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+}
+
+/** connect-redis's rule: the cookie's expiry, else a day. */
+function ttlOf(sess: SessionData): number {
+  const expires = sess.cookie?.expires;
+  return expires ? Math.ceil((Number(new Date(expires)) - Date.now()) / 1000) : 86400;
 }
 
 function settle(work: Promise<unknown>, cb?: Callback): Promise<unknown> {
@@ -157,10 +194,16 @@ export async function createRedisSessionStore(
       // already closed
     }
   };
-  const store = new BoundedRedisStore({ client, prefix: config.redisPrefix, serializer: tolerantJson }, bound);
+  const store = new BoundedRedisStore(
+    { client, prefix: config.redisPrefix, serializer: tolerantJson },
+    bound,
+    { eval: (script, options) => client.eval(script, options) },
+    config.redisPrefix,
+  );
   return {
     store,
     kind: 'redis',
+    sendCommand: (args) => bound(client.sendCommand(args)),
     healthy: () => client.isReady && !stalled,
     close: async () => {
       closing = true;

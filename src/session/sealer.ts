@@ -4,7 +4,9 @@ import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } f
  * Encrypts access tokens before they go into the session store, so a dump of
  * the store (or of Redis) holds no usable token. AES-256-GCM with a random
  * 96-bit IV (NIST SP 800-38D); the key id in front lets old keys still
- * decrypt after a rotation.
+ * decrypt after a rotation. `binding`, when given, is GCM additional data:
+ * the value opens only with the same binding, so a sealed token copied
+ * under another session id is rejected (see ./connection).
  */
 export class TokenSealer {
   private readonly keys: { id: string; key: Buffer }[];
@@ -18,16 +20,17 @@ export class TokenSealer {
     });
   }
 
-  seal(plain: string): string {
+  seal(plain: string, binding?: string): string {
     const { id, key } = this.keys[0]!;
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', key, iv);
+    if (binding !== undefined) cipher.setAAD(Buffer.from(binding, 'utf8'));
     const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
     return `${id}.${Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64url')}`;
   }
 
   /** The token, or undefined when the value was tampered with or no key opens it. */
-  open(sealed: unknown): string | undefined {
+  open(sealed: unknown, binding?: string): string | undefined {
     if (typeof sealed !== 'string') return undefined;
     const dot = sealed.indexOf('.');
     const entry = this.keys.find((k) => k.id === sealed.slice(0, dot));
@@ -37,6 +40,7 @@ export class TokenSealer {
     try {
       const decipher = createDecipheriv('aes-256-gcm', entry.key, raw.subarray(0, 12));
       decipher.setAuthTag(raw.subarray(raw.length - 16));
+      if (binding !== undefined) decipher.setAAD(Buffer.from(binding, 'utf8'));
       return Buffer.concat([decipher.update(raw.subarray(12, raw.length - 16)), decipher.final()]).toString('utf8');
     } catch {
       return undefined;

@@ -1,6 +1,8 @@
 import session from 'express-session';
 import createMemoryStore from 'memorystore';
 import type { Config } from '../config';
+import { LRUCache } from 'lru-cache';
+import { isShortLived, PENDING_SESSION_MS, TOMBSTONE_MS } from './lifetimes';
 import { tolerantJson } from './serializer';
 
 /** A session store plus what the app needs to run it: health and shutdown. */
@@ -9,6 +11,8 @@ export interface SessionStoreHandle {
   kind: 'memory' | 'redis';
   /** false while the store cannot answer (Redis down): /healthz says 503. */
   healthy(): boolean;
+  /** The store's Redis connection, for other state that must be shared by every instance (the login rate limit). */
+  sendCommand?: (args: string[]) => Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -22,8 +26,30 @@ export interface SessionStoreHandle {
  */
 export const MEMORY_STORE_MAX_SESSIONS = 100_000;
 
-export function createMemorySessionStore(config: Pick<Config, 'sessionIdleSec'>, maxSessions = MEMORY_STORE_MAX_SESSIONS): SessionStoreHandle {
-  const store = new (syncTouch(createMemoryStore(session)))({
+/**
+ * Sessions holding only a login in progress live in a second LRU of their
+ * own, so anonymous traffic can fill that one and never evict a logged-in
+ * person. With login starts rate-limited per address, this bound is reached
+ * only by a flood from many addresses; then the oldest pending login goes.
+ */
+export const MEMORY_STORE_MAX_PENDING = 20_000;
+
+/** Destroyed ids remembered (see ./lifetimes TOMBSTONE_MS), oldest forgotten first. */
+const MAX_TOMBSTONES = 100_000;
+
+export function createMemorySessionStore(
+  config: Pick<Config, 'sessionIdleSec'>,
+  maxSessions = MEMORY_STORE_MAX_SESSIONS,
+  maxPending = MEMORY_STORE_MAX_PENDING,
+): SessionStoreHandle {
+  const Memory = syncTouch(createMemoryStore(session));
+  const pending = new Memory({
+    checkPeriod: 60_000,
+    max: maxPending,
+    ttl: Math.min(PENDING_SESSION_MS, config.sessionIdleSec * 1000),
+    serializer: tolerantJson,
+  });
+  const store = new (splitByLifetime(Memory, pending))({
     checkPeriod: 60_000,
     max: maxSessions,
     ttl: config.sessionIdleSec * 1000,
@@ -33,11 +59,81 @@ export function createMemorySessionStore(config: Pick<Config, 'sessionIdleSec'>,
     store,
     kind: 'memory',
     healthy: () => true,
-    close: async () => store.stopInterval(),
+    close: async () => {
+      store.stopInterval();
+      pending.stopInterval();
+    },
   };
 }
 
 type MemoryStoreClass = ReturnType<typeof createMemoryStore>;
+type MemoryStore = InstanceType<MemoryStoreClass>;
+type Callback = (err?: unknown, value?: unknown) => void;
+
+/**
+ * The long-lived store, which hands short-lived sessions (./lifetimes
+ * isShortLived) to `pending` and refuses to write a destroyed id back.
+ *
+ * Routing is by content on every write, so a session moves when its content
+ * changes (a connection dropped: to `pending`), and reads look in the
+ * long-lived store first: a logged-in person's request pays one extra map
+ * lookup only when it writes (the copy in the other store is removed).
+ *
+ * A destroyed id leaves a tombstone for TOMBSTONE_MS: a request that was in
+ * flight when the person logged out may finish later and try to save or
+ * touch the session it loaded; that write is dropped (see
+ * docs/architecture.md#sessions).
+ */
+function splitByLifetime(Base: MemoryStoreClass, pending: MemoryStore): MemoryStoreClass {
+  const gone = new LRUCache<string, true>({ max: MAX_TOMBSTONES, ttl: TOMBSTONE_MS, ttlAutopurge: false });
+  return class SplitMemoryStore extends Base {
+    override get(sid: string, callback: (err: unknown, sess?: session.SessionData | null) => void): void {
+      super.get(sid, (err: unknown, sess?: session.SessionData | null) => {
+        if (err || sess) callback(err, sess);
+        else pending.get(sid, callback);
+      });
+    }
+    override set(sid: string, sess: session.SessionData, callback?: Callback): void {
+      if (gone.has(sid)) {
+        callback?.();
+        return;
+      }
+      if (isShortLived(sess)) {
+        super.destroy(sid);
+        pending.set(sid, sess, callback);
+      } else {
+        pending.destroy(sid);
+        super.set(sid, sess, callback);
+      }
+    }
+    override touch(sid: string, sess: session.SessionData, callback?: Callback): void {
+      if (gone.has(sid)) callback?.();
+      else if (isShortLived(sess)) pending.touch(sid, sess, callback);
+      else super.touch(sid, sess, callback);
+    }
+    override destroy(sid: string, callback?: Callback): void {
+      gone.set(sid, true);
+      pending.destroy(sid);
+      super.destroy(sid, callback);
+    }
+    override length(callback: (err: unknown, length?: number) => void): void {
+      super.length((err: unknown, main?: number) => {
+        if (err) callback(err);
+        else pending.length((err2: unknown, short?: number) => callback(err2, (main ?? 0) + (short ?? 0)));
+      });
+    }
+    override all(callback: (err: unknown, all?: Record<string, session.SessionData> | null) => void): void {
+      super.all((err: unknown, main?: Record<string, session.SessionData> | null) => {
+        if (err) callback(err);
+        else pending.all((err2: unknown, short?: Record<string, session.SessionData> | null) => callback(err2, { ...short, ...main }));
+      });
+    }
+    override clear(callback?: Callback): void {
+      pending.clear();
+      super.clear(callback);
+    }
+  };
+}
 
 /**
  * memorystore answers `touch` on the next tick, and express-session holds

@@ -81,6 +81,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     PROVIDER_TIMEOUT_MS: String(options.timeoutMs ?? 1500),
     // Off by default so tests that count upstream calls see every call.
     PAGE_CACHE_TTL: '0',
+    // Suites start many logins from one address; the limit has its own tests.
+    LOGIN_RATE_LIMIT: '0',
     ...options.env,
   });
   const logs = new LogCapture();

@@ -1,0 +1,82 @@
+import request from 'supertest';
+import type { SessionData } from 'express-session';
+import { createApp } from '../../src/app';
+import type { Config } from '../../src/config';
+import { graphClientFor } from '../../src/graph/client';
+import { createLogger } from '../../src/log/logger';
+import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
+import { createRedisSessionStore } from '../../src/session/redis';
+import { createMemorySessionStore, type SessionStoreHandle } from '../../src/session/store';
+import { csrfFrom, loginAndConnect } from '../helpers/flow';
+import { LogCapture } from '../helpers/stack';
+import { configFor, startSharedEmulator } from './helpers';
+
+const BAKERY = SEED_IDS.pages.bakery;
+const REDIS_URL = process.env.REDIS_URL;
+
+const stores: [string, (config: Config) => Promise<SessionStoreHandle> | SessionStoreHandle, Record<string, string>][] = [
+  ['memory', (config) => createMemorySessionStore(config), {}],
+  ...(REDIS_URL
+    ? [
+        [
+          'redis',
+          (config: Config) => createRedisSessionStore(config, createLogger({ level: 'silent', destination: new LogCapture() })),
+          { SESSION_STORE: 'redis', REDIS_URL, REDIS_PREFIX: `pagelight:test:tomb:${process.pid}:${Date.now()}:` },
+        ] as (typeof stores)[number],
+      ]
+    : []),
+];
+
+describe.each(stores)('logout while a request is in flight (%s store)', (_kind, makeStore, env) => {
+  let emulator: RunningEmulator;
+  beforeAll(async () => {
+    emulator = await startSharedEmulator();
+  });
+  afterAll(() => emulator.close());
+
+  it('when a slow first page view finishes after logout, then the old cookie is not connected', async () => {
+    const config = configFor(emulator, env);
+    const logger = createLogger({ level: 'silent', destination: new LogCapture() });
+    const sessions = await makeStore(config);
+    const graph = graphClientFor(config, logger, { timeoutMs: 3000 });
+    const app = createApp(config, { graph, sessions, logger });
+    try {
+      const agent = request.agent(app);
+      await loginAndConnect(agent, BAKERY);
+      const csrf = csrfFrom((await agent.get('/').expect(200)).text);
+      const cookie = String(agent.jar.getCookies({ domain: '127.0.0.1', path: '/', secure: false, script: false }).toValueString());
+      emulator.controls.setLatency(400);
+      const view = request(app)
+        .get(`/pages/${BAKERY}`)
+        .set('Cookie', cookie)
+        .then((r) => r);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await request(app).post('/auth/logout').set('Cookie', cookie).type('form').send({ _csrf: csrf }).expect(303);
+      expect((await view).status).toBe(200);
+      emulator.controls.setLatency(0);
+      await request(app).get(`/pages/${BAKERY}`).set('Cookie', cookie).expect(401);
+    } finally {
+      emulator.controls.reset();
+      graph.close();
+      await sessions.close();
+    }
+  });
+
+  it('when a session id was destroyed, then a later write of it is refused', async () => {
+    const config = configFor(emulator, env);
+    const sessions = await makeStore(config);
+    const store = sessions.store;
+    const call = (fn: (cb: (err?: unknown, v?: unknown) => void) => void) =>
+      new Promise<unknown>((resolve, reject) => fn((err, v) => (err ? reject(err) : resolve(v))));
+    try {
+      const sess = { cookie: { originalMaxAge: 60_000, expires: new Date(Date.now() + 60_000), path: '/' }, csrf: 'c' } as unknown as SessionData;
+      await call((cb) => store.set('sid-1', sess, cb));
+      await call((cb) => store.destroy('sid-1', cb));
+      await call((cb) => store.set('sid-1', sess, cb));
+      await call((cb) => store.touch!('sid-1', sess, cb));
+      expect(await call((cb) => store.get('sid-1', cb))).toBeFalsy();
+    } finally {
+      await sessions.close();
+    }
+  });
+});
