@@ -8,7 +8,7 @@ import type { AppContext } from './context';
 import type { GraphClient } from './graph/client';
 import { SERIALIZERS, type Logger } from './log/logger';
 import { authRoutes } from './auth/routes';
-import { pageRoutes } from './pages/routes';
+import { pageRateLimits, pageRoutes } from './pages/routes';
 import { homeRoutes } from './pages/home';
 import { PageCache } from './pages/cache';
 import { AccountsCache } from './pages/accounts';
@@ -16,7 +16,7 @@ import { SessionGate } from './pages/limits';
 import { errorHandler, notFound } from './http/errors';
 import { ConnectionKeeper } from './session/connection';
 import { csrfToken } from './session/csrf';
-import { sessionMiddleware } from './session/middleware';
+import { sessionCookieName, sessionMiddleware } from './session/middleware';
 import { TokenSealer } from './session/sealer';
 import type { SessionStoreHandle } from './session/store';
 
@@ -54,7 +54,7 @@ export function createApp(config: Config, deps: AppDeps): Express {
   if (config.trustProxy !== undefined) app.set('trust proxy', config.trustProxy);
   app.set('views', path.join(ROOT, 'views'));
   app.set('view engine', 'ejs');
-  app.set('session cookie', config.secureCookies ? '__Host-pagelight' : 'pagelight');
+  app.set('session cookie', sessionCookieName(config));
   if (config.nodeEnv === 'production') app.set('view cache', true);
   // Defaults for pages rendered before the session is read (an early error).
   app.locals.connected = false;
@@ -91,6 +91,8 @@ export function createApp(config: Config, deps: AppDeps): Express {
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
+  // Before the session is read: a session over its limit costs no store read, token opening or rendering of a page.
+  app.use('/pages', pageRateLimits(ctx));
   app.use(sessionMiddleware(config, deps.sessions));
   app.use(express.urlencoded({ extended: false, limit: '8kb', parameterLimit: 20 }));
   app.use((req, res, next) => {

@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { rateLimit, type RateLimitInfo } from 'express-rate-limit';
 import { AppError } from '../errors';
 
@@ -103,28 +103,31 @@ export class SessionGate {
 
 const WINDOW_MS = 60_000;
 
-/** Resolves when the request is within its session's limit; rejects with a TooManyRequestsError otherwise. */
-export type Limit = (req: Request, res: Response) => Promise<void>;
-
 /**
  * Requests per minute per session on routes the cache does not serve. Keyed
- * by the session id, not the address: people behind one NAT are not limited
- * together, and a session is what holds the tokens. Run it only for a
- * connected session's valid request, so what it counts is calls upstream.
+ * by the session cookie as sent, not the address: people behind one NAT are
+ * not limited together, and a session is what holds the tokens. It runs
+ * before the session is read, so it counts every such request that carries a
+ * session cookie; requests without one are not connected and go nowhere upstream.
  */
-export function sessionRateLimit(perMinute: number): Limit {
-  const limiter = rateLimit({
+export function sessionRateLimit(perMinute: number, cookieName: string): RequestHandler {
+  const pattern = new RegExp(`(?:^|;\\s*)${cookieName.replace(/[^\w-]/g, '')}=([^;]{1,512})`);
+  const cookieOf = (req: Request): string | undefined => {
+    const header = req.headers.cookie;
+    return header ? pattern.exec(header)?.[1] : undefined;
+  };
+  return rateLimit({
     windowMs: WINDOW_MS,
     limit: perMinute,
     standardHeaders: 'draft-7',
     legacyHeaders: false,
-    keyGenerator: (req) => `session:${req.sessionID}`,
+    skip: (req) => cookieOf(req) === undefined,
+    keyGenerator: (req) => `session:${cookieOf(req) ?? ''}`,
     handler: (req, _res, next) => {
       const reset = (req as Request & { rateLimit?: RateLimitInfo }).rateLimit?.resetTime?.getTime();
       next(new TooManyRequestsError(reset ? (reset - Date.now()) / 1000 : WINDOW_MS / 1000, 'Too many requests from this session.'));
     },
-    // The key is the session id, never the client address: the address checks do not apply.
+    // The key is the session cookie, never the client address: the address checks do not apply.
     validate: { trustProxy: false, xForwardedForHeader: false, keyGeneratorIpFallback: false },
   });
-  return (req, res) => new Promise((resolve, reject) => void limiter(req, res, (err?: unknown) => (err ? reject(err as Error) : resolve())));
 }

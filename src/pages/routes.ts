@@ -6,36 +6,48 @@ import { cursorSchema, type FeedResponse, type PageDetails } from '../graph/sche
 import { pageIdParam, singleParam } from '../http/params';
 import { connectPage } from '../session/connect';
 import { requireCsrf } from '../session/csrf';
+import { sessionCookieName } from '../session/middleware';
 import { save } from '../session/persist';
-import { sessionRateLimit, type Limit } from './limits';
+import { sessionRateLimit } from './limits';
 import { confirmToken, gateOf, listPages, noteRole, readPage } from './reads';
 import { toFeedView, toPageView, type FeedView, type PageView } from './viewModel';
+
+/**
+ * The routes the cache does not serve (the picker, older posts), limited per
+ * session. Mounted before the session middleware, so that a session over its
+ * limit is refused before its session is read: the refusals of a burst cost
+ * next to nothing and do not delay other people's views.
+ */
+export function pageRateLimits(ctx: AppContext): Router {
+  const router = Router();
+  const limit = sessionRateLimit(ctx.config.sessionRateLimit, sessionCookieName(ctx.config));
+  router.get('/', limit);
+  router.get('/:pageId/feed', limit);
+  return router;
+}
 
 /** /pages: the picker, connecting a page, its details and feed. */
 export function pageRoutes(ctx: AppContext): Router {
   const router = Router();
-  // Requests the cache does not serve, limited per session.
-  const limit = sessionRateLimit(ctx.config.sessionRateLimit);
   // Every :pageId is checked before anything goes upstream.
   router.param('pageId', (req, _res, next, value) => {
     req.params.pageId = pageIdParam(value);
     next();
   });
-  router.get('/', (req, res) => picker(ctx, req, res, limit));
+  router.get('/', (req, res) => picker(ctx, req, res));
   router.post('/:pageId/connect', requireCsrf, (req, res) => connect(ctx, req, res));
   router.get('/:pageId', (req, res) => page(ctx, req, res));
-  router.get('/:pageId/feed', (req, res) => olderPosts(ctx, req, res, limit));
+  router.get('/:pageId/feed', (req, res) => olderPosts(ctx, req, res));
   return router;
 }
 
-async function picker(ctx: AppContext, req: Request, res: Response, limit: Limit): Promise<void> {
+async function picker(ctx: AppContext, req: Request, res: Response): Promise<void> {
   const userToken = ctx.keeper.userToken(req);
   if (!userToken) throw new NotConnectedError('Connect your account to choose a page.');
   if (ctx.config.pageId) {
     res.redirect(303, `/pages/${ctx.config.pageId}`);
     return;
   }
-  await limit(req, res);
   const pages = await listPages(ctx, req, userToken);
   const connected = new Set(ctx.keeper.connectedPages(req).map((p) => p.id));
   res.render('picker', {
@@ -72,14 +84,13 @@ async function page(ctx: AppContext, req: Request, res: Response): Promise<void>
   res.render('page', { title: view.name, page: view, feed: viewOf(feed, feedViews, toFeedView) });
 }
 
-async function olderPosts(ctx: AppContext, req: Request, res: Response, limit: Limit): Promise<void> {
+async function olderPosts(ctx: AppContext, req: Request, res: Response): Promise<void> {
   const pageId = req.params.pageId as string;
   const after = cursor(req, 'after');
   const before = cursor(req, 'before');
   if (!after === !before) throw new BadRequestError('Give exactly one of the cursors "after" or "before".');
   const token = pageTokenOrRedirect(ctx, req, res, pageId);
   if (!token) return;
-  await limit(req, res);
   const feed = await forPage(ctx, pageId, ctx.graph.feed(token, pageId, { after, before }, gateOf(ctx, req))).catch(staleCursor);
   const name = ctx.keeper.connectedPages(req).find((p) => p.id === pageId)?.name || `Page ${pageId}`;
   res.render('feed', { title: `${name}: posts`, page: { id: pageId, name }, feed: toFeedView(feed) });

@@ -11,9 +11,14 @@ export function sessionCookieAttributes(config: Pick<Config, 'secureCookies'>) {
 }
 
 /** The session cookie: HttpOnly, SameSite=Lax, Secure on https, a name that says nothing of the stack (SPEC §6). */
+/** The session cookie's name: `__Host-` (Secure, no Domain, Path=/) on https. */
+export function sessionCookieName(config: Pick<Config, 'secureCookies'>): string {
+  return config.secureCookies ? '__Host-pagelight' : 'pagelight';
+}
+
 export function sessionMiddleware(config: Config, handle: SessionStoreHandle): RequestHandler {
   const middleware = session({
-    name: config.secureCookies ? '__Host-pagelight' : 'pagelight',
+    name: sessionCookieName(config),
     secret: [...config.sessionSecrets],
     store: handle.store,
     resave: false,
