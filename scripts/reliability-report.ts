@@ -2,16 +2,16 @@
  * `npm run report:reliability`: throws arbitrary input, injected faults and
  * concurrent logins at the app wired to the emulator, and prints what held.
  * Targets: 0 failures, 0 lost sessions. Exits 1 when a target is missed.
+ * Also writes the table as JSON to bench/results/reliability.json (ignored by git).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import fc from 'fast-check';
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { CookieClient } from '../test/helpers/cookieClient';
-import { realLogin } from '../test/helpers/realLogin';
-import { startStack, type Stack } from '../test/helpers/stack';
-import { FAULTS } from '../test/reliability/faultTable';
+import { CookieClient } from '../test/support/cookieClient';
+import { FAULTS } from '../test/support/faults';
+import { realLogin } from '../test/support/realLogin';
+import { listen, startStack, type Stack } from '../test/support/stack';
 
 const INPUTS = Number(process.env.INPUTS ?? 2000);
 const LOGINS = Number(process.env.CONCURRENT_LOGINS ?? 500);
@@ -23,15 +23,6 @@ interface Row {
   failures: number;
   lost: number;
   note: string;
-}
-
-async function listen(stack: (base: string) => Promise<Stack>): Promise<{ stack: Stack; base: string; server: Server }> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  const built = await stack(base);
-  server.on('request', built.app);
-  return { stack: built, base, server };
 }
 
 async function connected(base: string, user = SEED_IDS.users.ada): Promise<CookieClient> {
@@ -132,12 +123,14 @@ async function concurrency(base: string): Promise<Row> {
 
 /** Runs one check against its own app + emulator; `timeoutMs` is the app's provider timeout. */
 async function withStack(timeoutMs: number, check: (base: string, stack: Stack) => Promise<Row>): Promise<Row> {
-  const { stack, base, server } = await listen((baseUrl) => startStack({ env: { BASE_URL: baseUrl }, timeoutMs }));
+  // Listen first: the app's BASE_URL (the emulator's registered callback) is the port it got.
+  const served = await listen();
+  const stack = await startStack({ env: { BASE_URL: served.url }, timeoutMs });
+  served.server.on('request', stack.app);
   try {
-    return await check(base, stack);
+    return await check(served.url, stack);
   } finally {
-    server.closeAllConnections();
-    server.close();
+    await served.close();
     await stack.close();
   }
 }
@@ -165,7 +158,7 @@ async function main(): Promise<void> {
   for (const r of all) console.log(line([r.check, String(r.tried), String(r.failures), String(r.lost), r.note]));
   const dir = path.join(__dirname, '..', 'bench', 'results');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'reliability-latest.json'), JSON.stringify({ at: new Date().toISOString(), rows: all }, null, 2));
+  writeFileSync(path.join(dir, 'reliability.json'), JSON.stringify({ at: new Date().toISOString(), rows: all }, null, 2));
   process.exitCode = total.failures === 0 && total.lost === 0 ? 0 : 1;
 }
 

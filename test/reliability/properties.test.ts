@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { graphCalls, tokenCalls } from '../helpers/emulator';
-import { loginAndConnect } from '../helpers/flow';
-import { agentFor, startStack, type Stack } from '../helpers/stack';
+import { graphCalls, tokenCalls } from '../support/emulator';
+import { loginAndConnect } from '../support/flow';
+import { agentFor, startStack, type Stack } from '../support/stack';
 
 const BAKERY = SEED_IDS.pages.bakery;
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 300);
