@@ -155,7 +155,7 @@ async function loginFlow(appUrl: string): Promise<string> {
   if (home.status !== 200) throw new Error(`home: expected 200, got ${home.status}`);
   const outcome = await realLogin(appUrl, undefined, BAKERY, browser);
   if (!outcome.ok) throw new Error(`${outcome.step}: got ${outcome.status ?? 'no status'}`);
-  return browser.cookie();
+  return browser.cookieHeader();
 }
 
 /** `n` logged-in sessions, ten at a time. */

@@ -5,13 +5,16 @@
  * Also writes the table as JSON to bench/results/reliability.json (ignored by git).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { Agent, get } from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
 import fc from 'fast-check';
 import { SEED_IDS } from '@pagelight/graph-emulator';
+import { createLimitedServer, serverLimits } from '../src/http/limits';
 import { CookieClient } from '../test/support/cookieClient';
 import { FAULTS } from '../test/support/faults';
 import { realLogin } from '../test/support/realLogin';
-import { listen, startStack, type Stack } from '../test/support/stack';
+import { listen, startStack, type Stack, type StackOptions } from '../test/support/stack';
 
 const INPUTS = Number(process.env.INPUTS ?? 2000);
 const LOGINS = Number(process.env.CONCURRENT_LOGINS ?? 500);
@@ -121,11 +124,170 @@ async function concurrency(base: string): Promise<Row> {
   };
 }
 
-/** Runs one check against its own app + emulator; `timeoutMs` is the app's provider timeout. */
-async function withStack(timeoutMs: number, check: (base: string, stack: Stack) => Promise<Row>): Promise<Row> {
+/**
+ * Sessions whose tokens the provider revoked, while another keeps the page warm in the cache:
+ * each must lose the page within PAGE_CACHE_TTL and one view (see docs/architecture.md#page-cache).
+ */
+async function revokedBehindWarmCache(): Promise<Row> {
+  const ttlSec = 2;
+  const revokedCount = 5;
+  return withStack({ env: { PAGE_CACHE_TTL: String(ttlSec) } }, async (base, stack) => {
+    const view = async (client: CookieClient) => {
+      const res = await client.get(`/pages/${BAKERY}`);
+      await res.arrayBuffer();
+      return res.status;
+    };
+    const warm = await connected(base);
+    const revoked: CookieClient[] = [];
+    for (let i = 0; i < revokedCount; i++) {
+      const before = new Set(stack.emulator.controls.issuedTokens());
+      const client = await connected(base);
+      if ((await view(client)) !== 200) throw new Error('setup view failed');
+      for (const token of stack.emulator.controls.issuedTokens().filter((t) => !before.has(t))) stack.emulator.controls.revokeTokens({ token });
+      revoked.push(client);
+    }
+    let lost = 0;
+    const until = Date.now() + ttlSec * 1000 + 500;
+    while (Date.now() < until) {
+      if ((await view(warm)) !== 200) lost++;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    let failures = 0;
+    for (const client of revoked) if ((await view(client)) === 200) failures++;
+    return {
+      check: 'revoked token behind a warm cache',
+      tried: revokedCount,
+      failures,
+      lost,
+      note: `PAGE_CACHE_TTL=${ttlSec}; revoked sessions still shown the page after TTL + one view: ${failures}`,
+    };
+  });
+}
+
+/** With provider latency 100 ms, one session fires 300 concurrent older-posts requests; another's page view p50 stays within 3x. */
+async function noisyNeighbour(): Promise<Row> {
+  const burstSize = 300;
+  return withStack({}, async (base, stack) => {
+    const noisy = await connected(base);
+    const quiet = await connected(base);
+    let lost = 0;
+    // The other person is another client: their views go over their own connections, not this process's shared fetch pool.
+    const agent = new Agent({ keepAlive: true });
+    const cookie = quiet.cookieHeader();
+    const timed = () =>
+      new Promise<number>((resolve, reject) => {
+        const started = performance.now();
+        get(`${base}/pages/${BAKERY}`, { agent, headers: { cookie } }, (res) => {
+          if (res.statusCode !== 200) lost++;
+          res.resume().on('end', () => resolve(performance.now() - started));
+        }).on('error', reject);
+      });
+    const p50 = async (gapMs: number) => {
+      const times = await Promise.all(Array.from({ length: 9 }, (_, i) => new Promise((r) => setTimeout(r, i * gapMs)).then(timed)));
+      return times.sort((a, b) => a - b)[4]!;
+    };
+    stack.emulator.controls.setLatency(100);
+    const unloaded = await p50(150);
+    const burst = Array.from({ length: burstSize }, (_, i) =>
+      noisy.get(`/pages/${BAKERY}/feed?after=${Buffer.from(`random-${i}`).toString('base64url')}`).then(async (r) => {
+        await r.arrayBuffer();
+        return r.status;
+      }),
+    );
+    const loaded = await p50(30);
+    const statuses = await Promise.all(burst);
+    stack.emulator.controls.setLatency(0);
+    agent.destroy();
+    const errors = statuses.filter((status) => status >= 500).length;
+    const slow = loaded > 3 * unloaded ? 1 : 0;
+    const limited = statuses.filter((status) => status === 429).length;
+    return {
+      check: 'noisy neighbour (300 concurrent older posts)',
+      tried: burstSize,
+      failures: errors + slow,
+      lost,
+      note: `other session's view p50 ${unloaded.toFixed(0)} → ${loaded.toFixed(0)} ms (limit 3x); noisy 5xx: ${errors}, 429: ${limited}`,
+    };
+  });
+}
+
+/**
+ * Slow clients: N sockets trickle their headers and N their body, one byte
+ * every 100 ms, against a server with small bounds (head 1 s, request 2 s).
+ * Each must be closed within its bound (+ the check interval and slack),
+ * /healthz must answer throughout, and a logged-in person keeps their page.
+ * @see docs/architecture.md#configuration
+ */
+async function slowClients(): Promise<Row> {
+  const N = Number(process.env.SLOW_CLIENTS ?? 50);
+  const limits = serverLimits({ headersTimeoutMs: 1000, requestTimeoutMs: 2000, checkIntervalMs: 100, maxConnections: 4 * N });
+  // The stack needs the server's URL as its BASE_URL, and the server needs the stack's app.
+  const wired: { app?: Stack['app'] } = {};
+  const server = createLimitedServer((req, res) => wired.app!(req, res), limits);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  const base = `http://127.0.0.1:${port}`;
+  const stack = await startStack({ env: { BASE_URL: base } });
+  wired.app = stack.app;
+  try {
+    const person = await connected(base);
+    const trickler = (head: string, rest: string, boundMs: number) =>
+      new Promise<boolean>((resolve) => {
+        const t0 = Date.now();
+        const socket = net.connect(port, '127.0.0.1', () => socket.write(head));
+        socket.on('error', () => undefined);
+        let i = 0;
+        const timer = setInterval(() => {
+          if (i < rest.length && !socket.destroyed) socket.write(rest[i++]!);
+        }, 100);
+        socket.on('close', () => {
+          clearInterval(timer);
+          resolve(Date.now() - t0 <= boundMs + limits.checkIntervalMs + 500);
+        });
+      });
+    const heads = Array.from({ length: N }, () =>
+      trickler('GET /healthz HTTP/1.1\r\n', `Host: app.test\r\nX-Slow: ${'a'.repeat(100)}\r\n\r\n`, limits.headersTimeoutMs),
+    );
+    const bodies = Array.from({ length: N }, () =>
+      trickler(
+        'POST /auth/logout HTTP/1.1\r\nHost: app.test\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 500\r\n\r\n',
+        'a'.repeat(500),
+        limits.requestTimeoutMs,
+      ),
+    );
+    let healthFailures = 0;
+    let healthChecks = 0;
+    const during = (async () => {
+      for (let i = 0; i < 10; i++) {
+        healthChecks++;
+        const res = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(1000) }).catch(() => undefined);
+        if (res?.status !== 200) healthFailures++;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    })();
+    const closed = await Promise.all([...heads, ...bodies]);
+    await during;
+    const late = closed.filter((ok) => !ok).length;
+    const still = await person.get(`/pages/${BAKERY}`);
+    return {
+      check: 'slow clients (header and body tricklers)',
+      tried: 2 * N + healthChecks,
+      failures: late + healthFailures,
+      lost: still.status === 200 ? 0 : 1,
+      note: `${2 * N} tricklers, closed late: ${late}; /healthz failed ${healthFailures}/${healthChecks}`,
+    };
+  } finally {
+    server.closeAllConnections();
+    server.close();
+    await stack.close();
+  }
+}
+
+/** Runs one check against its own app + emulator (`timeoutMs`: the app's provider timeout). */
+async function withStack(options: Pick<StackOptions, 'env' | 'timeoutMs'>, check: (base: string, stack: Stack) => Promise<Row>): Promise<Row> {
   // Listen first: the app's BASE_URL (the emulator's registered callback) is the port it got.
   const served = await listen();
-  const stack = await startStack({ env: { BASE_URL: served.url }, timeoutMs });
+  const stack = await startStack({ ...options, env: { ...options.env, BASE_URL: served.url } });
   served.server.on('request', stack.app);
   try {
     return await check(served.url, stack);
@@ -137,11 +299,14 @@ async function withStack(timeoutMs: number, check: (base: string, stack: Stack) 
 
 async function main(): Promise<void> {
   const rows: Row[] = [];
-  rows.push(await withStack(1000, inputs));
+  rows.push(await withStack({ timeoutMs: 1000 }, inputs));
   // Short timeout so the latency and hang faults resolve quickly.
-  rows.push(await withStack(300, faults));
+  rows.push(await withStack({ timeoutMs: 300 }, faults));
   // The production default timeout: this is load, not a fault.
-  rows.push(await withStack(5000, (base) => concurrency(base)));
+  rows.push(await withStack({ timeoutMs: 5000 }, (base) => concurrency(base)));
+  rows.push(await slowClients());
+  rows.push(await revokedBehindWarmCache());
+  rows.push(await noisyNeighbour());
   const total = {
     check: 'total',
     tried: rows.reduce((n, r) => n + r.tried, 0),

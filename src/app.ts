@@ -11,6 +11,8 @@ import { authRoutes } from './auth/routes';
 import { pageRoutes } from './pages/routes';
 import { homeRoutes } from './pages/home';
 import { PageCache } from './pages/cache';
+import { AccountsCache } from './pages/accounts';
+import { SessionGate } from './pages/limits';
 import { errorHandler, notFound } from './http/errors';
 import { ConnectionKeeper } from './session/connection';
 import { csrfToken } from './session/csrf';
@@ -42,6 +44,8 @@ export function createApp(config: Config, deps: AppDeps): Express {
     sessions: deps.sessions,
     logger: deps.logger,
     pageCache: deps.cache ?? new PageCache({ ttlSec: config.pageCacheTtlSec }),
+    accounts: new AccountsCache(config.accountsCacheTtlSec),
+    upstream: new SessionGate(config.sessionUpstreamConcurrency),
     now: deps.now ?? Date.now,
     keeper: new ConnectionKeeper(new TokenSealer(config.tokenKeys), config.sessionMaxSec * 1000, deps.now ?? Date.now),
   };

@@ -36,6 +36,14 @@ export interface Config {
   readonly providerTimeoutMs: number;
   /** Seconds a page's details and first feed page are served from the cache; 0 turns it off. */
   readonly pageCacheTtlSec: number;
+  /** Connections the server accepts at once; more are closed on arrival. */
+  readonly maxConnections: number;
+  /** Seconds the list of a person's pages (`/me/accounts`) is kept per user token; 0 turns it off. */
+  readonly accountsCacheTtlSec: number;
+  /** Provider reads one session may have under way at once; more wait briefly, then get a 429. */
+  readonly sessionUpstreamConcurrency: number;
+  /** Uncached page requests (older posts, the picker) one session may make per minute. */
+  readonly sessionRateLimit: number;
   readonly logLevel: string;
   readonly nodeEnv: string;
 }
@@ -242,6 +250,10 @@ export function loadConfig(env: Env = process.env): Config {
     sessionMaxSec: positiveInt(env, 'SESSION_MAX_SECONDS', 7 * 24 * 3600, 365 * 24 * 3600),
     providerTimeoutMs: positiveInt(env, 'PROVIDER_TIMEOUT_MS', 5000, 60000),
     pageCacheTtlSec: wholeNumber(env, 'PAGE_CACHE_TTL', 60, 86400),
+    maxConnections: positiveInt(env, 'MAX_CONNECTIONS', 1000, 1_000_000),
+    accountsCacheTtlSec: wholeNumber(env, 'ACCOUNTS_CACHE_TTL', 30, 3600),
+    sessionUpstreamConcurrency: positiveInt(env, 'SESSION_UPSTREAM_CONCURRENCY', 4, 64),
+    sessionRateLimit: positiveInt(env, 'SESSION_RATE_LIMIT', 60, 100_000),
     logLevel,
     nodeEnv: read(env, 'NODE_ENV') ?? 'development',
   };

@@ -1,7 +1,9 @@
 import type { Config } from './config';
 import type { GraphClient } from './graph/client';
 import type { Logger } from './log/logger';
+import type { AccountsCache } from './pages/accounts';
 import type { PageCache } from './pages/cache';
+import type { SessionGate } from './pages/limits';
 import type { ConnectionKeeper } from './session/connection';
 import type { SessionStoreHandle } from './session/store';
 
@@ -14,5 +16,9 @@ export interface AppContext {
   logger: Logger;
   /** Page details and first feed pages, shared by sessions that hold a token for the page. */
   pageCache: PageCache;
+  /** Each person's list of pages, briefly, per user token. */
+  accounts: AccountsCache;
+  /** Each session's share of concurrent provider reads. */
+  upstream: SessionGate;
   now: () => number;
 }

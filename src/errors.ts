@@ -23,7 +23,8 @@ export type ErrorCode =
   | 'provider_timeout'
   | 'provider_unreachable'
   | 'provider_bad_response'
-  | 'provider_http_error';
+  | 'provider_http_error'
+  | 'too_many_requests';
 
 /** The response status of each code: a `Record`, so a code without one does not compile. */
 export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
@@ -48,6 +49,7 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   provider_unreachable: 502,
   provider_bad_response: 502,
   provider_http_error: 502,
+  too_many_requests: 429,
 };
 
 /**

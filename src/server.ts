@@ -2,9 +2,11 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ConfigError, loadConfig, withProvider, type Config } from './config';
 import { createApp } from './app';
+import { createLimitedServer, serverLimits } from './http/limits';
 import { graphClientFor } from './graph/client';
 import { createLogger } from './log/logger';
 import { createSessionStore } from './session/create';
+import { shutdown, type Closer } from './shutdown';
 
 /** The only module that listens. Everything is built by createApp. */
 async function main(): Promise<void> {
@@ -25,7 +27,14 @@ async function main(): Promise<void> {
     // Loaded only in demo mode, so a configured (production) app never loads the emulator.
     const { DEMO_CLIENT, startEmulator } = await import('@pagelight/graph-emulator');
     const running = await listenOrExit(
-      () => startEmulator({ port: config.providerPort, host: '127.0.0.1', clients: [{ ...DEMO_CLIENT, redirectUri: config.callbackUrl }] }),
+      () =>
+        startEmulator({
+          port: config.providerPort,
+          host: '127.0.0.1',
+          clients: [{ ...DEMO_CLIENT, redirectUri: config.callbackUrl }],
+          // The demo is driven from outside (the browser suite, the benchmark) through the HTTP controls.
+          httpControls: true,
+        }),
       'PROVIDER_PORT',
       config.providerPort,
     );
@@ -46,12 +55,21 @@ async function main(): Promise<void> {
   const sessions = await createSessionStore(config, logger);
   const graph = graphClientFor(config, logger);
   const app = createApp(config, { graph, sessions, logger });
-  const server = await listenOrExit(() => listen(app, config.port), 'PORT', config.port);
+  const server = await listenOrExit(
+    () => listen(createLimitedServer(app, serverLimits({ maxConnections: config.maxConnections })), config.port),
+    'PORT',
+    config.port,
+  );
   const port = (server.address() as AddressInfo).port;
   logger.info({ port, store: sessions.kind }, `Pagelight is listening on ${config.baseUrl} (port ${port}, sessions in ${sessions.kind})`);
 
+  const closers: Closer[] = [
+    { name: 'the provider agents', close: () => graph.close() },
+    { name: 'the session store', close: () => sessions.close() },
+    ...(emulator ? [{ name: 'the emulator', close: () => emulator.close() }] : []),
+  ];
   let stopping = false;
-  const shutdown = (signal: string) => {
+  const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info(`${signal}: finishing in-flight requests, then stopping`);
@@ -60,29 +78,27 @@ async function main(): Promise<void> {
       process.exit(1);
     }, 10_000);
     force.unref();
-    // Stop accepting; a keep-alive connection is closed as soon as its last response is out.
-    const sweep = setInterval(() => server.closeIdleConnections(), 100);
-    server.on('request', (_req, res) => res.setHeader('Connection', 'close'));
-    server.close(async () => {
-      clearInterval(sweep);
-      graph.close();
-      await sessions.close().catch((err: unknown) => logger.warn({ err }, 'closing the session store failed'));
-      await emulator?.close();
-      logger.info('stopped');
-      logger.flush?.();
-      process.exit(0);
-    });
-    server.closeIdleConnections();
+    void shutdown(server, closers, logger).then(
+      () => {
+        logger.info('stopped');
+        logger.flush?.();
+        process.exit(0);
+      },
+      (err: unknown) => {
+        logger.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
   };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
 }
 
-function listen(app: ReturnType<typeof createApp>, port: number): Promise<Server> {
+function listen(server: Server, port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(port);
     server.once('listening', () => resolve(server));
     server.once('error', reject);
+    server.listen(port);
   });
 }
 

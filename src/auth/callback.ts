@@ -5,7 +5,7 @@ declare const validated: unique symbol;
 
 /** Callback parameters that passed {@link parseCallback}; nothing else can make one. The state check (./pending) takes them one step further, to the code exchange. */
 export type CallbackParams = (
-  | { kind: 'denied'; state: string | undefined; error: string; reason: string | undefined; description: string | undefined }
+  | { kind: 'denied'; state: string | undefined; error: string; reason: string | undefined }
   | { kind: 'code'; state: string | undefined; code: string | undefined }
 ) & { readonly [validated]: true };
 
@@ -19,10 +19,11 @@ export function parseCallback(query: unknown): CallbackParams {
   const code = singleParam(query, 'code', 2048);
   const error = singleParam(query, 'error', 200);
   const reason = singleParam(query, 'error_reason', 200);
-  const description = singleParam(query, 'error_description', 1000);
+  // Checked for shape only: whoever wrote the link chose this text, so it is never shown.
+  singleParam(query, 'error_description', 1000);
   singleParam(query, 'error_code', 20);
   if (error !== undefined) {
-    return { kind: 'denied', state, error, reason, description } as CallbackParams;
+    return { kind: 'denied', state, error, reason } as CallbackParams;
   }
   if (code !== undefined && !/^[\x21-\x7e]+$/.test(code)) {
     throw new BadRequestError('The authorization code is malformed.');
@@ -37,4 +38,23 @@ export function isCancel(params: CallbackParams): boolean {
 export function requireCode(params: CallbackParams & { kind: 'code' }): string {
   if (!params.code) throw new BadRequestError('The provider sent no authorization code. Please connect again.');
   return params.code;
+}
+
+/**
+ * What the person reads when the provider redirected back with an error:
+ * fixed wording per error code of RFC 6749 §4.1.2.1, never text from the
+ * link, which anyone can write (`error_description` especially).
+ */
+const DENIED_MESSAGES: Readonly<Record<string, string>> = {
+  invalid_request: 'The provider found the login request invalid. Please connect again.',
+  unauthorized_client: 'The provider does not allow this app to log you in this way. Please tell the site owner.',
+  unsupported_response_type: 'The provider does not support the kind of login this app asked for. Please tell the site owner.',
+  invalid_scope: 'The provider did not accept the permissions this app asked for. Please tell the site owner.',
+  server_error: 'The provider had a problem completing the login. Please connect again in a moment.',
+  temporarily_unavailable: 'The provider is busy just now. Please connect again in a moment.',
+};
+const DENIED_OTHERWISE = 'The provider could not complete the login. Please connect again.';
+
+export function deniedMessage(params: CallbackParams & { kind: 'denied' }): string {
+  return Object.hasOwn(DENIED_MESSAGES, params.error) ? DENIED_MESSAGES[params.error]! : DENIED_OTHERWISE;
 }

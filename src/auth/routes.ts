@@ -7,7 +7,7 @@ import { singleParam } from '../http/params';
 import { connectPage } from '../session/connect';
 import { requireCsrf } from '../session/csrf';
 import { destroy, regenerate, save } from '../session/persist';
-import { isCancel, parseCallback } from './callback';
+import { deniedMessage, isCancel, parseCallback } from './callback';
 import { AuthorizationError, StateMismatchError } from './errors';
 import { beginLogin, consumeState, dropState } from './pending';
 import { codeChallenge } from './pkce';
@@ -52,7 +52,7 @@ async function callback(ctx: AppContext, req: Request, res: Response): Promise<v
       res.status(200).render('cancelled', { title: 'Login cancelled' });
       return;
     }
-    throw new AuthorizationError(`The provider could not complete the login: ${params.description ?? params.error}.`);
+    throw new AuthorizationError(deniedMessage(params));
   }
   const check = consumeState(req, params, ctx.now());
   if (!check.ok) {

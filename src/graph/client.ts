@@ -55,6 +55,13 @@ declare const verifiedByStateCheck: unique symbol;
  */
 export type VerifiedCallback = { readonly code: string; readonly verifier: string } & { readonly [verifiedByStateCheck]: true };
 
+/**
+ * Admits one upstream read (e.g. within a session's share of concurrent
+ * reads). Applied only to the read that goes upstream: a caller that joins an
+ * identical read already under way does not pass it again.
+ */
+export type ReadGate = <T>(read: () => Promise<T>) => Promise<T>;
+
 export const DEFAULT_RETRY: RetryPolicy = { retries: 2, baseMs: 150, capMs: 1000, deadlineMs: 8000 };
 
 /**
@@ -136,8 +143,8 @@ export class GraphClient {
   }
 
   /** The pages the person manages (`/me/accounts`); their page tokens are dropped here. */
-  async listPages(userToken: string): Promise<PageSummary[]> {
-    const body = await this.read(userToken, '/me/accounts', { fields: 'id,name,category,tasks', limit: '100' }, accountsSchema);
+  async listPages(userToken: string, gate?: ReadGate): Promise<PageSummary[]> {
+    const body = await this.read(userToken, '/me/accounts', { fields: 'id,name,category,tasks', limit: '100' }, accountsSchema, gate);
     return body.data;
   }
 
@@ -154,20 +161,21 @@ export class GraphClient {
     return body.id === pageId ? body.access_token : undefined;
   }
 
-  async pageDetails(pageToken: string, pageId: string): Promise<PageDetails> {
-    const body = await this.read(pageToken, `/${pageId}`, { fields: PAGE_FIELDS.join(',') }, pageDetailsSchema);
+  async pageDetails(pageToken: string, pageId: string, gate?: ReadGate): Promise<PageDetails> {
+    const body = await this.read(pageToken, `/${pageId}`, { fields: PAGE_FIELDS.join(',') }, pageDetailsSchema, gate);
     return { ...body, id: pageId };
   }
 
-  async feed(pageToken: string, pageId: string, query: FeedQuery = {}): Promise<FeedResponse> {
+  async feed(pageToken: string, pageId: string, query: FeedQuery = {}, gate?: ReadGate): Promise<FeedResponse> {
     const params: Record<string, string> = { fields: 'id,created_time,message,story', limit: String(query.limit ?? 25) };
     if (query.after) params.after = query.after;
     if (query.before) params.before = query.before;
-    return this.read(pageToken, `/${pageId}/feed`, params, feedSchema);
+    return this.read(pageToken, `/${pageId}/feed`, params, feedSchema, gate);
   }
 
-  private read<T>(token: string, path: string, query: Record<string, string>, schema: ZodType<T>): Promise<T> {
-    return this.inflight.run(readKey('GET', path, query, token), () => this.readOnce(token, path, query, schema));
+  private read<T>(token: string, path: string, query: Record<string, string>, schema: ZodType<T>, gate?: ReadGate): Promise<T> {
+    const once = () => this.readOnce(token, path, query, schema);
+    return this.inflight.run(readKey('GET', path, query, token), gate ? () => gate(once) : once);
   }
 
   private async readOnce<T>(token: string, path: string, query: Record<string, string>, schema: ZodType<T>): Promise<T> {

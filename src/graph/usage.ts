@@ -19,6 +19,13 @@ export interface UsagePolicy {
 
 export const DEFAULT_USAGE_POLICY: UsagePolicy = { slowFrom: 75, maxDelayMs: 1000, staleAfterMs: 60_000 };
 
+/**
+ * The longest hold-back the provider's `estimated_time_to_regain_access` may
+ * impose, in minutes. The header is the provider's word, but a wrong or
+ * hostile value (days, years) would otherwise close every page for that long.
+ */
+export const MAX_REGAIN_MINUTES = 60;
+
 interface Reading {
   percent: number;
   at: number;
@@ -48,7 +55,7 @@ export class UsageGovernor {
         if (!Array.isArray(entries) || !/^\d{1,32}$/.test(id)) continue;
         for (const entry of entries) {
           if (entry && typeof entry === 'object') {
-            const minutes = num((entry as Record<string, unknown>).estimated_time_to_regain_access);
+            const minutes = Math.min(MAX_REGAIN_MINUTES, num((entry as Record<string, unknown>).estimated_time_to_regain_access));
             this.set(id, percentOf(entry as Record<string, unknown>), minutes * 60_000);
           }
         }

@@ -62,6 +62,12 @@ export const ERROR_PAGES: Readonly<Record<ErrorCode, PageCopy>> = {
   provider_unreachable: { title: 'The provider is not answering', text: () => PROVIDER_DOWN, actions: [HOME] },
   provider_bad_response: { title: 'The provider is not answering', text: () => PROVIDER_DOWN, actions: [HOME] },
   provider_http_error: { title: 'The provider is not answering', text: () => PROVIDER_DOWN, actions: [HOME] },
+  too_many_requests: {
+    title: 'Too many requests',
+    text: (err) => `You are asking for pages faster than we can fetch them. Please wait ${retryAfter(err)} seconds and try again.`,
+    actions: [HOME],
+    headers: (err) => ({ 'Retry-After': String(retryAfter(err)) }),
+  },
 };
 
 function retryAfter(err: AppError): number {
@@ -76,8 +82,9 @@ interface ErrorPage {
   headers: Record<string, string>;
 }
 
-export const notFound: RequestHandler = (req, _res, next) => {
-  next(new NotFoundError(`There is nothing at ${req.path.slice(0, 200)}.`));
+// The path is not repeated: whoever wrote the link chose it, and it would read as the site's own words.
+export const notFound: RequestHandler = (_req, _res, next) => {
+  next(new NotFoundError('There is nothing at this address.'));
 };
 
 /** An AppError's own status and page; a stray 4xx (body-parser) keeps its status; anything else is a 500. */

@@ -21,10 +21,11 @@ interface Entry {
 }
 
 /**
- * Provider answers per page, shared by every session allowed to see that page
- * (issue 5). It is keyed by page, part and variant (fields, cursor), never by
+ * Provider answers per page, shared by every session allowed to see that page.
+ * It is keyed by page, part and variant (fields, grant, page role), never by
  * token: the caller must have checked that the session holds a page token for
- * the page *before* asking (see pages/routes.ts). Bounded in entries and bytes
+ * the page, and that this token succeeded upstream recently, *before* asking
+ * (see pages/reads.ts). Bounded in entries and bytes
  * (LRU), entries live `ttlSec`, and a page's entries are dropped when the
  * provider refuses a token or a permission for it.
  */
@@ -69,10 +70,21 @@ export class PageCache {
     this.misses++;
     const epoch = this.epoch;
     const value = await load();
-    if (epoch === this.epoch) {
-      this.lru.set(key, { pageId, value });
-      if (this.lru.has(key)) this.index(pageId, key);
-    }
+    if (epoch === this.epoch) this.store(pageId, key, value);
+    return value;
+  }
+
+  /**
+   * Always `load()`s, then keeps the answer for everyone allowed to share it:
+   * for a session whose own token has not proved itself upstream recently
+   * (docs/architecture.md#page-cache).
+   */
+  async refresh<T>(pageId: string, part: CachedPart, variant: string, load: () => Promise<T>): Promise<T> {
+    if (!this.lru) return load();
+    this.misses++;
+    const epoch = this.epoch;
+    const value = await load();
+    if (epoch === this.epoch) this.store(pageId, `${pageId}\u0000${part}\u0000${variant}`, value);
     return value;
   }
 
@@ -91,6 +103,11 @@ export class PageCache {
 
   get bytes(): number {
     return this.lru?.calculatedSize ?? 0;
+  }
+
+  private store(pageId: string, key: string, value: unknown): void {
+    this.lru!.set(key, { pageId, value });
+    if (this.lru!.has(key)) this.index(pageId, key);
   }
 
   private index(pageId: string, key: string): void {

@@ -2,36 +2,41 @@ import { Router, type Request, type Response } from 'express';
 import type { AppContext } from '../context';
 import { BadRequestError, NotConnectedError } from '../errors';
 import { GraphApiError } from '../graph/errors';
-import { cursorSchema, PAGE_FIELDS, type FeedResponse, type PageDetails } from '../graph/schemas';
+import { cursorSchema, type FeedResponse, type PageDetails } from '../graph/schemas';
 import { pageIdParam, singleParam } from '../http/params';
 import { connectPage } from '../session/connect';
 import { requireCsrf } from '../session/csrf';
 import { save } from '../session/persist';
+import { sessionRateLimit, type Limit } from './limits';
+import { confirmToken, gateOf, listPages, noteRole, readPage } from './reads';
 import { toFeedView, toPageView, type FeedView, type PageView } from './viewModel';
 
 /** /pages: the picker, connecting a page, its details and feed. */
 export function pageRoutes(ctx: AppContext): Router {
   const router = Router();
+  // Requests the cache does not serve, limited per session.
+  const limit = sessionRateLimit(ctx.config.sessionRateLimit);
   // Every :pageId is checked before anything goes upstream.
   router.param('pageId', (req, _res, next, value) => {
     req.params.pageId = pageIdParam(value);
     next();
   });
-  router.get('/', (req, res) => picker(ctx, req, res));
+  router.get('/', (req, res) => picker(ctx, req, res, limit));
   router.post('/:pageId/connect', requireCsrf, (req, res) => connect(ctx, req, res));
   router.get('/:pageId', (req, res) => page(ctx, req, res));
-  router.get('/:pageId/feed', (req, res) => olderPosts(ctx, req, res));
+  router.get('/:pageId/feed', (req, res) => olderPosts(ctx, req, res, limit));
   return router;
 }
 
-async function picker(ctx: AppContext, req: Request, res: Response): Promise<void> {
+async function picker(ctx: AppContext, req: Request, res: Response, limit: Limit): Promise<void> {
   const userToken = ctx.keeper.userToken(req);
   if (!userToken) throw new NotConnectedError('Connect your account to choose a page.');
   if (ctx.config.pageId) {
     res.redirect(303, `/pages/${ctx.config.pageId}`);
     return;
   }
-  const pages = await ctx.graph.listPages(userToken);
+  await limit(req, res);
+  const pages = await listPages(ctx, req, userToken);
   const connected = new Set(ctx.keeper.connectedPages(req).map((p) => p.id));
   res.render('picker', {
     title: 'Choose a page',
@@ -49,62 +54,52 @@ function declinedPermissions(ctx: AppContext, req: Request): string[] {
 async function connect(ctx: AppContext, req: Request, res: Response): Promise<void> {
   const pageId = req.params.pageId as string;
   await connectPage(ctx, req, pageId);
+  // The session's tokens just succeeded upstream for this page, and the picker's list says its role.
+  confirmToken(ctx, req, pageId, ctx.now());
+  noteRole(ctx, req, pageId, ctx.keeper.userToken(req) ?? '');
   await save(req);
   res.redirect(303, `/pages/${pageId}`);
 }
 
-/** Details and the first feed page, fetched in parallel: one upstream round trip of latency. */
 async function page(ctx: AppContext, req: Request, res: Response): Promise<void> {
   const pageId = req.params.pageId as string;
   // Authorization first: the shared cache is read only for a session that holds a token for this page.
   const token = pageTokenOrRedirect(ctx, req, res, pageId);
   if (!token) return;
-  // Shared only between sessions with the same grant, so declining a permission still hides what it guards.
-  const grant = grantKey(ctx, req);
-  const cache = ctx.pageCache;
-  const [details, feed] = await forPage(
-    ctx,
-    pageId,
-    both(
-      cache.get(pageId, 'details', `${DETAILS_FIELDS} ${grant}`, () => ctx.graph.pageDetails(token, pageId)),
-      cache.get(pageId, 'feed', `first ${grant}`, () => ctx.graph.feed(token, pageId)),
-    ),
-  );
+  const [details, feed] = await forPage(ctx, pageId, readPage(ctx, req, pageId, token));
   const view = viewOf(details, pageViews, (d) => toPageView(d, ''));
   ctx.keeper.renamePage(req, pageId, view.name);
   res.render('page', { title: view.name, page: view, feed: viewOf(feed, feedViews, toFeedView) });
 }
 
-async function olderPosts(ctx: AppContext, req: Request, res: Response): Promise<void> {
+async function olderPosts(ctx: AppContext, req: Request, res: Response, limit: Limit): Promise<void> {
   const pageId = req.params.pageId as string;
   const after = cursor(req, 'after');
   const before = cursor(req, 'before');
   if (!after === !before) throw new BadRequestError('Give exactly one of the cursors "after" or "before".');
   const token = pageTokenOrRedirect(ctx, req, res, pageId);
   if (!token) return;
-  const feed = await forPage(ctx, pageId, ctx.graph.feed(token, pageId, { after, before }));
+  await limit(req, res);
+  const feed = await forPage(ctx, pageId, ctx.graph.feed(token, pageId, { after, before }, gateOf(ctx, req))).catch(staleCursor);
   const name = ctx.keeper.connectedPages(req).find((p) => p.id === pageId)?.name || `Page ${pageId}`;
   res.render('feed', { title: `${name}: posts`, page: { id: pageId, name }, feed: toFeedView(feed) });
 }
 
-const DETAILS_FIELDS = PAGE_FIELDS.join(',');
-
 /**
- * Both reads, concurrently; on a failure, waits for the other before
- * answering. With Promise.all the sibling would go on retrying after the
- * response, and the next view would join that doomed call (coalescing).
+ * The provider's "invalid parameter" (100) on a cursor the person brought in
+ * the link: an old or edited link, not a fault of ours or the provider's.
  */
-async function both<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, B]> {
-  const [ra, rb] = await Promise.allSettled([a, b]);
-  if (ra.status === 'rejected') throw ra.reason;
-  if (rb.status === 'rejected') throw rb.reason;
-  return [ra.value, rb.value];
+function staleCursor(err: unknown): never {
+  if (err instanceof GraphApiError && err.graph.code === 100 && err.code === 'graph_invalid') {
+    throw new BadRequestError('This link is out of date. Go back to the page and open the posts from there.');
+  }
+  throw err;
 }
 
 /**
  * View models of cached answers, made once per answer: a cache hit returns the
  * same object, and formatting 25 post times per view was the warm path's
- * largest cost (issue 5 profile). Weak, so they go when the answer does.
+ * largest cost (see docs/architecture.md#page-cache). Weak, so they go when the answer does.
  */
 const pageViews = new WeakMap<PageDetails, PageView>();
 const feedViews = new WeakMap<FeedResponse, FeedView>();
@@ -113,12 +108,6 @@ function viewOf<A extends object, V>(answer: A, views: WeakMap<A, V>, make: (ans
   let view = views.get(answer);
   if (view === undefined) views.set(answer, (view = make(answer)));
   return view;
-}
-
-/** The permissions granted at login, in a stable order ("?" when the provider did not say). */
-function grantKey(ctx: AppContext, req: Request): string {
-  const scopes = ctx.keeper.current(req)?.scopes;
-  return scopes ? [...scopes].sort().join(',') : '?';
 }
 
 /** A read for one page; when the provider refuses the token or a permission for it, the page's cache goes too. */

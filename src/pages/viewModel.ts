@@ -89,13 +89,18 @@ export function formatParking(parking: PageDetails['parking']): string | undefin
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** Only http(s) URLs become links: `javascript:` and friends stay text. */
+/**
+ * Only http(s) URLs become links: `javascript:` and friends stay text. A link
+ * reads as the address it goes to: the URL parser repairs `https:\\evil.example`
+ * into `https://evil.example/`, so showing the typed text would let a page
+ * show one address and link to another.
+ */
 export function formatWebsite(website: string | undefined): PageView['website'] {
   const text = website?.trim();
   if (!text) return undefined;
   try {
     const url = new URL(text);
-    if (url.protocol === 'http:' || url.protocol === 'https:') return { text, href: url.href };
+    if (url.protocol === 'http:' || url.protocol === 'https:') return { text: url.href, href: url.href };
   } catch {
     // not a URL: shown as text
   }

@@ -21,6 +21,10 @@ export const pendingLoginSchema = z.object({
 export const connectedPageSchema = z.object({
   token: z.string(),
   name: z.string(),
+  /** The person's role on the page (`tasks` from /me/accounts, sorted), once known: part of the page cache's key. */
+  tasks: z.array(z.string()).optional().catch(undefined),
+  /** When this session's own tokens last succeeded upstream for the page (epoch ms): bounds its use of the shared cache. */
+  tokenConfirmedAt: z.number().finite().optional().catch(undefined),
 });
 
 export const connectionSchema = z.object({

@@ -20,8 +20,8 @@ export class CookieClient {
     return this.send(url, { method: 'POST', body: new URLSearchParams(form), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
   }
 
-  /** The Cookie header this client would send now. */
-  cookie(): string {
+  /** The Cookie header this client sends, for a request made another way (e.g. over its own connection). */
+  cookieHeader(): string {
     return [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ');
   }
 
@@ -34,7 +34,7 @@ export class CookieClient {
 
   private async send(url: string, init: RequestInit): Promise<Response> {
     const headers = new Headers(init.headers);
-    if (this.jar.size) headers.set('cookie', this.cookie());
+    if (this.jar.size) headers.set('cookie', this.cookieHeader());
     const res = await fetch(new URL(url, this.base), {
       ...init,
       headers,

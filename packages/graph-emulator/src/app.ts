@@ -50,7 +50,7 @@ export function buildEmulator(opts: EmulatorOptions): BuiltEmulator {
   app.get('/favicon.ico', (_req, res) => {
     res.status(204).end();
   });
-  app.use('/__emulator', controlsRouter(ctx, controls));
+  if (opts.httpControls === true) app.use('/__emulator', controlsRouter(ctx, controls));
 
   app.use(logRequests(ctx.log, ctx.now));
   app.use(express.urlencoded({ extended: false, limit: '100kb', parameterLimit: 200 }));

@@ -19,6 +19,10 @@ export interface Context {
   userTokenTtlSec: number;
   longLivedTtlSec: number;
   initialLatencyMs: number;
+  /** Origin of the emulator's own links; `startEmulator` sets it once the port is known. */
+  publicUrl: string;
+  /** The port it listens on, once known: the controls accept only a loopback Host with this port. */
+  port: number | undefined;
   now: () => number;
   data: DataStore;
   tokens: TokenStore;
@@ -41,6 +45,8 @@ export function createContext(opts: EmulatorOptions): Context {
     userTokenTtlSec: positive('userTokenTtlSec', opts.userTokenTtlSec ?? 7200),
     longLivedTtlSec: positive('longLivedTtlSec', opts.longLivedTtlSec ?? 60 * 24 * 3600),
     initialLatencyMs,
+    publicUrl: publicOrigin(opts.publicUrl ?? 'http://localhost'),
+    port: undefined,
     now,
     data: new DataStore(opts.seed ?? DEFAULT_SEED),
     tokens: new TokenStore(now),
@@ -87,4 +93,16 @@ function positive(name: string, value: number): number {
 function nonNegative(name: string, value: number): number {
   if (!Number.isFinite(value) || value < 0) throw new Error(`createEmulator: ${name} must be ≥ 0`);
   return value;
+}
+
+/** An http(s) origin, without a trailing slash. */
+export function publicOrigin(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error('createEmulator: publicUrl must be an absolute http(s) URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('createEmulator: publicUrl must be http(s)');
+  return url.origin;
 }

@@ -21,7 +21,7 @@ async function main(): Promise<void> {
 
   let running: RunningEmulator;
   try {
-    running = await startEmulator({ clients: [env.client], port: env.port, host: '127.0.0.1' });
+    running = await startEmulator({ clients: [env.client], port: env.port, host: '127.0.0.1', httpControls: true });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const why = code === 'EADDRINUSE' ? 'is already in use' : `cannot be used (${code ?? String(err)})`;

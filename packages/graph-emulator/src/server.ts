@@ -18,6 +18,8 @@ export async function startEmulator(opts: EmulatorOptions & { port?: number; hos
   const actualPort = (server.address() as AddressInfo).port;
   const shown = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
   const url = `http://${shown.includes(':') ? `[${shown}]` : shown}:${actualPort}`;
+  ctx.port = actualPort;
+  if (options.publicUrl === undefined) ctx.publicUrl = url;
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {

@@ -28,6 +28,18 @@ export interface EmulatorOptions {
   now?: () => number;
   /** Data set; default the deterministic seed in `seed.ts`. */
   seed?: Seed;
+  /**
+   * Origin the emulator's own links (paging `next`/`previous`) point at, never
+   * taken from a request's Host header. Default: the listening URL for
+   * `startEmulator`, `http://localhost` for `createEmulator`.
+   */
+  publicUrl?: string;
+  /**
+   * Mount the unauthenticated `/__emulator/*` HTTP controls (default off).
+   * Tests and the demo that drive a separately started emulator opt in; the
+   * in-process `controls` object is always there.
+   */
+  httpControls?: boolean;
 }
 
 /** Which tokens a control applies to; an empty filter means every token. */

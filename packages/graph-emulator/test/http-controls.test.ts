@@ -4,7 +4,7 @@ import { CLIENT } from './helpers';
 describe('HTTP controls under /__emulator', () => {
   let emulator: RunningEmulator;
   beforeAll(async () => {
-    emulator = await startEmulator({ clients: [CLIENT], port: 0 });
+    emulator = await startEmulator({ clients: [CLIENT], port: 0, httpControls: true });
   });
   afterAll(() => emulator.close());
   beforeEach(() => emulator.controls.reset());

@@ -1,9 +1,11 @@
 /**
  * The test controls over HTTP, under `/__emulator/*`, so a separately started
  * emulator (npm run provider, the browser test, the benchmark) can be driven
- * too. These endpoints have no authentication: they exist only where the
- * emulator itself listens, which is loopback by default — never expose an
- * emulator to a network.
+ * too. These endpoints have no authentication, so they are mounted only
+ * when asked for (`httpControls: true`), answer only a loopback Host (a page
+ * on another site that rebinds its DNS name to 127.0.0.1 still sends its own
+ * name), and take POSTs only as JSON (a cross-site form or `text/plain`
+ * fetch cannot send that without a CORS preflight, which is never granted).
  */
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
@@ -14,6 +16,17 @@ import { describeZodError, failSchema, issueTokenSchema, latencySchema, rateLimi
 
 export function controlsRouter(ctx: Context, controls: EmulatorControls): Router {
   const router = Router();
+  router.use((req, res, next) => {
+    if (!loopbackHost(req.get('host'), ctx.port)) {
+      res.status(403).json({ error: 'The emulator controls answer only on a loopback address (localhost, 127.0.0.1, [::1])' });
+      return;
+    }
+    if (req.method === 'POST' && !/^application\/json\s*(;|$)/i.test(req.get('content-type') ?? '')) {
+      res.status(415).json({ error: 'The emulator controls take POST bodies as Content-Type: application/json' });
+      return;
+    }
+    next();
+  });
   router.use(express.json({ limit: '256kb' }));
   const body = (req: Request): unknown => (req.body === undefined ? {} : req.body);
 
@@ -21,7 +34,12 @@ export function controlsRouter(ctx: Context, controls: EmulatorControls): Router
     res.json({ count: controls.expireTokens(tokenFilterSchema.parse(body(req))) });
   });
   router.post('/tokens/revoke', (req, res) => {
-    res.json({ count: controls.revokeTokens(revokeSchema.parse(body(req))) });
+    const filter = revokeSchema.parse(body(req));
+    // An empty body is a mistake, not "every token": name what to revoke.
+    if (filter.userId === undefined && filter.pageId === undefined && filter.token === undefined) {
+      throw new Error('body: name the tokens to revoke with userId, pageId or token');
+    }
+    res.json({ count: controls.revokeTokens(filter) });
   });
   router.post('/tokens', (req, res) => {
     res.status(201).json(controls.issueToken(issueTokenSchema.parse(body(req))));
@@ -89,6 +107,15 @@ export function controlsRouter(ctx: Context, controls: EmulatorControls): Router
     res.status(400).json({ error: controlErrorMessage(err) });
   });
   return router;
+}
+
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** `host` is a loopback name, with the port the emulator listens on when that is known. */
+function loopbackHost(host: string | undefined, port: number | undefined): boolean {
+  const match = host === undefined ? null : /^(\[[^\]]+\]|[^:]+)(?::(\d{1,5}))?$/.exec(host);
+  if (match === null || !LOOPBACK_NAMES.has(match[1]!.toLowerCase())) return false;
+  return port === undefined || Number(match[2] ?? 80) === port;
 }
 
 function controlErrorMessage(err: unknown): string {

@@ -21,7 +21,11 @@ export function dialogRouter(ctx: Context): Router {
     if (!versionOk(req, res)) return;
     const result = validateDialog(ctx, req.query);
     if (!result.ok) return renderError(res, 400, result.title, result.message, result.blocked);
-    const pending = ctx.dialogs.open(result.request);
+    const pending = ctx.dialogs.open(req.socket.remoteAddress ?? 'unknown', result.request);
+    if (pending === undefined) {
+      res.set('Retry-After', '60');
+      return renderError(res, 429, 'Too many login requests', 'Too many login pages are open from this address. Finish or close one, then try again.');
+    }
     setHtmlHeaders(res, new URL(result.client.redirectUri).origin);
     res.render('dialog', {
       appName: result.client.name,

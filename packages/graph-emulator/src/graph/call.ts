@@ -2,7 +2,7 @@
 import type { Request } from 'express';
 import type { Context } from '../context';
 import type { Caller } from './auth';
-import { selfOrigin, type LinkParts } from './paging';
+import type { LinkParts } from './paging';
 
 export interface GraphCall {
   ctx: Context;
@@ -18,5 +18,6 @@ export function edgeLinks(call: GraphCall, nodeId: string, edge: string): LinkPa
   const prefix = call.version === undefined ? '' : `/${call.version}`;
   const carry: Record<string, string> = { access_token: call.caller.token };
   if (call.params.fields !== undefined) carry.fields = call.params.fields;
-  return { base: `${selfOrigin(call.req)}${prefix}/${nodeId}/${edge}`, carry };
+  // The configured origin, not the Host header: a forged Host must not choose where links point.
+  return { base: `${call.ctx.publicUrl}${prefix}/${nodeId}/${edge}`, carry };
 }

@@ -5,7 +5,6 @@
  * real ones — carry the access token in their query. A client must not follow
  * or render those URLs blindly; that is the point of reproducing them.
  */
-import type { Request } from 'express';
 import { badParam } from '../errors';
 
 export interface PageQuery {
@@ -92,10 +91,4 @@ export function paginate<T>(items: readonly T[], keyOf: (item: T) => string, que
       ...(end < items.length ? { next: link({ after: cursors.after }) } : {}),
     },
   };
-}
-
-/** scheme://host as the client addressed us (Host header), like the provider's own links. */
-export function selfOrigin(req: Request): string {
-  const host = req.get('host');
-  return `${req.protocol}://${host !== undefined && /^[A-Za-z0-9.:[\]-]+$/.test(host) ? host : 'localhost'}`;
 }

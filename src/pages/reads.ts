@@ -1,0 +1,109 @@
+import type { Request } from 'express';
+import type { AppContext } from '../context';
+import type { ReadGate } from '../graph/client';
+import { PAGE_FIELDS, type FeedResponse, type PageDetails, type PageSummary } from '../graph/schemas';
+import type { ConnectedPage } from '../session/types';
+
+/**
+ * How a page view reads the page: from the cache shared between sessions, or
+ * upstream with this session's own page token.
+ * @see docs/architecture.md#page-cache
+ */
+
+const DETAILS_FIELDS = PAGE_FIELDS.join(',');
+
+/**
+ * Details and the first feed page, fetched in parallel: one upstream round
+ * trip of latency. Call only once the session is known to hold `token` for
+ * the page.
+ *
+ * A cache hit never shows whether *this* session's token still works, so the
+ * cache serves a session only while its own token succeeded upstream for the
+ * page within PAGE_CACHE_TTL; otherwise this view goes upstream with its token
+ * and the answer refreshes the cache. A token the provider revoked thus loses
+ * the page within PAGE_CACHE_TTL and one view, however warm others keep it.
+ */
+export async function readPage(ctx: AppContext, req: Request, pageId: string, token: string): Promise<[PageDetails, FeedResponse]> {
+  const gate = gateOf(ctx, req);
+  const details = () => ctx.graph.pageDetails(token, pageId, gate);
+  const feed = () => ctx.graph.feed(token, pageId, {}, gate);
+  const cache = ctx.pageCache;
+  if (!cache.enabled) return both(details(), feed());
+  const share = await shareKey(ctx, req, pageId);
+  if (share === undefined) return both(details(), feed());
+  const now = ctx.now();
+  const page = connectedPage(ctx, req, pageId);
+  if (page?.tokenConfirmedAt !== undefined && now - page.tokenConfirmedAt < ctx.config.pageCacheTtlSec * 1000) {
+    return both(cache.get(pageId, 'details', `${DETAILS_FIELDS} ${share}`, details), cache.get(pageId, 'feed', `first ${share}`, feed));
+  }
+  const answers = await both(cache.refresh(pageId, 'details', `${DETAILS_FIELDS} ${share}`, details), cache.refresh(pageId, 'feed', `first ${share}`, feed));
+  // Written once per PAGE_CACHE_TTL, not on every warm view.
+  confirmToken(ctx, req, pageId, now);
+  return answers;
+}
+
+/** Admits this session's provider reads within its share of concurrent reads (./limits). */
+export function gateOf(ctx: AppContext, req: Request): ReadGate {
+  const session = req.sessionID;
+  return (read) => ctx.upstream.run(session, read);
+}
+
+/** The pages the person manages, kept briefly per user token. */
+export function listPages(ctx: AppContext, req: Request, userToken: string): Promise<PageSummary[]> {
+  return ctx.accounts.get(userToken, () => ctx.graph.listPages(userToken, gateOf(ctx, req)));
+}
+
+/** The session's own tokens just succeeded upstream for the page (it was connected, or read). */
+export function confirmToken(ctx: AppContext, req: Request, pageId: string, at: number): void {
+  const page = connectedPage(ctx, req, pageId);
+  if (page) page.tokenConfirmedAt = at;
+}
+
+/** Notes the person's role on a newly connected page when the picker's list of pages is still at hand. */
+export function noteRole(ctx: AppContext, req: Request, pageId: string, userToken: string): void {
+  const page = connectedPage(ctx, req, pageId);
+  const tasks = ctx.accounts.peek(userToken)?.find((p) => p.id === pageId)?.tasks;
+  if (page && tasks) page.tasks = [...tasks].sort();
+}
+
+/**
+ * What sessions must have in common to share a cached answer: the granted
+ * permissions and the role on the page, so declining a permission or holding
+ * a narrower role still hides what it guards. Undefined — share nothing —
+ * when either is unknown: two sessions with unknown grants may hold anything.
+ */
+async function shareKey(ctx: AppContext, req: Request, pageId: string): Promise<string | undefined> {
+  const scopes = ctx.keeper.current(req)?.scopes;
+  if (!scopes) return undefined;
+  const tasks = await roleOf(ctx, req, pageId);
+  if (!tasks) return undefined;
+  return `${[...scopes].sort().join(',')} ${tasks.join(',')}`;
+}
+
+/** The stored role, or (once per session and page) the one /me/accounts gives. */
+async function roleOf(ctx: AppContext, req: Request, pageId: string): Promise<string[] | undefined> {
+  const page = connectedPage(ctx, req, pageId);
+  if (!page) return undefined;
+  if (page.tasks) return page.tasks;
+  const userToken = ctx.keeper.userToken(req);
+  if (!userToken) return undefined;
+  const tasks = (await listPages(ctx, req, userToken)).find((p) => p.id === pageId)?.tasks;
+  if (tasks) page.tasks = [...tasks].sort();
+  return page.tasks;
+}
+
+function connectedPage(ctx: AppContext, req: Request, pageId: string): ConnectedPage | undefined {
+  return ctx.keeper.current(req)?.pages[pageId];
+}
+
+/**
+ * Both reads, concurrently; on a failure, waits for the other before
+ * answering. With Promise.all the sibling would go on retrying after the
+ * response, and the next view would join that doomed call (coalescing).
+ */
+export async function both<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, B]> {
+  const [ra, rb] = await Promise.allSettled([a, b]);
+  if (ra.status === 'rejected') throw ra.reason;
+  if (rb.status === 'rejected') throw rb.reason;
+  return [ra.value, rb.value];
+}

@@ -1,0 +1,40 @@
+import type { Server } from 'node:http';
+import type { Logger } from './log/logger';
+
+/** Something to close once the last request is answered: the session store, the provider agents, the demo emulator. */
+export type Closer = { name: string; close(): void | Promise<void> };
+
+export interface ShutdownOptions {
+  /** How often idle keep-alive connections are swept while requests finish. */
+  sweepMs?: number;
+}
+
+/**
+ * Stops `server` gracefully: no new connections, requests in flight finish
+ * (their keep-alive connection closes once its last response is out), then
+ * each closer runs in order. A closer that fails is logged, not fatal: the
+ * rest still run. Resolves when everything is closed; the caller decides
+ * when to give up waiting and how to exit.
+ * @see docs/architecture.md#building-and-listening
+ */
+export async function shutdown(server: Server, closers: readonly Closer[], logger: Logger, options: ShutdownOptions = {}): Promise<void> {
+  const sweep = setInterval(() => server.closeIdleConnections(), options.sweepMs ?? 100);
+  const closeAfterResponse = (_req: unknown, res: { setHeader(name: string, value: string): unknown }) => res.setHeader('Connection', 'close');
+  server.on('request', closeAfterResponse);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.close((err) => (err && (err as NodeJS.ErrnoException).code !== 'ERR_SERVER_NOT_RUNNING' ? reject(err) : resolve()));
+      server.closeIdleConnections();
+    });
+  } finally {
+    clearInterval(sweep);
+    server.off('request', closeAfterResponse);
+  }
+  for (const closer of closers) {
+    try {
+      await closer.close();
+    } catch (err) {
+      logger.warn({ err }, `closing ${closer.name} failed`);
+    }
+  }
+}

@@ -1,0 +1,148 @@
+import { createServer, type Server } from 'node:http';
+import { SessionGate, TooManyRequestsError } from '../../src/pages/limits';
+import { SEED_IDS } from '@pagelight/graph-emulator';
+import { CookieClient } from '../support/cookieClient';
+import { graphCalls } from '../support/emulator';
+import { loginAndConnect } from '../support/flow';
+import { realLogin } from '../support/realLogin';
+import { agentFor, startStack, type Stack } from '../support/stack';
+
+const BAKERY = SEED_IDS.pages.bakery;
+
+describe('SessionGate (concurrent provider reads per session)', () => {
+  const deferred = () => {
+    let resolve!: () => void;
+    const promise = new Promise<void>((r) => (resolve = r));
+    return { promise, resolve };
+  };
+
+  it('when a session has its share of reads under way, then the next waits for a slot, and another session does not wait', async () => {
+    const gate = new SessionGate(2, 1000);
+    const first = deferred();
+    const reads = [gate.run('a', () => first.promise), gate.run('a', () => new Promise<void>(() => undefined))];
+    let thirdStarted = false;
+    const third = gate.run('a', async () => {
+      thirdStarted = true;
+    });
+    await expect(gate.run('b', async () => 'b')).resolves.toBe('b');
+    expect(thirdStarted).toBe(false);
+    first.resolve();
+    await third;
+    expect(thirdStarted).toBe(true);
+    void reads;
+  });
+
+  it('when no slot frees within the wait, then the read fails with a 429 that says when to retry', async () => {
+    const gate = new SessionGate(1, 20);
+    void gate.run('a', () => new Promise<void>(() => undefined));
+    const refused = gate.run('a', async () => 'never');
+    await expect(refused).rejects.toBeInstanceOf(TooManyRequestsError);
+    await expect(refused).rejects.toMatchObject({ status: 429, retryAfterSec: 1 });
+    expect(gate.refused).toBe(1);
+  });
+});
+
+describe('one session cannot slow or block the others', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ env: { SESSION_RATE_LIMIT: '5', ACCOUNTS_CACHE_TTL: '30' } });
+  });
+  afterAll(() => stack.close());
+  beforeEach(() => stack.emulator.controls.reset());
+
+  it('when a session asks for older posts beyond its per-minute limit, then 429 with Retry-After, and another session is still served', async () => {
+    const noisy = agentFor(stack);
+    await loginAndConnect(noisy, BAKERY);
+    const quiet = agentFor(stack);
+    await loginAndConnect(quiet, BAKERY);
+    const page = await noisy.get(`/pages/${BAKERY}`).expect(200);
+    const after = /href="\/pages\/\d+\/feed\?after=([^"&]+)"/.exec(page.text)![1]!;
+    // The picker on the way in counted as one of the five.
+    for (let i = 0; i < 4; i++) await noisy.get(`/pages/${BAKERY}/feed?after=${after}`).expect(200);
+    const before = graphCalls(stack);
+    const limited = await noisy.get(`/pages/${BAKERY}/feed?after=${after}`).expect(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(limited.text).toContain('Too many requests');
+    expect(graphCalls(stack)).toBe(before);
+    await quiet.get(`/pages/${BAKERY}/feed?after=${after}`).expect(200);
+  });
+
+  it('when a person reloads the picker, then /me/accounts is asked once, not on every reload', async () => {
+    const agent = agentFor(stack);
+    await loginAndConnect(agent, BAKERY);
+    const before = stack.emulator.controls.calls({ path: 'me/accounts' });
+    for (let i = 0; i < 4; i++) await agent.get('/pages').expect(200);
+    expect(stack.emulator.controls.calls({ path: 'me/accounts' })).toBe(before);
+  });
+
+  it('when the provider refuses a cursor the person brought in the link (error 100), then 400 "out of date", logged at info', async () => {
+    const agent = agentFor(stack);
+    await loginAndConnect(agent, BAKERY);
+    const lines = stack.logs.lines.length;
+    const res = await agent.get(`/pages/${BAKERY}/feed?after=bm90LWEtY3Vyc29y`).expect(400);
+    expect(res.text).toContain('This link is out of date');
+    const failed = stack.logs.lines
+      .slice(lines)
+      .map((l) => JSON.parse(l) as { level: string; msg: string })
+      .filter((l) => l.msg === 'request failed');
+    expect(failed).toHaveLength(1);
+    expect(failed[0]!.level).toBe('info');
+  });
+});
+
+describe('a noisy neighbour (provider latency 100 ms)', () => {
+  let stack: Stack;
+  let server: Server;
+  let base: string;
+  beforeAll(async () => {
+    server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    stack = await startStack({ env: { BASE_URL: base } });
+    server.on('request', stack.app);
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    server.close();
+    await stack.close();
+  });
+
+  async function timedView(client: CookieClient): Promise<number> {
+    const started = performance.now();
+    const res = await client.get(`/pages/${BAKERY}`);
+    await res.arrayBuffer();
+    expect(res.status).toBe(200);
+    return performance.now() - started;
+  }
+
+  /** Median time of `views` page views, started `gapMs` apart (so each one overlaps whatever else is going on). */
+  async function p50(client: CookieClient, views: number, gapMs: number): Promise<number> {
+    const times = await Promise.all(
+      Array.from({ length: views }, (_, i) => new Promise((resolve) => setTimeout(resolve, i * gapMs)).then(() => timedView(client))),
+    );
+    return times.sort((a, b) => a - b)[Math.floor(views / 2)]!;
+  }
+
+  it('when one session fires 300 concurrent older-posts requests, then another session’s page view p50 stays within 3× its unloaded value', async () => {
+    const noisy = new CookieClient(base);
+    const quiet = new CookieClient(base);
+    expect((await realLogin(base, SEED_IDS.users.ada, BAKERY, noisy)).ok).toBe(true);
+    expect((await realLogin(base, SEED_IDS.users.ada, BAKERY, quiet)).ok).toBe(true);
+    stack.emulator.controls.setLatency(100);
+    try {
+      const unloaded = await p50(quiet, 7, 150);
+      const burst = Array.from({ length: 300 }, (_, i) =>
+        noisy.get(`/pages/${BAKERY}/feed?after=${Buffer.from(`random-${i}-${Math.random()}`).toString('base64url')}`).then(async (r) => {
+          await r.arrayBuffer();
+          return r.status;
+        }),
+      );
+      const loaded = await p50(quiet, 7, 30);
+      const statuses = await Promise.all(burst);
+      expect(loaded).toBeLessThanOrEqual(3 * unloaded);
+      expect(statuses.filter((s) => s >= 500)).toEqual([]);
+    } finally {
+      stack.emulator.controls.setLatency(0);
+    }
+  }, 30_000);
+});
