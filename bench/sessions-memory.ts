@@ -1,6 +1,6 @@
 /**
  * Memory per session, and the heap after 100k sessions have come and gone
- * (issue 4: the memory store stays flat). A figure, not a timed test:
+ * (the memory store stays flat, docs/architecture.md#stores). A figure, not a timed test:
  *
  *   npm run bench:sessions            (memory store; plus Redis when REDIS_URL is set)
  *

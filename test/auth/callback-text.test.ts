@@ -1,4 +1,4 @@
-import { agentFor, startStack, type Stack } from '../helpers/stack';
+import { agentFor, startStack, type Stack } from '../support/stack';
 
 /**
  * Whoever writes a link to /auth/callback chooses its `error_description`

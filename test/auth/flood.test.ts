@@ -5,8 +5,8 @@ import { graphClientFor } from '../../src/graph/client';
 import { createLogger } from '../../src/log/logger';
 import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
 import { createMemorySessionStore, type SessionStoreHandle } from '../../src/session/store';
-import { loginAndConnect } from '../helpers/flow';
-import { LogCapture, startStack, type Stack } from '../helpers/stack';
+import { loginAndConnect } from '../support/flow';
+import { LogCapture, startStack, type Stack } from '../support/stack';
 import { configFor, startSharedEmulator } from '../session/helpers';
 
 const BAKERY = SEED_IDS.pages.bakery;

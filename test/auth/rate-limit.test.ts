@@ -2,9 +2,9 @@ import request from 'supertest';
 import { createClient } from 'redis';
 import { ConfigError, loadConfig } from '../../src/config';
 import { createRedisSessionStore } from '../../src/session/redis';
-import { CookieClient } from '../helpers/cookieClient';
-import { startStack, type Stack } from '../helpers/stack';
-import { configFor, startInstance, startSharedEmulator } from '../session/helpers';
+import { CookieClient } from '../support/cookieClient';
+import { startStack, type Stack, startInstance } from '../support/stack';
+import { configFor, startSharedEmulator } from '../session/helpers';
 
 const REDIS_URL = process.env.REDIS_URL;
 const describeRedis = REDIS_URL ? describe : describe.skip;

@@ -1,6 +1,6 @@
 /**
  * Pagelight in real Chromium, from Connect page to the feed and every way it
- * can go wrong on the way (SPEC §4, §5, §6, §8). The app and the emulator run
+ * can go wrong on the way (docs/provider-interface.md#callback-outcomes, docs/architecture.md#security-rules). The app and the emulator run
  * as separate processes, so "the provider is down" is a real dead process.
  */
 import type { BrowserContext, Page } from 'playwright-core';

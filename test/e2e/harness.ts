@@ -4,77 +4,19 @@
  * Every browser context is watched: console errors, uncaught exceptions, CSP
  * violations and every URL requested are recorded for the tests to assert on.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
-import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
+import { control } from '../support/emulator';
+import { freePort, startAppProcess, startEmulatorProcess, stop, type AppCredentials, type Child } from '../support/processes';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { chromiumPath } = require('./chromium') as { chromiumPath: () => string };
 
-const ROOT = path.resolve(__dirname, '..', '..');
 export const APP_ID = '1234567890123456';
-const APP_SECRET = 'e2e-app-secret-not-for-production';
-const SESSION_SECRET = 'e2e-session-secret-of-at-least-32-characters';
-
-/** A port the OS just handed out and released: free, barring a race we accept in tests. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-interface Child {
-  proc: ChildProcess;
-  output: string[];
-}
-
-function start(script: string, env: Record<string, string>): Child {
-  const proc = spawn(process.execPath, [path.join(ROOT, script)], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output: string[] = [];
-  const keep = (chunk: Buffer) => {
-    output.push(chunk.toString());
-    if (output.length > 200) output.shift();
-  };
-  proc.stdout?.on('data', keep);
-  proc.stderr?.on('data', keep);
-  return { proc, output };
-}
-
-async function waitFor(url: string, child: Child, what: string, timeoutMs = 15000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (child.proc.exitCode !== null) throw new Error(`${what} exited with ${child.proc.exitCode}:\n${child.output.join('')}`);
-    try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(1000) });
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`${what} did not answer ${url} within ${timeoutMs} ms:\n${child.output.join('')}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-async function stop(child: Child | undefined, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-  if (!child || child.proc.exitCode !== null || child.proc.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.proc.once('exit', () => resolve()));
-  child.proc.kill(signal);
-  const timer = setTimeout(() => child.proc.kill('SIGKILL'), 3000);
-  await exited;
-  clearTimeout(timer);
-}
+const CREDENTIALS: AppCredentials = {
+  appId: APP_ID,
+  appSecret: 'e2e-app-secret-not-for-production',
+  sessionSecret: 'e2e-session-secret-of-at-least-32-characters',
+};
 
 /** What one browser context saw, for the "nothing went wrong" assertions. */
 export interface Watch {
@@ -110,29 +52,12 @@ export class Stack {
       ],
     });
     await this.startProvider();
-    this.app = start('dist/server.js', {
-      PORT: String(appPort),
-      BASE_URL: this.appUrl,
-      FB_APP_ID: APP_ID,
-      FB_APP_SECRET: APP_SECRET,
-      FB_AUTH_URL: this.providerUrl,
-      FB_GRAPH_URL: this.providerUrl,
-      SESSION_SECRET,
-      LOG_LEVEL: 'warn',
-      PROVIDER_TIMEOUT_MS: '1500',
-    });
-    await waitFor(`${this.appUrl}/healthz`, this.app, 'the app');
+    this.app = await startAppProcess(appPort, this.providerUrl, CREDENTIALS, { PROVIDER_TIMEOUT_MS: '1500' });
   }
 
   /** Starts (or restarts, on the same port) the emulator process. */
   async startProvider(): Promise<void> {
-    this.provider = start('packages/graph-emulator/dist/main.js', {
-      PROVIDER_PORT: String(this.providerPort),
-      FB_APP_ID: APP_ID,
-      FB_APP_SECRET: APP_SECRET,
-      BASE_URL: this.appUrl,
-    });
-    await waitFor(`${this.providerUrl}/__emulator/seed`, this.provider, 'the emulator');
+    this.provider = await startEmulatorProcess(this.providerPort, this.appUrl, CREDENTIALS);
   }
 
   /** Kills the emulator outright, as a crash would. */
@@ -147,14 +72,8 @@ export class Stack {
   }
 
   /** POSTs to one of the emulator's test controls (/__emulator/*). */
-  async control(pathname: string, body: unknown = {}): Promise<unknown> {
-    const res = await fetch(`${this.providerUrl}/__emulator${pathname}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`emulator control ${pathname} answered ${res.status}: ${await res.text()}`);
-    return res.status === 204 ? undefined : res.json();
+  control(pathname: string, body: unknown = {}): Promise<unknown> {
+    return control(this.providerUrl, 'POST', pathname, body);
   }
 
   /** A fresh, isolated browser (its own cookies) with every page watched. */

@@ -1,4 +1,4 @@
-import { agentFor, startStack, type Stack } from '../helpers/stack';
+import { agentFor, startStack, type Stack } from '../support/stack';
 
 /**
  * The 404 page does not repeat the path: a link's author would choose text

@@ -1,7 +1,7 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { graphCalls } from '../helpers/emulator';
-import { loginAndConnect } from '../helpers/flow';
-import { agentFor, startStack, type Agent, type Stack } from '../helpers/stack';
+import { graphCalls } from '../support/emulator';
+import { loginAndConnect } from '../support/flow';
+import { agentFor, startStack, type Agent, type Stack } from '../support/stack';
 
 const BAKERY = SEED_IDS.pages.bakery;
 const TTL_MS = 60_000;

@@ -1,12 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import { SessionGate, TooManyRequestsError } from '../../src/pages/limits';
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { CookieClient } from '../helpers/cookieClient';
-import { graphCalls } from '../helpers/emulator';
-import { loginAndConnect } from '../helpers/flow';
-import { burstFrom } from '../helpers/burst';
-import { realLogin } from '../helpers/realLogin';
-import { agentFor, startStack, type Stack } from '../helpers/stack';
+import { CookieClient } from '../support/cookieClient';
+import { graphCalls } from '../support/emulator';
+import { loginAndConnect } from '../support/flow';
+import { burstFrom } from '../support/burst';
+import { realLogin } from '../support/realLogin';
+import { agentFor, startStack, type Stack } from '../support/stack';
 
 const BAKERY = SEED_IDS.pages.bakery;
 

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { realLogin } from '../helpers/realLogin';
-import { startStack, type Stack } from '../helpers/stack';
+import { realLogin } from '../support/realLogin';
+import { startStack, type Stack } from '../support/stack';
 
 const LOGINS = Number(process.env.CONCURRENT_LOGINS ?? 500);
 

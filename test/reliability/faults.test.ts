@@ -1,8 +1,8 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { FAULTS } from './faultTable';
-import { graphCalls } from '../helpers/emulator';
-import { loginAndConnect } from '../helpers/flow';
-import { agentFor, startStack, type Stack } from '../helpers/stack';
+import { FAULTS } from '../support/faults';
+import { graphCalls } from '../support/emulator';
+import { loginAndConnect } from '../support/flow';
+import { agentFor, startStack, type Stack } from '../support/stack';
 
 const BAKERY = SEED_IDS.pages.bakery;
 

@@ -1,7 +1,7 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { credentialsSeenBy, leakedLines } from '../helpers/logScrape';
-import { loginAndConnect } from '../helpers/flow';
-import { agentFor, APP_SECRET, startStack } from '../helpers/stack';
+import { credentialsSeenBy, leakedLines } from '../support/logScrape';
+import { loginAndConnect } from '../support/flow';
+import { agentFor, APP_SECRET, startStack } from '../support/stack';
 
 describe('the log scrape that every stack runs when it closes', () => {
   it('when a credential is written to the log, then closing the stack fails and names it only by a prefix', async () => {

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { graphCalls, tokenCalls } from '../helpers/emulator';
-import { loginAndConnect } from '../helpers/flow';
-import { agentFor, startStack, type Stack } from '../helpers/stack';
+import { graphCalls, tokenCalls } from '../support/emulator';
+import { loginAndConnect } from '../support/flow';
+import { agentFor, startStack, type Stack } from '../support/stack';
 
 const BAKERY = SEED_IDS.pages.bakery;
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 300);
@@ -48,8 +48,8 @@ const segment = fc.oneof(
 describe('properties of the routes under arbitrary input', () => {
   let stack: Stack;
   let agent: ReturnType<typeof agentFor>;
-    // Thousands of arbitrary requests from one session: the per-session rate limit has tests of its own.
   beforeAll(async () => {
+    // Thousands of arbitrary requests from one session: the per-session rate limit has tests of its own.
     stack = await startStack({ env: { SESSION_RATE_LIMIT: '100000' } });
     agent = agentFor(stack);
     await loginAndConnect(agent, BAKERY);

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { loadConfig } from '../../src/config';
 import { createLimitedServer, DEFAULT_SERVER_LIMITS, serverLimits, type ServerLimits } from '../../src/http/limits';
-import { startStack, type Stack } from '../helpers/stack';
+import { startStack, type Stack } from '../support/stack';
 
 /**
  * Slow clients: a socket that says nothing, trickles its headers or trickles

@@ -1,5 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { createClient } from 'redis';
@@ -11,9 +10,11 @@ import { createLimitedServer, serverLimits } from '../../src/http/limits';
 import { createLogger } from '../../src/log/logger';
 import { createSessionStore } from '../../src/session/create';
 import { shutdown, type Closer } from '../../src/shutdown';
-import { completeDialog } from '../helpers/dialog';
-import { LogCapture } from '../helpers/stack';
-import { Browser, configFor, redisAnswers, startSharedEmulator } from '../session/helpers';
+import { completeDialog } from '../support/dialog';
+import { LogCapture } from '../support/stack';
+import { CookieClient } from '../support/cookieClient';
+import { spawnNode } from '../support/processes';
+import { configFor, redisAnswers, startSharedEmulator } from '../session/helpers';
 
 /**
  * Graceful shutdown: the request in flight finishes, new connections are
@@ -22,7 +23,6 @@ import { Browser, configFor, redisAnswers, startSharedEmulator } from '../sessio
  * server process (src/server.ts run by tsx, demo mode, ephemeral ports).
  * @see docs/architecture.md#building-and-listening
  */
-const ROOT = path.resolve(__dirname, '../..');
 const REDIS_URL = process.env.REDIS_URL;
 const withRedis = REDIS_URL !== undefined && REDIS_URL !== '' && redisAnswers(REDIS_URL);
 if (!withRedis)
@@ -91,7 +91,7 @@ describe('shutdown(server, closers)', () => {
     async (_kind, env) => {
       const app = await serve(configFor(emulator, env));
       expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
-      const browser = new Browser();
+      const browser = new CookieClient(undefined, 10_000);
       const login = await browser.get(`${app.url}/auth/login`);
       expect(login.status).toBe(303);
       const callback = await completeDialog(login.headers.get('location')!);
@@ -160,11 +160,9 @@ interface Running {
 
 /** src/server.ts through tsx, which reads tsconfig.json's `paths`: the emulator comes from its source, no build. */
 function startServer(env: Record<string, string>): Running {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/server.ts')], {
-    cwd: ROOT,
-    // Only what is given here: no FB_APP_ID etc. leaking in from the shell, so this is demo mode.
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', LOG_LEVEL: 'info', PORT: '0', PROVIDER_PORT: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  // Only what is given here (spawnNode passes PATH alone): no FB_APP_ID etc. leaking in from the shell, so this is demo mode.
+  const { proc: child } = spawnNode('the server', 'src/server.ts', {
+    env: { NODE_ENV: 'production', LOG_LEVEL: 'info', PORT: '0', PROVIDER_PORT: '0', ...env },
   });
   const lines: Record<string, unknown>[] = [];
   const stderr: string[] = [];
@@ -213,7 +211,7 @@ describe('the server process', () => {
     const app = `http://127.0.0.1:${port}`;
     expect((await fetch(`${app}/healthz`)).status).toBe(200);
 
-    const browser = new Browser();
+    const browser = new CookieClient(undefined, 10_000);
     const login = await browser.get(`${app}/auth/login`);
     expect(login.status).toBe(303);
     const dialog = new URL(login.headers.get('location')!);

@@ -1,8 +1,8 @@
 import request from 'supertest';
 import { proxyWarning } from '../../src/config';
-import { completeDialog } from '../helpers/dialog';
-import { csrfFrom, pathOf } from '../helpers/flow';
-import { startStack, type Stack } from '../helpers/stack';
+import { completeDialog } from '../support/dialog';
+import { csrfFrom, pathOf } from '../support/flow';
+import { startStack, type Stack } from '../support/stack';
 
 const HTTPS = 'https://app.test';
 

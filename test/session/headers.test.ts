@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { loginAndConnect } from '../helpers/flow';
-import { startStack, type Stack } from '../helpers/stack';
+import { loginAndConnect } from '../support/flow';
+import { startStack, type Stack } from '../support/stack';
 
 const BAKERY = SEED_IDS.pages.bakery;
 

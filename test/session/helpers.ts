@@ -1,16 +1,14 @@
+/**
+ * What only the session suites need: one emulator shared by several app
+ * instances, a Redis probe and a TCP hop to break Redis with. Instances,
+ * the cookie jar and the dialog driver come from test/support/.
+ */
 import { spawnSync } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { createApp } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
-import { graphClientFor } from '../../src/graph/client';
-import { createLogger } from '../../src/log/logger';
-import type { SessionStoreHandle } from '../../src/session/store';
 import { startEmulator, type RunningEmulator } from '@pagelight/graph-emulator';
-import { LogCapture, APP_ID, APP_SECRET, BASE_URL, SESSION_SECRET } from '../helpers/stack';
-
-export { APP_ID, APP_SECRET, BASE_URL, SESSION_SECRET };
+import { APP_ID, APP_SECRET, BASE_URL, SESSION_SECRET } from '../support/stack';
 
 /** One emulator whose registered callback is the shared BASE_URL of every instance. */
 export function startSharedEmulator(): Promise<RunningEmulator> {
@@ -30,83 +28,6 @@ export function configFor(emulator: RunningEmulator, env: Record<string, string>
     LOGIN_RATE_LIMIT: '0',
     ...env,
   });
-}
-
-/** One app instance on its own port, with its own Graph client and its own store handle. */
-export interface Instance {
-  url: string;
-  sessions: SessionStoreHandle;
-  logs: LogCapture;
-  /** Stops listening and closes the store and the HTTP agents, like a SIGTERM would. */
-  close(): Promise<void>;
-}
-
-export async function startInstance(
-  config: Config,
-  makeStore: (logger: ReturnType<typeof createLogger>) => Promise<SessionStoreHandle> | SessionStoreHandle,
-  now?: () => number,
-): Promise<Instance> {
-  const logs = new LogCapture();
-  const logger = createLogger({ level: 'info', destination: logs });
-  const sessions = await makeStore(logger);
-  const graph = graphClientFor(config, logger);
-  const server: Server = createServer(createApp(config, { graph, sessions, logger, ...(now ? { now } : {}) }));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    url,
-    sessions,
-    logs,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-      graph.close();
-      await sessions.close();
-    },
-  };
-}
-
-/**
- * A browser stand-in that talks to several origins (the instances) with one
- * cookie jar, as a load balancer in front of them would make it look.
- */
-export class Browser {
-  readonly jar = new Map<string, string>();
-
-  async get(url: string): Promise<Response> {
-    return this.send(url, { method: 'GET' });
-  }
-
-  async post(url: string, form: Record<string, string>): Promise<Response> {
-    return this.send(url, { method: 'POST', body: new URLSearchParams(form), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
-  }
-
-  private async send(url: string, init: RequestInit): Promise<Response> {
-    const headers = new Headers(init.headers);
-    if (this.jar.size) headers.set('cookie', [...this.jar].map(([k, v]) => `${k}=${v}`).join('; '));
-    const res = await fetch(url, { ...init, headers, redirect: 'manual', signal: AbortSignal.timeout(10_000) });
-    for (const line of res.headers.getSetCookie()) {
-      const pair = line.split(';')[0]!;
-      const eq = pair.indexOf('=');
-      const value = pair.slice(eq + 1);
-      if (value === '' || /expires=Thu, 01 Jan 1970/i.test(line)) this.jar.delete(pair.slice(0, eq));
-      else this.jar.set(pair.slice(0, eq), value);
-    }
-    return res;
-  }
-
-  /** The session id inside the signed cookie (`s:<sid>.<signature>`). */
-  sessionId(): string | undefined {
-    const raw = this.jar.get('pagelight');
-    if (!raw) return undefined;
-    return /^s:([^.]+)\./.exec(decodeURIComponent(raw))?.[1];
-  }
-}
-
-export function csrfIn(html: string): string {
-  const m = /name="_csrf" value="([^"]+)"/.exec(html);
-  if (!m) throw new Error(`no CSRF token in the page: ${html.slice(0, 200)}`);
-  return m[1]!;
 }
 
 /**

@@ -6,8 +6,8 @@ import { graphClientFor, type GraphClient } from '../../src/graph/client';
 import { createLogger } from '../../src/log/logger';
 import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
 import { createMemorySessionStore, type SessionStoreHandle } from '../../src/session/store';
-import { loginAndConnect, sessionCookie } from '../helpers/flow';
-import { LogCapture } from '../helpers/stack';
+import { loginAndConnect, sessionCookie } from '../support/flow';
+import { LogCapture } from '../support/stack';
 import { configFor, startSharedEmulator } from './helpers';
 
 const BAKERY = SEED_IDS.pages.bakery;
@@ -29,7 +29,7 @@ function storeOf(handle: SessionStoreHandle) {
   };
 }
 
-describe('sessions in memory: sealing, tampering, rotation and lifetime (issue 4)', () => {
+describe('sessions in memory: sealing, tampering, rotation and lifetime', () => {
   let emulator: RunningEmulator;
   const graphs: GraphClient[] = [];
   const handles: SessionStoreHandle[] = [];

@@ -3,8 +3,14 @@ import { createClient } from 'redis';
 import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
 import { createRedisSessionStore } from '../../src/session/redis';
 import type { Config } from '../../src/config';
-import { completeDialog } from '../helpers/dialog';
-import { Browser, configFor, csrfIn, redisAnswers, startInstance, startSharedEmulator, TcpProxy, waitFor, type Instance } from './helpers';
+import { CookieClient } from '../support/cookieClient';
+import { completeDialog } from '../support/dialog';
+import { csrfFrom } from '../support/flow';
+import { startInstance, type Instance } from '../support/stack';
+import { configFor, redisAnswers, startSharedEmulator, TcpProxy, waitFor } from './helpers';
+
+/** One browser in front of several instances (one jar across their origins), as a load balancer makes it look. */
+const newBrowser = () => new CookieClient(undefined, 10_000);
 
 /**
  * Issue 4 against a real Redis: several instances share the sessions, a
@@ -28,7 +34,7 @@ const RUN = `${process.pid}-${randomBytes(4).toString('hex')}`;
 const PREFIX = `pagelight-test:${RUN}:`;
 const NAME = `pagelight-test-${RUN}`;
 
-describeRedis(available ? 'sessions in Redis (issue 4)' : `sessions in Redis (issue 4) — ${SKIP_REASON}`, () => {
+describeRedis(available ? 'sessions in Redis' : `sessions in Redis — ${SKIP_REASON}`, () => {
   let emulator: RunningEmulator;
   let admin: ReturnType<typeof createClient>;
   let config: Config;
@@ -45,7 +51,7 @@ describeRedis(available ? 'sessions in Redis (issue 4)' : `sessions in Redis (is
   };
 
   /** Connect page on `first`, the callback on `second`, the page connected there too. */
-  async function connectAcross(browser: Browser, first: Instance, second: Instance): Promise<void> {
+  async function connectAcross(browser: CookieClient, first: Instance, second: Instance): Promise<void> {
     const login = await browser.get(`${first.url}/auth/login`);
     expect(login.status).toBe(303);
     const callback = await completeDialog(login.headers.get('location')!);
@@ -54,7 +60,7 @@ describeRedis(available ? 'sessions in Redis (issue 4)' : `sessions in Redis (is
     expect(done.headers.get('location')).toBe('/pages');
     const picker = await browser.get(`${first.url}/pages`);
     expect(picker.status).toBe(200);
-    const connect = await browser.post(`${second.url}/pages/${BAKERY}/connect`, { _csrf: csrfIn(await picker.text()) });
+    const connect = await browser.post(`${second.url}/pages/${BAKERY}/connect`, { _csrf: csrfFrom(await picker.text()) });
     expect(connect.status).toBe(303);
   }
 
@@ -81,7 +87,7 @@ describeRedis(available ? 'sessions in Redis (issue 4)' : `sessions in Redis (is
 
   it('when the flow starts on one instance and finishes on another, then the page reads on either', async () => {
     const [a, b] = [await start(), await start()];
-    const browser = new Browser();
+    const browser = newBrowser();
     await connectAcross(browser, a, b);
     for (const instance of [a, b]) {
       const page = await browser.get(`${instance.url}/pages/${BAKERY}`);
@@ -92,7 +98,7 @@ describeRedis(available ? 'sessions in Redis (issue 4)' : `sessions in Redis (is
 
   it('when an instance is restarted, then the person is still connected', async () => {
     const first = await start();
-    const browser = new Browser();
+    const browser = newBrowser();
     await connectAcross(browser, first, first);
     await stop(first);
     const again = await start();
@@ -103,7 +109,7 @@ describeRedis(available ? 'sessions in Redis (issue 4)' : `sessions in Redis (is
 
   it('when a session is stored, then the raw value holds no token in clear text and expires with the cookie', async () => {
     const instance = await start();
-    const browser = new Browser();
+    const browser = newBrowser();
     await connectAcross(browser, instance, instance);
     expect((await browser.get(`${instance.url}/pages/${BAKERY}`)).status).toBe(200);
     const sid = browser.sessionId()!;
@@ -120,7 +126,7 @@ describeRedis(available ? 'sessions in Redis (issue 4)' : `sessions in Redis (is
 
   it('when a stored value is not a session at all, then the person is simply not connected (no 500, no 503)', async () => {
     const instance = await start();
-    const browser = new Browser();
+    const browser = newBrowser();
     await connectAcross(browser, instance, instance);
     await admin.set(`${PREFIX}${browser.sessionId()!}`, '{not json', { EX: 60 });
     const page = await browser.get(`${instance.url}/pages/${BAKERY}`);
@@ -130,7 +136,7 @@ describeRedis(available ? 'sessions in Redis (issue 4)' : `sessions in Redis (is
 
   it('when a session was stored in the previous shape (short keys), then the person is simply not connected (no 500)', async () => {
     const instance = await start();
-    const browser = new Browser();
+    const browser = newBrowser();
     await connectAcross(browser, instance, instance);
     const key = `${PREFIX}${browser.sessionId()!}`;
     const { connection, ...rest } = JSON.parse((await admin.get(key))!) as {
@@ -169,7 +175,7 @@ describeRedis(available ? 'sessions in Redis (issue 4)' : `sessions in Redis (is
     const health = async (i: Instance) => (await fetch(`${i.url}/healthz`).catch(withLogs)).status;
 
     /** A page request: its status, how long it took, and whether it is an HTML page. */
-    async function timed(browser: Browser, url: string) {
+    async function timed(browser: CookieClient, url: string) {
       const t = Date.now();
       const res = await browser.get(url).catch(withLogs);
       const body = await res.text();
@@ -178,7 +184,7 @@ describeRedis(available ? 'sessions in Redis (issue 4)' : `sessions in Redis (is
 
     it('when Redis becomes unreachable, then /healthz and pages answer 503 at once, and 200 again when it returns', async () => {
       const instance = await start(viaProxy);
-      const browser = new Browser();
+      const browser = newBrowser();
       await connectAcross(browser, instance, instance);
       expect(await health(instance)).toBe(200);
 
@@ -200,7 +206,7 @@ describeRedis(available ? 'sessions in Redis (issue 4)' : `sessions in Redis (is
     it("when the app's Redis connection is killed (CLIENT KILL), then no request hangs or fails with a 500, and it recovers", async () => {
       const name = `${NAME}-kill`;
       const instance = await start(config, name);
-      const browser = new Browser();
+      const browser = newBrowser();
       await connectAcross(browser, instance, instance);
       const list = String(await admin.sendCommand(['CLIENT', 'LIST']));
       const ids = list
@@ -225,7 +231,7 @@ describeRedis(available ? 'sessions in Redis (issue 4)' : `sessions in Redis (is
 
     it('when Redis stops answering on an open connection, then a request gets a 503 within the deadline, and /healthz follows', async () => {
       const instance = await start(viaProxy);
-      const browser = new Browser();
+      const browser = newBrowser();
       await connectAcross(browser, instance, instance);
       proxy.set('stall');
       const stalled = await timed(browser, `${instance.url}/pages/${BAKERY}`);
@@ -251,7 +257,7 @@ describeRedis(available ? 'sessions in Redis (issue 4)' : `sessions in Redis (is
       const startMs = Date.now() - t;
       expect(startMs).toBeLessThan(4000);
       expect(await health(instance)).toBe(503);
-      const browser = new Browser();
+      const browser = newBrowser();
       const home = await timed(browser, `${instance.url}/`);
       expect(home.status).toBe(503);
       expect(home.ms).toBeLessThan(500);

@@ -6,8 +6,8 @@ import { createLogger } from '../../src/log/logger';
 import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
 import { TokenSealer } from '../../src/session/sealer';
 import { createMemorySessionStore, type SessionStoreHandle } from '../../src/session/store';
-import { loginAndConnect } from '../helpers/flow';
-import { LogCapture } from '../helpers/stack';
+import { loginAndConnect } from '../support/flow';
+import { LogCapture } from '../support/stack';
 import { configFor, startSharedEmulator } from './helpers';
 
 const BAKERY = SEED_IDS.pages.bakery;

@@ -7,8 +7,8 @@ import { createLogger } from '../../src/log/logger';
 import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
 import { createRedisSessionStore } from '../../src/session/redis';
 import { createMemorySessionStore, type SessionStoreHandle } from '../../src/session/store';
-import { csrfFrom, loginAndConnect } from '../helpers/flow';
-import { LogCapture } from '../helpers/stack';
+import { csrfFrom, loginAndConnect } from '../support/flow';
+import { LogCapture } from '../support/stack';
 import { configFor, startSharedEmulator } from './helpers';
 
 const BAKERY = SEED_IDS.pages.bakery;

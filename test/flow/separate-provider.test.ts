@@ -5,14 +5,14 @@ import { graphClientFor, type GraphClient } from '../../src/graph/client';
 import { createLogger } from '../../src/log/logger';
 import { createMemorySessionStore } from '../../src/session/store';
 import { startEmulator, SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
-import { completeDialog } from '../helpers/dialog';
-import { LogCapture } from '../helpers/stack';
-import { CookieClient } from '../helpers/cookieClient';
+import { completeDialog } from '../support/dialog';
+import { LogCapture } from '../support/stack';
+import { CookieClient } from '../support/cookieClient';
 
 /**
  * Real-provider mode: the emulator runs as a separate provider on its own
  * port, the app listens on its own, and the app knows the provider only
- * through the SPEC §3 variables — as with the real provider or any stand-in.
+ * through the variables of docs/architecture.md#configuration — as with the real provider or any stand-in.
  */
 describe('against a separately started provider, configured only by environment', () => {
   let emulator: RunningEmulator;

@@ -21,7 +21,7 @@ export async function login(agent: Agent, choice: DialogChoice = {}) {
 
 export function csrfFrom(html: string): string {
   const m = /name="_csrf" value="([^"]+)"/.exec(html);
-  if (!m) throw new Error('no CSRF token in the page');
+  if (!m) throw new Error(`no CSRF token in the page: ${html.slice(0, 200)}`);
   return m[1]!;
 }
 

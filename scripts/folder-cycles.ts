@@ -10,15 +10,22 @@
  */
 const warnOnly = process.argv.includes('--warn-only');
 
-function folderOf(source) {
+/** The part of dependency-cruiser's JSON output read here. */
+interface CruiseOutput {
+  modules: { source: string; dependencies: { resolved: string }[] }[];
+}
+
+type Edges = Map<string, Map<string, string>>;
+
+function folderOf(source: string): string | undefined {
   const m = /^src\/([^/]+)\/./.exec(source);
   return m ? `src/${m[1]}` : undefined;
 }
 
-function main(input) {
-  const { modules } = JSON.parse(input);
+function main(input: string): number {
+  const { modules } = JSON.parse(input) as CruiseOutput;
   /** folder → folder → first import seen ("from → to"), for the report */
-  const edges = new Map();
+  const edges: Edges = new Map();
   for (const mod of modules) {
     const from = folderOf(mod.source);
     if (from === undefined) continue;
@@ -26,7 +33,7 @@ function main(input) {
       const to = folderOf(dep.resolved);
       if (to === undefined || to === from) continue;
       if (!edges.has(from)) edges.set(from, new Map());
-      const out = edges.get(from);
+      const out = edges.get(from)!;
       if (!out.has(to)) out.set(to, `${mod.source} → ${dep.resolved}`);
     }
   }
@@ -51,14 +58,14 @@ function main(input) {
 }
 
 /** Tarjan's algorithm; each group sorted for a stable report. */
-function stronglyConnected(nodes, edges) {
+function stronglyConnected(nodes: string[], edges: Edges): string[][] {
   let next = 0;
-  const index = new Map();
-  const low = new Map();
-  const stack = [];
-  const onStack = new Set();
-  const groups = [];
-  const visit = (v) => {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const groups: string[][] = [];
+  const visit = (v: string): void => {
     index.set(v, next);
     low.set(v, next);
     next += 1;
@@ -67,16 +74,16 @@ function stronglyConnected(nodes, edges) {
     for (const w of (edges.get(v) ?? new Map()).keys()) {
       if (!index.has(w)) {
         visit(w);
-        low.set(v, Math.min(low.get(v), low.get(w)));
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
       } else if (onStack.has(w)) {
-        low.set(v, Math.min(low.get(v), index.get(w)));
+        low.set(v, Math.min(low.get(v)!, index.get(w)!));
       }
     }
     if (low.get(v) === index.get(v)) {
-      const group = [];
-      let w;
+      const group: string[] = [];
+      let w: string;
       do {
-        w = stack.pop();
+        w = stack.pop()!;
         onStack.delete(w);
         group.push(w);
       } while (w !== v);
@@ -89,7 +96,7 @@ function stronglyConnected(nodes, edges) {
 
 let input = '';
 process.stdin.setEncoding('utf8');
-process.stdin.on('data', (chunk) => (input += chunk));
+process.stdin.on('data', (chunk: string) => (input += chunk));
 process.stdin.on('end', () => {
   process.exitCode = main(input);
 });

@@ -1,11 +1,11 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { agentFor, startStack, type Stack } from '../helpers/stack';
-import { csrfFrom, login, loginAndConnect, postIds, sessionCookie, startLogin } from '../helpers/flow';
+import { agentFor, startStack, type Stack } from '../support/stack';
+import { csrfFrom, login, loginAndConnect, postIds, sessionCookie, startLogin } from '../support/flow';
 
 const BAKERY = SEED_IDS.pages.bakery;
 const SPARSE = SEED_IDS.pages.sparse;
 
-describe('the login-to-feed flow (SPEC §1, §4)', () => {
+describe('the login-to-feed flow', () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack();

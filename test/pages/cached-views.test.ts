@@ -1,7 +1,7 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { agentFor, startStack, type Agent, type Stack } from '../helpers/stack';
-import { graphCalls } from '../helpers/emulator';
-import { login, loginAndConnect, postIds } from '../helpers/flow';
+import { agentFor, startStack, type Agent, type Stack } from '../support/stack';
+import { graphCalls } from '../support/emulator';
+import { login, loginAndConnect, postIds } from '../support/flow';
 
 const BAKERY = SEED_IDS.pages.bakery;
 const SPARSE = SEED_IDS.pages.sparse;
@@ -13,7 +13,8 @@ async function viewCost(stack: Stack, agent: Agent, status = 200): Promise<{ cal
   return { calls: graphCalls(stack) - before, text: res.text };
 }
 
-describe('the page cache (issue 5)', () => {
+/** docs/architecture.md#page-cache */
+describe('the page cache', () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack({ env: { PAGE_CACHE_TTL: '60' } });

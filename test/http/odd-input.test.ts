@@ -1,11 +1,11 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { graphCalls } from '../helpers/emulator';
-import { loginAndConnect } from '../helpers/flow';
-import { agentFor, startStack, type Stack } from '../helpers/stack';
+import { graphCalls } from '../support/emulator';
+import { loginAndConnect } from '../support/flow';
+import { agentFor, startStack, type Stack } from '../support/stack';
 
 const BAKERY = SEED_IDS.pages.bakery;
 
-/** Odd input gets a clear 4xx before anything goes upstream (SPEC §4, §6). */
+/** Odd input gets a clear 4xx before anything goes upstream (docs/architecture.md#request-path). */
 describe('odd requests', () => {
   let stack: Stack;
   let agent: ReturnType<typeof agentFor>;

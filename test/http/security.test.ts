@@ -1,11 +1,12 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { csrfFrom, login, loginAndConnect, pathOf, startLogin } from '../helpers/flow';
-import { completeDialog } from '../helpers/dialog';
-import { agentFor, APP_SECRET, startStack, type Stack } from '../helpers/stack';
+import { csrfFrom, login, loginAndConnect, pathOf, startLogin } from '../support/flow';
+import { completeDialog } from '../support/dialog';
+import { agentFor, APP_SECRET, startStack, type Stack } from '../support/stack';
 
 const BAKERY = SEED_IDS.pages.bakery;
 
-describe('security (SPEC §6)', () => {
+/** docs/architecture.md#security-rules, rule by rule. */
+describe('security', () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack();

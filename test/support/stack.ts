@@ -1,3 +1,5 @@
+import { createServer, type RequestListener } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import request from 'supertest';
 import type { Express } from 'express';
@@ -44,14 +46,17 @@ const open = new Set<RunningEmulator>();
 
 // A failure scripted but never fired means the test did not exercise what it meant to:
 // fail that test (and drop the leftover, so the next test is not hit by it).
-afterEach(() => {
-  for (const emulator of open) {
-    const pending = emulator.controls.pendingFailures();
-    if (pending.length === 0) continue;
-    emulator.controls.clearFailures();
-    throw new Error(`scripted emulator failure(s) never fired: ${JSON.stringify(pending)}`);
-  }
-});
+// Outside jest (scripts/, bench/) there is no afterEach; close() still checks.
+if (typeof afterEach === 'function') {
+  afterEach(() => {
+    for (const emulator of open) {
+      const pending = emulator.controls.pendingFailures();
+      if (pending.length === 0) continue;
+      emulator.controls.clearFailures();
+      throw new Error(`scripted emulator failure(s) never fired: ${JSON.stringify(pending)}`);
+    }
+  });
+}
 
 export interface StackOptions {
   env?: Record<string, string>;
@@ -102,7 +107,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     close: async () => {
       open.delete(emulator);
       const pending = emulator.controls.pendingFailures();
-      // The log scrape (issue 6): whatever a suite did, no credential may have reached a log line.
+      // The log scrape (docs/architecture.md#security-rules): whatever a suite did, no credential may have reached a log line.
       const leaks = leakedLines(logs.lines, credentialsSeenBy(emulator, APP_SECRET));
       graph.close();
       await sessions.close();
@@ -117,4 +122,53 @@ export type Agent = ReturnType<typeof request.agent>;
 
 export function agentFor(stack: Stack): Agent {
   return request.agent(stack.app);
+}
+
+/** Something listening on a loopback port, and how to stop it. */
+export interface Listening {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Serves `handler` (an app, or one attached later) on an ephemeral loopback port. */
+export async function listen(handler?: RequestListener): Promise<Listening & { server: ReturnType<typeof createServer> }> {
+  const server = createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    server,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/** One listening app instance with its own Graph client and its own store handle (several may share a store). */
+export interface Instance extends Listening {
+  sessions: SessionStoreHandle;
+  logs: LogCapture;
+}
+
+/** Starts an instance on its own port; close() stops listening and closes the store and the HTTP agents, like a SIGTERM would. */
+export async function startInstance(
+  config: Config,
+  makeStore: (logger: ReturnType<typeof createLogger>) => Promise<SessionStoreHandle> | SessionStoreHandle,
+  now?: () => number,
+): Promise<Instance> {
+  const logs = new LogCapture();
+  const logger = createLogger({ level: 'info', destination: logs });
+  const sessions = await makeStore(logger);
+  const graph = graphClientFor(config, logger);
+  const served = await listen(createApp(config, { graph, sessions, logger, ...(now ? { now } : {}) }));
+  return {
+    url: served.url,
+    sessions,
+    logs,
+    close: async () => {
+      await served.close();
+      graph.close();
+      await sessions.close();
+    },
+  };
 }

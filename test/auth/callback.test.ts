@@ -1,13 +1,13 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { completeDialog } from '../helpers/dialog';
-import { login, loginAndConnect, pathOf, startLogin } from '../helpers/flow';
-import { agentFor, startStack, type Stack } from '../helpers/stack';
-import { graphCalls, tokenCalls } from '../helpers/emulator';
+import { completeDialog } from '../support/dialog';
+import { login, loginAndConnect, pathOf, startLogin } from '../support/flow';
+import { agentFor, startStack, type Stack } from '../support/stack';
+import { tokenCalls } from '../support/emulator';
 
 const BAKERY = SEED_IDS.pages.bakery;
 
-/** Every row of SPEC §5, as the person meets it. */
-describe('GET /auth/callback (SPEC §5)', () => {
+/** Every [callback outcome](docs/provider-interface.md#at-the-callback), as the person meets it. */
+describe('GET /auth/callback', () => {
   let stack: Stack;
   let clock = Date.now();
   beforeAll(async () => {
@@ -157,73 +157,6 @@ describe('GET /auth/callback (SPEC §5)', () => {
     const tabB = await approvedCallback(agent);
     await agent.get(pathOf(tabB)).expect(303);
     await agent.get(pathOf(tabA)).expect(303);
-  });
-});
-
-describe('page reads that fail (SPEC §5)', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack({ timeoutMs: 400 });
-  });
-  afterAll(() => stack.close());
-  beforeEach(() => stack.emulator.controls.reset());
-
-  it('when a page read gets 190, then the tokens are dropped and the person is sent home to connect again', async () => {
-    const agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY);
-    stack.emulator.controls.expireTokens();
-    const res = await agent.get(`/pages/${BAKERY}`).expect(303);
-    expect(res.headers.location).toBe('/');
-    const home = await agent.get('/').expect(200);
-    expect(home.text).toContain('Your connection expired — connect again.');
-    expect(home.text).toContain('href="/auth/login">Connect page');
-    const calls = graphCalls(stack);
-    await agent.get(`/pages/${BAKERY}`).expect(401);
-    expect(graphCalls(stack)).toBe(calls);
-  });
-
-  it('when a page read is refused for a missing permission, then 403 naming it and offering to ask again', async () => {
-    const agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY, { decline: ['pages_read_user_content'] });
-    const res = await agent.get(`/pages/${BAKERY}`).expect(403);
-    expect(res.text).toContain('pages_read_user_content');
-    expect(res.text).toContain('href="/auth/login?rerequest=1"');
-    const again = await startLogin(agent, '?rerequest=1');
-    expect(new URL(again).searchParams.get('auth_type')).toBe('rerequest');
-  });
-
-  it('when the provider rate-limits, then 429 with Retry-After and a try-again page', async () => {
-    const agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY);
-    stack.emulator.controls.failNext(2, { status: 400, error: { code: 4, message: '(#4) Application request limit reached' } });
-    const res = await agent.get(`/pages/${BAKERY}`).expect(429);
-    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
-    expect(res.text).toContain('try again');
-  });
-
-  it('when the provider has a transient error once, then the read is retried and the page shows', async () => {
-    const agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY);
-    stack.emulator.controls.failNext(1, { status: 500, error: { code: 2, message: 'Service temporarily unavailable' } });
-    await agent.get(`/pages/${BAKERY}`).expect(200);
-  });
-
-  it('when the provider is down for a page view, then 502 and the person stays connected', async () => {
-    const agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY);
-    stack.emulator.controls.failNext(10, { kind: 'reset' });
-    await agent.get(`/pages/${BAKERY}`).expect(502);
-    stack.emulator.controls.reset();
-    await agent.get(`/pages/${BAKERY}`).expect(200);
-  });
-
-  it('when a page that was not connected is opened, then back to the picker with a message and no upstream call', async () => {
-    const agent = agentFor(stack);
-    await login(agent);
-    const calls = graphCalls(stack);
-    await agent.get('/pages/999').expect(303).expect('location', '/pages');
-    expect(graphCalls(stack)).toBe(calls);
-    expect((await agent.get('/pages').expect(200)).text).toContain('Choose the page to connect first.');
   });
 });
 

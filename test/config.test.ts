@@ -1,4 +1,4 @@
-import { loadConfig, ConfigError, DEFAULT_API_VERSION } from '../../src/config';
+import { loadConfig, ConfigError, DEFAULT_API_VERSION } from '../src/config';
 
 const REAL = {
   FB_APP_ID: '1234567890',

@@ -1,19 +1,24 @@
-'use strict';
 /**
  * The floor of `npm run bench`: a bare Express app that renders views/page.ejs
  * with the same view model the app renders — no session, no helmet, no
  * logging, no upstream call. What the stack can do on this machine at best.
  *
- * Env: PORT, GRAPH_URL, PAGE_ID, PAGE_TOKEN (the data is read once, at start).
+ * Env: PORT, GRAPH_URL, PAGE_ID, PAGE_TOKEN, APP_SECRET (the data is read once, at start).
  */
-const path = require('node:path');
-const express = require('express');
-const { GraphClient } = require('../dist/graph/client');
-const { toFeedView, toPageView } = require('../dist/pages/viewModel');
+import path from 'node:path';
+import express from 'express';
+import { GraphClient } from '../src/graph/client';
+import { toFeedView, toPageView } from '../src/pages/viewModel';
 
-async function main() {
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is required`);
+  return value;
+}
+
+async function main(): Promise<void> {
   const graph = new GraphClient({
-    graphUrl: process.env.GRAPH_URL,
+    graphUrl: required('GRAPH_URL'),
     apiVersion: 'v23.0',
     appId: '',
     appSecret: process.env.APP_SECRET ?? '',
@@ -21,8 +26,9 @@ async function main() {
     timeoutMs: 5000,
     now: Date.now,
   });
-  const pageId = process.env.PAGE_ID;
-  const [details, feed] = await Promise.all([graph.pageDetails(process.env.PAGE_TOKEN, pageId), graph.feed(process.env.PAGE_TOKEN, pageId)]);
+  const pageId = required('PAGE_ID');
+  const token = required('PAGE_TOKEN');
+  const [details, feed] = await Promise.all([graph.pageDetails(token, pageId), graph.feed(token, pageId)]);
   graph.close();
   const page = toPageView(details, '');
   const data = { title: page.name, page, feed: toFeedView(feed), connected: true, flash: undefined, csrf: () => 'floor-csrf-token-000000000000000' };
@@ -36,7 +42,7 @@ async function main() {
   process.on('SIGTERM', () => server.close(() => process.exit(0)));
 }
 
-main().catch((err) => {
-  process.stderr.write(`floor: ${err.stack ?? err}\n`);
+main().catch((err: unknown) => {
+  process.stderr.write(`floor: ${err instanceof Error ? err.stack : String(err)}\n`);
   process.exit(1);
 });

@@ -10,7 +10,8 @@ import {
   toPostView,
 } from '../../src/pages/viewModel';
 
-describe('page view model (SPEC §4 formatting)', () => {
+/** Formatting as docs/architecture.md#views describes it. */
+describe('page view model', () => {
   it('when hours have two intervals on a day and a closed day, then a week table in order', () => {
     const rows = formatHours({
       mon_1_open: '09:00',

@@ -7,7 +7,7 @@ import { ERROR_PAGES, errorHandler } from '../../src/http/errors';
 import { createLogger } from '../../src/log/logger';
 import { ConnectionKeeper } from '../../src/session/connection';
 import { TokenSealer } from '../../src/session/sealer';
-import { LogCapture } from '../helpers/stack';
+import { LogCapture } from '../support/stack';
 
 /** Any code, as the handler sees it: it reads code, status and fields, never the class. */
 class Probe extends AppError {

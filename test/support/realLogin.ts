@@ -11,13 +11,16 @@ export interface LoginOutcome {
   offered: string[];
 }
 
-/** One person's whole flow over real HTTP with their own cookie jar: login, pick, connect, view. */
-export async function realLogin(base: string, user: string, pageId: string, browser = new CookieClient(base)): Promise<LoginOutcome> {
+/**
+ * One person's whole flow over real HTTP with their own cookie jar: login, pick, connect, view.
+ * `user` is the seeded person to sign in as at the dialog; the first offered when undefined.
+ */
+export async function realLogin(base: string, user: string | undefined, pageId: string, browser = new CookieClient(base)): Promise<LoginOutcome> {
   const offered: string[] = [];
   const fail = (step: string, status?: number): LoginOutcome => ({ ok: false, step, status, offered });
   const start = await browser.get('/auth/login');
   if (start.status !== 303) return fail('login', start.status);
-  const callback = await completeDialog(start.headers.get('location')!, { user });
+  const callback = await completeDialog(start.headers.get('location')!, user === undefined ? {} : { user });
   const done = await browser.get(`${callback.pathname}${callback.search}`);
   if (done.status !== 303) return fail('callback', done.status);
   const picker = await browser.get('/pages');

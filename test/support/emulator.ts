@@ -1,0 +1,25 @@
+import type { Stack } from './stack';
+
+/** Requests the app made to the token endpoint so far. */
+export function tokenCalls(stack: Pick<Stack, 'emulator'>): number {
+  return stack.emulator.controls.calls({ path: 'oauth/access_token' });
+}
+
+/** Every API request (token endpoint and Graph) the app made so far. */
+export function graphCalls(stack: Pick<Stack, 'emulator'>): number {
+  return stack.emulator.controls.calls();
+}
+
+/**
+ * One of the emulator's test controls (/__emulator/*) over HTTP, for an emulator
+ * running as its own process. Resolves to the JSON answer, or undefined on 204.
+ */
+export async function control(emulatorUrl: string, method: 'GET' | 'POST' | 'DELETE', route: string, body?: unknown): Promise<unknown> {
+  const res = await fetch(`${emulatorUrl}/__emulator${route}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`emulator control ${route} answered ${res.status}: ${await res.text()}`);
+  return res.status === 204 ? undefined : res.json();
+}
