@@ -20,7 +20,8 @@ module.exports = {
     },
     {
       name: 'no-circular',
-      comment: 'A module that imports itself back through others. A cycle closed only by `import type` is no runtime cycle and is allowed.',
+      comment:
+        'A module that imports itself back through others. A cycle closed only by `import type` is no runtime cycle and is allowed.',
       severity: 'error',
       from: {},
       to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },

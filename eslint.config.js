@@ -17,6 +17,38 @@ module.exports = tseslint.config(
       'no-console': 'off',
     },
   },
+  // TypeScript with type information: a promise nobody awaits or handles is an error, and so is
+  // handing an async function to a caller that ignores what it returns.
+  {
+    files: ['**/*.ts'],
+    extends: [...tseslint.configs.recommendedTypeChecked],
+    languageOptions: {
+      parserOptions: {
+        project: ['./tsconfig.json', './packages/graph-emulator/tsconfig.test.json'],
+        tsconfigRootDir: __dirname,
+      },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  // Tests read untyped JSON bodies (supertest's `any`) all the time: checking each access would be noise.
+  {
+    files: ['test/**/*.ts', 'packages/*/test/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      // Stand-in loaders and handlers are async to match the interface they replace.
+      '@typescript-eslint/require-await': 'off',
+      // Node-style callbacks hand over `unknown` errors; the tests pass them on as they come.
+      '@typescript-eslint/prefer-promise-reject-errors': 'off',
+    },
+  },
   {
     files: ['public/**/*.js'],
     languageOptions: { globals: { ...globals.browser }, sourceType: 'script' },

@@ -31,7 +31,14 @@ async function main(): Promise<void> {
   const [details, feed] = await Promise.all([graph.pageDetails(token, pageId), graph.feed(token, pageId)]);
   graph.close();
   const page = toPageView(details, '');
-  const data = { title: page.name, page, feed: toFeedView(feed), connected: true, flash: undefined, csrf: () => 'floor-csrf-token-000000000000000' };
+  const data = {
+    title: page.name,
+    page,
+    feed: toFeedView(feed),
+    connected: true,
+    flash: undefined,
+    csrf: () => 'floor-csrf-token-000000000000000',
+  };
 
   const app = express();
   app.set('views', path.join(__dirname, '..', 'views'));

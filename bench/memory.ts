@@ -22,9 +22,14 @@ export interface MemoryRow {
 
 async function main(): Promise<void> {
   const counts = (process.argv[2] ?? '10000,100000').split(',').map(Number);
-  const emulator = await startEmulator({ clients: [{ clientId: '1', clientSecret: 'bench-secret-1', redirectUri: 'http://x/auth/callback', name: 'bench' }] });
+  const emulator = await startEmulator({
+    clients: [{ clientId: '1', clientSecret: 'bench-secret-1', redirectUri: 'http://x/auth/callback', name: 'bench' }],
+  });
   const user = emulator.controls.issueToken({ userId: SEED_IDS.users.ada, longLived: true }).access_token;
-  const pageToken = emulator.controls.issueToken({ userId: SEED_IDS.users.ada, pageId: SEED_IDS.pages.bakery }).access_token;
+  const pageToken = emulator.controls.issueToken({
+    userId: SEED_IDS.users.ada,
+    pageId: SEED_IDS.pages.bakery,
+  }).access_token;
   await emulator.close();
   const sealer = new TokenSealer(['bench-session-secret-0123456789abcdef']);
   const idle = 7200 * 1000;
@@ -33,7 +38,14 @@ async function main(): Promise<void> {
 
   const session = () =>
     ({
-      cookie: { originalMaxAge: idle, expires: new Date(Date.now() + idle), secure: false, httpOnly: true, path: '/', sameSite: 'lax' },
+      cookie: {
+        originalMaxAge: idle,
+        expires: new Date(Date.now() + idle),
+        secure: false,
+        httpOnly: true,
+        path: '/',
+        sameSite: 'lax',
+      },
       connection: {
         userToken: sealer.seal(user),
         expiresAt: Date.now() + 60 * 86400 * 1000,

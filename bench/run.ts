@@ -129,7 +129,11 @@ async function calls(bench: Bench): Promise<number> {
 /** The built app against the emulator, with the page cache at `cacheTtl` seconds. */
 async function startApp(bench: Bench, cacheTtl: number, tag: string): Promise<Child> {
   const nodeArgs = bench.opts.profile
-    ? ['--cpu-prof', `--cpu-prof-dir=${path.join(RESULTS, 'profiles')}`, `--cpu-prof-name=app-${tag}-${Date.now()}.cpuprofile`]
+    ? [
+        '--cpu-prof',
+        `--cpu-prof-dir=${path.join(RESULTS, 'profiles')}`,
+        `--cpu-prof-name=app-${tag}-${Date.now()}.cpuprofile`,
+      ]
     : [];
   const child = await startAppProcess(
     bench.appPort,
@@ -179,11 +183,13 @@ async function load(url: string, cookies: string[], opts: Pick<Options, 'connect
       {
         method: 'GET',
         path: `/pages/${BAKERY}`,
-        setupRequest: (req) => (cookies.length ? { ...req, headers: { ...req.headers, cookie: cookies[i++ % cookies.length]! } } : req),
+        setupRequest: (req) =>
+          cookies.length ? { ...req, headers: { ...req.headers, cookie: cookies[i++ % cookies.length]! } } : req,
       },
     ],
   });
-  if (result.non2xx || result.errors) throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  if (result.non2xx || result.errors)
+    throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, requests: result['2xx'] };
 }
 
@@ -253,11 +259,19 @@ async function loginFlows(bench: Bench, app: Child): Promise<Row> {
 
 /** The floor process (bench/floor.ts), reading the page once with a freshly issued page token. */
 async function startFloor(bench: Bench): Promise<Child> {
-  const issued = (await control(bench.emulatorUrl, 'POST', '/tokens', { userId: ADA, pageId: BAKERY })) as { access_token: string };
+  const issued = (await control(bench.emulatorUrl, 'POST', '/tokens', { userId: ADA, pageId: BAKERY })) as {
+    access_token: string;
+  };
   const floor = spawnNode('floor', 'bench/floor.ts', {
     inheritEnv: true,
     echoStderr: true,
-    env: { PORT: String(bench.floorPort), GRAPH_URL: bench.emulatorUrl, PAGE_ID: BAKERY, PAGE_TOKEN: issued.access_token, APP_SECRET: CREDENTIALS.appSecret },
+    env: {
+      PORT: String(bench.floorPort),
+      GRAPH_URL: bench.emulatorUrl,
+      PAGE_ID: BAKERY,
+      PAGE_TOKEN: issued.access_token,
+      APP_SECRET: CREDENTIALS.appSecret,
+    },
   });
   bench.children.add(floor);
   await waitForOutput(floor, /floor listening/);
@@ -302,14 +316,25 @@ async function warmViewAndFloor(bench: Bench): Promise<Row[]> {
       target: `p50 ≤ ${0.1 * L} ms, 0 calls, ≥ 50% of floor req/s (${Math.round(share * 100)}%)`,
       pass: warm.p50 <= 0.1 * L && callsPerView === 0 && share >= 0.5,
     },
-    { scenario: 'floor (bare Express + same template, no session/helmet/upstream)', ...floorLoad, callsPerView: 0, target: '—' },
+    {
+      scenario: 'floor (bare Express + same template, no session/helmet/upstream)',
+      ...floorLoad,
+      callsPerView: 0,
+      target: '—',
+    },
   ];
 }
 
 /** Heap per idle session in the memory store, measured in a process of its own (bench/memory.ts). */
 async function memoryPerSession(bench: Bench): Promise<Row[]> {
   log(`memory: ${bench.opts.memory} idle logged-in sessions in the memory store`);
-  const child = spawnNode('memory', 'bench/memory.ts', { inheritEnv: true, echoStderr: true, nodeArgs: ['--expose-gc'], args: [bench.opts.memory], env: {} });
+  const child = spawnNode('memory', 'bench/memory.ts', {
+    inheritEnv: true,
+    echoStderr: true,
+    nodeArgs: ['--expose-gc'],
+    args: [bench.opts.memory],
+    env: {},
+  });
   const measured = JSON.parse(await outputOf(child)) as MemoryRow[];
   return measured.map((m) => ({
     scenario: `memory: ${m.sessions.toLocaleString('en')} idle sessions (heap ${(m.heapBytesPerSession / 1024).toFixed(2)} KB/session, ${m.heapMB} MB)`,
@@ -339,7 +364,14 @@ function printTable(rows: Row[], meta: { date: string; command: string }): void 
 }
 
 function writeResults(rows: Row[], meta: { date: string; command: string; opts: Options }): void {
-  const report = { date: meta.date, command: meta.command, node: process.version, cpus: os.cpus().length, options: meta.opts, rows };
+  const report = {
+    date: meta.date,
+    command: meta.command,
+    node: process.version,
+    cpus: os.cpus().length,
+    options: meta.opts,
+    rows,
+  };
   const json = `${JSON.stringify(report, null, 2)}\n`;
   fs.writeFileSync(path.join(RESULTS, `${meta.date.replace(/[:.]/g, '-')}.json`), json);
   fs.writeFileSync(path.join(RESULTS, 'latest.json'), json);
@@ -351,9 +383,9 @@ async function main(): Promise<void> {
   const bench: Bench = {
     opts,
     emulatorUrl: `http://127.0.0.1:${emulatorPort}`,
-    appPort: appPort!,
+    appPort: appPort,
     appUrl: `http://127.0.0.1:${appPort}`,
-    floorPort: floorPort!,
+    floorPort: floorPort,
     children: new Set(),
   };
   const cleanup = () => Promise.all([...bench.children].map((c) => stop(c)));
@@ -361,7 +393,9 @@ async function main(): Promise<void> {
   fs.mkdirSync(path.join(RESULTS, 'profiles'), { recursive: true });
 
   try {
-    bench.children.add(await startEmulatorProcess(emulatorPort!, bench.appUrl, CREDENTIALS, { inheritEnv: true, echoStderr: true }));
+    bench.children.add(
+      await startEmulatorProcess(emulatorPort, bench.appUrl, CREDENTIALS, { inheritEnv: true, echoStderr: true }),
+    );
     const rows: Row[] = [];
     const cold = await coldView(bench);
     rows.push(cold.row, await loginFlows(bench, cold.app));

@@ -30,7 +30,14 @@ const token = () => `EAA${randomBytes(150).toString('base64url')}`;
 
 function loggedIn(now: number): SessionData {
   return {
-    cookie: { originalMaxAge: TTL_SEC * 1000, expires: new Date(now + TTL_SEC * 1000), httpOnly: true, sameSite: 'lax', secure: false, path: '/' },
+    cookie: {
+      originalMaxAge: TTL_SEC * 1000,
+      expires: new Date(now + TTL_SEC * 1000),
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: false,
+      path: '/',
+    },
     connection: {
       userToken: sealer.seal(token()),
       expiresAt: now + 60 * 24 * 3600 * 1000,
@@ -43,7 +50,7 @@ function loggedIn(now: number): SessionData {
 }
 
 function set(store: Store, sid: string, sess: SessionData): Promise<void> {
-  return new Promise((resolve, reject) => store.set(sid, sess, (err) => (err ? reject(err) : resolve())));
+  return new Promise((resolve, reject) => store.set(sid, sess, (err?: Error) => (err ? reject(err) : resolve())));
 }
 
 async function memoryStore(): Promise<[string, string][]> {
@@ -55,7 +62,8 @@ async function memoryStore(): Promise<[string, string][]> {
   rows.push(['heap before (MB)', base.toFixed(1)]);
   const sample = JSON.stringify(loggedIn(Date.now()));
   for (let round = 1; round <= 2; round++) {
-    for (let i = 0; i < COUNT; i++) await set(store, `r${round}-${i}-${randomBytes(8).toString('hex')}`, loggedIn(Date.now()));
+    for (let i = 0; i < COUNT; i++)
+      await set(store, `r${round}-${i}-${randomBytes(8).toString('hex')}`, loggedIn(Date.now()));
     const lastSet = Date.now();
     gc();
     const full = heapMb();
@@ -89,7 +97,7 @@ async function redisStore(url: string): Promise<[string, string][]> {
     await set(handle.store, sid, {
       ...loggedIn(Date.now()),
       cookie: { ...loggedIn(Date.now()).cookie, expires: new Date(Date.now() + 600_000) },
-    } as SessionData);
+    });
   let usage = 0;
   let length = 0;
   for (const sid of sids) {

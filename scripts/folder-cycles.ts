@@ -38,7 +38,10 @@ function main(input: string): number {
     }
   }
 
-  const groups = stronglyConnected([...new Set([...edges.keys(), ...[...edges.values()].flatMap((m) => [...m.keys()])])], edges);
+  const groups = stronglyConnected(
+    [...new Set([...edges.keys(), ...[...edges.values()].flatMap((m) => [...m.keys()])])],
+    edges,
+  );
   const cycles = groups.filter((g) => g.length > 1);
   if (cycles.length === 0) {
     console.log('✔ no folder cycles in src/');
@@ -53,7 +56,9 @@ function main(input: string): number {
       }
     }
   }
-  console.log(`\n${warnOnly ? '!' : 'x'} ${cycles.length} folder cycle(s) in src/${warnOnly ? ' (warnings only: --warn-only)' : ''}`);
+  console.log(
+    `\n${warnOnly ? '!' : 'x'} ${cycles.length} folder cycle(s) in src/${warnOnly ? ' (warnings only: --warn-only)' : ''}`,
+  );
   return warnOnly ? 0 : 1;
 }
 
@@ -71,7 +76,7 @@ function stronglyConnected(nodes: string[], edges: Edges): string[][] {
     next += 1;
     stack.push(v);
     onStack.add(v);
-    for (const w of (edges.get(v) ?? new Map()).keys()) {
+    for (const w of (edges.get(v) ?? new Map<string, unknown>()).keys()) {
       if (!index.has(w)) {
         visit(w);
         low.set(v, Math.min(low.get(v)!, low.get(w)!));

@@ -52,7 +52,16 @@ async function inputs(base: string, stack: Stack): Promise<Row> {
     fc.nat(3000).map((n) => 'x'.repeat(n)),
   );
   const query = fc
-    .array(fc.tuple(fc.oneof(fc.constantFrom('code', 'state', 'error', 'after', 'before', 'rerequest'), fc.string({ maxLength: 10 })), text), { maxLength: 6 })
+    .array(
+      fc.tuple(
+        fc.oneof(
+          fc.constantFrom('code', 'state', 'error', 'after', 'before', 'rerequest'),
+          fc.string({ maxLength: 10 }),
+        ),
+        text,
+      ),
+      { maxLength: 6 },
+    )
     .map((pairs) => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&'));
   const target = fc.oneof(
     query.map((q) => `/auth/callback?${q}`),
@@ -99,7 +108,13 @@ async function faults(base: string, stack: Stack): Promise<Row> {
     if ((await person.get('/healthz')).status !== 200) failures++;
     if ((await person.get(`/pages/${BAKERY}`)).status !== 200) lost++;
   }
-  return { check: 'provider faults during a page view', tried: FAULTS.length, failures, lost, note: wrong.join('; ') || 'each gave its page' };
+  return {
+    check: 'provider faults during a page view',
+    tried: FAULTS.length,
+    failures,
+    lost,
+    note: wrong.join('; ') || 'each gave its page',
+  };
 }
 
 /** Many logins at once, separate cookie jars: all complete, none sees another's page. */
@@ -149,7 +164,8 @@ async function revokedBehindWarmCache(): Promise<Row> {
       const before = new Set(stack.emulator.controls.issuedTokens());
       const client = await connected(base);
       if ((await view(client)) !== 200) throw new Error('setup view failed');
-      for (const token of stack.emulator.controls.issuedTokens().filter((t) => !before.has(t))) stack.emulator.controls.revokeTokens({ token });
+      for (const token of stack.emulator.controls.issuedTokens().filter((t) => !before.has(t)))
+        stack.emulator.controls.revokeTokens({ token });
       revoked.push(client);
     }
     let lost = 0;
@@ -194,7 +210,9 @@ async function noisyNeighbour(): Promise<Row> {
         }).on('error', reject);
       });
     const p50 = async (gapMs: number) => {
-      const times = await Promise.all(Array.from({ length: 9 }, (_, i) => new Promise((r) => setTimeout(r, i * gapMs)).then(timed)));
+      const times = await Promise.all(
+        Array.from({ length: 9 }, (_, i) => new Promise((r) => setTimeout(r, i * gapMs)).then(timed)),
+      );
       return times.sort((a, b) => a - b)[4]!;
     };
     stack.emulator.controls.setLatency(100);
@@ -202,7 +220,10 @@ async function noisyNeighbour(): Promise<Row> {
     const burst = burstFrom(
       base,
       noisy.cookieHeader(),
-      Array.from({ length: burstSize }, (_, i) => `/pages/${BAKERY}/feed?after=${Buffer.from(`random-${i}`).toString('base64url')}`),
+      Array.from(
+        { length: burstSize },
+        (_, i) => `/pages/${BAKERY}/feed?after=${Buffer.from(`random-${i}`).toString('base64url')}`,
+      ),
     );
     await burst.fired;
     const loaded = await p50(30);
@@ -231,10 +252,17 @@ async function noisyNeighbour(): Promise<Row> {
  */
 async function slowClients(): Promise<Row> {
   const N = Number(process.env.SLOW_CLIENTS ?? 50);
-  const limits = serverLimits({ headersTimeoutMs: 1000, requestTimeoutMs: 2000, checkIntervalMs: 100, maxConnections: 4 * N });
+  const limits = serverLimits({
+    headersTimeoutMs: 1000,
+    requestTimeoutMs: 2000,
+    checkIntervalMs: 100,
+    maxConnections: 4 * N,
+  });
   // The stack needs the server's URL as its BASE_URL, and the server needs the stack's app.
   const wired: { app?: Stack['app'] } = {};
-  const server = createLimitedServer((req, res) => wired.app!(req, res), limits);
+  const server = createLimitedServer((req, res) => {
+    wired.app!(req, res);
+  }, limits);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as { port: number }).port;
   const base = `http://127.0.0.1:${port}`;
@@ -257,7 +285,11 @@ async function slowClients(): Promise<Row> {
         });
       });
     const heads = Array.from({ length: N }, () =>
-      trickler('GET /healthz HTTP/1.1\r\n', `Host: app.test\r\nX-Slow: ${'a'.repeat(100)}\r\n\r\n`, limits.headersTimeoutMs),
+      trickler(
+        'GET /healthz HTTP/1.1\r\n',
+        `Host: app.test\r\nX-Slow: ${'a'.repeat(100)}\r\n\r\n`,
+        limits.headersTimeoutMs,
+      ),
     );
     const bodies = Array.from({ length: N }, () =>
       trickler(
@@ -303,9 +335,12 @@ async function storeFlood(base: string, stack: Stack): Promise<Row> {
   const person = await connected(base);
   const started = Date.now();
   const result = await autocannon({ url: `${base}/auth/login`, connections: 50, amount: FLOOD_HITS });
-  const other = result.non2xx - (result.statusCodeStats['303']?.count ?? 0) - (result.statusCodeStats['429']?.count ?? 0);
+  const other =
+    result.non2xx - (result.statusCodeStats['303']?.count ?? 0) - (result.statusCodeStats['429']?.count ?? 0);
   const sessions = await new Promise<Record<string, SessionData>>((resolve, reject) =>
-    stack.sessions.store.all!((err, all) => (err ? reject(err) : resolve((all ?? {}) as Record<string, SessionData>))),
+    stack.sessions.store.all!((err: Error | null, all) =>
+      err ? reject(err) : resolve((all ?? {}) as Record<string, SessionData>),
+    ),
   );
   const pending = Object.values(sessions).filter((s) => !s.connection).length;
   // The limit is per minute: a flood that spans several windows may store that many times the limit.
@@ -354,7 +389,10 @@ async function logoutRace(base: string, stack: Stack): Promise<Row> {
 }
 
 /** Runs one check against its own app + emulator (`timeoutMs`: the app's provider timeout). */
-async function withStack(options: Pick<StackOptions, 'env' | 'timeoutMs'>, check: (base: string, stack: Stack) => Promise<Row>): Promise<Row> {
+async function withStack(
+  options: Pick<StackOptions, 'env' | 'timeoutMs'>,
+  check: (base: string, stack: Stack) => Promise<Row>,
+): Promise<Row> {
   // Listen first: the app's BASE_URL (the emulator's registered callback) is the port it got.
   const served = await listen();
   const stack = await startStack({ ...options, env: { ...options.env, BASE_URL: served.url } });
@@ -389,14 +427,18 @@ async function main(): Promise<void> {
   };
   const all = [...rows, total];
   const widths = [42, 8, 9, 6];
-  const line = (cells: string[]) => `| ${cells.map((c, i) => (i < widths.length ? c.padEnd(widths[i]!) : c)).join(' | ')} |`;
+  const line = (cells: string[]) =>
+    `| ${cells.map((c, i) => (i < widths.length ? c.padEnd(widths[i]!) : c)).join(' | ')} |`;
   console.log(`\nPagelight reliability report — ${new Date().toISOString()}\n`);
   console.log(line(['check', 'tried', 'failures', 'lost', 'note']));
   console.log(line(['-'.repeat(42), '-'.repeat(8), '-'.repeat(9), '-'.repeat(6), '----']));
   for (const r of all) console.log(line([r.check, String(r.tried), String(r.failures), String(r.lost), r.note]));
   const dir = path.join(__dirname, '..', 'bench', 'results');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'reliability.json'), JSON.stringify({ at: new Date().toISOString(), rows: all }, null, 2));
+  writeFileSync(
+    path.join(dir, 'reliability.json'),
+    JSON.stringify({ at: new Date().toISOString(), rows: all }, null, 2),
+  );
   process.exitCode = total.failures === 0 && total.lost === 0 ? 0 : 1;
 }
 

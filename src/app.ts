@@ -76,7 +76,8 @@ export function createApp(config: Config, deps: AppDeps): Express {
         res.setHeader('X-Request-Id', id);
         return id;
       },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : 'debug'),
+      customLogLevel: (_req, res, err) =>
+        err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : 'debug',
       autoLogging: { ignore: (req) => req.url === '/healthz' },
     }),
   );
@@ -115,7 +116,7 @@ export function createApp(config: Config, deps: AppDeps): Express {
 /**
  * helmet with a CSP that has no inline scripts or styles, lets a form start
  * the dialog redirect (form-action includes the provider's dialog origin),
- * and sends no referrer so the callback URL leaks nowhere (SPEC §6).
+ * and sends no referrer so the callback URL leaks nowhere (docs/architecture.md#security-rules).
  */
 function securityHeaders(config: Config) {
   return helmet({

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
 /**
- * The whole configuration, validated once at start (SPEC §3). Every provider
+ * The whole configuration, validated once at start (docs/architecture.md#configuration). Every provider
  * URL comes from here so tests and operators can point the app anywhere.
  */
 export interface Config {
@@ -114,7 +114,10 @@ function origin(env: Env, name: string, fallback: string): string {
     throw new ConfigError(name, `must use http: or https:, got "${url.protocol}"`);
   }
   if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash || url.username) {
-    throw new ConfigError(name, `must be an origin such as https://example.com (no path, query or credentials), got "${raw}"`);
+    throw new ConfigError(
+      name,
+      `must be an origin such as https://example.com (no path, query or credentials), got "${raw}"`,
+    );
   }
   return url.origin;
 }
@@ -125,7 +128,10 @@ function trustProxy(raw: string | undefined): Config['trustProxy'] {
   if (raw === 'false') return false;
   if (/^\d{1,3}$/.test(raw)) return Number(raw);
   if (!/^[\w.:/, -]+$/.test(raw)) {
-    throw new ConfigError('TRUST_PROXY', `must be true, false, a hop count or a list of addresses/subnets, got "${raw}"`);
+    throw new ConfigError(
+      'TRUST_PROXY',
+      `must be true, false, a hop count or a list of addresses/subnets, got "${raw}"`,
+    );
   }
   return raw;
 }
@@ -139,7 +145,10 @@ function redisUrl(env: Env): string {
     throw new ConfigError('REDIS_URL', 'must be a redis:// or rediss:// URL');
   }
   if ((url.protocol !== 'redis:' && url.protocol !== 'rediss:') || !url.hostname) {
-    throw new ConfigError('REDIS_URL', `must be a redis:// or rediss:// URL with a host, got protocol "${url.protocol}"`);
+    throw new ConfigError(
+      'REDIS_URL',
+      `must be a redis:// or rediss:// URL with a host, got protocol "${url.protocol}"`,
+    );
   }
   // The client would otherwise throw "Invalid pathname" at start, naming nothing.
   if (url.pathname !== '' && url.pathname !== '/' && !/^\/\d{1,5}$/.test(url.pathname)) {
@@ -151,7 +160,10 @@ function redisUrl(env: Env): string {
 function redisPrefix(raw: string | undefined): string {
   if (raw === undefined) return 'pagelight:sess:';
   if (!/^[\x21-\x7e]{1,100}$/.test(raw)) {
-    throw new ConfigError('REDIS_PREFIX', 'must be 1 to 100 printable characters without spaces, such as "pagelight:sess:"');
+    throw new ConfigError(
+      'REDIS_PREFIX',
+      'must be 1 to 100 printable characters without spaces, such as "pagelight:sess:"',
+    );
   }
   return raw;
 }
@@ -214,7 +226,10 @@ export function loadConfig(env: Env = process.env): Config {
       .map((s) => s.trim())
       .filter(Boolean) ?? sessionSecrets;
   if (tokenKeys.length === 0 || tokenKeys.some((k) => k.length < 32)) {
-    throw new ConfigError('TOKEN_ENCRYPTION_KEY', 'each key must be at least 32 characters (comma-separate old keys after the new one)');
+    throw new ConfigError(
+      'TOKEN_ENCRYPTION_KEY',
+      'each key must be at least 32 characters (comma-separate old keys after the new one)',
+    );
   }
 
   const store = read(env, 'SESSION_STORE') ?? 'memory';
@@ -280,6 +295,9 @@ export function behindProxy(config: Pick<Config, 'trustProxy'>): boolean {
 }
 
 /** The same config pointed at another provider; used by demo mode once the emulator's port is known. */
-export function withProvider(config: Config, provider: { appId: string; appSecret: string; authUrl: string; graphUrl: string }): Config {
+export function withProvider(
+  config: Config,
+  provider: { appId: string; appSecret: string; authUrl: string; graphUrl: string },
+): Config {
   return Object.freeze({ ...config, ...provider });
 }

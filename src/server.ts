@@ -20,7 +20,10 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const logger = createLogger({ level: config.logLevel, pretty: config.nodeEnv === 'development' && process.stdout.isTTY && canPretty() });
+  const logger = createLogger({
+    level: config.logLevel,
+    pretty: config.nodeEnv === 'development' && process.stdout.isTTY && canPretty(),
+  });
 
   let emulator: { close(): Promise<void> } | undefined;
   if (config.demo) {
@@ -40,13 +43,26 @@ async function main(): Promise<void> {
     );
     emulator = running;
     // The browser goes to the dialog by the app's own host name; the server calls the API on loopback.
-    const dialogOrigin = `${new URL(config.baseUrl).protocol}//${new URL(config.baseUrl).hostname}:${running.port}`.replace('https:', 'http:');
-    config = withProvider(config, { appId: DEMO_CLIENT.clientId, appSecret: DEMO_CLIENT.clientSecret, authUrl: dialogOrigin, graphUrl: running.url });
-    logger.warn({ providerUrl: running.url }, `demo mode: FB_APP_ID is unset, so the built-in provider emulator serves the login dialog at ${dialogOrigin}`);
+    const dialogOrigin =
+      `${new URL(config.baseUrl).protocol}//${new URL(config.baseUrl).hostname}:${running.port}`.replace(
+        'https:',
+        'http:',
+      );
+    config = withProvider(config, {
+      appId: DEMO_CLIENT.clientId,
+      appSecret: DEMO_CLIENT.clientSecret,
+      authUrl: dialogOrigin,
+      graphUrl: running.url,
+    });
+    logger.warn(
+      { providerUrl: running.url },
+      `demo mode: FB_APP_ID is unset, so the built-in provider emulator serves the login dialog at ${dialogOrigin}`,
+    );
   }
   const proxy = proxyWarning(config);
   if (proxy) logger.warn(proxy);
-  if (config.sessionSecretGenerated) logger.warn('SESSION_SECRET is unset: a random one is used, so sessions end when the process stops');
+  if (config.sessionSecretGenerated)
+    logger.warn('SESSION_SECRET is unset: a random one is used, so sessions end when the process stops');
 
   const sessions = await createSessionStore(config, logger);
   const graph = graphClientFor(config, logger);
@@ -57,7 +73,10 @@ async function main(): Promise<void> {
     config.port,
   );
   const port = (server.address() as AddressInfo).port;
-  logger.info({ port, store: sessions.kind }, `Pagelight is listening on ${config.baseUrl} (port ${port}, sessions in ${sessions.kind})`);
+  logger.info(
+    { port, store: sessions.kind },
+    `Pagelight is listening on ${config.baseUrl} (port ${port}, sessions in ${sessions.kind})`,
+  );
 
   const closers: Closer[] = [
     { name: 'the provider agents', close: () => graph.close() },

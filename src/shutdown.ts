@@ -17,13 +17,21 @@ export interface ShutdownOptions {
  * when to give up waiting and how to exit.
  * @see docs/architecture.md#building-and-listening
  */
-export async function shutdown(server: Server, closers: readonly Closer[], logger: Logger, options: ShutdownOptions = {}): Promise<void> {
+export async function shutdown(
+  server: Server,
+  closers: readonly Closer[],
+  logger: Logger,
+  options: ShutdownOptions = {},
+): Promise<void> {
   const sweep = setInterval(() => server.closeIdleConnections(), options.sweepMs ?? 100);
-  const closeAfterResponse = (_req: unknown, res: { setHeader(name: string, value: string): unknown }) => res.setHeader('Connection', 'close');
+  const closeAfterResponse = (_req: unknown, res: { setHeader(name: string, value: string): unknown }) =>
+    res.setHeader('Connection', 'close');
   server.on('request', closeAfterResponse);
   try {
     await new Promise<void>((resolve, reject) => {
-      server.close((err) => (err && (err as NodeJS.ErrnoException).code !== 'ERR_SERVER_NOT_RUNNING' ? reject(err) : resolve()));
+      server.close((err) =>
+        err && (err as NodeJS.ErrnoException).code !== 'ERR_SERVER_NOT_RUNNING' ? reject(err) : resolve(),
+      );
       server.closeIdleConnections();
     });
   } finally {

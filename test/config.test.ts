@@ -33,7 +33,12 @@ describe('loadConfig', () => {
   });
 
   it('when FB_APP_ID is set with its secret and a session secret, then real-provider mode', () => {
-    const config = loadConfig({ ...REAL, FB_AUTH_URL: 'http://127.0.0.1:9000/', FB_GRAPH_URL: 'http://127.0.0.1:9001', FB_PAGE_ID: '42' });
+    const config = loadConfig({
+      ...REAL,
+      FB_AUTH_URL: 'http://127.0.0.1:9000/',
+      FB_GRAPH_URL: 'http://127.0.0.1:9001',
+      FB_PAGE_ID: '42',
+    });
     expect(config.demo).toBe(false);
     expect(config.authUrl).toBe('http://127.0.0.1:9000');
     expect(config.graphUrl).toBe('http://127.0.0.1:9001');
@@ -45,7 +50,10 @@ describe('loadConfig', () => {
   });
 
   it('when scopes are comma-separated, then they are split the same way', () => {
-    expect(loadConfig({ FB_SCOPES: 'pages_show_list,pages_read_engagement' }).scopes).toEqual(['pages_show_list', 'pages_read_engagement']);
+    expect(loadConfig({ FB_SCOPES: 'pages_show_list,pages_read_engagement' }).scopes).toEqual([
+      'pages_show_list',
+      'pages_read_engagement',
+    ]);
   });
 
   it.each([
@@ -72,7 +80,7 @@ describe('loadConfig', () => {
     [{ TOKEN_ENCRYPTION_KEY: 'short' }, 'TOKEN_ENCRYPTION_KEY'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
   ])('when %j, then one error naming %s', (env, variable) => {
-    const err = errorOf(env as Record<string, string>);
+    const err = errorOf(env);
     expect(err.variable).toBe(variable);
     expect(err.message.startsWith(`${variable}: `)).toBe(true);
     expect(err.message).not.toContain('\n');

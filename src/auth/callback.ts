@@ -48,7 +48,8 @@ export function requireCode(params: CallbackParams & { kind: 'code' }): string {
 const DENIED_MESSAGES: Readonly<Record<string, string>> = {
   invalid_request: 'The provider found the login request invalid. Please connect again.',
   unauthorized_client: 'The provider does not allow this app to log you in this way. Please tell the site owner.',
-  unsupported_response_type: 'The provider does not support the kind of login this app asked for. Please tell the site owner.',
+  unsupported_response_type:
+    'The provider does not support the kind of login this app asked for. Please tell the site owner.',
   invalid_scope: 'The provider did not accept the permissions this app asked for. Please tell the site owner.',
   server_error: 'The provider had a problem completing the login. Please connect again in a moment.',
   temporarily_unavailable: 'The provider is busy just now. Please connect again in a moment.',

@@ -20,7 +20,8 @@ export function beginLogin(req: Request, now: number): PendingLogin {
   return login;
 }
 
-export type StateCheck = { ok: true; callback: VerifiedCallback } | { ok: false; reason: 'missing' | 'unknown' | 'expired' };
+export type StateCheck =
+  { ok: true; callback: VerifiedCallback } | { ok: false; reason: 'missing' | 'unknown' | 'expired' };
 
 /**
  * Checks the `state` the provider sent back against the pending logins

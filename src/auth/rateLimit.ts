@@ -15,7 +15,10 @@ const WINDOW_MS = 60_000;
  * With Redis sessions the counts live in Redis, so the limit holds across
  * instances. See docs/architecture.md#sessions.
  */
-export function loginRateLimit(config: Pick<Config, 'loginRateLimit' | 'redisPrefix'>, sessions: SessionStoreHandle): RequestHandler {
+export function loginRateLimit(
+  config: Pick<Config, 'loginRateLimit' | 'redisPrefix'>,
+  sessions: SessionStoreHandle,
+): RequestHandler {
   if (config.loginRateLimit === 0) return (_req, _res, next) => next();
   const limiter = rateLimit({
     windowMs: WINDOW_MS,
@@ -33,7 +36,9 @@ export function loginRateLimit(config: Pick<Config, 'loginRateLimit' | 'redisPre
   });
   // A store that cannot count is the session store being down: the same 503 page.
   return (req, res, next) =>
-    limiter(req, res, (err?: unknown) => next(err && !(err instanceof LoginRateLimitError) ? new SessionStoreUnavailableError({ cause: err }) : err));
+    limiter(req, res, (err?: unknown) =>
+      next(err && !(err instanceof LoginRateLimitError) ? new SessionStoreUnavailableError({ cause: err }) : err),
+    );
 }
 
 /**

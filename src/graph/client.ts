@@ -53,7 +53,9 @@ declare const verifiedByStateCheck: unique symbol;
  * the state check in src/auth/pending.ts makes one, and the code exchange
  * takes nothing else: a code that skipped the check does not compile.
  */
-export type VerifiedCallback = { readonly code: string; readonly verifier: string } & { readonly [verifiedByStateCheck]: true };
+export type VerifiedCallback = { readonly code: string; readonly verifier: string } & {
+  readonly [verifiedByStateCheck]: true;
+};
 
 /**
  * Admits one upstream read (e.g. within a session's share of concurrent
@@ -65,7 +67,7 @@ export type ReadGate = <T>(read: () => Promise<T>) => Promise<T>;
 export const DEFAULT_RETRY: RetryPolicy = { retries: 2, baseMs: 150, capMs: 1000, deadlineMs: 8000 };
 
 /**
- * The provider's Graph API, one method per call of SPEC §2. Nothing here
+ * The provider's Graph API, one method per call of docs/provider-interface.md#calls-at-a-glance. Nothing here
  * leaks axios: each method returns validated data or throws a typed error
  * from ./errors. Tokens travel in the Authorization header (RFC 9700
  * §4.3.2), never in a URL.
@@ -74,7 +76,7 @@ export class GraphClient {
   private readonly transport: GraphTransport;
   /**
    * Page endpoints and /me/accounts go without a version segment, as in the
-   * reference flow (SPEC §2): every provider that implements it serves them
+   * reference flow (docs/provider-interface.md#calls-at-a-glance): every provider that implements it serves them
    * so. The dialog and token endpoint are versioned.
    */
   private readonly tokenPath: string;
@@ -144,7 +146,13 @@ export class GraphClient {
 
   /** The pages the person manages (`/me/accounts`); their page tokens are dropped here. */
   async listPages(userToken: string, gate?: ReadGate): Promise<PageSummary[]> {
-    const body = await this.read(userToken, '/me/accounts', { fields: 'id,name,category,tasks', limit: '100' }, accountsSchema, gate);
+    const body = await this.read(
+      userToken,
+      '/me/accounts',
+      { fields: 'id,name,category,tasks', limit: '100' },
+      accountsSchema,
+      gate,
+    );
     return body.data;
   }
 
@@ -155,7 +163,7 @@ export class GraphClient {
     return { granted: by('granted'), declined: by('declined') };
   }
 
-  /** The page token for one page (SPEC §2 row 3), or undefined when the person does not manage it. */
+  /** The page token for one page (docs/provider-interface.md#page-token), or undefined when the person does not manage it. */
   async pageToken(userToken: string, pageId: string): Promise<string | undefined> {
     const body = await this.read(userToken, `/${pageId}`, { fields: 'access_token' }, pageTokenSchema);
     return body.id === pageId ? body.access_token : undefined;
@@ -167,26 +175,48 @@ export class GraphClient {
   }
 
   async feed(pageToken: string, pageId: string, query: FeedQuery = {}, gate?: ReadGate): Promise<FeedResponse> {
-    const params: Record<string, string> = { fields: 'id,created_time,message,story', limit: String(query.limit ?? 25) };
+    const params: Record<string, string> = {
+      fields: 'id,created_time,message,story',
+      limit: String(query.limit ?? 25),
+    };
     if (query.after) params.after = query.after;
     if (query.before) params.before = query.before;
     return this.read(pageToken, `/${pageId}/feed`, params, feedSchema, gate);
   }
 
-  private read<T>(token: string, path: string, query: Record<string, string>, schema: ZodType<T>, gate?: ReadGate): Promise<T> {
+  private read<T>(
+    token: string,
+    path: string,
+    query: Record<string, string>,
+    schema: ZodType<T>,
+    gate?: ReadGate,
+  ): Promise<T> {
     const once = () => this.readOnce(token, path, query, schema);
     return this.inflight.run(readKey('GET', path, query, token), gate ? () => gate(once) : once);
   }
 
-  private async readOnce<T>(token: string, path: string, query: Record<string, string>, schema: ZodType<T>): Promise<T> {
-    const proof: Record<string, string> = this.options.appSecret ? { appsecret_proof: appSecretProof(token, this.options.appSecret) } : {};
+  private async readOnce<T>(
+    token: string,
+    path: string,
+    query: Record<string, string>,
+    schema: ZodType<T>,
+  ): Promise<T> {
+    const proof: Record<string, string> = this.options.appSecret
+      ? { appsecret_proof: appSecretProof(token, this.options.appSecret) }
+      : {};
     if (this.credentialsInForm) {
-      return this.transport.call({ method: 'POST', path, form: { method: 'get', ...query, ...proof, access_token: token }, idempotent: true }, schema);
+      return this.transport.call(
+        { method: 'POST', path, form: { method: 'get', ...query, ...proof, access_token: token }, idempotent: true },
+        schema,
+      );
     }
     try {
-      return await this.transport.call({ method: 'GET', path, query: { ...query, ...proof }, bearer: token, idempotent: true }, schema);
+      return await this.transport.call(
+        { method: 'GET', path, query: { ...query, ...proof }, bearer: token, idempotent: true },
+        schema,
+      );
     } catch (err) {
-      // 104 "An access token is required": this provider ignores the header; use the form style (SPEC §2 row 4).
+      // 104 "An access token is required": this provider ignores the header; use the form style (docs/provider-interface.md#sending-credentials).
       if (!(err instanceof GraphApiError) || err.graph.code !== 104) throw err;
       this.credentialsInForm = true;
       this.options.logger?.info('provider ignores Authorization headers; sending tokens in form bodies from now on');

@@ -51,7 +51,9 @@ export class GraphApiError extends AppError {
     this.kind = kind;
     this.retryable = kind === 'transient' || providerStatus >= 500;
     // "(#10) This endpoint requires the 'pages_read_engagement' permission…"
-    this.permission = /permission/i.test(graph.message) ? /\b([a-z]+(?:_[a-z]+)+)\b/.exec(graph.message)?.[1] : undefined;
+    this.permission = /permission/i.test(graph.message)
+      ? /\b([a-z]+(?:_[a-z]+)+)\b/.exec(graph.message)?.[1]
+      : undefined;
     this.retryAfterSec = kind === 'rate_limit' ? (retryAfterSec ?? DEFAULT_RETRY_AFTER_SEC) : undefined;
     this.fbtraceId = graph.fbtraceId;
   }

@@ -106,4 +106,14 @@ export const feedSchema = z.object({
 export type FeedResponse = z.infer<typeof feedSchema>;
 export type Post = FeedResponse['data'][number];
 
-export const PAGE_FIELDS = ['name', 'about', 'attire', 'bio', 'location', 'parking', 'hours', 'emails', 'website'] as const;
+export const PAGE_FIELDS = [
+  'name',
+  'about',
+  'attire',
+  'bio',
+  'location',
+  'parking',
+  'hours',
+  'emails',
+  'website',
+] as const;

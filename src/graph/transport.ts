@@ -55,7 +55,12 @@ export class GraphTransport {
 
   constructor(private readonly options: TransportOptions) {
     this.usage = options.usage ?? new UsageGovernor(DEFAULT_USAGE_POLICY, options.now);
-    const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? 64, maxFreeSockets: 16, scheduling: 'lifo' as const };
+    const agentOptions = {
+      keepAlive: true,
+      maxSockets: options.maxSockets ?? 64,
+      maxFreeSockets: 16,
+      scheduling: 'lifo' as const,
+    };
     this.agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
     this.http = axios.create({
       baseURL: options.baseUrl,
@@ -83,7 +88,10 @@ export class GraphTransport {
       } catch (err) {
         const wait = policy && attempt < policy.retries && isTransient(err) ? backoff(policy, attempt) : undefined;
         if (wait === undefined || now() + wait - started >= policy!.deadlineMs) throw err;
-        this.options.logger?.warn({ path: req.path, attempt: attempt + 1, waitMs: wait, err }, 'retrying provider call');
+        this.options.logger?.warn(
+          { path: req.path, attempt: attempt + 1, waitMs: wait, err },
+          'retrying provider call',
+        );
         await new Promise((resolve) => setTimeout(resolve, wait));
       }
     }
@@ -104,14 +112,22 @@ export class GraphTransport {
           ...(req.form ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}),
           ...(req.bearer ? { Authorization: `Bearer ${req.bearer}` } : {}),
         },
-        timeout: remainingMs === undefined ? this.options.timeoutMs : Math.max(1, Math.min(this.options.timeoutMs, remainingMs)),
+        timeout:
+          remainingMs === undefined
+            ? this.options.timeoutMs
+            : Math.max(1, Math.min(this.options.timeoutMs, remainingMs)),
       });
     } catch (err) {
       throw this.transportError(err, req.path);
     }
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    this.usage.record(res.headers as Record<string, unknown>, pageId);
-    this.options.onResponse?.({ path: req.path, status: res.status, headers: res.headers as Record<string, unknown>, ms });
+    this.usage.record(res.headers, pageId);
+    this.options.onResponse?.({
+      path: req.path,
+      status: res.status,
+      headers: res.headers,
+      ms,
+    });
     const body = parseJson(res.data);
     const graphError = body === undefined ? undefined : graphErrorSchema.safeParse(body);
     this.options.logger?.debug(
@@ -121,17 +137,21 @@ export class GraphTransport {
           path: req.path,
           status: res.status,
           ms: Math.round(ms * 10) / 10,
-          fbtrace_id: graphError?.success ? graphError.data.error.fbtrace_id : headerString(res.headers['x-fb-trace-id']),
+          fbtrace_id: graphError?.success
+            ? graphError.data.error.fbtrace_id
+            : headerString(res.headers['x-fb-trace-id']),
         },
       },
       'provider call',
     );
     if (graphError?.success) throw this.graphError(req, graphError.data.error, res.status, pageId);
     if (res.status < 200 || res.status >= 300) {
-      if (req.tokenEndpoint && res.status >= 400 && res.status < 500) throw new TokenEndpointError(undefined, res.status);
+      if (req.tokenEndpoint && res.status >= 400 && res.status < 500)
+        throw new TokenEndpointError(undefined, res.status);
       throw new ProviderUnavailableError('http_error', `The provider answered HTTP ${res.status}.`);
     }
-    if (body === undefined) throw new ProviderUnavailableError('bad_response', 'The provider answered with something that is not JSON.');
+    if (body === undefined)
+      throw new ProviderUnavailableError('bad_response', 'The provider answered with something that is not JSON.');
     const parsed = schema.safeParse(body);
     if (!parsed.success) {
       this.options.logger?.warn(
@@ -179,18 +199,26 @@ export class GraphTransport {
       subcode: raw.error_subcode,
       fbtraceId: raw.fbtrace_id,
     };
-    return req.tokenEndpoint ? new TokenEndpointError(body, status) : new GraphApiError(body, status, this.usage.blockedFor(pageId));
+    return req.tokenEndpoint
+      ? new TokenEndpointError(body, status)
+      : new GraphApiError(body, status, this.usage.blockedFor(pageId));
   }
 
   private transportError(err: unknown, path: string): ProviderUnavailableError {
     const code = (err as { code?: string }).code;
     if (code === 'ECONNABORTED' || code === 'ETIMEDOUT') {
-      return new ProviderUnavailableError('timeout', `The provider did not answer within ${this.options.timeoutMs} ms (${path}).`);
+      return new ProviderUnavailableError(
+        'timeout',
+        `The provider did not answer within ${this.options.timeoutMs} ms (${path}).`,
+      );
     }
     if (code === 'ERR_FR_MAX_BODY_LENGTH_EXCEEDED' || code === 'ERR_BAD_RESPONSE') {
       return new ProviderUnavailableError('bad_response', `The provider's answer could not be read (${path}).`);
     }
-    return new ProviderUnavailableError('unreachable', `The provider could not be reached (${code ?? 'network error'}, ${path}).`);
+    return new ProviderUnavailableError(
+      'unreachable',
+      `The provider could not be reached (${code ?? 'network error'}, ${path}).`,
+    );
   }
 
   /** Frees the keep-alive sockets (graceful shutdown, tests). */

@@ -55,7 +55,10 @@ export class UsageGovernor {
         if (!Array.isArray(entries) || !/^\d{1,32}$/.test(id)) continue;
         for (const entry of entries) {
           if (entry && typeof entry === 'object') {
-            const minutes = Math.min(MAX_REGAIN_MINUTES, num((entry as Record<string, unknown>).estimated_time_to_regain_access));
+            const minutes = Math.min(
+              MAX_REGAIN_MINUTES,
+              num((entry as Record<string, unknown>).estimated_time_to_regain_access),
+            );
             this.set(id, percentOf(entry as Record<string, unknown>), minutes * 60_000);
           }
         }
@@ -108,7 +111,9 @@ function parseObject(value: unknown): Record<string, unknown> | undefined {
   if (typeof value !== 'string' || value.length > 10_000) return undefined;
   try {
     const parsed: unknown = JSON.parse(value);
-    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }

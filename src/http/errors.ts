@@ -20,7 +20,8 @@ interface PageCopy {
 const CONNECT: Action = { href: '/auth/login', label: 'Connect page' };
 const HOME: Action = { href: '/', label: 'Back to the start' };
 
-const PROVIDER_DOWN = 'We could not reach the provider just now. You are still connected; please try again in a moment.';
+const PROVIDER_DOWN =
+  'We could not reach the provider just now. You are still connected; please try again in a moment.';
 const PROVIDER_ERROR = 'The provider answered with an error. Please try again in a moment.';
 
 /** Every code and its page: a `Record`, so a code without a page does not compile. */
@@ -35,7 +36,8 @@ export const ERROR_PAGES: Readonly<Record<ErrorCode, PageCopy>> = {
   authorization_error: { title: 'Bad request', actions: [HOME] },
   login_rate_limit: {
     title: 'Too many requests',
-    text: (err) => `Too many logins were started from your network just now. Please try again in ${Math.max(1, Math.ceil(retryAfter(err) / 60))} minute(s).`,
+    text: (err) =>
+      `Too many logins were started from your network just now. Please try again in ${Math.max(1, Math.ceil(retryAfter(err) / 60))} minute(s).`,
     actions: [HOME],
     headers: (err) => ({ 'Retry-After': String(retryAfter(err)) }),
   },
@@ -51,7 +53,8 @@ export const ERROR_PAGES: Readonly<Record<ErrorCode, PageCopy>> = {
   },
   graph_rate_limit: {
     title: 'Too many requests',
-    text: (err) => `The provider is limiting requests for now. Please try again in about ${Math.max(1, Math.ceil(retryAfter(err) / 60))} minute(s).`,
+    text: (err) =>
+      `The provider is limiting requests for now. Please try again in about ${Math.max(1, Math.ceil(retryAfter(err) / 60))} minute(s).`,
     actions: [HOME],
     headers: (err) => ({ 'Retry-After': String(retryAfter(err)) }),
   },
@@ -63,14 +66,19 @@ export const ERROR_PAGES: Readonly<Record<ErrorCode, PageCopy>> = {
   graph_invalid: { title: 'The provider refused the request', actions: [HOME] },
   graph_transient: { title: 'The provider had a problem', text: () => PROVIDER_ERROR, actions: [HOME] },
   graph_other: { title: 'The provider had a problem', text: () => PROVIDER_ERROR, actions: [HOME] },
-  token_endpoint: { title: 'The login could not be completed', text: (err) => `The provider refused the login: ${err.message}`, actions: [CONNECT] },
+  token_endpoint: {
+    title: 'The login could not be completed',
+    text: (err) => `The provider refused the login: ${err.message}`,
+    actions: [CONNECT],
+  },
   provider_timeout: { title: 'The provider is taking too long', text: () => PROVIDER_DOWN, actions: [HOME] },
   provider_unreachable: { title: 'The provider is not answering', text: () => PROVIDER_DOWN, actions: [HOME] },
   provider_bad_response: { title: 'The provider is not answering', text: () => PROVIDER_DOWN, actions: [HOME] },
   provider_http_error: { title: 'The provider is not answering', text: () => PROVIDER_DOWN, actions: [HOME] },
   too_many_requests: {
     title: 'Too many requests',
-    text: (err) => `You are asking for pages faster than we can fetch them. Please wait ${retryAfter(err)} seconds and try again.`,
+    text: (err) =>
+      `You are asking for pages faster than we can fetch them. Please wait ${retryAfter(err)} seconds and try again.`,
     actions: [HOME],
     headers: (err) => ({ 'Retry-After': String(retryAfter(err)) }),
   },
@@ -105,15 +113,32 @@ function describe(err: unknown): ErrorPage {
       headers: copy.headers?.(err) ?? {},
     };
   }
-  const status = (err as { status?: unknown; statusCode?: unknown }).status ?? (err as { statusCode?: unknown }).statusCode;
+  const status =
+    (err as { status?: unknown; statusCode?: unknown }).status ?? (err as { statusCode?: unknown }).statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
-    return { status, title: titleFor(status), message: 'The request could not be understood.', actions: [HOME], headers: {} };
+    return {
+      status,
+      title: titleFor(status),
+      message: 'The request could not be understood.',
+      actions: [HOME],
+      headers: {},
+    };
   }
-  return { status: 500, title: 'Something went wrong', message: 'An unexpected error happened on our side. It has been logged.', actions: [HOME], headers: {} };
+  return {
+    status: 500,
+    title: 'Something went wrong',
+    message: 'An unexpected error happened on our side. It has been logged.',
+    actions: [HOME],
+    headers: {},
+  };
 }
 
 function titleFor(status: number): string {
-  return { 400: 'Bad request', 401: 'Not connected', 403: 'Forbidden', 404: 'Not found', 413: 'Request too large' }[status] ?? 'Request failed';
+  return (
+    { 400: 'Bad request', 401: 'Not connected', 403: 'Forbidden', 404: 'Not found', 413: 'Request too large' }[
+      status
+    ] ?? 'Request failed'
+  );
 }
 
 /**
@@ -131,7 +156,14 @@ export function errorHandler(logger: Logger, keeper: ConnectionKeeper): ErrorReq
       keeper.drop(req);
       req.session.flash = 'Your connection expired — connect again.';
       logger.info(
-        { status: 303, code: err.code, message: redactText(err.message), reqId: req.id, path: req.path, fbtrace_id: err.fbtraceId },
+        {
+          status: 303,
+          code: err.code,
+          message: redactText(err.message),
+          reqId: req.id,
+          path: req.path,
+          fbtrace_id: err.fbtraceId,
+        },
         'provider refused the token: connection dropped',
       );
       res.redirect(303, '/');

@@ -32,10 +32,12 @@ export const DEFAULT_SERVER_LIMITS: Readonly<ServerLimits> = Object.freeze({
 export function serverLimits(overrides: Partial<ServerLimits> = {}): ServerLimits {
   const limits = { ...DEFAULT_SERVER_LIMITS, ...overrides };
   for (const [name, value] of Object.entries(limits)) {
-    if (!Number.isInteger(value) || value < 1) throw new RangeError(`server limit ${name} must be a positive whole number, got ${value}`);
+    if (!Number.isInteger(value) || value < 1)
+      throw new RangeError(`server limit ${name} must be a positive whole number, got ${value}`);
   }
   // Node refuses a head deadline later than the whole request's.
-  if (limits.headersTimeoutMs > limits.requestTimeoutMs) throw new RangeError('server limit headersTimeoutMs must not exceed requestTimeoutMs');
+  if (limits.headersTimeoutMs > limits.requestTimeoutMs)
+    throw new RangeError('server limit headersTimeoutMs must not exceed requestTimeoutMs');
   return limits;
 }
 

@@ -16,7 +16,11 @@ export interface LoggerOptions {
  * the same ones (it would otherwise log every header and the raw query).
  */
 export const SERIALIZERS = {
-  req: (req: { id?: unknown; method?: string; url?: string }) => ({ id: req.id, method: req.method, url: redactText(req.url ?? '') }),
+  req: (req: { id?: unknown; method?: string; url?: string }) => ({
+    id: req.id,
+    method: req.method,
+    url: redactText(req.url ?? ''),
+  }),
   res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
   err: (err: Error & { code?: unknown; status?: unknown }) => ({
     type: err.name,
@@ -25,7 +29,8 @@ export const SERIALIZERS = {
     message: redactText(err.message ?? ''),
     // A 4xx is an expected outcome: its stack says nothing an operator needs. Its status is read first:
     // reading `stack` formats it, the most expensive step of logging a refused request.
-    stack: typeof err.status === 'number' && err.status < 500 ? undefined : err.stack ? redactText(err.stack) : undefined,
+    stack:
+      typeof err.status === 'number' && err.status < 500 ? undefined : err.stack ? redactText(err.stack) : undefined,
   }),
 };
 
@@ -43,7 +48,10 @@ export function createLogger(options: LoggerOptions): Logger {
   };
   if (options.destination) return pino(base, options.destination);
   if (options.pretty) {
-    return pino({ ...base, transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss' } } });
+    return pino({
+      ...base,
+      transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss' } },
+    });
   }
   return pino(base);
 }

@@ -1,9 +1,18 @@
 /**
  * Scrubbing of credentials from any text that may reach a log line or a page
- * (SPEC §6): axios errors carry full URLs, providers echo parameters.
+ * (docs/architecture.md#security-rules): axios errors carry full URLs, providers echo parameters.
  */
 
-const SECRET_PARAMS = ['access_token', 'client_secret', 'code', 'code_verifier', 'appsecret_proof', 'fb_exchange_token', 'input_token', 'state'];
+const SECRET_PARAMS = [
+  'access_token',
+  'client_secret',
+  'code',
+  'code_verifier',
+  'appsecret_proof',
+  'fb_exchange_token',
+  'input_token',
+  'state',
+];
 const PARAM_RE = new RegExp(`([?&#;\\s"']|^)(${SECRET_PARAMS.join('|')})=([^&#\\s"']*)`, 'gi');
 /** Graph tokens start with EAA; anything bearer-like after "Bearer " goes too. */
 const TOKEN_RE = /\bEAA[A-Za-z0-9_-]{16,}|(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}|(Basic\s+)[A-Za-z0-9+/=]{8,}/g;

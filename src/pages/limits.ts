@@ -97,7 +97,10 @@ export class SessionGate {
 
   private refuse(): TooManyRequestsError {
     this.refused++;
-    return new TooManyRequestsError(Math.ceil(this.waitMs / 1000), 'Too many requests from this session are waiting for the provider.');
+    return new TooManyRequestsError(
+      Math.ceil(this.waitMs / 1000),
+      'Too many requests from this session are waiting for the provider.',
+    );
   }
 }
 
@@ -125,7 +128,12 @@ export function sessionRateLimit(perMinute: number, cookieName: string): Request
     keyGenerator: (req) => `session:${cookieOf(req) ?? ''}`,
     handler: (req, _res, next) => {
       const reset = (req as Request & { rateLimit?: RateLimitInfo }).rateLimit?.resetTime?.getTime();
-      next(new TooManyRequestsError(reset ? (reset - Date.now()) / 1000 : WINDOW_MS / 1000, 'Too many requests from this session.'));
+      next(
+        new TooManyRequestsError(
+          reset ? (reset - Date.now()) / 1000 : WINDOW_MS / 1000,
+          'Too many requests from this session.',
+        ),
+      );
     },
     // The key is the session cookie, never the client address: the address checks do not apply.
     validate: { trustProxy: false, xForwardedForHeader: false, keyGeneratorIpFallback: false },

@@ -23,7 +23,12 @@ const DETAILS_FIELDS = PAGE_FIELDS.join(',');
  * and the answer refreshes the cache. A token the provider revoked thus loses
  * the page within PAGE_CACHE_TTL and one view, however warm others keep it.
  */
-export async function readPage(ctx: AppContext, req: Request, pageId: string, token: string): Promise<[PageDetails, FeedResponse]> {
+export async function readPage(
+  ctx: AppContext,
+  req: Request,
+  pageId: string,
+  token: string,
+): Promise<[PageDetails, FeedResponse]> {
   const gate = gateOf(ctx, req);
   const details = () => ctx.graph.pageDetails(token, pageId, gate);
   const feed = () => ctx.graph.feed(token, pageId, {}, gate);
@@ -34,9 +39,15 @@ export async function readPage(ctx: AppContext, req: Request, pageId: string, to
   const now = ctx.now();
   const page = connectedPage(ctx, req, pageId);
   if (page?.tokenConfirmedAt !== undefined && now - page.tokenConfirmedAt < ctx.config.pageCacheTtlSec * 1000) {
-    return both(cache.get(pageId, 'details', `${DETAILS_FIELDS} ${share}`, details), cache.get(pageId, 'feed', `first ${share}`, feed));
+    return both(
+      cache.get(pageId, 'details', `${DETAILS_FIELDS} ${share}`, details),
+      cache.get(pageId, 'feed', `first ${share}`, feed),
+    );
   }
-  const answers = await both(cache.refresh(pageId, 'details', `${DETAILS_FIELDS} ${share}`, details), cache.refresh(pageId, 'feed', `first ${share}`, feed));
+  const answers = await both(
+    cache.refresh(pageId, 'details', `${DETAILS_FIELDS} ${share}`, details),
+    cache.refresh(pageId, 'feed', `first ${share}`, feed),
+  );
   // Written once per PAGE_CACHE_TTL, not on every warm view.
   confirmToken(ctx, req, pageId, now);
   return answers;

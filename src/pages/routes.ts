@@ -91,7 +91,9 @@ async function olderPosts(ctx: AppContext, req: Request, res: Response): Promise
   if (!after === !before) throw new BadRequestError('Give exactly one of the cursors "after" or "before".');
   const token = pageTokenOrRedirect(ctx, req, res, pageId);
   if (!token) return;
-  const feed = await forPage(ctx, pageId, ctx.graph.feed(token, pageId, { after, before }, gateOf(ctx, req))).catch(staleCursor);
+  const feed = await forPage(ctx, pageId, ctx.graph.feed(token, pageId, { after, before }, gateOf(ctx, req))).catch(
+    staleCursor,
+  );
   const name = ctx.keeper.connectedPages(req).find((p) => p.id === pageId)?.name || `Page ${pageId}`;
   res.render('feed', { title: `${name}: posts`, page: { id: pageId, name }, feed: toFeedView(feed) });
 }
@@ -126,7 +128,8 @@ async function forPage<T>(ctx: AppContext, pageId: string, read: Promise<T>): Pr
   try {
     return await read;
   } catch (err) {
-    if (err instanceof GraphApiError && (err.kind === 'token' || err.kind === 'permission')) ctx.pageCache.dropPage(pageId);
+    if (err instanceof GraphApiError && (err.kind === 'token' || err.kind === 'permission'))
+      ctx.pageCache.dropPage(pageId);
     throw err;
   }
 }

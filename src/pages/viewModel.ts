@@ -1,7 +1,7 @@
 import type { FeedResponse, PageDetails, PageLocation, Post } from '../graph/schemas';
 
 /**
- * Page data shaped for people (SPEC §4): the templates only print these
+ * Page data shaped for people (docs/architecture.md#views): the templates only print these
  * strings, escaped. Provider data is untrusted text throughout.
  */
 
@@ -85,7 +85,8 @@ export function formatParking(parking: PageDetails['parking']): string | undefin
   if (!parking) return undefined;
   const offered = PARKING_WORDS.filter(([key]) => parking[key]).map(([, word]) => word);
   if (offered.length === 0) return 'No parking';
-  const text = offered.length === 1 ? offered[0]! : `${offered.slice(0, -1).join(', ')} and ${offered[offered.length - 1]}`;
+  const text =
+    offered.length === 1 ? offered[0]! : `${offered.slice(0, -1).join(', ')} and ${offered[offered.length - 1]}`;
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 

@@ -28,7 +28,11 @@ export function isShortLived(sess: Partial<SessionData>): boolean {
 
 /** Gives a session that holds only a login in progress the short lifetime (cookie, and so the store's TTL). */
 export function shortenIfPendingOnly(req: Request): void {
-  if (isShortLived(req.session) && req.session.cookie.maxAge !== undefined && req.session.cookie.maxAge > PENDING_SESSION_MS) {
+  if (
+    isShortLived(req.session) &&
+    req.session.cookie.maxAge !== undefined &&
+    req.session.cookie.maxAge > PENDING_SESSION_MS
+  ) {
     req.session.cookie.maxAge = PENDING_SESSION_MS;
   }
 }

@@ -10,7 +10,7 @@ export function sessionCookieAttributes(config: Pick<Config, 'secureCookies'>) {
   return { httpOnly: true, sameSite: 'lax', secure: config.secureCookies, path: '/' } as const;
 }
 
-/** The session cookie: HttpOnly, SameSite=Lax, Secure on https, a name that says nothing of the stack (SPEC §6). */
+/** The session cookie: HttpOnly, SameSite=Lax, Secure on https, a name that says nothing of the stack (docs/architecture.md#cookie). */
 /** The session cookie's name: `__Host-` (Secure, no Domain, Path=/) on https. */
 export function sessionCookieName(config: Pick<Config, 'secureCookies'>): string {
   return config.secureCookies ? '__Host-pagelight' : 'pagelight';
@@ -38,7 +38,10 @@ export function sessionMiddleware(config: Config, handle: SessionStoreHandle): R
       if (err && res.headersSent) {
         // Saving or touching after the answer went out failed: the person has their page and only this
         // change to the session is lost. Passing it on would make Express cut the keep-alive connection.
-        req.log?.warn({ err: { name: (err as Error).name, message: (err as Error).message } }, 'session could not be saved after the response');
+        req.log?.warn(
+          { err: { name: (err as Error).name, message: (err as Error).message } },
+          'session could not be saved after the response',
+        );
         return;
       }
       next(err ? new SessionStoreUnavailableError({ cause: err }) : undefined);

@@ -44,16 +44,25 @@ class BoundedRedisStore extends RedisStore {
   override set(sid: string, sess: SessionData, cb?: Callback): Promise<unknown> {
     const ttl = ttlOf(sess);
     if (ttl <= 0) return this.destroy(sid, cb);
-    const work = this.redis.eval(SET_UNLESS_GONE, { keys: [this.keyPrefix + sid], arguments: [JSON.stringify(sess), String(ttl), TOMBSTONE] });
+    const work = this.redis.eval(SET_UNLESS_GONE, {
+      keys: [this.keyPrefix + sid],
+      arguments: [JSON.stringify(sess), String(ttl), TOMBSTONE],
+    });
     return settle(this.bound(work), cb);
   }
   override touch(sid: string, sess: SessionData, cb?: Callback): Promise<unknown> {
-    const work = this.redis.eval(TOUCH_UNLESS_GONE, { keys: [this.keyPrefix + sid], arguments: [String(ttlOf(sess)), TOMBSTONE] });
+    const work = this.redis.eval(TOUCH_UNLESS_GONE, {
+      keys: [this.keyPrefix + sid],
+      arguments: [String(ttlOf(sess)), TOMBSTONE],
+    });
     return settle(this.bound(work), cb);
   }
   /** Leaves a tombstone for TOMBSTONE_MS instead of deleting: see ./lifetimes. */
   override destroy(sid: string, cb?: Callback): Promise<unknown> {
-    const work = this.redis.eval(TOMBSTONE_SET, { keys: [this.keyPrefix + sid], arguments: [TOMBSTONE, String(TOMBSTONE_MS)] });
+    const work = this.redis.eval(TOMBSTONE_SET, {
+      keys: [this.keyPrefix + sid],
+      arguments: [TOMBSTONE, String(TOMBSTONE_MS)],
+    });
     return settle(this.bound(work), cb);
   }
 }
@@ -88,8 +97,8 @@ function ttlOf(sess: SessionData): number {
 function settle(work: Promise<unknown>, cb?: Callback): Promise<unknown> {
   if (!cb) return work;
   return work.then(
-    (data) => cb(null, data),
-    (err: unknown) => cb(err),
+    (data: unknown): unknown => cb(null, data),
+    (err: unknown): unknown => cb(err),
   );
 }
 
@@ -128,7 +137,8 @@ export async function createRedisSessionStore(
   let closing = false;
   client.on('error', (err: Error) => {
     // The client emits an error per failed reconnect; one line every 10 s is enough.
-    if (Date.now() - lastError > 10_000) logger.warn({ err: { name: err.name, message: err.message } }, 'session store (redis) unavailable');
+    if (Date.now() - lastError > 10_000)
+      logger.warn({ err: { name: err.name, message: err.message } }, 'session store (redis) unavailable');
     lastError = Date.now();
   });
   client.on('ready', () => {
@@ -139,7 +149,8 @@ export async function createRedisSessionStore(
   const bound = <T>(work: Promise<T>): Promise<T> =>
     new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
-        if (!stalled) logger.warn(`session store (redis) did not answer within ${deadlineMs} ms; serving 503 until it does`);
+        if (!stalled)
+          logger.warn(`session store (redis) did not answer within ${deadlineMs} ms; serving 503 until it does`);
         stalled = true;
         reject(new StoreDeadlineError(deadlineMs));
       }, deadlineMs);
@@ -151,7 +162,7 @@ export async function createRedisSessionStore(
         },
         (err: unknown) => {
           clearTimeout(timer);
-          reject(err);
+          reject(err instanceof Error ? err : new Error(String(err)));
         },
       );
     });

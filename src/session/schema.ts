@@ -62,6 +62,7 @@ export function readStoredSession(value: unknown): z.infer<typeof storedSessionS
   if (!parsed.success) return undefined;
   // Parts that failed come back as explicit undefined: leave them out of the session.
   const session = parsed.data;
-  for (const key of Object.keys(session) as (keyof typeof session)[]) if (session[key] === undefined) delete session[key];
+  for (const key of Object.keys(session) as (keyof typeof session)[])
+    if (session[key] === undefined) delete session[key];
   return session;
 }

@@ -59,9 +59,10 @@ export function createMemorySessionStore(
     store,
     kind: 'memory',
     healthy: () => true,
-    close: async () => {
+    close: () => {
       store.stopInterval();
       pending.stopInterval();
+      return Promise.resolve();
     },
   };
 }
@@ -125,7 +126,10 @@ function splitByLifetime(Base: MemoryStoreClass, pending: MemoryStore): MemorySt
     override all(callback: (err: unknown, all?: Record<string, session.SessionData> | null) => void): void {
       super.all((err: unknown, main?: Record<string, session.SessionData> | null) => {
         if (err) callback(err);
-        else pending.all((err2: unknown, short?: Record<string, session.SessionData> | null) => callback(err2, { ...short, ...main }));
+        else
+          pending.all((err2: unknown, short?: Record<string, session.SessionData> | null) =>
+            callback(err2, { ...short, ...main }),
+          );
       });
     }
     override clear(callback?: Callback): void {
@@ -139,7 +143,7 @@ function splitByLifetime(Base: MemoryStoreClass, pending: MemoryStore): MemorySt
  * memorystore answers `touch` on the next tick, and express-session holds
  * every response until the touch is answered, writing it in two parts. The
  * touch is an in-memory update, so answering at once is correct and lets
- * the response go out in one write (issue 5 profile: the largest cost of a
+ * the response go out in one write (`npm run bench -- --profile`: the largest cost of a
  * warm view that the bare-Express floor does not pay).
  */
 function syncTouch(Base: MemoryStoreClass): MemoryStoreClass {

@@ -22,22 +22,34 @@ describe('GET /auth/callback with a provider error', () => {
     ['invalid_scope', 'did not accept the permissions'],
     ['server_error', 'had a problem completing the login'],
     ['temporarily_unavailable', 'is busy just now'],
-  ])('when the error is %s with a hostile description, then 400 with fixed wording and none of the description', async (error, wording) => {
-    const res = await agentFor(stack).get('/auth/callback').query({ error, error_description: HOSTILE, error_reason: 'evil.example' }).expect(400);
-    expect(res.text).toContain(wording);
-    expect(res.text).not.toContain('evil.example');
-    expect(res.text).not.toContain('suspended');
-  });
+  ])(
+    'when the error is %s with a hostile description, then 400 with fixed wording and none of the description',
+    async (error, wording) => {
+      const res = await agentFor(stack)
+        .get('/auth/callback')
+        .query({ error, error_description: HOSTILE, error_reason: 'evil.example' })
+        .expect(400);
+      expect(res.text).toContain(wording);
+      expect(res.text).not.toContain('evil.example');
+      expect(res.text).not.toContain('suspended');
+    },
+  );
 
   it('when the error code is one nobody documents, then a generic sentence and neither the code nor the description', async () => {
-    const res = await agentFor(stack).get('/auth/callback').query({ error: 'Call_555_0100_now', error_description: HOSTILE }).expect(400);
+    const res = await agentFor(stack)
+      .get('/auth/callback')
+      .query({ error: 'Call_555_0100_now', error_description: HOSTILE })
+      .expect(400);
     expect(res.text).toContain('The provider could not complete the login. Please connect again.');
     expect(res.text).not.toContain('555');
     expect(res.text).not.toContain('suspended');
   });
 
   it('when the error is access_denied with a hostile description, then the cancel page without the description', async () => {
-    const res = await agentFor(stack).get('/auth/callback').query({ error: 'access_denied', error_description: HOSTILE }).expect(200);
+    const res = await agentFor(stack)
+      .get('/auth/callback')
+      .query({ error: 'access_denied', error_description: HOSTILE })
+      .expect(200);
     expect(res.text).toContain('You cancelled');
     expect(res.text).not.toContain('suspended');
   });

@@ -39,7 +39,9 @@ describe('GET /auth/callback', () => {
 
   it('when the provider returns another error, then a 400 page with fixed wording, not its description', async () => {
     const agent = agentFor(stack);
-    const res = await agent.get('/auth/callback?error=server_error&error_description=%3Cb%3Eboom%3C%2Fb%3E').expect(400);
+    const res = await agent
+      .get('/auth/callback?error=server_error&error_description=%3Cb%3Eboom%3C%2Fb%3E')
+      .expect(400);
     expect(res.text).toContain('The provider had a problem completing the login.');
     expect(res.text).not.toContain('boom');
   });

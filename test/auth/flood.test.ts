@@ -16,7 +16,11 @@ function lengthOf(handle: SessionStoreHandle): Promise<number> {
 }
 
 function allOf(handle: SessionStoreHandle): Promise<SessionData[]> {
-  return new Promise((resolve, reject) => handle.store.all!((err, all) => (err ? reject(err) : resolve(Object.values(all ?? {}) as SessionData[]))));
+  return new Promise((resolve, reject) =>
+    handle.store.all!((err, all) =>
+      err ? reject(err) : resolve(Object.values((all ?? {}) as Record<string, SessionData>)),
+    ),
+  );
 }
 
 /** Seconds until the session cookie expires, from its Expires attribute. */

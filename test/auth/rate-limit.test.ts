@@ -35,14 +35,16 @@ describe('GET /auth/login rate limit (LOGIN_RATE_LIMIT)', () => {
 
   it('when TRUST_PROXY is set, then each client address behind the proxy has its own count', async () => {
     const stack = await stackWith({ LOGIN_RATE_LIMIT: '2', TRUST_PROXY: '1' });
-    for (let i = 0; i < 2; i++) await request(stack.app).get('/auth/login').set('X-Forwarded-For', '203.0.113.1').expect(303);
+    for (let i = 0; i < 2; i++)
+      await request(stack.app).get('/auth/login').set('X-Forwarded-For', '203.0.113.1').expect(303);
     await request(stack.app).get('/auth/login').set('X-Forwarded-For', '203.0.113.1').expect(429);
     await request(stack.app).get('/auth/login').set('X-Forwarded-For', '203.0.113.2').expect(303);
   });
 
   it('when TRUST_PROXY is unset, then X-Forwarded-For does not pick the count', async () => {
     const stack = await stackWith({ LOGIN_RATE_LIMIT: '2' });
-    for (let i = 0; i < 2; i++) await request(stack.app).get('/auth/login').set('X-Forwarded-For', `203.0.113.${i}`).expect(303);
+    for (let i = 0; i < 2; i++)
+      await request(stack.app).get('/auth/login').set('X-Forwarded-For', `203.0.113.${i}`).expect(303);
     await request(stack.app).get('/auth/login').set('X-Forwarded-For', '203.0.113.9').expect(429);
   });
 
@@ -59,7 +61,12 @@ describeRedis('GET /auth/login rate limit with Redis sessions', () => {
   it('when two instances share Redis, then they share one count per address', async () => {
     const emulator = await startSharedEmulator();
     const prefix = `pagelight:test:rl:${process.pid}:${Date.now()}:`;
-    const config = configFor(emulator, { SESSION_STORE: 'redis', REDIS_URL: REDIS_URL!, REDIS_PREFIX: prefix, LOGIN_RATE_LIMIT: '4' });
+    const config = configFor(emulator, {
+      SESSION_STORE: 'redis',
+      REDIS_URL: REDIS_URL!,
+      REDIS_PREFIX: prefix,
+      LOGIN_RATE_LIMIT: '4',
+    });
     const first = await startInstance(config, (logger) => createRedisSessionStore(config, logger));
     const second = await startInstance(config, (logger) => createRedisSessionStore(config, logger));
     const admin = createClient({ url: REDIS_URL! });

@@ -77,7 +77,9 @@ describe('connecting a page in the browser', () => {
 
     await page.getByRole('link', { name: 'Connect page' }).click();
     await page.waitForURL((u) => u.origin === stack.providerUrl);
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('wants to access your Facebook Pages');
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain(
+      'wants to access your Facebook Pages',
+    );
     await expectAccessible(page);
 
     await continueAsAda(page);
@@ -102,11 +104,13 @@ describe('connecting a page in the browser', () => {
     const hours = page.locator('table.hours tr');
     expect(await hours.count()).toBeGreaterThanOrEqual(6);
     expect(await page.locator('table.hours').innerText()).toMatch(/Sat\w*\s+08:00.*12:00.*17:00.*21:00/s);
-    await expect(page.getByRole('link', { name: 'hello@lovelace-bakery.example' }).getAttribute('href')).resolves.toBe('mailto:hello@lovelace-bakery.example');
-    await expect(page.getByRole('link', { name: 'orders@lovelace-bakery.example' }).isVisible()).resolves.toBe(true);
-    await expect(page.getByRole('link', { name: 'https://lovelace-bakery.example/', exact: true }).getAttribute('href')).resolves.toBe(
-      'https://lovelace-bakery.example/',
+    await expect(page.getByRole('link', { name: 'hello@lovelace-bakery.example' }).getAttribute('href')).resolves.toBe(
+      'mailto:hello@lovelace-bakery.example',
     );
+    await expect(page.getByRole('link', { name: 'orders@lovelace-bakery.example' }).isVisible()).resolves.toBe(true);
+    await expect(
+      page.getByRole('link', { name: 'https://lovelace-bakery.example/', exact: true }).getAttribute('href'),
+    ).resolves.toBe('https://lovelace-bakery.example/');
 
     const posts = page.locator('li.post');
     expect(await posts.count()).toBe(25);
@@ -179,7 +183,9 @@ describe('when the connection breaks', () => {
     try {
       const res = await page.goto(`${stack.appUrl}${older}`);
       expect([502, 504]).toContain(res?.status());
-      expect(await page.getByRole('heading', { level: 1 }).textContent()).toMatch(/The provider is (not answering|taking too long)/);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toMatch(
+        /The provider is (not answering|taking too long)/,
+      );
       await expectAccessible(page);
       const health = await page.request.get(`${stack.appUrl}/healthz`);
       expect(health.status()).toBe(200);
@@ -222,7 +228,11 @@ describe('hostile page data', () => {
   test('HTML in page fields and posts is shown as text and never runs', async () => {
     const hostile = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=1</script>';
     // A page no other test views, so its details cannot come from the app's page cache.
-    await stack.control(`/pages/${SPARSE}`, { about: hostile, bio: `<b>bold</b>\n${hostile}`, website: 'javascript:window.__pwned=1' });
+    await stack.control(`/pages/${SPARSE}`, {
+      about: hostile,
+      bio: `<b>bold</b>\n${hostile}`,
+      website: 'javascript:window.__pwned=1',
+    });
     await openDialog(page);
     await continueAsAda(page);
     await page.getByRole('button', { name: 'Connect Difference Engine Repairs' }).click();
@@ -233,7 +243,9 @@ describe('hostile page data', () => {
     expect(details).toContain('<b>bold</b>');
     expect(details).toContain('javascript:window.__pwned=1');
     expect(await main.locator('img, script, b, a[href^="javascript"]').count()).toBe(0);
-    await expect(page.getByRole('paragraph').filter({ hasText: 'This page has no posts yet.' }).count()).resolves.toBe(1);
+    await expect(page.getByRole('paragraph').filter({ hasText: 'This page has no posts yet.' }).count()).resolves.toBe(
+      1,
+    );
     await expectAccessible(page);
     expect(await pwned()).toBeUndefined();
 

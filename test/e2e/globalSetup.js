@@ -12,5 +12,8 @@ module.exports = async function globalSetup() {
     throw err;
   }
   const root = path.resolve(__dirname, '..', '..');
-  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-b', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-b', 'tsconfig.build.json'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
 };

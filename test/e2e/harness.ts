@@ -7,7 +7,14 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
 import { control } from '../support/emulator';
-import { freePort, startAppProcess, startEmulatorProcess, stop, type AppCredentials, type Child } from '../support/processes';
+import {
+  freePort,
+  startAppProcess,
+  startEmulatorProcess,
+  stop,
+  type AppCredentials,
+  type Child,
+} from '../support/processes';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { chromiumPath } = require('./chromium') as { chromiumPath: () => string };
 
@@ -101,7 +108,9 @@ function watchPage(page: Page, watch: Watch): void {
     if (msg.type() !== 'error') return;
     // A page the app serves with an error status (401, 502…) is logged by Chromium as a failed
     // load of the document itself; the tests assert that status, so only other errors count.
-    const ownStatus = msg.text().startsWith('Failed to load resource: the server responded with a status of') && msg.location().url === page.url();
+    const ownStatus =
+      msg.text().startsWith('Failed to load resource: the server responded with a status of') &&
+      msg.location().url === page.url();
     if (!ownStatus) watch.consoleErrors.push(`${page.url()}: ${msg.text()}`);
   });
   page.on('pageerror', (err) => watch.consoleErrors.push(`${page.url()}: uncaught ${err.message}`));

@@ -55,7 +55,8 @@ describe('the login-to-feed flow', () => {
     await loginAndConnect(agent, BAKERY);
     const page = await agent.get(`/pages/${BAKERY}`).expect(200);
     expect(page.text).toContain('<h1>Lovelace Analytical Bakery</h1>');
-    for (const text of ['Casual', 'Parking lot and street parking', 'Monday', 'mailto:', '<time datetime="']) expect(page.text).toContain(text);
+    for (const text of ['Casual', 'Parking lot and street parking', 'Monday', 'mailto:', '<time datetime="'])
+      expect(page.text).toContain(text);
     expect(page.text).toMatch(/<a href="https:\/\/[^"]+" rel="noopener noreferrer nofollow">/);
     const first = postIds(page.text);
     expect(first).toHaveLength(25);

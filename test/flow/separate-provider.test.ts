@@ -28,7 +28,14 @@ describe('against a separately started provider, configured only by environment'
     const port = (server.address() as { port: number }).port;
     base = `http://127.0.0.1:${port}`;
     emulator = await startEmulator({
-      clients: [{ clientId: '987654321098765', clientSecret: 'separate-provider-secret', redirectUri: `${base}/auth/callback`, name: 'Pagelight' }],
+      clients: [
+        {
+          clientId: '987654321098765',
+          clientSecret: 'separate-provider-secret',
+          redirectUri: `${base}/auth/callback`,
+          name: 'Pagelight',
+        },
+      ],
     });
     const config = loadConfig({
       FB_APP_ID: '987654321098765',

@@ -1,6 +1,12 @@
 import { classifyGraphCode, GraphApiError } from '../../src/graph/errors';
 
-const body = (code: number, message = 'x', subcode?: number) => ({ code, message, type: 'OAuthException', subcode, fbtraceId: 'Atrace' });
+const body = (code: number, message = 'x', subcode?: number) => ({
+  code,
+  message,
+  type: 'OAuthException',
+  subcode,
+  fbtraceId: 'Atrace',
+});
 
 describe('Graph error mapping', () => {
   it.each([
@@ -27,10 +33,13 @@ describe('Graph error mapping', () => {
   });
 
   it('when a permission error names the permission, then it is picked out', () => {
-    expect(new GraphApiError(body(10, "(#10) This endpoint requires the 'pages_read_user_content' permission"), 403).permission).toBe(
-      'pages_read_user_content',
-    );
-    expect(new GraphApiError(body(200, '(#200) Requires pages_show_list permission to manage the object'), 403).permission).toBe('pages_show_list');
+    expect(
+      new GraphApiError(body(10, "(#10) This endpoint requires the 'pages_read_user_content' permission"), 403)
+        .permission,
+    ).toBe('pages_read_user_content');
+    expect(
+      new GraphApiError(body(200, '(#200) Requires pages_show_list permission to manage the object'), 403).permission,
+    ).toBe('pages_show_list');
     expect(new GraphApiError(body(190, 'Error validating access token'), 400).permission).toBeUndefined();
   });
 });

@@ -2,7 +2,9 @@ import { MAX_REGAIN_MINUTES, UsageGovernor } from '../../src/graph/usage';
 
 const usageHeader = (minutes: number) => ({
   'x-business-use-case-usage': JSON.stringify({
-    '123': [{ type: 'pages', call_count: 100, total_cputime: 10, total_time: 10, estimated_time_to_regain_access: minutes }],
+    '123': [
+      { type: 'pages', call_count: 100, total_cputime: 10, total_time: 10, estimated_time_to_regain_access: minutes },
+    ],
   }),
 });
 

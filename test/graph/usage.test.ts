@@ -21,7 +21,10 @@ describe('UsageGovernor (provider rate-limit headers)', () => {
   it('when a page usage header says the page is closed for 2 minutes, then calls for that page are held back, others are not', () => {
     const g = governor();
     g.record(
-      { 'x-business-use-case-usage': '{"123":[{"type":"pages","call_count":100,"total_cputime":10,"total_time":10,"estimated_time_to_regain_access":2}]}' },
+      {
+        'x-business-use-case-usage':
+          '{"123":[{"type":"pages","call_count":100,"total_cputime":10,"total_time":10,"estimated_time_to_regain_access":2}]}',
+      },
       '123',
     );
     expect(g.blockedFor('123')).toBe(120);
@@ -39,15 +42,18 @@ describe('UsageGovernor (provider rate-limit headers)', () => {
     expect(g.delayFor('9')).toBe(0);
   });
 
-  it.each([['not json'], ['[1,2]'], ['{"123":"x"}'], ['{"call_count":"lots"}'], ['{"abc":[{"call_count":100,"estimated_time_to_regain_access":5}]}']])(
-    'when a header is malformed (%s), then it is ignored',
-    (value) => {
-      const g = governor();
-      g.record({ 'x-app-usage': value, 'x-business-use-case-usage': value, 'x-page-usage': value }, '1');
-      expect(g.delayFor('1')).toBe(0);
-      expect(g.blockedFor('1')).toBeUndefined();
-    },
-  );
+  it.each([
+    ['not json'],
+    ['[1,2]'],
+    ['{"123":"x"}'],
+    ['{"call_count":"lots"}'],
+    ['{"abc":[{"call_count":100,"estimated_time_to_regain_access":5}]}'],
+  ])('when a header is malformed (%s), then it is ignored', (value) => {
+    const g = governor();
+    g.record({ 'x-app-usage': value, 'x-business-use-case-usage': value, 'x-page-usage': value }, '1');
+    expect(g.delayFor('1')).toBe(0);
+    expect(g.blockedFor('1')).toBeUndefined();
+  });
 
   it('when a path names a page, then its id is found with or without a version', () => {
     expect(pageOfPath('/123')).toBe('123');

@@ -28,7 +28,12 @@ function appThrowing(err: unknown) {
   app.get('/boom', () => {
     throw err;
   });
-  app.use(errorHandler(createLogger({ level: 'info', destination: logs }), new ConnectionKeeper(new TokenSealer(['k'.repeat(32)]), 1000, () => 0)));
+  app.use(
+    errorHandler(
+      createLogger({ level: 'info', destination: logs }),
+      new ConnectionKeeper(new TokenSealer(['k'.repeat(32)]), 1000, () => 0),
+    ),
+  );
   return { app, logs };
 }
 
@@ -43,19 +48,26 @@ describe('error pages', () => {
     expect(Object.keys(ERROR_PAGES).sort()).toEqual([...CODES].sort());
   });
 
-  it.each(CODES)('when an error with code %s is thrown, then the response has its status and the log line the same one', async (code) => {
-    const { app, logs } = appThrowing(new Probe(code));
-    const res = await request(app).get('/boom');
-    expect(res.status).toBe(ERROR_STATUS[code]);
-    expect(res.text).toContain(ERROR_PAGES[code].title.replace(/'/g, '&#39;'));
-    const line = failedLine(logs);
-    expect(line.status).toBe(res.status);
-    expect(line.err?.status).toBe(res.status);
-    expect(line.err?.code).toBe(code);
-  });
+  it.each(CODES)(
+    'when an error with code %s is thrown, then the response has its status and the log line the same one',
+    async (code) => {
+      const { app, logs } = appThrowing(new Probe(code));
+      const res = await request(app).get('/boom');
+      expect(res.status).toBe(ERROR_STATUS[code]);
+      expect(res.text).toContain(ERROR_PAGES[code].title.replace(/'/g, '&#39;'));
+      const line = failedLine(logs);
+      expect(line.status).toBe(res.status);
+      expect(line.err?.status).toBe(res.status);
+      expect(line.err?.code).toBe(code);
+    },
+  );
 
   it('when the provider rate-limits with a wait, then the wait is in the constructor and in Retry-After', async () => {
-    const err = new GraphApiError({ code: 4, message: 'limit', type: 'OAuthException', subcode: undefined, fbtraceId: 'Atrace' }, 403, 120);
+    const err = new GraphApiError(
+      { code: 4, message: 'limit', type: 'OAuthException', subcode: undefined, fbtraceId: 'Atrace' },
+      403,
+      120,
+    );
     expect(err.retryAfterSec).toBe(120);
     const res = await request(appThrowing(err).app).get('/boom').expect(429);
     expect(res.headers['retry-after']).toBe('120');
@@ -63,7 +75,16 @@ describe('error pages', () => {
   });
 
   it('when the provider says an object does not exist (code 100, subcode 33), then the error itself is a 404', async () => {
-    const err = new GraphApiError({ code: 100, message: 'Unsupported get request', type: 'GraphMethodException', subcode: 33, fbtraceId: undefined }, 400);
+    const err = new GraphApiError(
+      {
+        code: 100,
+        message: 'Unsupported get request',
+        type: 'GraphMethodException',
+        subcode: 33,
+        fbtraceId: undefined,
+      },
+      400,
+    );
     expect(err.code).toBe('graph_not_found');
     expect(err.status).toBe(404);
     const res = await request(appThrowing(err).app).get('/boom').expect(404);

@@ -89,7 +89,13 @@ describe('security', () => {
     const secrets = new Set<string>([code, APP_SECRET]);
     for (const e of stack.emulator.controls.log) {
       for (const [k, v] of Object.entries({ ...e.query, ...e.form })) {
-        if (['access_token', 'code', 'client_secret', 'appsecret_proof', 'fb_exchange_token', 'code_verifier'].includes(k) && v) secrets.add(v);
+        if (
+          ['access_token', 'code', 'client_secret', 'appsecret_proof', 'fb_exchange_token', 'code_verifier'].includes(
+            k,
+          ) &&
+          v
+        )
+          secrets.add(v);
       }
     }
     for (const token of stack.emulator.controls.issuedTokens()) secrets.add(token);
@@ -105,7 +111,10 @@ describe('security', () => {
   it('when the provider answers with an error echoing credentials, then the page and the log show them redacted', async () => {
     const agent = agentFor(stack);
     await login(agent);
-    stack.emulator.controls.failNext(1, { status: 400, error: { code: 100, message: 'Bad request access_token=EAAleakedleakedleaked123 client_secret=oops' } });
+    stack.emulator.controls.failNext(1, {
+      status: 400,
+      error: { code: 100, message: 'Bad request access_token=EAAleakedleakedleaked123 client_secret=oops' },
+    });
     const res = await agent.get('/pages').expect(502);
     expect(res.text).not.toContain('EAAleaked');
     expect(res.text).not.toContain('oops');

@@ -2,7 +2,8 @@ import { redactText } from '../../src/log/redact';
 
 describe('redactText', () => {
   it('when a URL carries credentials, then each of them is replaced', () => {
-    const text = 'GET https://graph.example/v1/oauth/access_token?client_id=1&client_secret=s3cr3t&code=AQBcode&redirect_uri=x&appsecret_proof=abc123';
+    const text =
+      'GET https://graph.example/v1/oauth/access_token?client_id=1&client_secret=s3cr3t&code=AQBcode&redirect_uri=x&appsecret_proof=abc123';
     const out = redactText(text);
     expect(out).not.toMatch(/s3cr3t|AQBcode|abc123/);
     expect(out).toContain('client_id=1');

@@ -26,7 +26,12 @@ describe('the shared page cache and a session whose token stopped working', () =
   async function view(agent: Agent): Promise<{ status: number; calls: number; text: string; location?: string }> {
     const before = graphCalls(stack);
     const res = await agent.get(`/pages/${BAKERY}`);
-    return { status: res.status, calls: graphCalls(stack) - before, text: res.text, location: res.headers.location as string | undefined };
+    return {
+      status: res.status,
+      calls: graphCalls(stack) - before,
+      text: res.text,
+      location: res.headers.location,
+    };
   }
 
   it('when the provider revoked a session’s tokens while another session keeps the page warm, then it loses the page within PAGE_CACHE_TTL and one view', async () => {

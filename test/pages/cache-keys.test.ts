@@ -25,7 +25,11 @@ describe('who shares an entry of the page cache', () => {
   /** A login during which the provider would not list the granted permissions: the grant is unknown ("?"). */
   async function unknownGrant(): Promise<Agent> {
     const agent = agentFor(stack);
-    stack.emulator.controls.failNext(1, { status: 400, error: { code: 100, message: 'Unsupported get request.' }, match: 'permissions' });
+    stack.emulator.controls.failNext(1, {
+      status: 400,
+      error: { code: 100, message: 'Unsupported get request.' },
+      match: 'permissions',
+    });
     await loginAndConnect(agent, BAKERY);
     return agent;
   }

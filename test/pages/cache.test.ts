@@ -109,6 +109,8 @@ describe('PAGE_CACHE_TTL', () => {
 
   it.each(['-1', '1.5', 'soon', '86401'])('when %s, then a one-line error naming the variable', (value) => {
     expect(() => loadConfig({ ...env, PAGE_CACHE_TTL: value })).toThrow(ConfigError);
-    expect(() => loadConfig({ ...env, PAGE_CACHE_TTL: value })).toThrow(/^PAGE_CACHE_TTL: must be a whole number from 0 to 86400, got "/);
+    expect(() => loadConfig({ ...env, PAGE_CACHE_TTL: value })).toThrow(
+      /^PAGE_CACHE_TTL: must be a whole number from 0 to 86400, got "/,
+    );
   });
 });

@@ -89,7 +89,10 @@ describe('the page cache', () => {
     expect(after).toBeDefined();
     expect(stack.cache.size).toBeGreaterThan(0);
 
-    stack.emulator.controls.failNext(1, { status: 400, error: { code: 190, subcode: 463, message: 'Error validating access token: Session has expired' } });
+    stack.emulator.controls.failNext(1, {
+      status: 400,
+      error: { code: 190, subcode: 463, message: 'Error validating access token: Session has expired' },
+    });
     await agent.get(`/pages/${BAKERY}/feed?after=${after!}`).expect(303);
     expect(stack.cache.size).toBe(0);
 
@@ -103,7 +106,10 @@ describe('the page cache', () => {
     await loginAndConnect(agent, BAKERY);
     const page = await viewCost(stack, agent);
     const after = /href="\/pages\/\d+\/feed\?after=([^"&]+)"/.exec(page.text)?.[1];
-    stack.emulator.controls.failNext(1, { status: 403, error: { code: 10, message: '(#10) This endpoint requires the pages_read_engagement permission' } });
+    stack.emulator.controls.failNext(1, {
+      status: 403,
+      error: { code: 10, message: '(#10) This endpoint requires the pages_read_engagement permission' },
+    });
     await agent.get(`/pages/${BAKERY}/feed?after=${after!}`).expect(403);
     expect((await viewCost(stack, agent)).calls).toBe(2);
   });

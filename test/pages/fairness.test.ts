@@ -138,10 +138,15 @@ describe('a noisy neighbour (provider latency 100 ms)', () => {
       const burst = burstFrom(
         base,
         noisy.cookieHeader(),
-        Array.from({ length: 300 }, (_, i) => `/pages/${BAKERY}/feed?after=${Buffer.from(`random-${i}-${Math.random()}`).toString('base64url')}`),
+        Array.from(
+          { length: 300 },
+          (_, i) => `/pages/${BAKERY}/feed?after=${Buffer.from(`random-${i}-${Math.random()}`).toString('base64url')}`,
+        ),
       );
       await burst.fired;
-      const views = await Promise.all(Array.from({ length: 5 }, (_, i) => new Promise((r) => setTimeout(r, i * 30)).then(() => timedView(quiet))));
+      const views = await Promise.all(
+        Array.from({ length: 5 }, (_, i) => new Promise((r) => setTimeout(r, i * 30)).then(() => timedView(quiet))),
+      );
       const statuses = await burst.statuses;
       expect(views).toHaveLength(5);
       expect(statuses.filter((s) => ![200, 400, 429].includes(s))).toEqual([]);

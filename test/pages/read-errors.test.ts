@@ -41,7 +41,10 @@ describe('page reads that fail', () => {
   it('when the provider rate-limits, then 429 with Retry-After and a try-again page', async () => {
     const agent = agentFor(stack);
     await loginAndConnect(agent, BAKERY);
-    stack.emulator.controls.failNext(2, { status: 400, error: { code: 4, message: '(#4) Application request limit reached' } });
+    stack.emulator.controls.failNext(2, {
+      status: 400,
+      error: { code: 4, message: '(#4) Application request limit reached' },
+    });
     const res = await agent.get(`/pages/${BAKERY}`).expect(429);
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
     expect(res.text).toContain('try again');
@@ -50,7 +53,10 @@ describe('page reads that fail', () => {
   it('when the provider has a transient error once, then the read is retried and the page shows', async () => {
     const agent = agentFor(stack);
     await loginAndConnect(agent, BAKERY);
-    stack.emulator.controls.failNext(1, { status: 500, error: { code: 2, message: 'Service temporarily unavailable' } });
+    stack.emulator.controls.failNext(1, {
+      status: 500,
+      error: { code: 2, message: 'Service temporarily unavailable' },
+    });
     await agent.get(`/pages/${BAKERY}`).expect(200);
   });
 

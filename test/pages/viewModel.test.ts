@@ -37,11 +37,15 @@ describe('page view model', () => {
     expect(formatHours({ xyz_1_open: '09:00' })).toBeUndefined();
   });
   it('when a location is complete, then it reads as an address', () => {
-    expect(formatAddress({ street: '12 Babbage Row', city: 'London', state: 'Greater London', zip: 'N1 9GU', country: 'United Kingdom' })).toEqual([
-      '12 Babbage Row',
-      'N1 9GU London, Greater London',
-      'United Kingdom',
-    ]);
+    expect(
+      formatAddress({
+        street: '12 Babbage Row',
+        city: 'London',
+        state: 'Greater London',
+        zip: 'N1 9GU',
+        country: 'United Kingdom',
+      }),
+    ).toEqual(['12 Babbage Row', 'N1 9GU London, Greater London', 'United Kingdom']);
   });
   it('when a location has only coordinates, then they are shown; when nothing, the empty state', () => {
     expect(formatAddress({ latitude: 51.5, longitude: -0.12 })).toEqual(['51.50000, -0.12000']);
@@ -51,12 +55,17 @@ describe('page view model', () => {
   it('when parking flags are set, then they read as words', () => {
     expect(formatParking({ lot: true, street: true, valet: false })).toBe('Parking lot and street parking');
     expect(formatParking({ lot: false, street: false, valet: true })).toBe('Valet parking');
-    expect(formatParking({ lot: true, street: true, valet: true })).toBe('Parking lot, street parking and valet parking');
+    expect(formatParking({ lot: true, street: true, valet: true })).toBe(
+      'Parking lot, street parking and valet parking',
+    );
     expect(formatParking({ lot: false, street: false, valet: false })).toBe('No parking');
     expect(formatParking(undefined)).toBeUndefined();
   });
   it('when the website is http(s), then it is a link; otherwise plain text', () => {
-    expect(formatWebsite('https://example.com/x')).toEqual({ text: 'https://example.com/x', href: 'https://example.com/x' });
+    expect(formatWebsite('https://example.com/x')).toEqual({
+      text: 'https://example.com/x',
+      href: 'https://example.com/x',
+    });
     expect(formatWebsite('javascript:alert(1)')).toEqual({ text: 'javascript:alert(1)' });
     expect(formatWebsite('ftp://example.com')).toEqual({ text: 'ftp://example.com' });
     expect(formatWebsite('www.example.com')).toEqual({ text: 'www.example.com' });
@@ -68,22 +77,45 @@ describe('page view model', () => {
     ]);
   });
   it('when a post time comes in the provider format, then readable text and an ISO datetime', () => {
-    expect(formatTime('2026-10-01T12:30:00+0000')).toEqual({ iso: '2026-10-01T12:30:00.000Z', text: '1 Oct 2026, 12:30 UTC' });
+    expect(formatTime('2026-10-01T12:30:00+0000')).toEqual({
+      iso: '2026-10-01T12:30:00.000Z',
+      text: '1 Oct 2026, 12:30 UTC',
+    });
     expect(formatTime('nonsense')).toEqual({ text: 'Unknown time' });
   });
   it('when a post has only a story, then it is marked as a story; multi-line text keeps its lines', () => {
-    expect(toPostView({ id: '1_2', created_time: '2026-10-01T12:30:00+0000', story: 'Ada updated the cover photo.' })).toMatchObject({
+    expect(
+      toPostView({ id: '1_2', created_time: '2026-10-01T12:30:00+0000', story: 'Ada updated the cover photo.' }),
+    ).toMatchObject({
       isStory: true,
       lines: ['Ada updated the cover photo.'],
     });
-    expect(toPostView({ id: '1_3', created_time: '2026-10-01T12:30:00+0000', message: 'a\nb' })).toMatchObject({ isStory: false, lines: ['a', 'b'] });
+    expect(toPostView({ id: '1_3', created_time: '2026-10-01T12:30:00+0000', message: 'a\nb' })).toMatchObject({
+      isStory: false,
+      lines: ['a', 'b'],
+    });
   });
   it('when the provider says there is a next page, then the after cursor is offered; otherwise not', () => {
-    expect(toFeedView({ data: [], paging: { cursors: { after: 'A', before: 'B' }, next: 'https://x' } })).toEqual({ posts: [], after: 'A', before: undefined });
-    expect(toFeedView({ data: [], paging: { cursors: { after: 'A', before: 'B' } } })).toEqual({ posts: [], after: undefined, before: undefined });
+    expect(toFeedView({ data: [], paging: { cursors: { after: 'A', before: 'B' }, next: 'https://x' } })).toEqual({
+      posts: [],
+      after: 'A',
+      before: undefined,
+    });
+    expect(toFeedView({ data: [], paging: { cursors: { after: 'A', before: 'B' } } })).toEqual({
+      posts: [],
+      after: undefined,
+      before: undefined,
+    });
   });
   it('when attire is Unspecified and fields are missing, then they are left empty', () => {
     const view = toPageView({ id: '9', attire: 'Unspecified' }, '');
-    expect(view).toMatchObject({ id: '9', name: 'Page 9', attire: undefined, about: undefined, hours: undefined, emails: [] });
+    expect(view).toMatchObject({
+      id: '9',
+      name: 'Page 9',
+      attire: undefined,
+      about: undefined,
+      hours: undefined,
+      emails: [],
+    });
   });
 });

@@ -7,9 +7,24 @@ const LOGINS = Number(process.env.CONCURRENT_LOGINS ?? 500);
 
 /** Who logs in, which page they connect, the name they must see, and the pages their picker must offer. */
 const PEOPLE = [
-  { user: SEED_IDS.users.ada, page: SEED_IDS.pages.bakery, name: 'Lovelace Analytical Bakery', offers: [SEED_IDS.pages.bakery, SEED_IDS.pages.sparse] },
-  { user: SEED_IDS.users.ada, page: SEED_IDS.pages.sparse, name: 'Difference Engine Repairs', offers: [SEED_IDS.pages.bakery, SEED_IDS.pages.sparse] },
-  { user: SEED_IDS.users.grace, page: SEED_IDS.pages.cafe, name: 'Hopper Compiler Café', offers: [SEED_IDS.pages.cafe, SEED_IDS.pages.bakery] },
+  {
+    user: SEED_IDS.users.ada,
+    page: SEED_IDS.pages.bakery,
+    name: 'Lovelace Analytical Bakery',
+    offers: [SEED_IDS.pages.bakery, SEED_IDS.pages.sparse],
+  },
+  {
+    user: SEED_IDS.users.ada,
+    page: SEED_IDS.pages.sparse,
+    name: 'Difference Engine Repairs',
+    offers: [SEED_IDS.pages.bakery, SEED_IDS.pages.sparse],
+  },
+  {
+    user: SEED_IDS.users.grace,
+    page: SEED_IDS.pages.cafe,
+    name: 'Hopper Compiler Café',
+    offers: [SEED_IDS.pages.cafe, SEED_IDS.pages.bakery],
+  },
 ];
 
 describe(`${LOGINS} simultaneous logins through the real flow`, () => {

@@ -17,18 +17,21 @@ describe('faults injected by the provider during a page view', () => {
   afterAll(() => stack.close());
   beforeEach(() => stack.emulator.controls.reset());
 
-  it.each(FAULTS)('when the provider gives %s, then %i with a clear page, and the process stays healthy', async (_name, status, failure, text) => {
-    stack.emulator.controls.failNext(6, failure);
-    const started = Date.now();
-    const res = await agent.get(`/pages/${BAKERY}`);
-    expect(res.status).toBe(status);
-    expect(res.text).toMatch(text);
-    expect(Date.now() - started).toBeLessThan(5000);
-    if (status === 429) expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
-    stack.emulator.controls.reset();
-    await agent.get('/healthz').expect(200);
-    await agent.get(`/pages/${BAKERY}`).expect(200);
-  });
+  it.each(FAULTS)(
+    'when the provider gives %s, then %i with a clear page, and the process stays healthy',
+    async (_name, status, failure, text) => {
+      stack.emulator.controls.failNext(6, failure);
+      const started = Date.now();
+      const res = await agent.get(`/pages/${BAKERY}`);
+      expect(res.status).toBe(status);
+      expect(res.text).toMatch(text);
+      expect(Date.now() - started).toBeLessThan(5000);
+      if (status === 429) expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      stack.emulator.controls.reset();
+      await agent.get('/healthz').expect(200);
+      await agent.get(`/pages/${BAKERY}`).expect(200);
+    },
+  );
 
   it('when the tokens are revoked mid-session, then the person is sent home to connect again, and can', async () => {
     const person = agentFor(stack);
@@ -45,7 +48,8 @@ describe('faults injected by the provider during a page view', () => {
     await loginAndConnect(person, SEED_IDS.pages.sparse);
     stack.emulator.controls.setRateLimit({ calls: 3, windowMs: 60_000 });
     let limited = false;
-    for (let i = 0; i < 6 && !limited; i++) limited = (await person.get(`/pages/${SEED_IDS.pages.sparse}`)).status === 429;
+    for (let i = 0; i < 6 && !limited; i++)
+      limited = (await person.get(`/pages/${SEED_IDS.pages.sparse}`)).status === 429;
     expect(limited).toBe(true);
     const before = graphCalls(stack);
     const res = await person.get(`/pages/${SEED_IDS.pages.sparse}`).expect(429);

@@ -123,11 +123,15 @@ describe('properties of the routes under arbitrary input', () => {
   it('when any form is POSTed to the app with a wrong or missing CSRF token, then 4xx and nothing changes', async () => {
     const before = graphCalls(stack);
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('/auth/logout', `/pages/${BAKERY}/connect`, '/pages/1/connect'), queryString, async (path, body) => {
-        const res = await agent.post(path).type('form').send(body);
-        expect(res.status).toBeGreaterThanOrEqual(400);
-        expect(res.status).toBeLessThan(500);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom('/auth/logout', `/pages/${BAKERY}/connect`, '/pages/1/connect'),
+        queryString,
+        async (path, body) => {
+          const res = await agent.post(path).type('form').send(body);
+          expect(res.status).toBeGreaterThanOrEqual(400);
+          expect(res.status).toBeLessThan(500);
+        },
+      ),
       { numRuns: Math.min(RUNS, 200) },
     );
     expect(graphCalls(stack)).toBe(before);

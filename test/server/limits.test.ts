@@ -11,7 +11,12 @@ import { startStack, type Stack } from '../support/stack';
  * closed on arrival while those under it are still served.
  * @see docs/architecture.md#configuration
  */
-const SMALL: Partial<ServerLimits> = { headersTimeoutMs: 300, requestTimeoutMs: 600, keepAliveTimeoutMs: 5000, checkIntervalMs: 50 };
+const SMALL: Partial<ServerLimits> = {
+  headersTimeoutMs: 300,
+  requestTimeoutMs: 600,
+  keepAliveTimeoutMs: 5000,
+  checkIntervalMs: 50,
+};
 
 /** Opens a raw socket; `closed` resolves with how long it lived and what it was sent. */
 function rawSocket(port: number): { socket: net.Socket; closed: Promise<{ ms: number; received: string }> } {
@@ -20,7 +25,9 @@ function rawSocket(port: number): { socket: net.Socket; closed: Promise<{ ms: nu
   let received = '';
   socket.on('data', (d) => (received += d.toString('latin1')));
   socket.on('error', () => undefined);
-  const closed = new Promise<{ ms: number; received: string }>((resolve) => socket.on('close', () => resolve({ ms: Date.now() - t0, received })));
+  const closed = new Promise<{ ms: number; received: string }>((resolve) =>
+    socket.on('close', () => resolve({ ms: Date.now() - t0, received })),
+  );
   return { socket, closed };
 }
 
@@ -65,7 +72,8 @@ describe('server limits', () => {
   it('when MAX_CONNECTIONS is unset, then 1000; when it is not a positive whole number, then the error names it', () => {
     expect(loadConfig({}).maxConnections).toBe(1000);
     expect(loadConfig({ MAX_CONNECTIONS: '50' }).maxConnections).toBe(50);
-    for (const bad of ['0', '-1', 'lots', '1.5']) expect(() => loadConfig({ MAX_CONNECTIONS: bad })).toThrow(/^MAX_CONNECTIONS: /);
+    for (const bad of ['0', '-1', 'lots', '1.5'])
+      expect(() => loadConfig({ MAX_CONNECTIONS: bad })).toThrow(/^MAX_CONNECTIONS: /);
   });
 
   it('when the head would be allowed longer than the whole request, then the limits are refused', () => {
@@ -92,7 +100,9 @@ describe('server limits', () => {
   it('when a client trickles its body, then the socket is closed within the request bound', async () => {
     const port = await listen(SMALL);
     const { socket, closed } = rawSocket(port);
-    socket.write('POST /auth/logout HTTP/1.1\r\nHost: app.test\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\n');
+    socket.write(
+      'POST /auth/logout HTTP/1.1\r\nHost: app.test\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\n',
+    );
     trickle(socket, 'a'.repeat(1000), 20);
     const { ms } = await closed;
     expect(ms).toBeLessThan(600 + 50 + 250);

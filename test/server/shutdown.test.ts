@@ -26,7 +26,9 @@ import { configFor, redisAnswers, startSharedEmulator } from '../session/helpers
 const REDIS_URL = process.env.REDIS_URL;
 const withRedis = REDIS_URL !== undefined && REDIS_URL !== '' && redisAnswers(REDIS_URL);
 if (!withRedis)
-  console.warn(`${REDIS_URL ? 'Redis at REDIS_URL is not answering' : 'REDIS_URL is not set'}: skipping the graceful shutdown test with SESSION_STORE=redis`);
+  console.warn(
+    `${REDIS_URL ? 'Redis at REDIS_URL is not answering' : 'REDIS_URL is not set'}: skipping the graceful shutdown test with SESSION_STORE=redis`,
+  );
 
 const prefix = `pagelight-test:${process.pid}:${randomBytes(4).toString('hex')}:`;
 
@@ -46,7 +48,7 @@ describe('shutdown(server, closers)', () => {
   afterAll(async () => {
     await emulator.close();
     if (!withRedis) return;
-    const admin = createClient({ url: REDIS_URL! });
+    const admin = createClient({ url: REDIS_URL });
     await admin.connect();
     const keys: string[] = [];
     for await (const batch of admin.scanIterator({ MATCH: `${prefix}*`, COUNT: 1000 })) keys.push(...batch);
@@ -84,7 +86,7 @@ describe('shutdown(server, closers)', () => {
   }
 
   const stores: [string, Record<string, string>][] = [['memory', {}]];
-  if (withRedis) stores.push(['redis', { SESSION_STORE: 'redis', REDIS_URL: REDIS_URL!, REDIS_PREFIX: prefix }]);
+  if (withRedis) stores.push(['redis', { SESSION_STORE: 'redis', REDIS_URL: REDIS_URL, REDIS_PREFIX: prefix }]);
 
   it.each(stores)(
     'when shutdown starts during a slow login (%s store), then that request completes, new connections are refused, and the store closes after it',
@@ -191,7 +193,8 @@ async function logged(run: Running, field: string, ms = 15_000): Promise<unknown
   for (;;) {
     const line = run.lines.find((l) => l[field] !== undefined);
     if (line) return line[field];
-    if (run.child.exitCode !== null) throw new Error(`server exited early: ${run.stderr.join('')} ${JSON.stringify(run.lines)}`);
+    if (run.child.exitCode !== null)
+      throw new Error(`server exited early: ${run.stderr.join('')} ${JSON.stringify(run.lines)}`);
     if (Date.now() - start > ms) throw new Error(`no "${field}" logged within ${ms} ms: ${JSON.stringify(run.lines)}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

@@ -4,16 +4,32 @@ import { ConfigError, loadConfig } from '../../src/config';
 describe('session configuration', () => {
   it('when nothing is set, then memory sessions with a 2-hour idle timeout and a 7-day absolute lifetime', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ sessionStore: 'memory', redisPrefix: 'pagelight:sess:', sessionIdleSec: 7200, sessionMaxSec: 604800 });
+    expect(config).toMatchObject({
+      sessionStore: 'memory',
+      redisPrefix: 'pagelight:sess:',
+      sessionIdleSec: 7200,
+      sessionMaxSec: 604800,
+    });
   });
 
   it('when Redis is chosen with a URL, a database and a prefix, then they are taken as given', () => {
-    const config = loadConfig({ SESSION_STORE: 'redis', REDIS_URL: 'rediss://:pw@cache.internal:6380/2', REDIS_PREFIX: 'app1:s:' });
-    expect(config).toMatchObject({ sessionStore: 'redis', redisUrl: 'rediss://:pw@cache.internal:6380/2', redisPrefix: 'app1:s:' });
+    const config = loadConfig({
+      SESSION_STORE: 'redis',
+      REDIS_URL: 'rediss://:pw@cache.internal:6380/2',
+      REDIS_PREFIX: 'app1:s:',
+    });
+    expect(config).toMatchObject({
+      sessionStore: 'redis',
+      redisUrl: 'rediss://:pw@cache.internal:6380/2',
+      redisPrefix: 'app1:s:',
+    });
   });
 
   it('when TOKEN_ENCRYPTION_KEY lists keys, then they are kept newest first, apart from SESSION_SECRET', () => {
-    const config = loadConfig({ SESSION_SECRET: 's'.repeat(40), TOKEN_ENCRYPTION_KEY: `${'n'.repeat(32)}, ${'o'.repeat(32)}` });
+    const config = loadConfig({
+      SESSION_SECRET: 's'.repeat(40),
+      TOKEN_ENCRYPTION_KEY: `${'n'.repeat(32)}, ${'o'.repeat(32)}`,
+    });
     expect(config.tokenKeys).toEqual(['n'.repeat(32), 'o'.repeat(32)]);
     expect(config.sessionSecrets).toEqual(['s'.repeat(40)]);
   });

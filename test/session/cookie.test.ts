@@ -54,9 +54,12 @@ describe('the start-up warning about TRUST_PROXY', () => {
     [true, 'loopback', false],
     [false, undefined, false],
     [false, false, false],
-  ] as const)('when BASE_URL is https: %s and TRUST_PROXY is %s, then a warning: %s', (secureCookies, trustProxy, warns) => {
-    const warning = proxyWarning({ secureCookies, trustProxy });
-    if (warns) expect(warning).toMatch(/TRUST_PROXY/);
-    else expect(warning).toBeUndefined();
-  });
+  ] as const)(
+    'when BASE_URL is https: %s and TRUST_PROXY is %s, then a warning: %s',
+    (secureCookies, trustProxy, warns) => {
+      const warning = proxyWarning({ secureCookies, trustProxy });
+      if (warns) expect(warning).toMatch(/TRUST_PROXY/);
+      else expect(warning).toBeUndefined();
+    },
+  );
 });

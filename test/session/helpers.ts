@@ -12,7 +12,11 @@ import { APP_ID, APP_SECRET, BASE_URL, SESSION_SECRET } from '../support/stack';
 
 /** One emulator whose registered callback is the shared BASE_URL of every instance. */
 export function startSharedEmulator(): Promise<RunningEmulator> {
-  return startEmulator({ clients: [{ clientId: APP_ID, clientSecret: APP_SECRET, redirectUri: `${BASE_URL}/auth/callback`, name: 'Pagelight test' }] });
+  return startEmulator({
+    clients: [
+      { clientId: APP_ID, clientSecret: APP_SECRET, redirectUri: `${BASE_URL}/auth/callback`, name: 'Pagelight test' },
+    ],
+  });
 }
 
 export function configFor(emulator: RunningEmulator, env: Record<string, string> = {}): Config {
@@ -40,7 +44,11 @@ export function redisAnswers(url: string): boolean {
     const c = createClient({ url: process.argv[1], socket: { connectTimeout: 1000, reconnectStrategy: false } });
     c.on('error', () => {});
     c.connect().then(() => c.ping()).then((r) => { process.exit(r === 'PONG' ? 0 : 1); }, () => process.exit(1));`;
-  const result = spawnSync(process.execPath, ['-e', script, url], { cwd: process.cwd(), timeout: 1500, stdio: 'ignore' });
+  const result = spawnSync(process.execPath, ['-e', script, url], {
+    cwd: process.cwd(),
+    timeout: 1500,
+    stdio: 'ignore',
+  });
   return result.status === 0;
 }
 

@@ -23,9 +23,14 @@ function storeOf(handle: SessionStoreHandle) {
       new Promise<Record<string, SessionData>>((resolve, reject) =>
         store.all!((err, all) => (err ? reject(err) : resolve((all ?? {}) as Record<string, SessionData>))),
       ),
-    get: (sid: string) => new Promise<SessionData | undefined>((resolve, reject) => store.get(sid, (err, s) => (err ? reject(err) : resolve(s ?? undefined)))),
-    set: (sid: string, s: SessionData) => new Promise<void>((resolve, reject) => store.set(sid, s, (err) => (err ? reject(err) : resolve()))),
-    length: () => new Promise<number>((resolve, reject) => store.length!((err, n) => (err ? reject(err) : resolve(n ?? 0)))),
+    get: (sid: string) =>
+      new Promise<SessionData | undefined>((resolve, reject) =>
+        store.get(sid, (err, s) => (err ? reject(err) : resolve(s ?? undefined))),
+      ),
+    set: (sid: string, s: SessionData) =>
+      new Promise<void>((resolve, reject) => store.set(sid, s, (err) => (err ? reject(err) : resolve()))),
+    length: () =>
+      new Promise<number>((resolve, reject) => store.length!((err, n) => (err ? reject(err) : resolve(n ?? 0)))),
   };
 }
 
@@ -90,7 +95,12 @@ describe('sessions in memory: sealing, tampering, rotation and lifetime', () => 
     const config = configFor(emulator);
     const handle = memory(config);
     const app = appWith(config, handle);
-    for (const broken of [{ userToken: 42 }, { loggedInAt: 'yesterday' }, { pages: null }, { pages: { [BAKERY]: { token: 1 } } }]) {
+    for (const broken of [
+      { userToken: 42 },
+      { loggedInAt: 'yesterday' },
+      { pages: null },
+      { pages: { [BAKERY]: { token: 1 } } },
+    ]) {
       const { agent, sid, session } = await connected(app, handle);
       await storeOf(handle).set(sid, { ...session, connection: { ...session.connection!, ...broken } as never });
       await agent.get(`/pages/${BAKERY}`).expect(401);
@@ -109,7 +119,12 @@ describe('sessions in memory: sealing, tampering, rotation and lifetime', () => 
     const oldState = 'o'.repeat(43);
     const old = {
       ...rest,
-      conn: { user: connection!.userToken, exp: connection!.expiresAt, at: connection!.loggedInAt, pages: { [BAKERY]: { t: page.token, n: page.name } } },
+      conn: {
+        user: connection!.userToken,
+        exp: connection!.expiresAt,
+        at: connection!.loggedInAt,
+        pages: { [BAKERY]: { t: page.token, n: page.name } },
+      },
       pending: [{ s: oldState, v: 'v'.repeat(43), t: Date.now() }],
     };
     await storeOf(handle).set(sid, old as unknown as SessionData);
@@ -202,7 +217,10 @@ describe('sessions in memory: sealing, tampering, rotation and lifetime', () => 
 
   describe('the memory store itself', () => {
     const session = (i: number) =>
-      ({ cookie: { originalMaxAge: 1000, expires: new Date(Date.now() + 1000), httpOnly: true, path: '/' }, csrf: `c${i}` }) as unknown as SessionData;
+      ({
+        cookie: { originalMaxAge: 1000, expires: new Date(Date.now() + 1000), httpOnly: true, path: '/' },
+        csrf: `c${i}`,
+      }) as unknown as SessionData;
 
     it('when more sessions come than its bound, then the oldest go and it never holds more than the bound', async () => {
       const handle = memory({ sessionIdleSec: 3600 } as Config, 100);

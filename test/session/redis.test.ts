@@ -13,7 +13,7 @@ import { configFor, redisAnswers, startSharedEmulator, TcpProxy, waitFor } from 
 const newBrowser = () => new CookieClient(undefined, 10_000);
 
 /**
- * Issue 4 against a real Redis: several instances share the sessions, a
+ * Sessions against a real Redis (docs/architecture.md#stores): several instances share the sessions, a
  * restart keeps people connected, an outage is a quick 503 and then heals,
  * and what Redis holds reveals no token.
  */
@@ -60,7 +60,9 @@ describeRedis(available ? 'sessions in Redis' : `sessions in Redis — ${SKIP_RE
     expect(done.headers.get('location')).toBe('/pages');
     const picker = await browser.get(`${first.url}/pages`);
     expect(picker.status).toBe(200);
-    const connect = await browser.post(`${second.url}/pages/${BAKERY}/connect`, { _csrf: csrfFrom(await picker.text()) });
+    const connect = await browser.post(`${second.url}/pages/${BAKERY}/connect`, {
+      _csrf: csrfFrom(await picker.text()),
+    });
     expect(connect.status).toBe(303);
   }
 
@@ -140,9 +142,16 @@ describeRedis(available ? 'sessions in Redis' : `sessions in Redis — ${SKIP_RE
     await connectAcross(browser, instance, instance);
     const key = `${PREFIX}${browser.sessionId()!}`;
     const { connection, ...rest } = JSON.parse((await admin.get(key))!) as {
-      connection: { userToken: string; expiresAt: number | null; loggedInAt: number; pages: Record<string, { token: string; name: string }> };
+      connection: {
+        userToken: string;
+        expiresAt: number | null;
+        loggedInAt: number;
+        pages: Record<string, { token: string; name: string }>;
+      };
     };
-    const pages = Object.fromEntries(Object.entries(connection.pages).map(([id, p]) => [id, { t: p.token, n: p.name }]));
+    const pages = Object.fromEntries(
+      Object.entries(connection.pages).map(([id, p]) => [id, { t: p.token, n: p.name }]),
+    );
     const old = {
       ...rest,
       conn: { user: connection.userToken, exp: connection.expiresAt, at: connection.loggedInAt, pages },
@@ -169,7 +178,9 @@ describeRedis(available ? 'sessions in Redis' : `sessions in Redis — ${SKIP_RE
 
     /** On a failed request, the instances' own log says why. */
     const withLogs = (err: unknown): never => {
-      console.log(`app logs before the failed request:\n${[...running].map((i) => i.logs.text.slice(-3000)).join('\n----\n')}`);
+      console.log(
+        `app logs before the failed request:\n${[...running].map((i) => i.logs.text.slice(-3000)).join('\n----\n')}`,
+      );
       throw err;
     };
     const health = async (i: Instance) => (await fetch(`${i.url}/healthz`).catch(withLogs)).status;
@@ -179,7 +190,12 @@ describeRedis(available ? 'sessions in Redis' : `sessions in Redis — ${SKIP_RE
       const t = Date.now();
       const res = await browser.get(url).catch(withLogs);
       const body = await res.text();
-      return { status: res.status, ms: Date.now() - t, html: /text\/html/.test(res.headers.get('content-type') ?? ''), body };
+      return {
+        status: res.status,
+        ms: Date.now() - t,
+        html: /text\/html/.test(res.headers.get('content-type') ?? ''),
+        body,
+      };
     }
 
     it('when Redis becomes unreachable, then /healthz and pages answer 503 at once, and 200 again when it returns', async () => {
@@ -200,7 +216,9 @@ describeRedis(available ? 'sessions in Redis' : `sessions in Redis — ${SKIP_RE
       const healed = await waitFor(async () => (await health(instance)) === 200, 5000, '/healthz 200 again');
       const back = await timed(browser, `${instance.url}/pages/${BAKERY}`);
       expect(back.status).toBe(200);
-      console.info(`redis outage: /healthz 503 after ${noticed} ms, page 503 in ${down.ms} ms, healthy again ${healed} ms after Redis returned`);
+      console.info(
+        `redis outage: /healthz 503 after ${noticed} ms, page 503 in ${down.ms} ms, healthy again ${healed} ms after Redis returned`,
+      );
     });
 
     it("when the app's Redis connection is killed (CLIENT KILL), then no request hangs or fails with a 500, and it recovers", async () => {
@@ -208,7 +226,7 @@ describeRedis(available ? 'sessions in Redis' : `sessions in Redis — ${SKIP_RE
       const instance = await start(config, name);
       const browser = newBrowser();
       await connectAcross(browser, instance, instance);
-      const list = String(await admin.sendCommand(['CLIENT', 'LIST']));
+      const list = await admin.sendCommand<string>(['CLIENT', 'LIST']);
       const ids = list
         .split('\n')
         .filter((line) => line.includes(` name=${name} `))

@@ -49,7 +49,10 @@ describe('sealed tokens copied to another session', () => {
     try {
       const ada = request.agent(app);
       await loginAndConnect(ada, BAKERY, { user: SEED_IDS.users.ada });
-      const all = () => new Promise<Record<string, SessionData>>((resolve) => store.all!((_e, a) => resolve((a ?? {}) as Record<string, SessionData>)));
+      const all = () =>
+        new Promise<Record<string, SessionData>>((resolve) =>
+          store.all!((_e, a) => resolve((a ?? {}) as Record<string, SessionData>)),
+        );
       const adaSid = Object.keys(await all())[0]!;
       const grace = request.agent(app);
       await loginAndConnect(grace, SEED_IDS.pages.cafe, { user: SEED_IDS.users.grace });

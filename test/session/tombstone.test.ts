@@ -14,18 +14,20 @@ import { configFor, startSharedEmulator } from './helpers';
 const BAKERY = SEED_IDS.pages.bakery;
 const REDIS_URL = process.env.REDIS_URL;
 
-const stores: [string, (config: Config) => Promise<SessionStoreHandle> | SessionStoreHandle, Record<string, string>][] = [
-  ['memory', (config) => createMemorySessionStore(config), {}],
-  ...(REDIS_URL
-    ? [
-        [
-          'redis',
-          (config: Config) => createRedisSessionStore(config, createLogger({ level: 'silent', destination: new LogCapture() })),
-          { SESSION_STORE: 'redis', REDIS_URL, REDIS_PREFIX: `pagelight:test:tomb:${process.pid}:${Date.now()}:` },
-        ] as (typeof stores)[number],
-      ]
-    : []),
-];
+const stores: [string, (config: Config) => Promise<SessionStoreHandle> | SessionStoreHandle, Record<string, string>][] =
+  [
+    ['memory', (config) => createMemorySessionStore(config), {}],
+    ...(REDIS_URL
+      ? [
+          [
+            'redis',
+            (config: Config) =>
+              createRedisSessionStore(config, createLogger({ level: 'silent', destination: new LogCapture() })),
+            { SESSION_STORE: 'redis', REDIS_URL, REDIS_PREFIX: `pagelight:test:tomb:${process.pid}:${Date.now()}:` },
+          ] as (typeof stores)[number],
+        ]
+      : []),
+  ];
 
 describe.each(stores)('logout while a request is in flight (%s store)', (_kind, makeStore, env) => {
   let emulator: RunningEmulator;
@@ -44,7 +46,9 @@ describe.each(stores)('logout while a request is in flight (%s store)', (_kind, 
       const agent = request.agent(app);
       await loginAndConnect(agent, BAKERY);
       const csrf = csrfFrom((await agent.get('/').expect(200)).text);
-      const cookie = String(agent.jar.getCookies({ domain: '127.0.0.1', path: '/', secure: false, script: false }).toValueString());
+      const cookie = String(
+        agent.jar.getCookies({ domain: '127.0.0.1', path: '/', secure: false, script: false }).toValueString(),
+      );
       emulator.controls.setLatency(400);
       const view = request(app)
         .get(`/pages/${BAKERY}`)
@@ -69,7 +73,10 @@ describe.each(stores)('logout while a request is in flight (%s store)', (_kind, 
     const call = (fn: (cb: (err?: unknown, v?: unknown) => void) => void) =>
       new Promise<unknown>((resolve, reject) => fn((err, v) => (err ? reject(err) : resolve(v))));
     try {
-      const sess = { cookie: { originalMaxAge: 60_000, expires: new Date(Date.now() + 60_000), path: '/' }, csrf: 'c' } as unknown as SessionData;
+      const sess = {
+        cookie: { originalMaxAge: 60_000, expires: new Date(Date.now() + 60_000), path: '/' },
+        csrf: 'c',
+      } as unknown as SessionData;
       await call((cb) => store.set('sid-1', sess, cb));
       await call((cb) => store.destroy('sid-1', cb));
       await call((cb) => store.set('sid-1', sess, cb));

@@ -7,7 +7,11 @@ import { spawn } from 'node:child_process';
  * with the app and be counted as the app's slowness.
  * `fired` resolves once every request is on its way; `statuses` when all are answered.
  */
-export function burstFrom(base: string, cookie: string, paths: string[]): { fired: Promise<void>; statuses: Promise<number[]> } {
+export function burstFrom(
+  base: string,
+  cookie: string,
+  paths: string[],
+): { fired: Promise<void>; statuses: Promise<number[]> } {
   const script = `
     const { base, cookie, paths } = JSON.parse(process.env.BURST);
     const all = paths.map((p) => fetch(base + p, { headers: { cookie }, redirect: 'manual' }).then(async (r) => { await r.arrayBuffer(); return r.status; }, () => 0));

@@ -17,7 +17,11 @@ export class CookieClient {
   }
 
   post(url: string, form: Record<string, string>): Promise<Response> {
-    return this.send(url, { method: 'POST', body: new URLSearchParams(form), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    return this.send(url, {
+      method: 'POST',
+      body: new URLSearchParams(form),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
   }
 
   /** The Cookie header this client sends, for a request made another way (e.g. over its own connection). */

@@ -72,9 +72,15 @@ export async function completeDialog(dialogUrl: string, choice: DialogChoice = {
   if (!button) throw new Error(`no ${choice.action ?? 'continue'} button in ${JSON.stringify(form.buttons)}`);
   if (button.name) body.append(button.name, button.value);
   const target = new URL(form.action, dialogUrl);
-  const res = await fetch(target, { method: 'POST', body, redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  const res = await fetch(target, {
+    method: 'POST',
+    body,
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
   const location = res.headers.get('location');
-  if (res.status !== 302 && res.status !== 303) throw new Error(`dialog submit answered ${res.status}: ${await res.text()}`);
+  if (res.status !== 302 && res.status !== 303)
+    throw new Error(`dialog submit answered ${res.status}: ${await res.text()}`);
   if (!location) throw new Error('dialog submit gave no redirect');
   return new URL(location);
 }

@@ -14,7 +14,12 @@ export function graphCalls(stack: Pick<Stack, 'emulator'>): number {
  * One of the emulator's test controls (/__emulator/*) over HTTP, for an emulator
  * running as its own process. Resolves to the JSON answer, or undefined on 204.
  */
-export async function control(emulatorUrl: string, method: 'GET' | 'POST' | 'DELETE', route: string, body?: unknown): Promise<unknown> {
+export async function control(
+  emulatorUrl: string,
+  method: 'GET' | 'POST' | 'DELETE',
+  route: string,
+  body?: unknown,
+): Promise<unknown> {
   const res = await fetch(`${emulatorUrl}/__emulator${route}`, {
     method,
     headers: body === undefined ? {} : { 'content-type': 'application/json' },

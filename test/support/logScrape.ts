@@ -1,6 +1,13 @@
 import type { RunningEmulator } from '@pagelight/graph-emulator';
 
-const CREDENTIAL_PARAMS = ['access_token', 'client_secret', 'code', 'code_verifier', 'appsecret_proof', 'fb_exchange_token'];
+const CREDENTIAL_PARAMS = [
+  'access_token',
+  'client_secret',
+  'code',
+  'code_verifier',
+  'appsecret_proof',
+  'fb_exchange_token',
+];
 
 /** Every credential the emulator issued or received: tokens, codes, verifiers, proofs, the secret. */
 export function credentialsSeenBy(emulator: RunningEmulator, appSecret: string): Set<string> {

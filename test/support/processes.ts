@@ -54,11 +54,15 @@ export interface SpawnOptions {
 export function spawnNode(name: string, script: string, options: SpawnOptions): Child {
   const loader = script.endsWith('.ts') ? ['--import', 'tsx'] : [];
   const baseEnv = options.inheritEnv ? process.env : { PATH: process.env.PATH ?? '', NODE_ENV: 'test' };
-  const proc = spawn(process.execPath, [...(options.nodeArgs ?? []), ...loader, path.join(ROOT, script), ...(options.args ?? [])], {
-    cwd: ROOT,
-    env: { ...baseEnv, ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const proc = spawn(
+    process.execPath,
+    [...(options.nodeArgs ?? []), ...loader, path.join(ROOT, script), ...(options.args ?? [])],
+    {
+      cwd: ROOT,
+      env: { ...baseEnv, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const output: string[] = [];
   const keep = (chunk: Buffer) => {
     output.push(chunk.toString());
@@ -66,13 +70,16 @@ export function spawnNode(name: string, script: string, options: SpawnOptions): 
   };
   proc.stdout?.on('data', keep);
   proc.stderr?.on('data', keep);
-  if (options.echoStderr) proc.stderr?.on('data', (chunk: Buffer) => process.stderr.write(`[${name}] ${chunk}`));
+  if (options.echoStderr)
+    proc.stderr?.on('data', (chunk: Buffer) => process.stderr.write(`[${name}] ${chunk.toString()}`));
   return { name, proc, output };
 }
 
 function exitedEarly(child: Child): Error | undefined {
   if (child.proc.exitCode === null && child.proc.signalCode === null) return undefined;
-  return new Error(`${child.name} exited with ${child.proc.exitCode ?? child.proc.signalCode}:\n${child.output.join('')}`);
+  return new Error(
+    `${child.name} exited with ${child.proc.exitCode ?? child.proc.signalCode}:\n${child.output.join('')}`,
+  );
 }
 
 /** Polls `url` until it answers 2xx; fails with the child's output if it exits or takes too long. */
@@ -88,7 +95,8 @@ export async function waitForUrl(child: Child, url: string, timeoutMs = 15000): 
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`${child.name} did not answer ${url} within ${timeoutMs} ms:\n${child.output.join('')}`);
+    if (Date.now() > deadline)
+      throw new Error(`${child.name} did not answer ${url} within ${timeoutMs} ms:\n${child.output.join('')}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -100,7 +108,8 @@ export async function waitForOutput(child: Child, ready: RegExp, timeoutMs = 150
     if (ready.test(child.output.join(''))) return;
     const exited = exitedEarly(child);
     if (exited) throw exited;
-    if (Date.now() > deadline) throw new Error(`${child.name} did not print ${ready} within ${timeoutMs} ms:\n${child.output.join('')}`);
+    if (Date.now() > deadline)
+      throw new Error(`${child.name} did not print ${ready} within ${timeoutMs} ms:\n${child.output.join('')}`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }
@@ -110,7 +119,9 @@ export function outputOf(child: Child): Promise<string> {
   let out = '';
   child.proc.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
   return new Promise((resolve, reject) =>
-    child.proc.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${child.name} exited ${code}:\n${child.output.join('')}`)))),
+    child.proc.once('exit', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`${child.name} exited ${code}:\n${child.output.join('')}`)),
+    ),
   );
 }
 
@@ -140,7 +151,12 @@ export interface AppCredentials {
 type ProcessOptions = Pick<SpawnOptions, 'inheritEnv' | 'echoStderr' | 'nodeArgs'>;
 
 /** The built emulator on `port`, its one client calling back to `appUrl`; resolves once it answers. */
-export async function startEmulatorProcess(port: number, appUrl: string, creds: AppCredentials, options: ProcessOptions = {}): Promise<Child> {
+export async function startEmulatorProcess(
+  port: number,
+  appUrl: string,
+  creds: AppCredentials,
+  options: ProcessOptions = {},
+): Promise<Child> {
   const child = spawnNode('the emulator', EMULATOR_MAIN, {
     ...options,
     env: { PROVIDER_PORT: String(port), FB_APP_ID: creds.appId, FB_APP_SECRET: creds.appSecret, BASE_URL: appUrl },

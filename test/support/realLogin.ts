@@ -15,7 +15,12 @@ export interface LoginOutcome {
  * One person's whole flow over real HTTP with their own cookie jar: login, pick, connect, view.
  * `user` is the seeded person to sign in as at the dialog; the first offered when undefined.
  */
-export async function realLogin(base: string, user: string | undefined, pageId: string, browser = new CookieClient(base)): Promise<LoginOutcome> {
+export async function realLogin(
+  base: string,
+  user: string | undefined,
+  pageId: string,
+  browser = new CookieClient(base),
+): Promise<LoginOutcome> {
   const offered: string[] = [];
   const fail = (step: string, status?: number): LoginOutcome => ({ ok: false, step, status, offered });
   const start = await browser.get('/auth/login');

@@ -73,7 +73,9 @@ export interface StackOptions {
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const baseUrl = options.env?.BASE_URL ?? BASE_URL;
   const emulator = await startEmulator({
-    clients: [{ clientId: APP_ID, clientSecret: APP_SECRET, redirectUri: `${baseUrl}/auth/callback`, name: 'Pagelight test' }],
+    clients: [
+      { clientId: APP_ID, clientSecret: APP_SECRET, redirectUri: `${baseUrl}/auth/callback`, name: 'Pagelight test' },
+    ],
   });
   open.add(emulator);
   const config = loadConfig({
@@ -131,7 +133,9 @@ export interface Listening {
 }
 
 /** Serves `handler` (an app, or one attached later) on an ephemeral loopback port. */
-export async function listen(handler?: RequestListener): Promise<Listening & { server: ReturnType<typeof createServer> }> {
+export async function listen(
+  handler?: RequestListener,
+): Promise<Listening & { server: ReturnType<typeof createServer> }> {
   const server = createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {

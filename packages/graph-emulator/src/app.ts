@@ -42,7 +42,11 @@ export function buildEmulator(opts: EmulatorOptions): BuiltEmulator {
   app.engine('ejs', renderFile as Parameters<typeof app.engine>[1]);
 
   app.get('/__assets/dialog.css', (_req, res) => {
-    res.set({ 'Content-Type': 'text/css; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache' });
+    res.set({
+      'Content-Type': 'text/css; charset=utf-8',
+      'X-Content-Type-Options': 'nosniff',
+      'Cache-Control': 'no-cache',
+    });
     res.send(css);
   });
   // Browsers ask every origin for a favicon; answered here so it is neither
@@ -83,12 +87,20 @@ function errorHandler(err: unknown, req: Request, res: Response, next: NextFunct
     console.error('[provider emulator] unexpected error', err);
   }
   if (requestKind(req.path) === 'dialog') {
-    renderError(res, status ?? 500, status === undefined ? 'Something went wrong' : 'Invalid request', 'Please try again.');
+    renderError(
+      res,
+      status ?? 500,
+      status === undefined ? 'Something went wrong' : 'Invalid request',
+      'Please try again.',
+    );
     return;
   }
   if (err instanceof GraphError) return sendGraphError(res, err);
   if (status !== undefined) {
-    return sendGraphError(res, new GraphError({ code: 100, status, message: '(#100) The request body could not be read' }));
+    return sendGraphError(
+      res,
+      new GraphError({ code: 100, status, message: '(#100) The request body could not be read' }),
+    );
   }
   sendGraphError(res, new GraphError({ code: 1, message: 'An unknown error occurred' }));
 }

@@ -60,7 +60,9 @@ export function createContext(opts: EmulatorOptions): Context {
 
 /** Fail fast on a registration the real provider would not accept either. */
 function clientMap(clients: readonly EmulatorClient[]): Map<string, EmulatorClient> {
-  if (!Array.isArray(clients) || clients.length === 0) {
+  // Checked as unknown: `Array.isArray` would narrow a readonly array to any[].
+  const given: unknown = clients;
+  if (!Array.isArray(given) || clients.length === 0) {
     throw new Error('createEmulator: register at least one client in `clients`');
   }
   const map = new Map<string, EmulatorClient>();
@@ -103,6 +105,7 @@ export function publicOrigin(raw: string): string {
   } catch {
     throw new Error('createEmulator: publicUrl must be an absolute http(s) URL');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('createEmulator: publicUrl must be http(s)');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error('createEmulator: publicUrl must be http(s)');
   return url.origin;
 }

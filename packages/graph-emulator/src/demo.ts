@@ -10,7 +10,7 @@ export const DEMO_CLIENT = Object.freeze({
   name: 'Pagelight (demo)',
 });
 
-/** The demo client with its callback, `${baseUrl}/auth/callback` (SPEC §3). */
+/** The demo client with its callback, `${baseUrl}/auth/callback` (docs/architecture.md#configuration). */
 export function demoClient(baseUrl: string): EmulatorClient {
   return { ...DEMO_CLIENT, redirectUri: `${baseUrl.replace(/\/+$/, '')}/auth/callback` };
 }

@@ -1,5 +1,5 @@
 /**
- * Configuration of the stand-alone emulator (`npm run provider`, SPEC §7),
+ * Configuration of the stand-alone emulator (`npm run provider`, see its README),
  * from the same variables the app reads, so both agree on the client.
  */
 import { demoClient } from './demo';

@@ -5,7 +5,8 @@
  */
 import { randomAlnum } from './store/random';
 
-export type GraphErrorType = 'OAuthException' | 'GraphMethodException' | string;
+/** `OAuthException`, `GraphMethodException`, or another type the provider names. */
+export type GraphErrorType = string;
 
 export interface GraphErrorInit {
   code: number;
@@ -111,7 +112,8 @@ export function wwwAuthenticate(err: GraphError): string | undefined {
 
 // --- Errors used in several places -------------------------------------------
 
-export const missingToken = (): GraphError => new GraphError({ code: 104, message: 'An access token is required to request this resource.' });
+export const missingToken = (): GraphError =>
+  new GraphError({ code: 104, message: 'An access token is required to request this resource.' });
 
 export const unsupportedGet = (id: string, method = 'get'): GraphError =>
   new GraphError({
@@ -124,7 +126,10 @@ export const unsupportedGet = (id: string, method = 'get'): GraphError =>
   });
 
 export const nonexistingField = (field: string, nodeType: string): GraphError =>
-  new GraphError({ code: 100, message: `(#100) Tried accessing nonexisting field (${field}) on node type (${nodeType})` });
+  new GraphError({
+    code: 100,
+    message: `(#100) Tried accessing nonexisting field (${field}) on node type (${nodeType})`,
+  });
 
 export const badParam = (message: string): GraphError => new GraphError({ code: 100, message: `(#100) ${message}` });
 

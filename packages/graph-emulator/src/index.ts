@@ -1,6 +1,6 @@
 /**
  * Pagelight's provider emulator: Facebook Login dialog + Graph API, in process
- * or on its own port. See SPEC §2 and §7.
+ * or on its own port. See its README and the app's docs/provider-interface.md.
  */
 export { createEmulator } from './app';
 export { startEmulator } from './server';

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `npm run provider`: the emulator on its own, on PROVIDER_PORT (SPEC §7).
+ * `npm run provider`: the emulator on its own, on PROVIDER_PORT (see its README).
  * Binds loopback only — its /__emulator controls are unauthenticated.
  */
 import { loadProviderEnv, maskSecret, ProviderEnvError, type ProviderEnv } from './env';

@@ -38,4 +38,10 @@ export function splitScope(scope: string): string[] {
 }
 
 /** Page tasks a manager with full control has (shape of /me/accounts `tasks`). */
-export const ALL_TASKS: readonly string[] = Object.freeze(['ANALYZE', 'ADVERTISE', 'MODERATE', 'CREATE_CONTENT', 'MANAGE']);
+export const ALL_TASKS: readonly string[] = Object.freeze([
+  'ANALYZE',
+  'ADVERTISE',
+  'MODERATE',
+  'CREATE_CONTENT',
+  'MANAGE',
+]);

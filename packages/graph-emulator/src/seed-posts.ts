@@ -17,7 +17,8 @@ export function graphTime(ms: number): string {
 
 type Content = Pick<SeedPost, 'message' | 'story'>;
 
-const LONG_PARAGRAPH = 'The Analytical Engine weaves algebraic patterns just as the Jacquard loom weaves flowers and leaves. ';
+const LONG_PARAGRAPH =
+  'The Analytical Engine weaves algebraic patterns just as the Jacquard loom weaves flowers and leaves. ';
 
 const SPECIAL: Content[] = [
   { message: 'Fresh sourdough is out of the oven! 🍞🥐☕' },

@@ -23,7 +23,7 @@ export interface PageLocation {
   longitude?: number;
 }
 
-/** Field shapes as the Graph API returns them (SPEC §2). */
+/** Field shapes as the Graph API returns them (docs/provider-interface.md#page-fields). */
 export interface SeedPage {
   id: string;
   name: string;

@@ -4,7 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { buildEmulator } from './app';
 import type { EmulatorOptions, RunningEmulator } from './types';
 
-export async function startEmulator(opts: EmulatorOptions & { port?: number; host?: string }): Promise<RunningEmulator> {
+export async function startEmulator(
+  opts: EmulatorOptions & { port?: number; host?: string },
+): Promise<RunningEmulator> {
   const { port = 0, host = '127.0.0.1', ...options } = opts;
   const { app, controls, ctx } = buildEmulator(options);
   const server = createServer(app);

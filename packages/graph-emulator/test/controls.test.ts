@@ -43,16 +43,19 @@ describe('controls: expiring and revoking tokens', () => {
     ['password_changed', 460],
     ['app_removed', 458],
     ['logged_out', 467],
-  ] as const)('when tokens are revoked (reason %s), then 190 with subcode %i, page tokens included', async (reason, subcode) => {
-    const { app, controls } = makeEmulator();
-    const user = await userToken(app);
-    const page = await pageToken(app, user, PAGES.bakery);
-    controls.revokeTokens({ userId: USERS.ada, ...(reason !== undefined ? { reason } : {}) });
-    for (const token of [user, page]) {
-      const res = await request(app).get('/me').set('Authorization', `Bearer ${token}`).expect(400);
-      expect(graphError(res.body)).toMatchObject({ code: 190, error_subcode: subcode });
-    }
-  });
+  ] as const)(
+    'when tokens are revoked (reason %s), then 190 with subcode %i, page tokens included',
+    async (reason, subcode) => {
+      const { app, controls } = makeEmulator();
+      const user = await userToken(app);
+      const page = await pageToken(app, user, PAGES.bakery);
+      controls.revokeTokens({ userId: USERS.ada, ...(reason !== undefined ? { reason } : {}) });
+      for (const token of [user, page]) {
+        const res = await request(app).get('/me').set('Authorization', `Bearer ${token}`).expect(400);
+        expect(graphError(res.body)).toMatchObject({ code: 190, error_subcode: subcode });
+      }
+    },
+  );
 
   it('when one user token is revoked by value, then the page tokens derived from it go too, other users stay', async () => {
     const { app, controls } = makeEmulator();
@@ -79,7 +82,10 @@ describe('controls: latency and scripted failures', () => {
     await request(app).get('/me').set('Authorization', `Bearer ${user}`).expect(200);
     expect(Date.now() - t).toBeGreaterThanOrEqual(140);
     t = Date.now();
-    await request(app).get('/v23.0/dialog/oauth').query({ client_id: CLIENT.clientId, redirect_uri: CLIENT.redirectUri }).expect(200);
+    await request(app)
+      .get('/v23.0/dialog/oauth')
+      .query({ client_id: CLIENT.clientId, redirect_uri: CLIENT.redirectUri })
+      .expect(200);
     expect(Date.now() - t).toBeLessThan(140);
     controls.setLatency(0);
   });
@@ -184,13 +190,17 @@ describe('controls: rate limits and usage headers', () => {
     emu.controls.setRateLimit({ calls: 2, windowMs: 10 * 60_000 });
     const first = await request(emu.app).get(`/${PAGES.bakery}`).set('Authorization', `Bearer ${page}`).expect(200);
     expect(JSON.parse(first.headers['x-business-use-case-usage'] as string)).toEqual({
-      [PAGES.bakery]: [{ type: 'pages', call_count: 50, total_cputime: 50, total_time: 50, estimated_time_to_regain_access: 0 }],
+      [PAGES.bakery]: [
+        { type: 'pages', call_count: 50, total_cputime: 50, total_time: 50, estimated_time_to_regain_access: 0 },
+      ],
     });
     expect(first.headers['x-app-usage']).toBeUndefined();
     await request(emu.app).get(`/${PAGES.bakery}`).set('Authorization', `Bearer ${page}`).expect(200);
     const over = await request(emu.app).get(`/${PAGES.bakery}`).set('Authorization', `Bearer ${page}`).expect(403);
     expect(graphError(over.body)).toMatchObject({ code: 32 });
-    expect(JSON.parse(over.headers['x-business-use-case-usage'] as string)[PAGES.bakery][0].estimated_time_to_regain_access).toBe(10);
+    expect(
+      JSON.parse(over.headers['x-business-use-case-usage'] as string)[PAGES.bakery][0].estimated_time_to_regain_access,
+    ).toBe(10);
     emu.clock.advance(10 * 60_000);
     await request(emu.app).get(`/${PAGES.bakery}`).set('Authorization', `Bearer ${page}`).expect(200);
   });
@@ -201,7 +211,11 @@ describe('controls: rate limits and usage headers', () => {
       .get('/me')
       .set('Authorization', `Bearer ${await userToken(app)}`)
       .expect(200);
-    expect(JSON.parse(res.headers['x-app-usage'] as string)).toEqual({ call_count: 0, total_cputime: 0, total_time: 0 });
+    expect(JSON.parse(res.headers['x-app-usage'] as string)).toEqual({
+      call_count: 0,
+      total_cputime: 0,
+      total_time: 0,
+    });
   });
 });
 
@@ -211,13 +225,21 @@ describe('controls: data, log and reset', () => {
     const page = await pageToken(app, await userToken(app), PAGES.bakery);
     controls.setPageField(PAGES.bakery, 'about', '<script>window.__pwned=1</script>');
     controls.setPageField(PAGES.bakery, 'website', null);
-    const res = await request(app).get(`/${PAGES.bakery}`).query({ fields: 'about,website' }).set('Authorization', `Bearer ${page}`).expect(200);
+    const res = await request(app)
+      .get(`/${PAGES.bakery}`)
+      .query({ fields: 'about,website' })
+      .set('Authorization', `Bearer ${page}`)
+      .expect(200);
     expect(res.body).toEqual({ id: PAGES.bakery, about: '<script>window.__pwned=1</script>' });
     controls.failNext(3, { kind: 'http', status: 500 });
     controls.setLatency(5000);
     controls.reset();
     expect(controls.requestLog).toHaveLength(0);
-    const after = await request(app).get(`/${PAGES.bakery}`).query({ fields: 'about,website' }).set('Authorization', `Bearer ${page}`).expect(200);
+    const after = await request(app)
+      .get(`/${PAGES.bakery}`)
+      .query({ fields: 'about,website' })
+      .set('Authorization', `Bearer ${page}`)
+      .expect(200);
     expect(after.body.about).toBe('Bread computed to perfection since 1843.');
     expect(after.body.website).toBe('https://lovelace-bakery.example/');
   });
@@ -232,7 +254,10 @@ describe('controls: data, log and reset', () => {
     const { app, controls } = makeEmulator();
     const user = await userToken(app);
     controls.clearLog();
-    await request(app).get('/v23.0/dialog/oauth').query({ client_id: CLIENT.clientId, redirect_uri: CLIENT.redirectUri }).expect(200);
+    await request(app)
+      .get('/v23.0/dialog/oauth')
+      .query({ client_id: CLIENT.clientId, redirect_uri: CLIENT.redirectUri })
+      .expect(200);
     await request(app).post('/me').type('form').send({ method: 'get', access_token: user, fields: 'id' }).expect(200);
     await request(app).get('/me').query({ access_token: 'EAAbad' }).expect(400);
     expect(controls.requestLog.map((e) => [e.kind, e.method, e.status])).toEqual([
@@ -247,7 +272,11 @@ describe('controls: data, log and reset', () => {
       tokenVia: 'form',
       tokenKind: 'user',
     });
-    expect(controls.requestLog[2]).toMatchObject({ query: { access_token: 'EAAbad' }, tokenVia: 'query', tokenKind: 'unknown' });
+    expect(controls.requestLog[2]).toMatchObject({
+      query: { access_token: 'EAAbad' },
+      tokenVia: 'query',
+      tokenKind: 'unknown',
+    });
     expect(controls.calls()).toBe(2);
     expect(controls.calls({ method: 'post' })).toBe(1);
     expect(controls.calls({ tokenKind: 'unknown' })).toBe(1);
@@ -265,7 +294,11 @@ describe('controls: data, log and reset', () => {
 
   it('when issueToken is used, then it mints user and page tokens without the dialog', async () => {
     const { app, controls } = makeEmulator();
-    const { access_token: page, expires_in } = controls.issueToken({ userId: USERS.grace, pageId: PAGES.cafe, longLived: true });
+    const { access_token: page, expires_in } = controls.issueToken({
+      userId: USERS.grace,
+      pageId: PAGES.cafe,
+      longLived: true,
+    });
     expect(expires_in).toBeNull();
     await request(app).get(`/${PAGES.cafe}/feed`).set('Authorization', `Bearer ${page}`).expect(200);
     expect(() => controls.issueToken({ userId: USERS.alan, pageId: PAGES.cafe })).toThrow(/does not manage/);

@@ -1,5 +1,15 @@
 import request from 'supertest';
-import { CLIENT, DEFAULT_SCOPE, dialogQuery, makeEmulator, OTHER_CLIENT, requestIdOf, runDialog, USERS, type DialogParams } from './helpers';
+import {
+  CLIENT,
+  DEFAULT_SCOPE,
+  dialogQuery,
+  makeEmulator,
+  OTHER_CLIENT,
+  requestIdOf,
+  runDialog,
+  USERS,
+  type DialogParams,
+} from './helpers';
 
 describe('GET /vX.Y/dialog/oauth', () => {
   const { app } = makeEmulator();
@@ -11,7 +21,9 @@ describe('GET /vX.Y/dialog/oauth', () => {
     expect(res.text).toMatch(/<main\b/);
     expect(res.text).toMatch(/<h1[^>]*>Pagelight test wants to access your Facebook Pages<\/h1>/);
     for (const perm of DEFAULT_SCOPE.split(' ')) {
-      expect(res.text).toMatch(new RegExp(`<input type="checkbox" id="perm-${perm}" name="perm" value="${perm}" checked>`));
+      expect(res.text).toMatch(
+        new RegExp(`<input type="checkbox" id="perm-${perm}" name="perm" value="${perm}" checked>`),
+      );
       expect(res.text).toContain(`<label for="perm-${perm}">`);
     }
     for (const name of ['Ada Lovelace', 'Grace Hopper', 'Alan Turing']) expect(res.text).toContain(name);
@@ -65,9 +77,7 @@ describe('GET /vX.Y/dialog/oauth', () => {
     ['the code_challenge is too short', { code_challenge: 'abc', code_challenge_method: 'S256' }],
   ];
   it.each(invalid)('when %s, then a 400 error page and never a redirect', async (_name, params) => {
-    const res = await request(app)
-      .get('/v23.0/dialog/oauth')
-      .query(dialogQuery(params as DialogParams));
+    const res = await request(app).get('/v23.0/dialog/oauth').query(dialogQuery(params));
     expect(res.status).toBe(400);
     expect(res.headers.location).toBeUndefined();
     expect(res.headers['content-type']).toMatch(/^text\/html/);

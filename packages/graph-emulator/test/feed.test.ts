@@ -95,7 +95,8 @@ describe('GET /<page_id>/feed', () => {
 
   it('when fields are chosen, then only those (and id) come back, unset ones omitted; an unknown one is 100', async () => {
     const res = await feed({ fields: 'story', limit: '3' }).expect(200);
-    for (const post of (res.body as FeedPage).data) expect(Object.keys(post).filter((k) => k !== 'id' && k !== 'story')).toEqual([]);
+    for (const post of (res.body as FeedPage).data)
+      expect(Object.keys(post).filter((k) => k !== 'id' && k !== 'story')).toEqual([]);
     expect(((await feed({ fields: 'likes' }).expect(400)).body as { error: { message: string } }).error.message).toBe(
       '(#100) Tried accessing nonexisting field (likes) on node type (Post)',
     );

@@ -12,11 +12,20 @@ describe('Graph API credentials', () => {
   it('when the token is in the query, then /me answers and the log says "query"', async () => {
     const res = await request(app).get('/me').query({ access_token: token, fields: 'id,name' }).expect(200);
     expect(res.body).toEqual({ id: USERS.ada, name: 'Ada Lovelace' });
-    expect(controls.requestLog.at(-1)).toMatchObject({ tokenVia: 'query', tokenKind: 'user', status: 200, query: { access_token: token } });
+    expect(controls.requestLog.at(-1)).toMatchObject({
+      tokenVia: 'query',
+      tokenKind: 'user',
+      status: 200,
+      query: { access_token: token },
+    });
   });
 
   it('when the token is in a form body with method=get, then the POST is served as a GET and the log says "form"', async () => {
-    const res = await request(app).post('/me').type('form').send({ method: 'get', fields: 'id', access_token: token }).expect(200);
+    const res = await request(app)
+      .post('/me')
+      .type('form')
+      .send({ method: 'get', fields: 'id', access_token: token })
+      .expect(200);
     expect(res.body).toEqual({ id: USERS.ada });
     const entry = controls.requestLog.at(-1);
     expect(entry).toMatchObject({ method: 'POST', tokenVia: 'form', form: { method: 'get', access_token: token } });
@@ -42,13 +51,19 @@ describe('Graph API credentials', () => {
 
   it('when no token is sent, then 104 "An access token is required to request this resource."', async () => {
     const res = await request(app).get('/me').expect(400);
-    expect(graphError(res.body)).toMatchObject({ code: 104, message: 'An access token is required to request this resource.', type: 'OAuthException' });
+    expect(graphError(res.body)).toMatchObject({
+      code: 104,
+      message: 'An access token is required to request this resource.',
+      type: 'OAuthException',
+    });
   });
 
   it('when the token is unknown, then 190 with a WWW-Authenticate challenge', async () => {
     const res = await request(app).get('/me').set('Authorization', 'Bearer EAAnotatoken').expect(400);
     expect(graphError(res.body).code).toBe(190);
-    expect(res.headers['www-authenticate']).toBe('OAuth "Facebook Platform" "invalid_token" "Invalid OAuth access token - Cannot parse access token"');
+    expect(res.headers['www-authenticate']).toBe(
+      'OAuth "Facebook Platform" "invalid_token" "Invalid OAuth access token - Cannot parse access token"',
+    );
     expect(controls.requestLog.at(-1)?.tokenKind).toBe('unknown');
   });
 
@@ -66,14 +81,20 @@ describe('Graph API credentials', () => {
     ['upper-case hex', (t: string) => proof(t).toUpperCase()],
     ['garbage', () => 'zz'],
     ['empty', () => ''],
-  ])('when appsecret_proof is %s, then 100 "Invalid appsecret_proof provided in the API argument"', async (_n, make) => {
-    const res = await request(app)
-      .post('/me')
-      .type('form')
-      .send({ method: 'get', access_token: token, appsecret_proof: make(token) })
-      .expect(400);
-    expect(graphError(res.body)).toMatchObject({ code: 100, message: 'Invalid appsecret_proof provided in the API argument' });
-  });
+  ])(
+    'when appsecret_proof is %s, then 100 "Invalid appsecret_proof provided in the API argument"',
+    async (_n, make) => {
+      const res = await request(app)
+        .post('/me')
+        .type('form')
+        .send({ method: 'get', access_token: token, appsecret_proof: make(token) })
+        .expect(400);
+      expect(graphError(res.body)).toMatchObject({
+        code: 100,
+        message: 'Invalid appsecret_proof provided in the API argument',
+      });
+    },
+  );
 
   it('when a page token carries a proof, then it is checked against the secret of the app that issued it', async () => {
     const page = await pageToken(app, token, PAGES.bakery);

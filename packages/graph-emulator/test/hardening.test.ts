@@ -26,9 +26,16 @@ describe('the HTTP controls', () => {
     beforeEach(() => emulator.controls.reset());
 
     it('when a POST comes as text/plain (a cross-site fetch needs no preflight for that), then 415 and nothing changes', async () => {
-      const res = await fetch(`${emulator.url}/__emulator/latency`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{"ms":5000}' });
+      const res = await fetch(`${emulator.url}/__emulator/latency`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain' },
+        body: '{"ms":5000}',
+      });
       expect(res.status).toBe(415);
-      const form = await fetch(`${emulator.url}/__emulator/reset`, { method: 'POST', body: new URLSearchParams({ a: '1' }) });
+      const form = await fetch(`${emulator.url}/__emulator/reset`, {
+        method: 'POST',
+        body: new URLSearchParams({ a: '1' }),
+      });
       expect(form.status).toBe(415);
       const t = Date.now();
       await fetch(`${emulator.url}/me`);
@@ -55,7 +62,9 @@ describe('the HTTP controls', () => {
         ).status,
       ).toBe(403);
       for (const name of ['localhost', '127.0.0.1', '[::1]']) {
-        expect((await request(emulator.url).get('/__emulator/log').set('Host', `${name}:${emulator.port}`)).status).toBe(200);
+        expect(
+          (await request(emulator.url).get('/__emulator/log').set('Host', `${name}:${emulator.port}`)).status,
+        ).toBe(200);
       }
     });
 
@@ -69,7 +78,9 @@ describe('the HTTP controls', () => {
         });
         expect(res.status).toBe(400);
       }
-      expect((await fetch(`${emulator.url}/me`, { headers: { authorization: `Bearer ${access_token}` } })).status).toBe(200);
+      expect((await fetch(`${emulator.url}/me`, { headers: { authorization: `Bearer ${access_token}` } })).status).toBe(
+        200,
+      );
     });
   });
 });

@@ -122,7 +122,13 @@ export function exchange(app: Express, code: string, extra: Record<string, strin
   return request(app)
     .post('/v23.0/oauth/access_token')
     .type('form')
-    .send({ client_id: CLIENT.clientId, client_secret: CLIENT.clientSecret, redirect_uri: CLIENT.redirectUri, code, ...extra });
+    .send({
+      client_id: CLIENT.clientId,
+      client_secret: CLIENT.clientSecret,
+      redirect_uri: CLIENT.redirectUri,
+      code,
+      ...extra,
+    });
 }
 
 /** Full login: dialog → code → user token. */
@@ -131,9 +137,13 @@ export async function userToken(app: Express, decision: Decision = {}, params: D
   return (res.body as { access_token: string }).access_token;
 }
 
-/** SPEC §2 row 3: the page token from a user token. */
+/** docs/provider-interface.md#page-token: the page token from a user token. */
 export async function pageToken(app: Express, user: string, pageId: string): Promise<string> {
-  const res = await request(app).get(`/${pageId}`).query({ fields: 'access_token' }).set('Authorization', `Bearer ${user}`).expect(200);
+  const res = await request(app)
+    .get(`/${pageId}`)
+    .query({ fields: 'access_token' })
+    .set('Authorization', `Bearer ${user}`)
+    .expect(200);
   const token = (res.body as { access_token?: string }).access_token;
   if (token === undefined) throw new Error(`no page token for ${pageId}: ${res.text}`);
   return token;

@@ -28,21 +28,32 @@ describe('HTTP controls under /__emulator', () => {
     const { access_token } = (await minted.json()) as { access_token: string };
     expect((await fetch(`${emulator.url}/me`, bearer(access_token))).status).toBe(200);
     expect(await (await post('/tokens/expire', { pageId: SEED_IDS.pages.bakery })).json()).toEqual({ count: 1 });
-    const expired = (await (await fetch(`${emulator.url}/me`, bearer(access_token))).json()) as { error: { error_subcode: number } };
+    const expired = (await (await fetch(`${emulator.url}/me`, bearer(access_token))).json()) as {
+      error: { error_subcode: number };
+    };
     expect(expired.error.error_subcode).toBe(463);
     const fresh = (await (await post('/tokens', { userId: SEED_IDS.users.ada })).json()) as { access_token: string };
-    expect(await (await post('/tokens/revoke', { token: fresh.access_token, reason: 'app_removed' })).json()).toEqual({ count: 1 });
-    const revoked = (await (await fetch(`${emulator.url}/me`, bearer(fresh.access_token))).json()) as { error: { error_subcode: number } };
+    expect(await (await post('/tokens/revoke', { token: fresh.access_token, reason: 'app_removed' })).json()).toEqual({
+      count: 1,
+    });
+    const revoked = (await (await fetch(`${emulator.url}/me`, bearer(fresh.access_token))).json()) as {
+      error: { error_subcode: number };
+    };
     expect(revoked.error.error_subcode).toBe(458);
   });
 
   it('when latency, a failure and a rate limit are set over HTTP, then Graph calls feel them, and reset clears them', async () => {
-    const { access_token } = (await (await post('/tokens', { userId: SEED_IDS.users.ada })).json()) as { access_token: string };
+    const { access_token } = (await (await post('/tokens', { userId: SEED_IDS.users.ada })).json()) as {
+      access_token: string;
+    };
     expect((await post('/latency', { ms: 120 })).status).toBe(204);
     const t = Date.now();
     await fetch(`${emulator.url}/me`, bearer(access_token));
     expect(Date.now() - t).toBeGreaterThanOrEqual(110);
-    expect((await post('/fail', { n: 1, failure: { kind: 'http', status: 502, body: '<html>down</html>' }, match: '/me' })).status).toBe(204);
+    expect(
+      (await post('/fail', { n: 1, failure: { kind: 'http', status: 502, body: '<html>down</html>' }, match: '/me' }))
+        .status,
+    ).toBe(204);
     const failed = await fetch(`${emulator.url}/me`, bearer(access_token));
     expect([failed.status, await failed.text()]).toEqual([502, '<html>down</html>']);
     expect((await post('/rate-limit', { calls: 1, windowMs: 60_000 })).status).toBe(204);
@@ -64,15 +75,23 @@ describe('HTTP controls under /__emulator', () => {
   });
 
   it('when a page field is set over HTTP, then the page read returns it', async () => {
-    expect((await post(`/pages/${SEED_IDS.pages.bakery}`, { about: '<img src=x onerror="window.__pwned=1">' })).status).toBe(204);
-    const { access_token } = (await (await post('/tokens', { userId: SEED_IDS.users.ada, pageId: SEED_IDS.pages.bakery })).json()) as { access_token: string };
-    const page = (await (await fetch(`${emulator.url}/${SEED_IDS.pages.bakery}?fields=about`, bearer(access_token))).json()) as { about: string };
+    expect(
+      (await post(`/pages/${SEED_IDS.pages.bakery}`, { about: '<img src=x onerror="window.__pwned=1">' })).status,
+    ).toBe(204);
+    const { access_token } = (await (
+      await post('/tokens', { userId: SEED_IDS.users.ada, pageId: SEED_IDS.pages.bakery })
+    ).json()) as { access_token: string };
+    const page = (await (
+      await fetch(`${emulator.url}/${SEED_IDS.pages.bakery}?fields=about`, bearer(access_token))
+    ).json()) as { about: string };
     expect(page.about).toBe('<img src=x onerror="window.__pwned=1">');
   });
 
   it('when the log is read and deleted over HTTP, then it lists API calls (not control calls) and then is empty', async () => {
     await fetch(`${emulator.url}/me?access_token=nope`);
-    const log = (await (await fetch(`${emulator.url}/__emulator/log`)).json()) as { data: { path: string; query: Record<string, string> }[] };
+    const log = (await (await fetch(`${emulator.url}/__emulator/log`)).json()) as {
+      data: { path: string; query: Record<string, string> }[];
+    };
     expect(log.data).toEqual([expect.objectContaining({ path: '/me', query: { access_token: 'nope' }, status: 400 })]);
     expect(await (await fetch(`${emulator.url}/__emulator/calls?path=/me`)).json()).toEqual({ count: 1 });
     expect((await fetch(`${emulator.url}/__emulator/log`, { method: 'DELETE' })).status).toBe(204);
@@ -104,7 +123,11 @@ describe('HTTP controls under /__emulator', () => {
   });
 
   it('when the JSON is malformed or the control unknown, then 400/404 JSON', async () => {
-    const bad = await fetch(`${emulator.url}/__emulator/latency`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
+    const bad = await fetch(`${emulator.url}/__emulator/latency`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{',
+    });
     expect(bad.status).toBe(400);
     expect((await fetch(`${emulator.url}/__emulator/nope`)).status).toBe(404);
   });

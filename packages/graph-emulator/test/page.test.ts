@@ -43,17 +43,32 @@ describe('GET /<page_id>', () => {
       parking: { lot: 1, street: 1, valet: 0 },
       emails: [expect.any(String), expect.any(String)],
       website: expect.stringMatching(/^https:\/\//),
-      location: { street: expect.any(String), city: 'London', country: 'United Kingdom', latitude: expect.any(Number), longitude: expect.any(Number) },
+      location: {
+        street: expect.any(String),
+        city: 'London',
+        country: 'United Kingdom',
+        latitude: expect.any(Number),
+        longitude: expect.any(Number),
+      },
     });
     expect(res.body.bio).toContain('\n');
-    expect(res.body.hours).toMatchObject({ sat_1_open: '08:00', sat_1_close: '12:00', sat_2_open: '17:00', sat_2_close: '21:00' });
+    expect(res.body.hours).toMatchObject({
+      sat_1_open: '08:00',
+      sat_1_close: '12:00',
+      sat_2_open: '17:00',
+      sat_2_close: '21:00',
+    });
     expect(Object.keys(res.body.hours).some((k: string) => k.startsWith('sun'))).toBe(false);
   });
 
   it('when fields are unset on the page, then they are omitted and id is still present', async () => {
     const sparse = await pageToken(app, ada, PAGES.sparse);
     const res = await get(`/${PAGES.sparse}`, sparse, SPEC_FIELDS).expect(200);
-    expect(res.body).toEqual({ id: PAGES.sparse, about: 'We fix gears. Mostly.', website: 'javascript:alert(document.domain)' });
+    expect(res.body).toEqual({
+      id: PAGES.sparse,
+      about: 'We fix gears. Mostly.',
+      website: 'javascript:alert(document.domain)',
+    });
   });
 
   it('when no fields are given, then id and name', async () => {
@@ -74,7 +89,10 @@ describe('GET /<page_id>', () => {
 
   it('when a field does not exist, then 100 "(#100) Tried accessing nonexisting field (foo) on node type (Page)"', async () => {
     const res = await get(`/${PAGES.bakery}`, bakery, 'about,foo').expect(400);
-    expect(graphError(res.body)).toMatchObject({ code: 100, message: '(#100) Tried accessing nonexisting field (foo) on node type (Page)' });
+    expect(graphError(res.body)).toMatchObject({
+      code: 100,
+      message: '(#100) Tried accessing nonexisting field (foo) on node type (Page)',
+    });
   });
 
   it('when fields use nested selection syntax, then 100 (not silently ignored)', async () => {
@@ -84,12 +102,18 @@ describe('GET /<page_id>', () => {
 
   it('when a user token asks for page fields, then 210 "A page access token is required to request this resource." (400)', async () => {
     const res = await get(`/${PAGES.bakery}`, ada, SPEC_FIELDS).expect(400);
-    expect(graphError(res.body)).toMatchObject({ code: 210, message: '(#210) A page access token is required to request this resource.' });
+    expect(graphError(res.body)).toMatchObject({
+      code: 210,
+      message: '(#210) A page access token is required to request this resource.',
+    });
   });
 
   it('when a page token is used on another page, then code 10 naming pages_read_engagement (403), as the real API answers', async () => {
     const res = await get(`/${PAGES.sparse}`, bakery, 'about').expect(403);
-    expect(graphError(res.body)).toMatchObject({ code: 10, message: expect.stringContaining("'pages_read_engagement'") });
+    expect(graphError(res.body)).toMatchObject({
+      code: 10,
+      message: expect.stringContaining("'pages_read_engagement'"),
+    });
   });
 
   it.each([
@@ -102,7 +126,9 @@ describe('GET /<page_id>', () => {
       code: 100,
       error_subcode: 33,
       type: 'GraphMethodException',
-      message: expect.stringContaining(`Unsupported get request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions`),
+      message: expect.stringContaining(
+        `Unsupported get request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions`,
+      ),
     });
   });
 

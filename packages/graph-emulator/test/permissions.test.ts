@@ -21,24 +21,45 @@ describe('permissions granted and declined at the dialog', () => {
     const user = await userToken(app, { perms: ['pages_show_list', 'pages_read_engagement'] });
     const page = await pageToken(app, user, PAGES.bakery);
     const feed = await request(app).get(`/${PAGES.bakery}/feed`).set('Authorization', `Bearer ${page}`).expect(403);
-    expect(graphError(feed.body)).toMatchObject({ code: 10, message: "(#10) This endpoint requires the 'pages_read_user_content' permission" });
-    await request(app).get(`/${PAGES.bakery}`).query({ fields: 'about' }).set('Authorization', `Bearer ${page}`).expect(200);
+    expect(graphError(feed.body)).toMatchObject({
+      code: 10,
+      message: "(#10) This endpoint requires the 'pages_read_user_content' permission",
+    });
+    await request(app)
+      .get(`/${PAGES.bakery}`)
+      .query({ fields: 'about' })
+      .set('Authorization', `Bearer ${page}`)
+      .expect(200);
   });
 
   it('when pages_read_engagement was declined, then page fields answer code 10 naming it', async () => {
     const { app } = makeEmulator();
     const user = await userToken(app, { perms: ['pages_show_list', 'pages_read_user_content'] });
     const page = await pageToken(app, user, PAGES.bakery);
-    const res = await request(app).get(`/${PAGES.bakery}`).query({ fields: 'about' }).set('Authorization', `Bearer ${page}`).expect(403);
-    expect(graphError(res.body)).toMatchObject({ code: 10, message: expect.stringContaining("'pages_read_engagement'") });
+    const res = await request(app)
+      .get(`/${PAGES.bakery}`)
+      .query({ fields: 'about' })
+      .set('Authorization', `Bearer ${page}`)
+      .expect(403);
+    expect(graphError(res.body)).toMatchObject({
+      code: 10,
+      message: expect.stringContaining("'pages_read_engagement'"),
+    });
   });
 
   it('when pages_show_list was declined, then /me/accounts and the page token request answer 200-family permission errors (403)', async () => {
     const { app } = makeEmulator();
     const user = await userToken(app, { perms: ['pages_read_engagement', 'pages_read_user_content'] });
     const accounts = await request(app).get('/me/accounts').set('Authorization', `Bearer ${user}`).expect(403);
-    expect(graphError(accounts.body)).toMatchObject({ code: 200, message: expect.stringContaining("'pages_show_list'") });
-    await request(app).get(`/${PAGES.bakery}`).query({ fields: 'access_token' }).set('Authorization', `Bearer ${user}`).expect(403);
+    expect(graphError(accounts.body)).toMatchObject({
+      code: 200,
+      message: expect.stringContaining("'pages_show_list'"),
+    });
+    await request(app)
+      .get(`/${PAGES.bakery}`)
+      .query({ fields: 'access_token' })
+      .set('Authorization', `Bearer ${user}`)
+      .expect(403);
   });
 });
 
@@ -57,7 +78,13 @@ describe('GET /me/accounts', () => {
         access_token: expect.stringMatching(/^EAA/),
         tasks: ['ANALYZE', 'ADVERTISE', 'MODERATE', 'CREATE_CONTENT', 'MANAGE'],
       },
-      { id: PAGES.sparse, name: 'Difference Engine Repairs', category: 'Repair Shop', access_token: expect.any(String), tasks: expect.any(Array) },
+      {
+        id: PAGES.sparse,
+        name: 'Difference Engine Repairs',
+        category: 'Repair Shop',
+        access_token: expect.any(String),
+        tasks: expect.any(Array),
+      },
     ]);
     expect(res.body.paging.cursors).toEqual({ before: expect.any(String), after: expect.any(String) });
   });
@@ -68,7 +95,9 @@ describe('GET /me/accounts', () => {
       .get('/me/accounts')
       .set('Authorization', `Bearer ${await userToken(app, { user: USERS.grace })}`)
       .expect(200);
-    const cafe = (res.body.data as { id: string; access_token: string; tasks: string[] }[]).find((p) => p.id === PAGES.cafe)!;
+    const cafe = (res.body.data as { id: string; access_token: string; tasks: string[] }[]).find(
+      (p) => p.id === PAGES.cafe,
+    )!;
     const shared = (res.body.data as { id: string; tasks: string[] }[]).find((p) => p.id === PAGES.bakery)!;
     expect(shared.tasks).not.toContain('MANAGE');
     await request(app).get(`/${PAGES.cafe}/feed`).set('Authorization', `Bearer ${cafe.access_token}`).expect(200);
@@ -86,7 +115,11 @@ describe('GET /me/accounts', () => {
   it('when limit=1 is used, then the pages are paged with cursors', async () => {
     const { app } = makeEmulator();
     const token = await userToken(app);
-    const first = await request(app).get('/me/accounts').query({ limit: '1' }).set('Authorization', `Bearer ${token}`).expect(200);
+    const first = await request(app)
+      .get('/me/accounts')
+      .query({ limit: '1' })
+      .set('Authorization', `Bearer ${token}`)
+      .expect(200);
     expect(first.body.data).toHaveLength(1);
     const second = await request(app)
       .get('/me/accounts')
@@ -101,7 +134,9 @@ describe('GET /me/accounts', () => {
     const { app } = makeEmulator();
     const page = await pageToken(app, await userToken(app), PAGES.bakery);
     const res = await request(app).get('/me/accounts').set('Authorization', `Bearer ${page}`).expect(400);
-    expect(graphError(res.body).message).toBe('(#100) Tried accessing nonexisting field (accounts) on node type (Page)');
+    expect(graphError(res.body).message).toBe(
+      '(#100) Tried accessing nonexisting field (accounts) on node type (Page)',
+    );
   });
 
   it('when /me asks for email without the email permission, then the field is left out', async () => {

@@ -73,12 +73,17 @@ describe('odd input', () => {
     expect(many.status).toBeLessThan(500);
     const json = await request(app).post('/me').set('content-type', 'application/json').send('{"method":"get"}');
     expect(json.status).toBe(400);
-    const charset = await request(app).post('/me').set('content-type', 'application/x-www-form-urlencoded; charset=koi8-r').send('a=b');
+    const charset = await request(app)
+      .post('/me')
+      .set('content-type', 'application/x-www-form-urlencoded; charset=koi8-r')
+      .send('a=b');
     expect(charset.status).toBeLessThan(500);
   });
 
   it.each(['PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const)('when the method is %s, then 4xx', async (method) => {
-    const res = await request(app)[method.toLowerCase() as 'put' | 'delete' | 'patch' | 'options']('/me').set('Authorization', `Bearer ${user}`);
+    const res = await request(app)
+      [method.toLowerCase() as 'put' | 'delete' | 'patch' | 'options']('/me')
+      .set('Authorization', `Bearer ${user}`);
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
   });
@@ -111,7 +116,25 @@ describe('odd input', () => {
       seed = (seed * 1103515245 + 12345) % 2 ** 31;
       return seed / 2 ** 31;
     };
-    const pieces = ['me', 'feed', PAGES.bakery, 'accounts', 'oauth', 'access_token', 'v1.0', 'dialog', '%2F', '..', '', '%00', 'ü', '?', '&', '=', '#'];
+    const pieces = [
+      'me',
+      'feed',
+      PAGES.bakery,
+      'accounts',
+      'oauth',
+      'access_token',
+      'v1.0',
+      'dialog',
+      '%2F',
+      '..',
+      '',
+      '%00',
+      'ü',
+      '?',
+      '&',
+      '=',
+      '#',
+    ];
     for (let i = 0; i < 150; i++) {
       const path = `/${Array.from({ length: 1 + Math.floor(rnd() * 4) }, () => pieces[Math.floor(rnd() * pieces.length)]).join('/')}`;
       const qs = Array.from(

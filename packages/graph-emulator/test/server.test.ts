@@ -74,15 +74,29 @@ describe('stand-alone configuration (npm run provider)', () => {
       demo: true,
       client: { ...DEMO_CLIENT, redirectUri: 'http://localhost:3000/auth/callback' },
     });
-    expect(DEMO_CLIENT).toEqual({ clientId: '1234567890123456', clientSecret: 'demo-app-secret-not-for-production', name: 'Pagelight (demo)' });
+    expect(DEMO_CLIENT).toEqual({
+      clientId: '1234567890123456',
+      clientSecret: 'demo-app-secret-not-for-production',
+      name: 'Pagelight (demo)',
+    });
   });
 
   it('when FB_APP_ID, FB_APP_SECRET, BASE_URL and PROVIDER_PORT are set, then they are used', () => {
-    const env = loadProviderEnv({ FB_APP_ID: '42', FB_APP_SECRET: 's3cret', BASE_URL: 'https://pagelight.example/', PROVIDER_PORT: '4001' });
+    const env = loadProviderEnv({
+      FB_APP_ID: '42',
+      FB_APP_SECRET: 's3cret',
+      BASE_URL: 'https://pagelight.example/',
+      PROVIDER_PORT: '4001',
+    });
     expect(env).toEqual({
       port: 4001,
       demo: false,
-      client: { clientId: '42', clientSecret: 's3cret', redirectUri: 'https://pagelight.example/auth/callback', name: 'Pagelight' },
+      client: {
+        clientId: '42',
+        clientSecret: 's3cret',
+        redirectUri: 'https://pagelight.example/auth/callback',
+        name: 'Pagelight',
+      },
     });
   });
 

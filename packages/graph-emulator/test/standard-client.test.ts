@@ -38,7 +38,12 @@ describe('a standard OAuth 2.0 client', () => {
       method: 'POST',
       redirect: 'manual',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ request_id: requestIdOf(await page.text()), decision: 'continue', user_id: USERS.grace, perm: 'pages_show_list' }),
+      body: new URLSearchParams({
+        request_id: requestIdOf(await page.text()),
+        decision: 'continue',
+        user_id: USERS.grace,
+        perm: 'pages_show_list',
+      }),
     });
     expect(decision.status).toBe(302);
 
@@ -49,7 +54,9 @@ describe('a standard OAuth 2.0 client', () => {
     const code = callback.searchParams.get('code') ?? '';
 
     // 3. Access token request (RFC 6749 §4.1.3, §2.3.1).
-    const credentials = Buffer.from(`${encodeURIComponent(CLIENT.clientId)}:${encodeURIComponent(CLIENT.clientSecret)}`).toString('base64');
+    const credentials = Buffer.from(
+      `${encodeURIComponent(CLIENT.clientId)}:${encodeURIComponent(CLIENT.clientSecret)}`,
+    ).toString('base64');
     const tokenRes = await fetch(new URL('/v23.0/oauth/access_token', emulator.url), {
       method: 'POST',
       headers: {
@@ -57,7 +64,12 @@ describe('a standard OAuth 2.0 client', () => {
         accept: 'application/json',
         'content-type': 'application/x-www-form-urlencoded;charset=UTF-8',
       },
-      body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: CLIENT.redirectUri, code_verifier: verifier }),
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: CLIENT.redirectUri,
+        code_verifier: verifier,
+      }),
     });
     expect(tokenRes.status).toBe(200);
     expect(tokenRes.headers.get('content-type')).toMatch(/^application\/json/);
@@ -67,7 +79,9 @@ describe('a standard OAuth 2.0 client', () => {
     expect(typeof token.expires_in).toBe('number');
 
     // 4. Protected resource with the Bearer header (RFC 6750 §2.1).
-    const me = await fetch(new URL('/v23.0/me?fields=id,name', emulator.url), { headers: { authorization: `Bearer ${token.access_token}` } });
+    const me = await fetch(new URL('/v23.0/me?fields=id,name', emulator.url), {
+      headers: { authorization: `Bearer ${token.access_token}` },
+    });
     expect(await me.json()).toEqual({ id: USERS.grace, name: 'Grace Hopper' });
   });
 });

@@ -1,7 +1,8 @@
 import request from 'supertest';
 import { CLIENT, codeFor, exchange, graphError, makeEmulator, OTHER_CLIENT, userToken, USERS } from './helpers';
 
-const basic = (id: string, secret: string): string => `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
+const basic = (id: string, secret: string): string =>
+  `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
 
 describe('/oauth/access_token — authorization code', () => {
   it('when the code is exchanged by form POST, then a bearer user token with expires_in, as application/json; charset=UTF-8, not cacheable', async () => {
@@ -9,7 +10,11 @@ describe('/oauth/access_token — authorization code', () => {
     const res = await exchange(app, await codeFor(app)).expect(200);
     expect(res.headers['content-type']).toBe('application/json; charset=UTF-8');
     expect(res.headers['cache-control']).toBe('no-store');
-    expect(res.body).toEqual({ access_token: expect.stringMatching(/^EAA[A-Za-z0-9]{100,}$/), token_type: 'bearer', expires_in: 7200 });
+    expect(res.body).toEqual({
+      access_token: expect.stringMatching(/^EAA[A-Za-z0-9]{100,}$/),
+      token_type: 'bearer',
+      expires_in: 7200,
+    });
   });
 
   it('when the code is exchanged by GET with a query (the reference style), then it works too, with or without the version prefix', async () => {
@@ -18,7 +23,12 @@ describe('/oauth/access_token — authorization code', () => {
       const code = await codeFor(app);
       const res = await request(app)
         .get(path)
-        .query({ client_id: CLIENT.clientId, redirect_uri: CLIENT.redirectUri, client_secret: CLIENT.clientSecret, code })
+        .query({
+          client_id: CLIENT.clientId,
+          redirect_uri: CLIENT.redirectUri,
+          client_secret: CLIENT.clientSecret,
+          code,
+        })
         .expect(200);
       expect(res.body.expires_in).toBe(3600);
     }
@@ -57,7 +67,11 @@ describe('/oauth/access_token — authorization code', () => {
     const code = await codeFor(emu.app);
     emu.clock.advance(60_001);
     const res = await exchange(emu.app, code).expect(400);
-    expect(graphError(res.body)).toMatchObject({ message: 'This authorization code has expired.', code: 100, error_subcode: 36007 });
+    expect(graphError(res.body)).toMatchObject({
+      message: 'This authorization code has expired.',
+      code: 100,
+      error_subcode: 36007,
+    });
   });
 
   it('when the redirect_uri differs from the dialog one, then 100 with subcode 36008', async () => {
@@ -66,7 +80,9 @@ describe('/oauth/access_token — authorization code', () => {
     expect(graphError(res.body)).toMatchObject({
       code: 100,
       error_subcode: 36008,
-      message: expect.stringContaining('Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request'),
+      message: expect.stringContaining(
+        'Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request',
+      ),
     });
   });
 
@@ -93,7 +109,12 @@ describe('/oauth/access_token — authorization code', () => {
     ['redirect_uri is missing', 100, 'Missing redirect_uri parameter.', { redirect_uri: '' }],
     ['the code is missing', 100, 'Missing code parameter.', { code: '' }],
     ['the code is unknown', 100, 'Invalid verification code format.', { code: 'AQnope' }],
-    ['grant_type is unsupported', 100, 'Unsupported grant_type: client_credentials', { grant_type: 'client_credentials' }],
+    [
+      'grant_type is unsupported',
+      100,
+      'Unsupported grant_type: client_credentials',
+      { grant_type: 'client_credentials' },
+    ],
   ];
   it.each(failures)('when %s, then 400 with code %i: %s', async (_name, code, message, override) => {
     const { app } = makeEmulator();
@@ -119,7 +140,11 @@ describe('/oauth/access_token — authorization code', () => {
 
   it('when a parameter is repeated, then 100 and no crash', async () => {
     const { app } = makeEmulator();
-    const res = await request(app).post('/oauth/access_token').type('form').send('code=a&code=b&client_id=1').expect(400);
+    const res = await request(app)
+      .post('/oauth/access_token')
+      .type('form')
+      .send('code=a&code=b&client_id=1')
+      .expect(400);
     expect(graphError(res.body).code).toBe(100);
   });
 });
@@ -130,7 +155,12 @@ describe('/oauth/access_token — fb_exchange_token', () => {
     const short = await userToken(app);
     const res = await request(app)
       .get('/v23.0/oauth/access_token')
-      .query({ grant_type: 'fb_exchange_token', client_id: CLIENT.clientId, client_secret: CLIENT.clientSecret, fb_exchange_token: short })
+      .query({
+        grant_type: 'fb_exchange_token',
+        client_id: CLIENT.clientId,
+        client_secret: CLIENT.clientSecret,
+        fb_exchange_token: short,
+      })
       .expect(200);
     expect(res.body).toEqual({ access_token: expect.any(String), token_type: 'bearer', expires_in: 5_184_000 });
     expect(res.body.access_token).not.toBe(short);
@@ -143,11 +173,17 @@ describe('/oauth/access_token — fb_exchange_token', () => {
       await request(emu.app)
         .post('/oauth/access_token')
         .type('form')
-        .send({ grant_type: 'fb_exchange_token', client_id: CLIENT.clientId, client_secret: CLIENT.clientSecret, fb_exchange_token: short })
+        .send({
+          grant_type: 'fb_exchange_token',
+          client_id: CLIENT.clientId,
+          client_secret: CLIENT.clientSecret,
+          fb_exchange_token: short,
+        })
         .expect(200)
     ).body.access_token as string;
     const accountsOf = async (t: string) =>
-      (await request(emu.app).get('/me/accounts').set('Authorization', `Bearer ${t}`).expect(200)).body.data[0].access_token as string;
+      (await request(emu.app).get('/me/accounts').set('Authorization', `Bearer ${t}`).expect(200)).body.data[0]
+        .access_token as string;
     const fromShort = await accountsOf(short);
     const fromLong = await accountsOf(long);
     emu.clock.advance(100 * 24 * 3600 * 1000);
@@ -160,7 +196,12 @@ describe('/oauth/access_token — fb_exchange_token', () => {
     const res = await request(app)
       .post('/oauth/access_token')
       .type('form')
-      .send({ grant_type: 'fb_exchange_token', client_id: CLIENT.clientId, client_secret: CLIENT.clientSecret, fb_exchange_token: 'EAAbogus' })
+      .send({
+        grant_type: 'fb_exchange_token',
+        client_id: CLIENT.clientId,
+        client_secret: CLIENT.clientSecret,
+        fb_exchange_token: 'EAAbogus',
+      })
       .expect(400);
     expect(graphError(res.body).code).toBe(190);
     expect(res.headers['www-authenticate']).toMatch(/^OAuth "Facebook Platform" "invalid_token" "/);
@@ -172,7 +213,12 @@ describe('/oauth/access_token — fb_exchange_token', () => {
     const res = await request(app)
       .post('/oauth/access_token')
       .type('form')
-      .send({ grant_type: 'fb_exchange_token', client_id: OTHER_CLIENT.clientId, client_secret: OTHER_CLIENT.clientSecret, fb_exchange_token: short })
+      .send({
+        grant_type: 'fb_exchange_token',
+        client_id: OTHER_CLIENT.clientId,
+        client_secret: OTHER_CLIENT.clientSecret,
+        fb_exchange_token: short,
+      })
       .expect(400);
     expect(graphError(res.body).code).toBe(190);
   });

@@ -8,7 +8,15 @@ import type { Context } from '../context';
 import { ALL_PERMISSIONS, IMPLICIT_PERMISSION } from '../permissions';
 import { randomId } from '../store/random';
 import type { EmulatorControls, Failure, IssueTokenRequest, RateLimit, RevokeReason, TokenFilter } from '../types';
-import { describeZodError, issueTokenSchema, latencySchema, parseFailure, rateLimitSchema, revokeSchema, tokenFilterSchema } from './schemas';
+import {
+  describeZodError,
+  issueTokenSchema,
+  latencySchema,
+  parseFailure,
+  rateLimitSchema,
+  revokeSchema,
+  tokenFilterSchema,
+} from './schemas';
 
 function parse<T>(what: string, run: () => T): T {
   try {
@@ -80,7 +88,10 @@ export function createControls(ctx: Context): EmulatorControls {
 }
 
 /** Mints a token as if the user had approved the dialog (for tests and benchmarks). */
-function issueToken(ctx: Context, req: z.infer<typeof issueTokenSchema>): { access_token: string; expires_in: number | null } {
+function issueToken(
+  ctx: Context,
+  req: z.infer<typeof issueTokenSchema>,
+): { access_token: string; expires_in: number | null } {
   const client = req.clientId === undefined ? ctx.clients.values().next().value : ctx.clients.get(req.clientId);
   if (client === undefined) throw new Error(`issueToken: unknown client ${req.clientId ?? ''}`);
   if (ctx.data.user(req.userId) === undefined) throw new Error(`issueToken: unknown user ${req.userId}`);

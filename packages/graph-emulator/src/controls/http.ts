@@ -11,14 +11,24 @@ import express, { Router, type NextFunction, type Request, type Response } from 
 import { z } from 'zod';
 import type { Context } from '../context';
 import { isSettablePageField } from '../store/data';
-import type { EmulatorControls, TokenKind } from '../types';
-import { describeZodError, failSchema, issueTokenSchema, latencySchema, rateLimitSchema, revokeSchema, tokenFilterSchema } from './schemas';
+import type { EmulatorControls } from '../types';
+import {
+  describeZodError,
+  failSchema,
+  issueTokenSchema,
+  latencySchema,
+  rateLimitSchema,
+  revokeSchema,
+  tokenFilterSchema,
+} from './schemas';
 
 export function controlsRouter(ctx: Context, controls: EmulatorControls): Router {
   const router = Router();
   router.use((req, res, next) => {
     if (!loopbackHost(req.get('host'), ctx.port)) {
-      res.status(403).json({ error: 'The emulator controls answer only on a loopback address (localhost, 127.0.0.1, [::1])' });
+      res
+        .status(403)
+        .json({ error: 'The emulator controls answer only on a loopback address (localhost, 127.0.0.1, [::1])' });
       return;
     }
     if (req.method === 'POST' && !/^application\/json\s*(;|$)/i.test(req.get('content-type') ?? '')) {
@@ -50,7 +60,8 @@ export function controlsRouter(ctx: Context, controls: EmulatorControls): Router
   });
   router.post('/fail', (req, res) => {
     const { n, failure, match } = failSchema.parse(body(req));
-    const withMatch = match !== undefined && failure !== null && typeof failure === 'object' ? { ...failure, match } : failure;
+    const withMatch =
+      match !== undefined && failure !== null && typeof failure === 'object' ? { ...failure, match } : failure;
     controls.failNext(n, withMatch as Parameters<EmulatorControls['failNext']>[1]);
     res.status(204).end();
   });
@@ -91,9 +102,13 @@ export function controlsRouter(ctx: Context, controls: EmulatorControls): Router
   });
   router.get('/calls', (req, res) => {
     const q = z
-      .object({ method: z.string().optional(), path: z.string().optional(), tokenKind: z.enum(['user', 'page', 'unknown']).optional() })
+      .object({
+        method: z.string().optional(),
+        path: z.string().optional(),
+        tokenKind: z.enum(['user', 'page', 'unknown']).optional(),
+      })
       .parse(req.query);
-    const filter = { ...q, ...(q.tokenKind !== undefined ? { tokenKind: q.tokenKind as TokenKind } : {}) };
+    const filter = { ...q, ...(q.tokenKind !== undefined ? { tokenKind: q.tokenKind } : {}) };
     res.json({ count: controls.calls(filter) });
   });
   router.get('/seed', (_req, res) => {

@@ -45,8 +45,9 @@ const failureSchema = z.discriminatedUnion('kind', [
 
 /** A Graph error failure may omit `kind`, as in `{ status, error: { code } }`. */
 export function parseFailure(input: unknown): Failure {
-  const withKind = input !== null && typeof input === 'object' && !('kind' in input) ? { ...input, kind: 'graph' } : input;
-  return failureSchema.parse(withKind) as Failure;
+  const withKind =
+    input !== null && typeof input === 'object' && !('kind' in input) ? { ...input, kind: 'graph' } : input;
+  return failureSchema.parse(withKind);
 }
 
 export const failSchema = z.strictObject({

@@ -19,9 +19,17 @@ export function setHtmlHeaders(res: Response, redirectOrigin?: string): void {
   });
 }
 
-export function renderError(res: Response, status: number, title: string, message: string, blocked?: BlockedRedirect): void {
+export function renderError(
+  res: Response,
+  status: number,
+  title: string,
+  message: string,
+  blocked?: BlockedRedirect,
+): void {
   setHtmlHeaders(res);
-  res.status(status).render('error', { title, message, status, blocked: blocked === undefined ? undefined : blockedView(blocked) });
+  res
+    .status(status)
+    .render('error', { title, message, status, blocked: blocked === undefined ? undefined : blockedView(blocked) });
 }
 
 /**

@@ -24,15 +24,25 @@ export function dialogRouter(ctx: Context): Router {
     const pending = ctx.dialogs.open(req.socket.remoteAddress ?? 'unknown', result.request);
     if (pending === undefined) {
       res.set('Retry-After', '60');
-      return renderError(res, 429, 'Too many login requests', 'Too many login pages are open from this address. Finish or close one, then try again.');
+      return renderError(
+        res,
+        429,
+        'Too many login requests',
+        'Too many login pages are open from this address. Finish or close one, then try again.',
+      );
     }
     setHtmlHeaders(res, new URL(result.client.redirectUri).origin);
     res.render('dialog', {
       appName: result.client.name,
       requestId: pending.id,
-      action: req.params.version === undefined ? '/dialog/oauth/decision' : `/${req.params.version}/dialog/oauth/decision`,
+      action:
+        typeof req.params.version === 'string'
+          ? `/${req.params.version}/dialog/oauth/decision`
+          : '/dialog/oauth/decision',
       rerequest: result.rerequest,
-      permissions: pending.scopes.filter((s) => s !== IMPLICIT_PERMISSION).map((name) => ({ name, description: PERMISSIONS[name] ?? name })),
+      permissions: pending.scopes
+        .filter((s) => s !== IMPLICIT_PERMISSION)
+        .map((name) => ({ name, description: PERMISSIONS[name] ?? name })),
       users: ctx.data.allUsers().map((u) => ({ id: u.id, name: u.name, detail: managesLabel(ctx, u.id) })),
     });
   });
@@ -64,7 +74,12 @@ function decide(ctx: Context, req: Request, res: Response): void {
   const id = body.request_id;
   const pending = typeof id === 'string' ? ctx.dialogs.take(id) : undefined;
   if (pending === undefined) {
-    return renderError(res, 400, 'Login request expired', 'This login request is no longer valid. Start again from the app.');
+    return renderError(
+      res,
+      400,
+      'Login request expired',
+      'This login request is no longer valid. Start again from the app.',
+    );
   }
   if (body.decision === 'cancel') {
     // The provider's documented "user denied" parameters, in its order.

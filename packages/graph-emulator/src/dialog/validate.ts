@@ -50,19 +50,26 @@ export function validateDialog(ctx: Context, query: unknown): ValidDialog | Dial
     return {
       ...problem(
         'URL blocked',
-        "This redirect failed because the redirect URI is not whitelisted in the app's Client OAuth Settings. " + 'It must be exactly the registered URI.',
+        "This redirect failed because the redirect URI is not whitelisted in the app's Client OAuth Settings. " +
+          'It must be exactly the registered URI.',
       ),
       blocked: { registered: client.redirectUri, sent: q.redirect_uri },
     };
   }
   const responseType = q.response_type ?? 'code';
   if (responseType !== 'code') {
-    return problem('Unsupported response_type', `Only response_type=code is supported, not "${responseType.slice(0, 100)}".`);
+    return problem(
+      'Unsupported response_type',
+      `Only response_type=code is supported, not "${responseType.slice(0, 100)}".`,
+    );
   }
   const scopes = splitScope(q.scope ?? '');
   const invalid = scopes.filter((s) => !isKnownPermission(s));
   if (invalid.length > 0) {
-    return problem('Invalid Scopes', `Invalid Scopes: ${invalid.join(', ').slice(0, 300)}. Please read the documentation for valid permissions.`);
+    return problem(
+      'Invalid Scopes',
+      `Invalid Scopes: ${invalid.join(', ').slice(0, 300)}. Please read the documentation for valid permissions.`,
+    );
   }
   const challenge = checkChallenge(q.code_challenge, q.code_challenge_method);
   if (!challenge.ok) return challenge;
@@ -87,7 +94,9 @@ type ChallengeCheck = { ok: true; value?: { value: string; method: ChallengeMeth
 
 function checkChallenge(value: string | undefined, method: string | undefined): ChallengeCheck {
   if (value === undefined) {
-    return method === undefined ? { ok: true } : problem('Invalid PKCE request', 'code_challenge_method was sent without a code_challenge.');
+    return method === undefined
+      ? { ok: true }
+      : problem('Invalid PKCE request', 'code_challenge_method was sent without a code_challenge.');
   }
   // RFC 7636 §4.3: the method defaults to "plain".
   const m = method ?? 'plain';

@@ -20,7 +20,11 @@ export interface Caller {
 /** RFC 6750 §2.1 "Bearer"; the Graph API also takes its historical "OAuth" scheme. */
 const AUTH_HEADER_RE = /^(?:Bearer|OAuth)\s+(\S+)\s*$/i;
 
-function findToken(req: Request, params: Record<string, string>, formHasToken: boolean): { token: string; via: TokenVia } | undefined {
+function findToken(
+  req: Request,
+  params: Record<string, string>,
+  formHasToken: boolean,
+): { token: string; via: TokenVia } | undefined {
   const header = req.get('authorization');
   const match = header === undefined ? null : AUTH_HEADER_RE.exec(header);
   if (match?.[1] !== undefined) return { token: match[1], via: 'header' };
@@ -33,7 +37,13 @@ function findToken(req: Request, params: Record<string, string>, formHasToken: b
  * Resolves the caller or throws the provider's error: 104 without a token,
  * 190 for an unknown/expired/revoked one, 100 for a wrong appsecret_proof.
  */
-export function authenticate(ctx: Context, req: Request, params: Record<string, string>, formHasToken: boolean, entry: LogEntry | undefined): Caller {
+export function authenticate(
+  ctx: Context,
+  req: Request,
+  params: Record<string, string>,
+  formHasToken: boolean,
+  entry: LogEntry | undefined,
+): Caller {
   const found = findToken(req, params, formHasToken);
   const proof = params.appsecret_proof;
   if (entry !== undefined) {

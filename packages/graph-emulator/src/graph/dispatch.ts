@@ -1,7 +1,7 @@
 /**
  * Routes a Graph request: `/[vX.Y/]<node>[/<edge>]`, plus the token endpoint
  * at `/[vX.Y/]oauth/access_token`. Any path is also accepted as a POST with
- * `method=get` in the form (the provider's method override, SPEC §2 row 4).
+ * `method=get` in the form (the provider's method override, docs/provider-interface.md#sending-credentials).
  */
 import type { Request, Response } from 'express';
 import type { Context } from '../context';
@@ -49,7 +49,8 @@ function graphCall(ctx: Context, req: Request, res: Response, segments: string[]
       message: `Unsupported ${method} request. Please read the Graph API documentation at https://developers.facebook.com/docs/graph-api`,
     });
   }
-  if (rest.length > 0) throw new GraphError({ code: 2500, message: `Unknown path components: /${segments.slice(1).join('/')}` });
+  if (rest.length > 0)
+    throw new GraphError({ code: 2500, message: `Unknown path components: /${segments.slice(1).join('/')}` });
   // Writes (posting, deleting) are outside what the emulator offers; the real API
   // answers an unsupported method on a node with the same 100/33.
   if (method !== 'get') throw unsupportedGet(nodeId, method);

@@ -14,7 +14,13 @@ const POST_DEFAULTS = ['created_time', 'message', 'story'];
 export function feedEdge(call: GraphCall, page: PageState, edge: string): Paged<Record<string, unknown>> {
   const fields = withId(parseFields(call.params.fields, POST_DEFAULTS));
   requireKnown(fields, POST_FIELDS, 'Post');
-  const paged = paginate(page.feed, (post) => post.id, parsePageQuery(call.params), `${page.id}.feed`, edgeLinks(call, page.id, edge));
+  const paged = paginate(
+    page.feed,
+    (post) => post.id,
+    parsePageQuery(call.params),
+    `${page.id}.feed`,
+    edgeLinks(call, page.id, edge),
+  );
   return { ...paged, data: paged.data.map((post) => select(post, fields)) };
 }
 

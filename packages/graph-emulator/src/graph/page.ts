@@ -10,10 +10,11 @@ import type { GraphCall } from './call';
 import { feedEdge } from './feed';
 import { parseFields, requireKnown, withId } from './fields';
 
-/** Fields a user token may read on a Page: the page token request, SPEC §2 row 3. */
+/** Fields a user token may read on a Page: the page token request, see the app's docs/provider-interface.md#page-token. */
 const USER_TOKEN_FIELDS = ['id', 'access_token'];
 
-const pageTokenRequired = (): GraphError => new GraphError({ code: 210, message: '(#210) A page access token is required to request this resource.' });
+const pageTokenRequired = (): GraphError =>
+  new GraphError({ code: 210, message: '(#210) A page access token is required to request this resource.' });
 
 /**
  * The real API's answer both for a token lacking the permission and for a
@@ -38,7 +39,7 @@ export function pageNode(call: GraphCall, page: PageState): Record<string, unkno
   for (const field of fields) {
     if (field === 'id') out.id = page.id;
     else if (field === 'access_token') out.access_token = caller.token;
-    // Unset fields are omitted, never null (SPEC §2 row 4).
+    // Unset fields are omitted, never null (docs/provider-interface.md#page-fields).
     else if (page.fields.has(field)) out[field] = page.fields.get(field);
   }
   return out;

@@ -64,7 +64,13 @@ export interface LinkParts {
   carry: Record<string, string>;
 }
 
-export function paginate<T>(items: readonly T[], keyOf: (item: T) => string, query: PageQuery, scope: string, links: LinkParts): Paged<T> {
+export function paginate<T>(
+  items: readonly T[],
+  keyOf: (item: T) => string,
+  query: PageQuery,
+  scope: string,
+  links: LinkParts,
+): Paged<T> {
   const keys = items.map(keyOf);
   let start: number;
   let end: number;

@@ -38,7 +38,10 @@ function permissions(call: GraphCall): { data: { permission: string; status: str
   const { scopes, declined } = call.caller.record;
   const granted = [IMPLICIT_PERMISSION, ...scopes.filter((s) => s !== IMPLICIT_PERMISSION)];
   return {
-    data: [...granted.map((permission) => ({ permission, status: 'granted' })), ...declined.map((permission) => ({ permission, status: 'declined' }))],
+    data: [
+      ...granted.map((permission) => ({ permission, status: 'granted' })),
+      ...declined.map((permission) => ({ permission, status: 'declined' })),
+    ],
   };
 }
 
@@ -48,7 +51,13 @@ function accounts(call: GraphCall, user: SeedUser): Paged<Record<string, unknown
   const fields = withId(parseFields(call.params.fields, ACCOUNT_DEFAULTS));
   requireKnown(fields, ACCOUNT_FIELDS, 'Page');
   const managed = ctx.data.managed(user.id);
-  const paged = paginate(managed, (m) => m.page.id, parsePageQuery(call.params), `accounts.${user.id}`, edgeLinks(call, user.id, 'accounts'));
+  const paged = paginate(
+    managed,
+    (m) => m.page.id,
+    parsePageQuery(call.params),
+    `accounts.${user.id}`,
+    edgeLinks(call, user.id, 'accounts'),
+  );
   const data = paged.data.map(({ page, tasks }) => {
     const item: Record<string, unknown> = {};
     for (const field of fields) {

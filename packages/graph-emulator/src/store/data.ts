@@ -50,7 +50,9 @@ export class DataStore {
   reset(): void {
     const copy = structuredClone(this.seed);
     this.users = new Map(copy.users.map((u) => [u.id, u]));
-    this.pages = new Map(copy.pages.map(({ id, feed, ...rest }) => [id, { id, feed, fields: new Map(Object.entries(rest)) }]));
+    this.pages = new Map(
+      copy.pages.map(({ id, feed, ...rest }) => [id, { id, feed, fields: new Map(Object.entries(rest)) }]),
+    );
   }
 
   user(id: string): SeedUser | undefined {

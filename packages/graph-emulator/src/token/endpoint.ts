@@ -20,10 +20,15 @@ const missing = (name: string): GraphError => new GraphError({ code: 100, messag
 
 export function tokenEndpoint(ctx: Context, req: Request, res: Response): void {
   if (req.method !== 'GET' && req.method !== 'POST' && req.method !== 'HEAD') {
-    throw new GraphError({ code: 100, type: 'GraphMethodException', message: `Unsupported ${req.method.toLowerCase()} request.` });
+    throw new GraphError({
+      code: 100,
+      type: 'GraphMethodException',
+      message: `Unsupported ${req.method.toLowerCase()} request.`,
+    });
   }
   const { values: params, repeated } = collectParams(req.query, formBody(req));
-  if (repeated[0] !== undefined) throw new GraphError({ code: 100, message: `Param ${repeated[0]} must be a single value.` });
+  if (repeated[0] !== undefined)
+    throw new GraphError({ code: 100, message: `Param ${repeated[0]} must be a single value.` });
   const client = authenticateClient(ctx, req, params);
   const grant = params.grant_type;
   let record: TokenRecord;
@@ -57,7 +62,8 @@ function redeemCode(ctx: Context, client: EmulatorClient, params: Record<string,
     throw new GraphError({
       code: 100,
       subcode: 36008,
-      message: 'Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request',
+      message:
+        'Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request',
     });
   }
   checkVerifier(code, params.code_verifier);

@@ -15,14 +15,18 @@ export function checkVerifier(code: CodeRecord, verifier: string | undefined): v
     // RFC 9700 §4.8.2 (PKCE downgrade): a verifier without a challenge at the
     // authorization request must be refused.
     if (verifier !== undefined) {
-      throw new GraphError({ code: 100, message: 'code_verifier was sent but the authorization request had no code_challenge.' });
+      throw new GraphError({
+        code: 100,
+        message: 'code_verifier was sent but the authorization request had no code_challenge.',
+      });
     }
     return;
   }
   if (verifier === undefined || verifier === '') {
     throw new GraphError({ code: 100, message: 'Missing code_verifier parameter.' });
   }
-  const computed = challenge.method === 'S256' ? createHash('sha256').update(verifier, 'ascii').digest('base64url') : verifier;
+  const computed =
+    challenge.method === 'S256' ? createHash('sha256').update(verifier, 'ascii').digest('base64url') : verifier;
   const a = Buffer.from(computed);
   const b = Buffer.from(challenge.value);
   if (!VERIFIER_RE.test(verifier) || a.length !== b.length || !timingSafeEqual(a, b)) {
