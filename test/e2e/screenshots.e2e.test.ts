@@ -1,7 +1,9 @@
 /**
- * The README's screenshots (docs/screenshots/*.png), taken from the real flow
- * at desktop and phone widths. Run alone with `npm run screenshots`; part of
- * `npm run test:e2e`, where they also prove the layout fits a phone screen.
+ * The README's screenshots, taken from the real flow at desktop and phone
+ * widths. `npm run screenshots` writes them to docs/screenshots/ (tracked);
+ * as part of `npm run test:e2e`, where they prove the layout fits a phone
+ * screen, they go to the ignored test/e2e/.screenshots/ so a test run leaves
+ * the tree clean.
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -9,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { Stack } from './harness';
 
-const OUT = path.resolve(__dirname, '..', '..', 'docs', 'screenshots');
+const OUT = path.resolve(__dirname, '..', '..', process.env.SCREENSHOTS_DIR ?? 'test/e2e/.screenshots');
 const BAKERY = SEED_IDS.pages.bakery;
 
 const VIEWPORTS = {
