@@ -18,7 +18,7 @@ import { CookieClient } from '../test/support/cookieClient';
 import { completeDialog } from '../test/support/dialog';
 import { FAULTS } from '../test/support/faults';
 import { realLogin } from '../test/support/realLogin';
-import { listen, startStack, type Stack, type StackOptions } from '../test/support/stack';
+import { startServedStack, startStack, type Stack, type StackOptions } from '../test/support/stack';
 
 const INPUTS = Number(process.env.INPUTS ?? 2000);
 const LOGINS = Number(process.env.CONCURRENT_LOGINS ?? 500);
@@ -393,15 +393,11 @@ async function withStack(
   options: Pick<StackOptions, 'env' | 'timeoutMs'>,
   check: (base: string, stack: Stack) => Promise<Row>,
 ): Promise<Row> {
-  // Listen first: the app's BASE_URL (the emulator's registered callback) is the port it got.
-  const served = await listen();
-  const stack = await startStack({ ...options, env: { ...options.env, BASE_URL: served.url } });
-  served.server.on('request', stack.app);
+  const served = await startServedStack(options);
   try {
-    return await check(served.url, stack);
+    return await check(served.url, served.stack);
   } finally {
     await served.close();
-    await stack.close();
   }
 }
 

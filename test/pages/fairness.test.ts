@@ -1,4 +1,3 @@
-import { createServer, type Server } from 'node:http';
 import { SessionGate, TooManyRequestsError } from '../../src/pages/limits';
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { CookieClient } from '../support/cookieClient';
@@ -6,7 +5,7 @@ import { graphCalls } from '../support/emulator';
 import { loginAndConnect } from '../support/flow';
 import { burstFrom } from '../support/burst';
 import { realLogin } from '../support/realLogin';
-import { agentFor, startStack, type Stack } from '../support/stack';
+import { agentFor, startServedStack, startStack, type Stack } from '../support/stack';
 
 const BAKERY = SEED_IDS.pages.bakery;
 
@@ -93,21 +92,14 @@ describe('one session cannot slow or block the others', () => {
 
 describe('a noisy neighbour (provider latency 100 ms)', () => {
   const LIMIT = 60;
+  let served: Awaited<ReturnType<typeof startServedStack>>;
   let stack: Stack;
-  let server: Server;
   let base: string;
   beforeAll(async () => {
-    server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-    stack = await startStack({ env: { BASE_URL: base, SESSION_RATE_LIMIT: String(LIMIT) } });
-    server.on('request', stack.app);
+    served = await startServedStack({ env: { SESSION_RATE_LIMIT: String(LIMIT) } });
+    ({ stack, url: base } = served);
   });
-  afterAll(async () => {
-    server.closeAllConnections();
-    server.close();
-    await stack.close();
-  });
+  afterAll(() => served.close());
 
   async function timedView(client: CookieClient): Promise<number> {
     const started = performance.now();

@@ -1,7 +1,6 @@
-import { createServer, type Server } from 'node:http';
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { realLogin } from '../support/realLogin';
-import { startStack, type Stack } from '../support/stack';
+import { startServedStack } from '../support/stack';
 
 const LOGINS = Number(process.env.CONCURRENT_LOGINS ?? 500);
 
@@ -28,22 +27,13 @@ const PEOPLE = [
 ];
 
 describe(`${LOGINS} simultaneous logins through the real flow`, () => {
-  let stack: Stack;
-  let server: Server;
+  let served: Awaited<ReturnType<typeof startServedStack>>;
   let base: string;
   beforeAll(async () => {
-    // The app listens on the BASE_URL origin the emulator redirects to.
-    server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-    stack = await startStack({ env: { BASE_URL: base }, timeoutMs: 10_000 });
-    server.on('request', stack.app);
+    served = await startServedStack({ timeoutMs: 10_000 });
+    base = served.url;
   });
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-    await stack.close();
-  });
+  afterAll(() => served.close());
 
   it("when they all log in at once with separate cookie jars, then all complete and none sees another's page", async () => {
     const outcomes = await Promise.all(
@@ -59,6 +49,6 @@ describe(`${LOGINS} simultaneous logins through the real flow`, () => {
       expect([...outcome.offered].sort()).toEqual([...who.offers].sort());
     }
     // Every session really holds its own token: the emulator saw one user token per login.
-    expect(stack.emulator.controls.calls({ path: 'oauth/access_token' })).toBeGreaterThanOrEqual(LOGINS);
+    expect(served.stack.emulator.controls.calls({ path: 'oauth/access_token' })).toBeGreaterThanOrEqual(LOGINS);
   }, 120_000);
 });

@@ -148,6 +148,27 @@ export async function listen(
   };
 }
 
+/**
+ * A stack served on a real loopback port, for clients that need one (fetch,
+ * another process): listens first, because the app's BASE_URL (and so the
+ * callback the emulator redirects to) is the port it got.
+ */
+export async function startServedStack(
+  options: StackOptions = {},
+): Promise<{ stack: Stack; url: string; close(): Promise<void> }> {
+  const served = await listen();
+  const stack = await startStack({ ...options, env: { ...options.env, BASE_URL: served.url } });
+  served.server.on('request', stack.app);
+  return {
+    stack,
+    url: served.url,
+    close: async () => {
+      await served.close();
+      await stack.close();
+    },
+  };
+}
+
 /** One listening app instance with its own Graph client and its own store handle (several may share a store). */
 export interface Instance extends Listening {
   sessions: SessionStoreHandle;
