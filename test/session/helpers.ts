@@ -8,7 +8,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { loadConfig, type Config } from '../../src/config';
 import { startEmulator, type RunningEmulator } from '@pagelight/graph-emulator';
-import { APP_ID, APP_SECRET, BASE_URL, SESSION_SECRET } from '../support/stack';
+import { APP_ID, APP_SECRET, appEnv, BASE_URL } from '../support/stack';
 
 /** One emulator whose registered callback is the shared BASE_URL of every instance. */
 export function startSharedEmulator(): Promise<RunningEmulator> {
@@ -20,18 +20,7 @@ export function startSharedEmulator(): Promise<RunningEmulator> {
 }
 
 export function configFor(emulator: RunningEmulator, env: Record<string, string> = {}): Config {
-  return loadConfig({
-    FB_APP_ID: APP_ID,
-    FB_APP_SECRET: APP_SECRET,
-    FB_AUTH_URL: emulator.url,
-    FB_GRAPH_URL: emulator.url,
-    BASE_URL,
-    SESSION_SECRET,
-    PROVIDER_TIMEOUT_MS: '2000',
-    // Suites start many logins from one address; the limit has its own tests.
-    LOGIN_RATE_LIMIT: '0',
-    ...env,
-  });
+  return loadConfig({ ...appEnv(emulator.url), PROVIDER_TIMEOUT_MS: '2000', ...env });
 }
 
 /**

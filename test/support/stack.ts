@@ -66,6 +66,20 @@ export interface StackOptions {
   cache?: Omit<PageCacheOptions, 'ttlSec'>;
 }
 
+/** The variables an operator would set to point the app at the emulator at `providerUrl`. */
+export function appEnv(providerUrl: string): Record<string, string> {
+  return {
+    FB_APP_ID: APP_ID,
+    FB_APP_SECRET: APP_SECRET,
+    FB_AUTH_URL: providerUrl,
+    FB_GRAPH_URL: providerUrl,
+    BASE_URL,
+    SESSION_SECRET,
+    // Suites start many logins from one address; the limit has its own tests.
+    LOGIN_RATE_LIMIT: '0',
+  };
+}
+
 /**
  * The app (not listening: supertest drives it) wired to an emulator on an
  * ephemeral port, configured through the same variables an operator sets.
@@ -79,17 +93,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   });
   open.add(emulator);
   const config = loadConfig({
-    FB_APP_ID: APP_ID,
-    FB_APP_SECRET: APP_SECRET,
-    FB_AUTH_URL: emulator.url,
-    FB_GRAPH_URL: emulator.url,
-    BASE_URL,
-    SESSION_SECRET,
+    ...appEnv(emulator.url),
     PROVIDER_TIMEOUT_MS: String(options.timeoutMs ?? 1500),
     // Off by default so tests that count upstream calls see every call.
     PAGE_CACHE_TTL: '0',
-    // Suites start many logins from one address; the limit has its own tests.
-    LOGIN_RATE_LIMIT: '0',
     ...options.env,
   });
   const logs = new LogCapture();
