@@ -4,7 +4,7 @@
  */
 export { createEmulator } from './app';
 export { startEmulator } from './server';
-export { DEMO_CLIENT, demoClient } from './demo';
+export { appUrls, DEMO_CLIENT, demoClient } from './demo';
 export { DEFAULT_SEED, SEED_IDS } from './seed';
 export type { Seed, SeedPage, SeedPost, SeedUser, SeedRole, PageLocation } from './seed';
 export { PERMISSIONS } from './permissions';
