@@ -187,6 +187,17 @@ describe('the "Apps and Websites" settings page', () => {
         .expect(403);
       await stillWorks(app, token);
     });
+
+    it('when the browser sends Origin "null" from this page (it sets no-referrer) and Sec-Fetch-Site same-origin, then the removal goes through', async () => {
+      const { app, fields } = await setup();
+      await request(app)
+        .post('/settings/apps/remove')
+        .set('Origin', 'null')
+        .set('Sec-Fetch-Site', 'same-origin')
+        .type('form')
+        .send({ ...fields, action: 'remove' })
+        .expect(200);
+    });
   });
 
   it('when the app is no longer authorised by that person, then a 404 page; an unknown one fails the form check', async () => {

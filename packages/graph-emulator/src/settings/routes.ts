@@ -59,12 +59,17 @@ function showPeople(ctx: Context, res: Response): void {
   });
 }
 
-/** A browser says where a form came from; another site's page must not remove apps. */
+/**
+ * A browser says where a form came from; another site's page must not remove
+ * apps. `Sec-Fetch-Site` decides when sent. Otherwise `Origin` must be ours,
+ * except "null", which these pages cause themselves (`Referrer-Policy:
+ * no-referrer`); the form token still has to match.
+ */
 function crossSite(req: Request): boolean {
   const site = req.get('sec-fetch-site');
-  if (site !== undefined && site !== 'same-origin' && site !== 'none') return true;
+  if (site !== undefined) return site !== 'same-origin' && site !== 'none';
   const origin = req.get('origin');
-  return origin !== undefined && origin !== `${req.protocol}://${req.get('host') ?? ''}`;
+  return origin !== undefined && origin !== 'null' && origin !== `${req.protocol}://${req.get('host') ?? ''}`;
 }
 
 async function remove(ctx: Context, req: Request, res: Response): Promise<void> {
