@@ -28,13 +28,14 @@ async function main(): Promise<void> {
   let emulator: { close(): Promise<void> } | undefined;
   if (config.demo) {
     // Loaded only in demo mode, so a configured (production) app never loads the emulator.
-    const { DEMO_CLIENT, startEmulator } = await import('@pagelight/graph-emulator');
+    const { appUrls, DEMO_CLIENT, startEmulator } = await import('@pagelight/graph-emulator');
     const running = await listenOrExit(
       () =>
         startEmulator({
           port: config.providerPort,
           host: '127.0.0.1',
-          clients: [{ ...DEMO_CLIENT, redirectUri: config.callbackUrl }],
+          // Registered like the provider's dashboard fields: deauthorize and data-deletion callbacks too.
+          clients: [{ ...DEMO_CLIENT, ...appUrls(config.baseUrl), redirectUri: config.callbackUrl }],
           // The demo is driven from outside (the browser suite, the benchmark) through the HTTP controls.
           httpControls: true,
         }),

@@ -18,6 +18,7 @@ import { faultMiddleware } from './faults';
 import { graphHandler } from './graph/dispatch';
 import { graphHeaders, sendGraphError } from './graph/respond';
 import { logForm, logRequests, requestKind } from './log';
+import { settingsRouter } from './settings/routes';
 import type { EmulatorControls, EmulatorOptions } from './types';
 import { providerViewsDir } from './views';
 
@@ -55,6 +56,8 @@ export function buildEmulator(opts: EmulatorOptions): BuiltEmulator {
     res.status(204).end();
   });
   if (opts.httpControls === true) app.use('/__emulator', controlsRouter(ctx, controls));
+  // The person's own settings page: a browser page, not an API call, so neither logged nor failed.
+  app.use(settingsRouter(ctx));
 
   app.use(logRequests(ctx.log, ctx.now));
   app.use(express.urlencoded({ extended: false, limit: '100kb', parameterLimit: 200 }));

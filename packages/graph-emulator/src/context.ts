@@ -3,6 +3,8 @@
  * and test-control state. Built once per `createEmulator`; nothing is global,
  * so several emulators can run side by side in one test process.
  */
+import { randomBytes } from 'node:crypto';
+import { CallbackLog } from './callbacks/deliver';
 import { Faults } from './faults';
 import { RequestLog } from './log';
 import { DEFAULT_SEED } from './seed';
@@ -31,6 +33,11 @@ export interface Context {
   faults: Faults;
   usage: UsageMeter;
   log: RequestLog;
+  /** Signed callbacks sent to apps (removing an app), and the timeout of one. */
+  callbacks: CallbackLog;
+  callbackTimeoutMs: number;
+  /** Per-instance key of the settings page's form tokens. */
+  formKey: Buffer;
 }
 
 export function createContext(opts: EmulatorOptions): Context {
@@ -55,6 +62,9 @@ export function createContext(opts: EmulatorOptions): Context {
     faults,
     usage: new UsageMeter(now),
     log: new RequestLog(),
+    callbacks: new CallbackLog(),
+    callbackTimeoutMs: positive('callbackTimeoutMs', opts.callbackTimeoutMs ?? 5000),
+    formKey: randomBytes(32),
   };
 }
 
@@ -82,9 +92,27 @@ function clientMap(clients: readonly EmulatorClient[]): Map<string, EmulatorClie
     if ((url.protocol !== 'http:' && url.protocol !== 'https:') || redirectUri.includes('#')) {
       throw new Error(`createEmulator: redirectUri of client ${clientId} must be http(s) without a fragment`);
     }
+    for (const field of ['deauthorizeUrl', 'dataDeletionUrl'] as const) {
+      if (client[field] !== undefined) callbackUrl(clientId, field, client[field]);
+    }
     map.set(clientId, { ...client });
   }
   return map;
+}
+
+/** Registered like the redirect URI: an absolute http(s) URL without a fragment. */
+function callbackUrl(clientId: string, field: string, raw: unknown): void {
+  let url: URL | undefined;
+  try {
+    url = typeof raw === 'string' ? new URL(raw) : undefined;
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:') || String(raw).includes('#')) {
+    throw new Error(
+      `createEmulator: ${field} of client ${clientId} must be an absolute http(s) URL without a fragment`,
+    );
+  }
 }
 
 function positive(name: string, value: number): number {

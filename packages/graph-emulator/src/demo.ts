@@ -10,7 +10,21 @@ export const DEMO_CLIENT = Object.freeze({
   name: 'Pagelight (demo)',
 });
 
-/** The demo client with its callback, `${baseUrl}/auth/callback` (docs/architecture.md#configuration). */
+/** The demo client with its callback, `${baseUrl}/auth/callback` (docs/architecture.md#configuration), and its provider callbacks. */
 export function demoClient(baseUrl: string): EmulatorClient {
-  return { ...DEMO_CLIENT, redirectUri: `${baseUrl.replace(/\/+$/, '')}/auth/callback` };
+  return { ...DEMO_CLIENT, ...appUrls(baseUrl) };
+}
+
+/**
+ * The URLs an app at `baseUrl` registers with the provider: the redirect URI
+ * and the callbacks for removing the app and requesting deletion (package
+ * README, "Removing an app").
+ */
+export function appUrls(baseUrl: string): Pick<EmulatorClient, 'redirectUri' | 'deauthorizeUrl' | 'dataDeletionUrl'> {
+  const base = baseUrl.replace(/\/+$/, '');
+  return {
+    redirectUri: `${base}/auth/callback`,
+    deauthorizeUrl: `${base}/auth/deauthorize`,
+    dataDeletionUrl: `${base}/auth/data-deletion`,
+  };
 }

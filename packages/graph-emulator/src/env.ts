@@ -2,7 +2,7 @@
  * Configuration of the stand-alone emulator (`npm run provider`, see its README),
  * from the same variables the app reads, so both agree on the client.
  */
-import { demoClient } from './demo';
+import { appUrls, demoClient } from './demo';
 import type { EmulatorClient } from './types';
 
 export interface ProviderEnv {
@@ -63,7 +63,7 @@ export function loadProviderEnv(env: NodeJS.ProcessEnv): ProviderEnv {
   return {
     port,
     demo: false,
-    client: { clientId: appId, clientSecret: secret, redirectUri: `${baseUrl}/auth/callback`, name: 'Pagelight' },
+    client: { clientId: appId, clientSecret: secret, name: 'Pagelight', ...appUrls(baseUrl) },
   };
 }
 

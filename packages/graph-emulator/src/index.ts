@@ -4,11 +4,12 @@
  */
 export { createEmulator } from './app';
 export { startEmulator } from './server';
-export { DEMO_CLIENT, demoClient } from './demo';
+export { appUrls, DEMO_CLIENT, demoClient } from './demo';
 export { DEFAULT_SEED, SEED_IDS } from './seed';
 export type { Seed, SeedPage, SeedPost, SeedUser, SeedRole, PageLocation } from './seed';
 export { PERMISSIONS } from './permissions';
 export type {
+  CallbackDelivery,
   CallFilter,
   EmulatorClient,
   EmulatorControls,
@@ -18,6 +19,8 @@ export type {
   LogEntry,
   PendingFailure,
   RateLimit,
+  RemoveAppRequest,
+  RemoveAppResult,
   RevokeReason,
   RunningEmulator,
   ScriptedGraphError,

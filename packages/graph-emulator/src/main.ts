@@ -32,7 +32,8 @@ async function main(): Promise<void> {
   const { client } = env;
   console.log(
     `provider emulator listening on ${running.url} — client_id ${client.clientId}, ` +
-      `secret ${maskSecret(client.clientSecret)}, redirect_uri ${client.redirectUri}${env.demo ? ' (demo client)' : ''}`,
+      `secret ${maskSecret(client.clientSecret)}, redirect_uri ${client.redirectUri}${env.demo ? ' (demo client)' : ''}; ` +
+      `settings page ${running.url}/settings/apps`,
   );
 
   let stopping = false;

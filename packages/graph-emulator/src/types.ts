@@ -12,6 +12,10 @@ export interface EmulatorClient {
   /** Compared byte for byte, like the real provider's "Valid OAuth Redirect URIs". */
   redirectUri: string;
   name: string;
+  /** Where removing the app is announced (the provider's "Deauthorize Callback URL"); absolute http(s). */
+  deauthorizeUrl?: string;
+  /** Where a deletion request is sent (the provider's "Data Deletion Request URL"); absolute http(s). */
+  dataDeletionUrl?: string;
 }
 
 export interface EmulatorOptions {
@@ -40,6 +44,8 @@ export interface EmulatorOptions {
    * in-process `controls` object is always there.
    */
   httpControls?: boolean;
+  /** How long one signed callback to an app may take before it counts as failed (default 5000 ms). */
+  callbackTimeoutMs?: number;
 }
 
 /** Which tokens a control applies to; an empty filter means every token. */
@@ -121,6 +127,44 @@ export interface IssueTokenRequest {
   pageId?: string;
 }
 
+/** Remove an app from a person's "Apps and Websites" settings, as the settings page does. */
+export interface RemoveAppRequest {
+  userId: string;
+  /** Default: the first registered client. */
+  clientId?: string;
+  /** Also send the data-deletion callback ("Remove and request deletion"). */
+  requestDeletion?: boolean;
+}
+
+/** One signed callback the emulator sent to an app, and how the app answered. */
+export interface CallbackDelivery {
+  /** Epoch ms (the emulator's clock) when it was sent. */
+  at: number;
+  kind: 'deauthorize' | 'data_deletion';
+  clientId: string;
+  userId: string;
+  url: string;
+  /** The app's HTTP status; null when no answer came (unreachable, timeout). */
+  status: number | null;
+  /** 2xx, and for a data deletion an answer with `url` and `confirmation_code`. */
+  ok: boolean;
+  /** The answer, parsed when it was JSON. */
+  body?: unknown;
+  confirmationCode?: string;
+  /** The status page the app named in its data-deletion answer (`url`). */
+  statusUrl?: string;
+  /** Why it is not ok, in a few words. */
+  error?: string;
+  durationMs: number;
+}
+
+export interface RemoveAppResult {
+  /** Tokens revoked (190/458 from now on). */
+  revoked: number;
+  /** Deauthorize first, then data deletion when requested; none without registered URLs. */
+  deliveries: CallbackDelivery[];
+}
+
 export interface EmulatorControls {
   /** Make matching tokens expire now (Graph answers 190/463). Returns how many. */
   expireTokens(filter?: TokenFilter): number;
@@ -154,6 +198,10 @@ export interface EmulatorControls {
   calls(filter?: CallFilter): number;
   /** Shortcut past the dialog for tests and benchmarks. */
   issueToken(request: IssueTokenRequest): { access_token: string; expires_in: number | null };
+  /** Revokes the person's tokens for the app (190/458), then sends the signed callbacks and waits for the answers. */
+  removeApp(request: RemoveAppRequest): Promise<RemoveAppResult>;
+  /** Callbacks sent so far, oldest first (bounded); cleared by `reset`. */
+  callbackDeliveries(): CallbackDelivery[];
 }
 
 export interface RunningEmulator {

@@ -68,11 +68,16 @@ describe('views', () => {
 });
 
 describe('stand-alone configuration (npm run provider)', () => {
-  it('when nothing is set, then the demo client on port 3001 with the callback of http://localhost:3000', () => {
+  it('when nothing is set, then the demo client on port 3001 with the callbacks of http://localhost:3000', () => {
     expect(loadProviderEnv({})).toEqual({
       port: 3001,
       demo: true,
-      client: { ...DEMO_CLIENT, redirectUri: 'http://localhost:3000/auth/callback' },
+      client: {
+        ...DEMO_CLIENT,
+        redirectUri: 'http://localhost:3000/auth/callback',
+        deauthorizeUrl: 'http://localhost:3000/auth/deauthorize',
+        dataDeletionUrl: 'http://localhost:3000/auth/data-deletion',
+      },
     });
     expect(DEMO_CLIENT).toEqual({
       clientId: '1234567890123456',
@@ -95,6 +100,8 @@ describe('stand-alone configuration (npm run provider)', () => {
         clientId: '42',
         clientSecret: 's3cret',
         redirectUri: 'https://pagelight.example/auth/callback',
+        deauthorizeUrl: 'https://pagelight.example/auth/deauthorize',
+        dataDeletionUrl: 'https://pagelight.example/auth/data-deletion',
         name: 'Pagelight',
       },
     });

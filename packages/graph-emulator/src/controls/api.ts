@@ -4,16 +4,27 @@
  * silently scripting nothing.
  */
 import { z } from 'zod';
+import { removeApp } from '../callbacks/remove';
 import type { Context } from '../context';
 import { ALL_PERMISSIONS, IMPLICIT_PERMISSION } from '../permissions';
 import { randomId } from '../store/random';
-import type { EmulatorControls, Failure, IssueTokenRequest, RateLimit, RevokeReason, TokenFilter } from '../types';
+import type {
+  EmulatorControls,
+  Failure,
+  IssueTokenRequest,
+  RateLimit,
+  RemoveAppRequest,
+  RemoveAppResult,
+  RevokeReason,
+  TokenFilter,
+} from '../types';
 import {
   describeZodError,
   issueTokenSchema,
   latencySchema,
   parseFailure,
   rateLimitSchema,
+  removeAppSchema,
   revokeSchema,
   tokenFilterSchema,
 } from './schemas';
@@ -62,6 +73,7 @@ export function createControls(ctx: Context): EmulatorControls {
       ctx.faults.clear(ctx.initialLatencyMs);
       ctx.usage.reset();
       ctx.log.clear();
+      ctx.callbacks.clear();
     },
     get requestLog() {
       return ctx.log.entries;
@@ -83,6 +95,17 @@ export function createControls(ctx: Context): EmulatorControls {
         ctx,
         parse('issueToken', () => issueTokenSchema.parse(request)),
       );
+    },
+    async removeApp(request: RemoveAppRequest): Promise<RemoveAppResult> {
+      const req = parse('removeApp', () => removeAppSchema.parse(request));
+      const client = req.clientId === undefined ? ctx.clients.values().next().value : ctx.clients.get(req.clientId);
+      if (client === undefined) throw new Error(`removeApp: unknown client ${req.clientId ?? ''}`);
+      if (ctx.data.user(req.userId) === undefined) throw new Error(`removeApp: unknown user ${req.userId}`);
+      // Sent even when the person holds no live token, so a test can replay a removal.
+      return removeApp(ctx, client, req.userId, req.requestDeletion ?? false);
+    },
+    callbackDeliveries() {
+      return ctx.callbacks.all();
     },
   };
 }

@@ -18,6 +18,7 @@ import {
   issueTokenSchema,
   latencySchema,
   rateLimitSchema,
+  removeAppSchema,
   revokeSchema,
   tokenFilterSchema,
 } from './schemas';
@@ -111,6 +112,12 @@ export function controlsRouter(ctx: Context, controls: EmulatorControls): Router
     const filter = { ...q, ...(q.tokenKind !== undefined ? { tokenKind: q.tokenKind } : {}) };
     res.json({ count: controls.calls(filter) });
   });
+  router.post('/apps/remove', async (req, res) => {
+    res.json(await controls.removeApp(removeAppSchema.parse(body(req))));
+  });
+  router.get('/callbacks', (_req, res) => {
+    res.json({ data: controls.callbackDeliveries() });
+  });
   router.get('/seed', (_req, res) => {
     res.json(seedSummary(ctx));
   });
@@ -142,7 +149,13 @@ function controlErrorMessage(err: unknown): string {
 /** Ids and counts only: never secrets or tokens. */
 function seedSummary(ctx: Context): unknown {
   return {
-    clients: [...ctx.clients.values()].map((c) => ({ clientId: c.clientId, name: c.name, redirectUri: c.redirectUri })),
+    clients: [...ctx.clients.values()].map((c) => ({
+      clientId: c.clientId,
+      name: c.name,
+      redirectUri: c.redirectUri,
+      ...(c.deauthorizeUrl !== undefined ? { deauthorizeUrl: c.deauthorizeUrl } : {}),
+      ...(c.dataDeletionUrl !== undefined ? { dataDeletionUrl: c.dataDeletionUrl } : {}),
+    })),
     users: ctx.data.allUsers().map((u) => ({ id: u.id, name: u.name, pages: u.roles.map((r) => r.pageId) })),
     pages: ctx.data.allPages().map((p) => ({ id: p.id, name: p.fields.get('name'), posts: p.feed.length })),
   };

@@ -71,6 +71,12 @@ export const issueTokenSchema = z.strictObject({
   pageId: digits.optional(),
 });
 
+export const removeAppSchema = z.strictObject({
+  userId: digits,
+  clientId: z.string().min(1).optional(),
+  requestDeletion: z.boolean().optional(),
+});
+
 /** One line naming the offending path, for a 400 answer or a thrown Error. */
 export function describeZodError(err: z.ZodError): string {
   return err.issues.map((i) => `${i.path.length > 0 ? i.path.join('.') : 'body'}: ${i.message}`).join('; ');

@@ -146,6 +146,33 @@ export class TokenStore {
     return count;
   }
 
+  /** Removing an app: every token of that person for that client, user and page alike (190/458). */
+  revokeApp(userId: string, clientId: string): number {
+    let count = 0;
+    for (const record of this.tokens.values()) {
+      if (record.userId === userId && record.clientId === clientId && record.revoked === undefined) {
+        record.revoked = 'app_removed';
+        count++;
+      }
+    }
+    return count;
+  }
+
+  /**
+   * The apps a person has authorised: clients with a token not revoked, and
+   * since when. An expired token still counts, as the provider keeps the app
+   * in the person's settings until it is removed.
+   */
+  authorisedClients(userId: string): Map<string, number> {
+    const since = new Map<string, number>();
+    for (const record of this.tokens.values()) {
+      if (record.userId !== userId || record.revoked !== undefined) continue;
+      const known = since.get(record.clientId);
+      if (known === undefined || record.issuedAt < known) since.set(record.clientId, record.issuedAt);
+    }
+    return since;
+  }
+
   private *matching(filter: TokenFilter): Generator<TokenRecord> {
     for (const record of this.tokens.values()) {
       if (filter.userId !== undefined && record.userId !== filter.userId) continue;

@@ -1,0 +1,244 @@
+import request from 'supertest';
+import { CLIENT, graphError, makeEmulator, OTHER_CLIENT, userToken, USERS } from './helpers';
+import { startReceiver, type Receiver } from './receiver';
+
+/** The form of one app on the settings page: its hidden fields. */
+function formFor(html: string, clientId: string): Record<string, string> {
+  const forms = html.split('<form').slice(1);
+  const form = forms.find((f) => f.includes(`name="client_id" value="${clientId}"`));
+  if (form === undefined) throw new Error(`no form for ${clientId} in: ${html.slice(0, 400)}`);
+  const fields: Record<string, string> = {};
+  for (const m of form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) fields[m[1]!] = m[2]!;
+  return fields;
+}
+
+describe('the "Apps and Websites" settings page', () => {
+  let receiver: Receiver;
+  beforeEach(async () => {
+    receiver = await startReceiver();
+    receiver.answer = (req, res) => {
+      const json =
+        req.url === '/dd' ? { url: 'http://app.test/auth/data-deletion/ABC123', confirmation_code: 'ABC123' } : {};
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(json));
+    };
+  });
+  afterEach(() => receiver.close());
+
+  const emulator = (name = CLIENT.name) =>
+    makeEmulator({
+      clients: [
+        { ...CLIENT, name, deauthorizeUrl: `${receiver.url}/d`, dataDeletionUrl: `${receiver.url}/dd` },
+        OTHER_CLIENT,
+      ],
+    });
+
+  it('when opened without a person, then it lists the seeded people with links to their settings', async () => {
+    const { app } = emulator();
+    const res = await request(app).get('/settings/apps').expect(200);
+    expect(res.text).toContain('Ada Lovelace');
+    expect(res.text).toContain(`href="/settings/apps?user=${USERS.ada}"`);
+  });
+
+  it('when a person has logged in to an app, then the page lists that app with "Remove" and "Remove and request deletion", and no other', async () => {
+    const { app } = emulator();
+    await userToken(app);
+    const res = await request(app).get('/settings/apps').query({ user: USERS.ada }).expect(200);
+    expect(res.headers['content-security-policy']).toMatch(/script-src 'none'/);
+    expect(res.headers['content-security-policy']).toMatch(/form-action 'self'/);
+    expect(res.text).not.toMatch(/<script|\sstyle=|\son\w+=/i);
+    expect(res.text).toContain(`Remove ${CLIENT.name}`);
+    expect(res.text).toContain('Remove and request deletion');
+    expect(res.text).not.toContain(OTHER_CLIENT.name);
+    const grace = await request(app).get('/settings/apps').query({ user: USERS.grace }).expect(200);
+    expect(grace.text).not.toContain(`Remove ${CLIENT.name}`);
+    expect(grace.text).toMatch(/no apps/i);
+  });
+
+  it('when an app name holds HTML, then the page shows it as text', async () => {
+    const { app } = emulator('<img src=x onerror=alert(1)> & Co');
+    await userToken(app);
+    const res = await request(app).get('/settings/apps').query({ user: USERS.ada }).expect(200);
+    expect(res.text).not.toContain('<img src=x');
+    expect(res.text).toContain('&lt;img src=x onerror=alert(1)&gt; &amp; Co');
+  });
+
+  it.each([
+    ['an unknown person', '999', 404],
+    ['a malformed id', 'ada<script>', 400],
+  ])('when the page is opened for %s (%s), then a %i page', async (_what, user, status) => {
+    const { app } = emulator();
+    const res = await request(app).get('/settings/apps').query({ user }).expect(status);
+    expect(res.text).not.toContain('<script>');
+  });
+
+  it('when "Remove" is pressed, then the tokens stop working, the deauthorize callback is sent, and the page says the app was told', async () => {
+    const { app, controls } = emulator();
+    const token = await userToken(app);
+    const page = await request(app).get('/settings/apps').query({ user: USERS.ada });
+    const res = await request(app)
+      .post('/settings/apps/remove')
+      .type('form')
+      .send({ ...formFor(page.text, CLIENT.clientId), action: 'remove' })
+      .expect(200);
+    expect(res.text).toContain(`${CLIENT.name} removed`);
+    expect(res.text).toMatch(/deauthorize callback.*answered 200/s);
+    expect(receiver.received.map((r) => r.path)).toEqual(['/d']);
+    const me = await request(app).get('/me').set('Authorization', `Bearer ${token}`).expect(400);
+    expect(graphError(me.body)).toMatchObject({ code: 190, error_subcode: 458 });
+    expect(controls.callbackDeliveries()).toHaveLength(1);
+    // The app is gone from the list.
+    const after = await request(app).get('/settings/apps').query({ user: USERS.ada });
+    expect(after.text).not.toContain(`Remove ${CLIENT.name}`);
+  });
+
+  it('when "Remove and request deletion" is pressed, then the page shows the confirmation code the app gave', async () => {
+    const { app } = emulator();
+    await userToken(app);
+    const page = await request(app).get('/settings/apps').query({ user: USERS.ada });
+    const res = await request(app)
+      .post('/settings/apps/remove')
+      .type('form')
+      .send({ ...formFor(page.text, CLIENT.clientId), action: 'remove_and_delete' })
+      .expect(200);
+    expect(receiver.received.map((r) => r.path)).toEqual(['/d', '/dd']);
+    expect(res.text).toContain(`${CLIENT.name} confirmed deletion: code ABC123`);
+    expect(res.text).toContain('href="http://app.test/auth/data-deletion/ABC123"');
+  });
+
+  it('when the app does not answer, then the page says so and that the app will learn on its next call', async () => {
+    const { app } = emulator();
+    receiver.answer = (_req, res) => {
+      res.writeHead(503).end();
+    };
+    await userToken(app);
+    const page = await request(app).get('/settings/apps').query({ user: USERS.ada });
+    const res = await request(app)
+      .post('/settings/apps/remove')
+      .type('form')
+      .send({ ...formFor(page.text, CLIENT.clientId), action: 'remove_and_delete' })
+      .expect(200);
+    expect(res.text).toMatch(/did not confirm/);
+    expect(res.text).toMatch(/error 190/);
+  });
+
+  describe('CSRF on its form', () => {
+    async function setup() {
+      const emu = emulator();
+      const token = await userToken(emu.app);
+      const page = await request(emu.app).get('/settings/apps').query({ user: USERS.ada });
+      return { ...emu, token, fields: formFor(page.text, CLIENT.clientId) };
+    }
+    const stillWorks = (app: Parameters<typeof request>[0], token: string) =>
+      request(app).get('/me').set('Authorization', `Bearer ${token}`).expect(200);
+
+    it('when the form token is missing or altered, then 403 and nothing is revoked or sent', async () => {
+      const { app, token, fields } = await setup();
+      const { form_token: formToken, ...rest } = fields;
+      await request(app)
+        .post('/settings/apps/remove')
+        .type('form')
+        .send({ ...rest, action: 'remove' })
+        .expect(403);
+      const altered = `${formToken!.slice(0, -2)}${formToken!.endsWith('A') ? 'BB' : 'AA'}`;
+      await request(app)
+        .post('/settings/apps/remove')
+        .type('form')
+        .send({ ...rest, form_token: altered, action: 'remove' })
+        .expect(403);
+      await stillWorks(app, token);
+      expect(receiver.received).toHaveLength(0);
+    });
+
+    it('when the token was made for another person or app, then 403', async () => {
+      const { app, token, fields, controls } = await setup();
+      controls.issueToken({ userId: USERS.grace });
+      await request(app)
+        .post('/settings/apps/remove')
+        .type('form')
+        .send({ ...fields, user_id: USERS.grace, action: 'remove' })
+        .expect(403);
+      await stillWorks(app, token);
+    });
+
+    it('when the form is older than 30 minutes, then 403', async () => {
+      const { app, token, fields, clock } = await setup();
+      clock.advance(31 * 60_000);
+      await request(app)
+        .post('/settings/apps/remove')
+        .type('form')
+        .send({ ...fields, action: 'remove' })
+        .expect(403);
+      await stillWorks(app, token);
+    });
+
+    it('when the POST comes from another site, then 403 even with a valid token', async () => {
+      const { app, token, fields } = await setup();
+      await request(app)
+        .post('/settings/apps/remove')
+        .set('Origin', 'http://evil.test')
+        .type('form')
+        .send({ ...fields, action: 'remove' })
+        .expect(403);
+      await request(app)
+        .post('/settings/apps/remove')
+        .set('Sec-Fetch-Site', 'cross-site')
+        .type('form')
+        .send({ ...fields, action: 'remove' })
+        .expect(403);
+      await stillWorks(app, token);
+    });
+
+    it('when the browser sends Origin "null" from this page (it sets no-referrer) and Sec-Fetch-Site same-origin, then the removal goes through', async () => {
+      const { app, fields } = await setup();
+      await request(app)
+        .post('/settings/apps/remove')
+        .set('Origin', 'null')
+        .set('Sec-Fetch-Site', 'same-origin')
+        .type('form')
+        .send({ ...fields, action: 'remove' })
+        .expect(200);
+    });
+  });
+
+  it('when the app is no longer authorised by that person, then a 404 page; an unknown one fails the form check', async () => {
+    const { app } = emulator();
+    await userToken(app);
+    const page = await request(app).get('/settings/apps').query({ user: USERS.ada });
+    const fields = formFor(page.text, CLIENT.clientId);
+    await request(app)
+      .post('/settings/apps/remove')
+      .type('form')
+      .send({ ...fields, client_id: 'nope', action: 'remove' })
+      .expect(403);
+    await request(app)
+      .post('/settings/apps/remove')
+      .type('form')
+      .send({ ...fields, action: 'remove' })
+      .expect(200);
+    // Removed already: the same form again finds nothing to remove.
+    await request(app)
+      .post('/settings/apps/remove')
+      .type('form')
+      .send({ ...fields, action: 'remove' })
+      .expect(404);
+  });
+
+  it('when the action or an id is malformed, then a 400 page; other methods get 405', async () => {
+    const { app } = emulator();
+    await userToken(app);
+    const page = await request(app).get('/settings/apps').query({ user: USERS.ada });
+    const fields = formFor(page.text, CLIENT.clientId);
+    await request(app)
+      .post('/settings/apps/remove')
+      .type('form')
+      .send({ ...fields, action: 'explode' })
+      .expect(400);
+    await request(app)
+      .post('/settings/apps/remove')
+      .type('form')
+      .send({ ...fields, user_id: 'x', action: 'remove' })
+      .expect(400);
+    await request(app).get('/settings/apps/remove').expect(405);
+    await request(app).delete('/settings/apps').expect(405);
+  });
+});
