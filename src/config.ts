@@ -61,8 +61,17 @@ export class ConfigError extends Error {
   }
 }
 
-export const DEFAULT_API_VERSION = 'v23.0';
-export const DEFAULT_SCOPES = 'pages_show_list pages_read_engagement pages_read_user_content';
+/**
+ * The newest version the provider's changelog lists as available (docs/provider-interface.md#versioning).
+ * The one place it is kept: docs and tests read it from here.
+ */
+export const DEFAULT_API_VERSION = 'v26.0';
+/**
+ * `pages_show_list` for /me/accounts, `pages_read_engagement` for the page token, the Page's fields
+ * and its own posts. `pages_read_user_content` (visitor posts, comments) is not needed by what the app shows
+ * (docs/provider-interface.md#permissions).
+ */
+export const DEFAULT_SCOPES = 'pages_show_list pages_read_engagement';
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 type Env = Readonly<Record<string, string | undefined>>;

@@ -75,9 +75,9 @@ export const DEFAULT_RETRY: RetryPolicy = { retries: 2, baseMs: 150, capMs: 1000
 export class GraphClient {
   private readonly transport: GraphTransport;
   /**
-   * Page endpoints and /me/accounts go without a version segment, as in the
-   * reference flow (docs/provider-interface.md#calls-at-a-glance): every provider that implements it serves them
-   * so. The dialog and token endpoint are versioned.
+   * Every call carries `/{FB_API_VERSION}/`: an unversioned call runs at
+   * whatever version the app's dashboard holds and changes behaviour when the
+   * provider upgrades it (docs/provider-interface.md#versioning).
    */
   private readonly tokenPath: string;
   /** Some stand-ins read tokens only from a form body: switched on the first 104. */
@@ -95,6 +95,7 @@ export class GraphClient {
       retry: options.retry ?? DEFAULT_RETRY,
       onResponse: options.onResponse,
       now: options.now,
+      apiVersion: options.apiVersion,
     });
     this.tokenPath = `/${options.apiVersion}/oauth/access_token`;
   }
@@ -191,8 +192,9 @@ export class GraphClient {
     schema: ZodType<T>,
     gate?: ReadGate,
   ): Promise<T> {
-    const once = () => this.readOnce(token, path, query, schema);
-    return this.inflight.run(readKey('GET', path, query, token), gate ? () => gate(once) : once);
+    const versioned = `/${this.options.apiVersion}${path}`;
+    const once = () => this.readOnce(token, versioned, query, schema);
+    return this.inflight.run(readKey('GET', versioned, query, token), gate ? () => gate(once) : once);
   }
 
   private async readOnce<T>(

@@ -21,6 +21,8 @@ export interface TransportOptions {
   usage?: UsageGovernor;
   /** The clock (epoch ms), for the retry deadline and the usage readings. */
   now: () => number;
+  /** The version the app asks for; an answer at another `facebook-api-version` is warned about once. */
+  apiVersion?: string;
   /** Told about every answer, e.g. to read the provider's usage headers. */
   onResponse?: (info: { path: string; status: number; headers: Record<string, unknown>; ms: number }) => void;
 }
@@ -52,6 +54,7 @@ export class GraphTransport {
   private readonly http: AxiosInstance;
   private readonly agents: { http: http.Agent; https: https.Agent };
   private readonly usage: UsageGovernor;
+  private versionWarned = false;
 
   constructor(private readonly options: TransportOptions) {
     this.usage = options.usage ?? new UsageGovernor(DEFAULT_USAGE_POLICY, options.now);
@@ -130,6 +133,7 @@ export class GraphTransport {
     });
     const body = parseJson(res.data);
     const graphError = body === undefined ? undefined : graphErrorSchema.safeParse(body);
+    const answered = headerString(res.headers['facebook-api-version'])?.slice(0, 20);
     this.options.logger?.debug(
       {
         provider: {
@@ -140,10 +144,12 @@ export class GraphTransport {
           fbtrace_id: graphError?.success
             ? graphError.data.error.fbtrace_id
             : headerString(res.headers['x-fb-trace-id']),
+          apiVersion: answered,
         },
       },
       'provider call',
     );
+    this.checkVersion(answered);
     if (graphError?.success) throw this.graphError(req, graphError.data.error, res.status, pageId);
     if (res.status < 200 || res.status >= 300) {
       if (req.tokenEndpoint && res.status >= 400 && res.status < 500)
@@ -161,6 +167,21 @@ export class GraphTransport {
       throw new ProviderUnavailableError('bad_response', 'The provider answered with data of an unexpected shape.');
     }
     return parsed.data;
+  }
+
+  /**
+   * The provider says in `facebook-api-version` which version answered. A
+   * different one than configured means calls are not running at the version
+   * the app was written for (docs/provider-interface.md#versioning): said once, not per call.
+   */
+  private checkVersion(answered: string | undefined): void {
+    const wanted = this.options.apiVersion;
+    if (this.versionWarned || !wanted || !answered || answered === wanted) return;
+    this.versionWarned = true;
+    this.options.logger?.warn(
+      { configured: wanted, answered },
+      `the provider answered at API version ${answered}, not FB_API_VERSION=${wanted}`,
+    );
   }
 
   /**

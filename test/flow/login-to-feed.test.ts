@@ -26,7 +26,7 @@ describe('the login-to-feed flow', () => {
     expect(q.get('client_id')).toBe(stack.config.appId);
     expect(q.get('redirect_uri')).toBe('http://app.test/auth/callback');
     expect(q.get('response_type')).toBe('code');
-    expect(q.get('scope')).toBe('pages_show_list pages_read_engagement pages_read_user_content');
+    expect(q.get('scope')).toBe('pages_show_list pages_read_engagement');
     expect(q.get('state')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(q.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(q.get('code_challenge_method')).toBe('S256');

@@ -3,6 +3,7 @@
  * and test-control state. Built once per `createEmulator`; nothing is global,
  * so several emulators can run side by side in one test process.
  */
+import { DEFAULT_APP_VERSION, VERSION_RE } from './graph/respond';
 import { Faults } from './faults';
 import { RequestLog } from './log';
 import { DEFAULT_SEED } from './seed';
@@ -24,6 +25,8 @@ export interface Context {
   /** The port it listens on, once known: the controls accept only a loopback Host with this port. */
   port: number | undefined;
   now: () => number;
+  /** What unversioned calls run at (the app's dashboard version). */
+  appVersion: string;
   data: DataStore;
   tokens: TokenStore;
   codes: CodeStore;
@@ -48,6 +51,7 @@ export function createContext(opts: EmulatorOptions): Context {
     publicUrl: publicOrigin(opts.publicUrl ?? 'http://localhost'),
     port: undefined,
     now,
+    appVersion: appVersionOf(opts.appVersion),
     data: new DataStore(opts.seed ?? DEFAULT_SEED),
     tokens: new TokenStore(now),
     codes: new CodeStore(codeTtlMs, now),
@@ -108,4 +112,10 @@ export function publicOrigin(raw: string): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new Error('createEmulator: publicUrl must be http(s)');
   return url.origin;
+}
+
+function appVersionOf(value: string | undefined): string {
+  if (value === undefined) return DEFAULT_APP_VERSION;
+  if (!VERSION_RE.test(value)) throw new Error('createEmulator: appVersion must look like v23.0');
+  return value;
 }

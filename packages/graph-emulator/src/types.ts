@@ -40,6 +40,11 @@ export interface EmulatorOptions {
    * in-process `controls` object is always there.
    */
   httpControls?: boolean;
+  /**
+   * The version the app's dashboard holds: what an unversioned Graph call runs
+   * at, named in `facebook-api-version` (default `v23.0`).
+   */
+  appVersion?: string;
 }
 
 /** Which tokens a control applies to; an empty filter means every token. */
