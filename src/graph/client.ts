@@ -80,8 +80,12 @@ export class GraphClient {
    * provider upgrades it (docs/provider-interface.md#versioning).
    */
   private readonly tokenPath: string;
-  /** Some stand-ins read tokens only from a form body: switched on the first 104. */
-  private credentialsInForm = false;
+  /**
+   * Call paths (ids replaced by `{id}`) on which the provider ignored the
+   * Authorization header (a 104): those go with form-body tokens, others keep
+   * the header (docs/provider-interface.md#sending-credentials).
+   */
+  private readonly formPaths = new Set<string>();
   /** Concurrent identical reads (same path, parameters and token) share one upstream call. */
   readonly inflight = new InFlight();
 
@@ -152,6 +156,7 @@ export class GraphClient {
       '/me/accounts',
       { fields: 'id,name,category,tasks', limit: '100' },
       accountsSchema,
+      'app',
       gate,
     );
     return body.data;
@@ -159,19 +164,26 @@ export class GraphClient {
 
   /** Permissions the person granted and declined (`/me/permissions`). */
   async permissions(userToken: string): Promise<{ granted: string[]; declined: string[] }> {
-    const body = await this.read(userToken, '/me/permissions', {}, permissionsSchema);
+    const body = await this.read(userToken, '/me/permissions', {}, permissionsSchema, 'app');
     const by = (status: string) => body.data.filter((p) => p.status === status).map((p) => p.permission);
     return { granted: by('granted'), declined: by('declined') };
   }
 
   /** The page token for one page (docs/provider-interface.md#page-token), or undefined when the person does not manage it. */
   async pageToken(userToken: string, pageId: string): Promise<string | undefined> {
-    const body = await this.read(userToken, `/${pageId}`, { fields: 'access_token' }, pageTokenSchema);
+    const body = await this.read(userToken, `/${pageId}`, { fields: 'access_token' }, pageTokenSchema, 'app');
     return body.id === pageId ? body.access_token : undefined;
   }
 
   async pageDetails(pageToken: string, pageId: string, gate?: ReadGate): Promise<PageDetails> {
-    const body = await this.read(pageToken, `/${pageId}`, { fields: PAGE_FIELDS.join(',') }, pageDetailsSchema, gate);
+    const body = await this.read(
+      pageToken,
+      `/${pageId}`,
+      { fields: PAGE_FIELDS.join(',') },
+      pageDetailsSchema,
+      'page',
+      gate,
+    );
     return { ...body, id: pageId };
   }
 
@@ -182,7 +194,7 @@ export class GraphClient {
     };
     if (query.after) params.after = query.after;
     if (query.before) params.before = query.before;
-    return this.read(pageToken, `/${pageId}/feed`, params, feedSchema, gate);
+    return this.read(pageToken, `/${pageId}/feed`, params, feedSchema, 'page', gate);
   }
 
   private read<T>(
@@ -190,10 +202,11 @@ export class GraphClient {
     path: string,
     query: Record<string, string>,
     schema: ZodType<T>,
+    budget: 'app' | 'page',
     gate?: ReadGate,
   ): Promise<T> {
     const versioned = `/${this.options.apiVersion}${path}`;
-    const once = () => this.readOnce(token, versioned, query, schema);
+    const once = () => this.readOnce(token, versioned, query, schema, budget);
     return this.inflight.run(readKey('GET', versioned, query, token), gate ? () => gate(once) : once);
   }
 
@@ -202,27 +215,35 @@ export class GraphClient {
     path: string,
     query: Record<string, string>,
     schema: ZodType<T>,
+    budget: 'app' | 'page',
   ): Promise<T> {
     const proof: Record<string, string> = this.options.appSecret
       ? { appsecret_proof: appSecretProof(token, this.options.appSecret) }
       : {};
-    if (this.credentialsInForm) {
+    const shape = callShape(path);
+    if (this.formPaths.has(shape)) {
       return this.transport.call(
-        { method: 'POST', path, form: { method: 'get', ...query, ...proof, access_token: token }, idempotent: true },
+        {
+          method: 'POST',
+          path,
+          form: { method: 'get', ...query, ...proof, access_token: token },
+          idempotent: true,
+          budget,
+        },
         schema,
       );
     }
     try {
       return await this.transport.call(
-        { method: 'GET', path, query: { ...query, ...proof }, bearer: token, idempotent: true },
+        { method: 'GET', path, query: { ...query, ...proof }, bearer: token, idempotent: true, budget },
         schema,
       );
     } catch (err) {
-      // 104 "An access token is required": this provider ignores the header; use the form style (docs/provider-interface.md#sending-credentials).
+      // 104 "An access token is required": the header was ignored on this path; use the form style there (docs/provider-interface.md#sending-credentials).
       if (!(err instanceof GraphApiError) || err.graph.code !== 104) throw err;
-      this.credentialsInForm = true;
-      this.options.logger?.info('provider ignores Authorization headers; sending tokens in form bodies from now on');
-      return this.readOnce(token, path, query, schema);
+      this.formPaths.add(shape);
+      this.options.logger?.info({ path: shape }, 'provider ignored the Authorization header: form-body tokens on this path');
+      return this.readOnce(token, path, query, schema, budget);
     }
   }
 
@@ -233,6 +254,11 @@ export class GraphClient {
   close(): void {
     this.transport.close();
   }
+}
+
+/** A call path with its ids generalised (`/v26.0/123/feed` → `/v26.0/{id}/feed`): bounded, and names no page. */
+function callShape(path: string): string {
+  return path.replace(/\/\d+(?=\/|$)/g, '/{id}');
 }
 
 /** The client for the provider a config points at: its API origin, version, app and callback. The clock is the system's unless overridden. */

@@ -17,6 +17,7 @@ export const graphErrorSchema = z.object({
     code: z.number().int(),
     error_subcode: opt(z.number().int()),
     fbtrace_id: opt(z.string().max(200)),
+    error_user_title: opt(z.string().max(200)),
     error_user_msg: opt(z.string().max(4000)),
   }),
 });

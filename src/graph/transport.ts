@@ -47,6 +47,11 @@ export interface GraphRequest {
   idempotent: boolean;
   /** The token endpoint's refusals are a different error from the API's. */
   tokenEndpoint?: boolean;
+  /**
+   * Whose rate-limit budget the call counts against: `page` for a page-token
+   * call (the page's Business Use Case budget), `app` otherwise (docs/provider-interface.md#usage-headers).
+   */
+  budget?: 'app' | 'page';
 }
 
 /** One keep-alive axios instance per provider origin, which never throws on a status. */
@@ -101,7 +106,7 @@ export class GraphTransport {
   }
 
   private async once<T>(req: GraphRequest, schema: ZodType<T>, remainingMs: number | undefined): Promise<T> {
-    const pageId = req.tokenEndpoint ? undefined : pageOfPath(req.path);
+    const pageId = req.tokenEndpoint || req.budget !== 'page' ? undefined : pageOfPath(req.path);
     if (!req.tokenEndpoint) await this.throttle(req.path, pageId);
     const started = process.hrtime.bigint();
     let res: AxiosResponse<string>;
@@ -124,7 +129,7 @@ export class GraphTransport {
       throw this.transportError(err, req.path);
     }
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    this.usage.record(res.headers, pageId);
+    this.usage.record(res.headers, req.tokenEndpoint ? undefined : pageOfPath(req.path));
     this.options.onResponse?.({
       path: req.path,
       status: res.status,
@@ -199,6 +204,8 @@ export class GraphTransport {
           code: pageId ? 32 : 4,
           subcode: undefined,
           fbtraceId: undefined,
+          userTitle: undefined,
+          userMessage: undefined,
         },
         429,
         blocked,
@@ -219,6 +226,8 @@ export class GraphTransport {
       code: raw.code,
       subcode: raw.error_subcode,
       fbtraceId: raw.fbtrace_id,
+      userTitle: raw.error_user_title === undefined ? undefined : redactText(raw.error_user_title, this.options.secrets),
+      userMessage: raw.error_user_msg === undefined ? undefined : redactText(raw.error_user_msg, this.options.secrets),
     };
     return req.tokenEndpoint
       ? new TokenEndpointError(body, status)

@@ -63,6 +63,9 @@ export interface ScriptedGraphError {
   subcode?: number;
   message?: string;
   type?: string;
+  /** `error_user_title` / `error_user_msg`: the provider's words for the person. */
+  userTitle?: string;
+  userMessage?: string;
 }
 
 /** What `failNext` makes a request do. `match` limits it to paths containing the text. */
