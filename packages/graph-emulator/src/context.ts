@@ -12,7 +12,8 @@ import { DataStore } from './store/data';
 import { DialogStore } from './store/dialogs';
 import { TokenStore } from './store/tokens';
 import { UsageMeter } from './graph/usage';
-import type { EmulatorClient, EmulatorOptions } from './types';
+import { DEFAULT_CONFIGURATIONS, isKnownPermission } from './permissions';
+import type { EmulatorClient, EmulatorOptions, LoginConfiguration } from './types';
 
 export interface Context {
   clients: ReadonlyMap<string, EmulatorClient>;
@@ -27,6 +28,8 @@ export interface Context {
   now: () => number;
   /** What unversioned calls run at (the app's dashboard version). */
   appVersion: string;
+  /** Login for Business configurations by id. */
+  configurations: ReadonlyMap<string, LoginConfiguration>;
   data: DataStore;
   tokens: TokenStore;
   codes: CodeStore;
@@ -52,6 +55,7 @@ export function createContext(opts: EmulatorOptions): Context {
     port: undefined,
     now,
     appVersion: appVersionOf(opts.appVersion),
+    configurations: configurationMap(opts.configurations ?? DEFAULT_CONFIGURATIONS),
     data: new DataStore(opts.seed ?? DEFAULT_SEED),
     tokens: new TokenStore(now),
     codes: new CodeStore(codeTtlMs, now),
@@ -118,4 +122,15 @@ function appVersionOf(value: string | undefined): string {
   if (value === undefined) return DEFAULT_APP_VERSION;
   if (!VERSION_RE.test(value)) throw new Error('createEmulator: appVersion must look like v23.0');
   return value;
+}
+
+function configurationMap(list: readonly LoginConfiguration[]): Map<string, LoginConfiguration> {
+  const map = new Map<string, LoginConfiguration>();
+  for (const c of list) {
+    if (!/^\d{1,32}$/.test(c.id)) throw new Error('createEmulator: a configuration id must be numeric');
+    if (!c.permissions.every(isKnownPermission))
+      throw new Error(`createEmulator: configuration ${c.id} names an unknown permission`);
+    map.set(c.id, { ...c, permissions: [...c.permissions] });
+  }
+  return map;
 }

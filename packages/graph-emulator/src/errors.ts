@@ -148,4 +148,3 @@ export const badParam = (message: string): GraphError => new GraphError({ code: 
 /** Permission error that names the permission in quotes, as the provider does. */
 export const missingPermission = (permission: string, code: 10 | 200 = 10, extra = ''): GraphError =>
   new GraphError({ code, message: `(#${code}) This endpoint requires the '${permission}' permission${extra}` });
-

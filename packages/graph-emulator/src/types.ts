@@ -14,6 +14,16 @@ export interface EmulatorClient {
   name: string;
 }
 
+/**
+ * A Facebook Login for Business configuration: the dialog opened with
+ * `config_id=<id>` asks for exactly these permissions, whatever `scope` says.
+ */
+export interface LoginConfiguration {
+  id: string;
+  name: string;
+  permissions: string[];
+}
+
 export interface EmulatorOptions {
   clients: EmulatorClient[];
   /** Initial injected latency for Graph and token calls (default 0). */
@@ -45,6 +55,8 @@ export interface EmulatorOptions {
    * at, named in `facebook-api-version` (default `v23.0`).
    */
   appVersion?: string;
+  /** Login for Business configurations the dialog accepts as `config_id` (default `DEFAULT_CONFIGURATIONS`). */
+  configurations?: LoginConfiguration[];
 }
 
 /** Which tokens a control applies to; an empty filter means every token. */

@@ -24,19 +24,21 @@ export function traceIdOf(res: Response): string {
  * is the version that answered: the request's, or the app's dashboard version
  * for an unversioned call.
  */
-export const graphHeaders = (appVersion: string) => (req: Request, res: Response, next: NextFunction): void => {
-  const first = req.path.split('/')[1] ?? '';
-  res.set({
-    'x-fb-trace-id': traceIdOf(res),
-    'x-fb-rev': '1027411234',
-    'facebook-api-version': VERSION_RE.test(first) ? first : appVersion,
-    'Access-Control-Allow-Origin': '*',
-    'Cache-Control': 'private, no-cache, no-store, must-revalidate',
-    Pragma: 'no-cache',
-    Expires: 'Sat, 01 Jan 2000 00:00:00 GMT',
-  });
-  next();
-};
+export const graphHeaders =
+  (appVersion: string) =>
+  (req: Request, res: Response, next: NextFunction): void => {
+    const first = req.path.split('/')[1] ?? '';
+    res.set({
+      'x-fb-trace-id': traceIdOf(res),
+      'x-fb-rev': '1027411234',
+      'facebook-api-version': VERSION_RE.test(first) ? first : appVersion,
+      'Access-Control-Allow-Origin': '*',
+      'Cache-Control': 'private, no-cache, no-store, must-revalidate',
+      Pragma: 'no-cache',
+      Expires: 'Sat, 01 Jan 2000 00:00:00 GMT',
+    });
+    next();
+  };
 
 /** JSON exactly as the provider labels it ("application/json; charset=UTF-8"). */
 export function sendJson(res: Response, status: number, body: unknown): void {
