@@ -64,6 +64,9 @@ export type VerifiedCallback = { readonly code: string; readonly verifier: strin
  */
 export type ReadGate = <T>(read: () => Promise<T>) => Promise<T>;
 
+/** Empty feed pages with `next` followed in one read before the empty page is shown as is. */
+export const EMPTY_PAGE_HOPS = 3;
+
 export const DEFAULT_RETRY: RetryPolicy = { retries: 2, baseMs: 150, capMs: 1000, deadlineMs: 8000 };
 
 /**
@@ -187,14 +190,33 @@ export class GraphClient {
     return { ...body, id: pageId };
   }
 
+  /**
+   * One page of the feed. A page can come back empty and still have `next`:
+   * going older, that `next` is followed (at most EMPTY_PAGE_HOPS times) so the
+   * person does not land on an empty page; past the bound the empty page is
+   * returned with its `next`, and the view still offers "Older posts".
+   */
   async feed(pageToken: string, pageId: string, query: FeedQuery = {}, gate?: ReadGate): Promise<FeedResponse> {
-    const params: Record<string, string> = {
+    const params = (after: string | undefined, before: string | undefined): Record<string, string> => ({
       fields: 'id,created_time,message,story',
       limit: String(query.limit ?? 25),
-    };
-    if (query.after) params.after = query.after;
-    if (query.before) params.before = query.before;
-    return this.read(pageToken, `/${pageId}/feed`, params, feedSchema, 'page', gate);
+      ...(after ? { after } : {}),
+      ...(before ? { before } : {}),
+    });
+    let page = await this.read(
+      pageToken,
+      `/${pageId}/feed`,
+      params(query.after, query.before),
+      feedSchema,
+      'page',
+      gate,
+    );
+    for (let hop = 0; hop < EMPTY_PAGE_HOPS && !query.before && page.data.length === 0; hop++) {
+      const after = page.paging?.next ? page.paging.cursors?.after : undefined;
+      if (!after) break;
+      page = await this.read(pageToken, `/${pageId}/feed`, params(after, undefined), feedSchema, 'page', gate);
+    }
+    return page;
   }
 
   private read<T>(
@@ -242,7 +264,10 @@ export class GraphClient {
       // 104 "An access token is required": the header was ignored on this path; use the form style there (docs/provider-interface.md#sending-credentials).
       if (!(err instanceof GraphApiError) || err.graph.code !== 104) throw err;
       this.formPaths.add(shape);
-      this.options.logger?.info({ path: shape }, 'provider ignored the Authorization header: form-body tokens on this path');
+      this.options.logger?.info(
+        { path: shape },
+        'provider ignored the Authorization header: form-body tokens on this path',
+      );
       return this.readOnce(token, path, query, schema, budget);
     }
   }

@@ -81,8 +81,12 @@ export const pageDetailsSchema = z.object({
 export type PageDetails = z.infer<typeof pageDetailsSchema>;
 export type PageLocation = z.infer<typeof locationSchema>;
 
-/** Cursors go back into our own URLs: keep them short and URL-safe. */
-export const cursorSchema = z.string().regex(/^[A-Za-z0-9_=\-+/.%]{1,512}$/);
+/**
+ * Cursors are opaque and can be long: taken as they come, up to 2 KB of URL-safe characters, never decoded
+ * (docs/provider-interface.md#feed-paging).
+ */
+export const MAX_CURSOR = 2048;
+export const cursorSchema = z.string().regex(/^[A-Za-z0-9_=\-+/.%]{1,2048}$/);
 
 export const feedSchema = z.object({
   data: z

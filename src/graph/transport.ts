@@ -226,7 +226,8 @@ export class GraphTransport {
       code: raw.code,
       subcode: raw.error_subcode,
       fbtraceId: raw.fbtrace_id,
-      userTitle: raw.error_user_title === undefined ? undefined : redactText(raw.error_user_title, this.options.secrets),
+      userTitle:
+        raw.error_user_title === undefined ? undefined : redactText(raw.error_user_title, this.options.secrets),
       userMessage: raw.error_user_msg === undefined ? undefined : redactText(raw.error_user_msg, this.options.secrets),
     };
     return req.tokenEndpoint
