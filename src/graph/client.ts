@@ -14,6 +14,7 @@ import {
   PAGE_FIELDS,
   type FeedResponse,
   type PageDetails,
+  type PageList,
   type PageSummary,
 } from './schemas';
 import { GraphTransport, type RetryPolicy, type TransportOptions } from './transport';
@@ -63,6 +64,9 @@ export type VerifiedCallback = { readonly code: string; readonly verifier: strin
  * identical read already under way does not pass it again.
  */
 export type ReadGate = <T>(read: () => Promise<T>) => Promise<T>;
+
+/** Calls to `/me/accounts` one picker view may make (100 pages each). */
+export const ACCOUNTS_CALLS = 10;
 
 /** Empty feed pages with `next` followed in one read before the empty page is shown as is. */
 export const EMPTY_PAGE_HOPS = 3;
@@ -152,17 +156,28 @@ export class GraphClient {
     return this.grant(body.access_token, body.expires_in);
   }
 
-  /** The pages the person manages (`/me/accounts`); their page tokens are dropped here. */
-  async listPages(userToken: string, gate?: ReadGate): Promise<PageSummary[]> {
-    const body = await this.read(
-      userToken,
-      '/me/accounts',
-      { fields: 'id,name,category,tasks', limit: '100' },
-      accountsSchema,
-      'app',
-      gate,
-    );
-    return body.data;
+  /**
+   * The pages the person manages (`/me/accounts`), following `paging.next`
+   * (cursor `after`) for at most ACCOUNTS_CALLS calls; `cut` says the list
+   * went on beyond that (docs/provider-interface.md#managed-pages).
+   */
+  async listPages(userToken: string, gate?: ReadGate): Promise<PageList> {
+    const pages: PageSummary[] = [];
+    let after: string | undefined;
+    for (let call = 0; call < ACCOUNTS_CALLS; call++) {
+      const body = await this.read(
+        userToken,
+        '/me/accounts',
+        { fields: 'id,name,category,tasks', limit: '100', ...(after ? { after } : {}) },
+        accountsSchema,
+        'app',
+        gate,
+      );
+      pages.push(...body.data.filter((p) => !pages.some((q) => q.id === p.id)));
+      after = body.paging?.next ? body.paging.cursors?.after : undefined;
+      if (!after) return { pages, cut: false };
+    }
+    return { pages, cut: true };
   }
 
   /** Permissions the person granted and declined (`/me/permissions`). */

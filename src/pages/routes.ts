@@ -48,10 +48,11 @@ async function picker(ctx: AppContext, req: Request, res: Response): Promise<voi
     res.redirect(303, `/pages/${ctx.config.pageId}`);
     return;
   }
-  const pages = await listPages(ctx, req, userToken);
+  const { pages, cut } = await listPages(ctx, req, userToken);
   const connected = new Set(ctx.keeper.connectedPages(req).map((p) => p.id));
   res.render('picker', {
     title: 'Choose a page',
+    cut,
     pages: pages.map((p) => ({ id: p.id, name: p.name, category: p.category, connected: connected.has(p.id) })),
     declined: declinedPermissions(ctx, req),
   });
