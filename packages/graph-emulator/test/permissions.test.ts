@@ -16,7 +16,7 @@ describe('permissions granted and declined at the dialog', () => {
     });
   });
 
-  it('when pages_read_user_content was not granted, then the Page\'s own posts and fields still read (pages_read_engagement is enough)', async () => {
+  it("when pages_read_user_content was not granted, then the Page's own posts and fields still read (pages_read_engagement is enough)", async () => {
     const { app } = makeEmulator();
     const user = await userToken(app, { perms: ['pages_show_list', 'pages_read_engagement'] });
     const page = await pageToken(app, user, PAGES.bakery);
