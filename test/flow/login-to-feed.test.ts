@@ -125,7 +125,7 @@ describe('the login-to-feed flow', () => {
     const agent = agentFor(stack);
     await login(agent, { user: SEED_IDS.users.alan });
     const picker = await agent.get('/pages').expect(200);
-    expect(picker.text).toContain('does not manage any page');
+    expect(picker.text).toContain('No page to show');
   });
 
   it('when a person asks for a page they do not manage, then 403 and no token is kept', async () => {
