@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   const data = {
     title: page.name,
     page,
-    feed: toFeedView(feed),
+    feed: toFeedView(feed, 'first'),
     connected: true,
     flash: undefined,
     csrf: () => 'floor-csrf-token-000000000000000',

@@ -17,6 +17,8 @@ export interface Config {
   readonly authUrl: string;
   readonly graphUrl: string;
   readonly scopes: readonly string[];
+  /** Facebook Login for Business: the configuration the dialog logs in with (it holds the permissions). */
+  readonly configId: string | undefined;
   readonly pageId: string | undefined;
   readonly sessionSecrets: readonly string[];
   readonly sessionSecretGenerated: boolean;
@@ -61,8 +63,17 @@ export class ConfigError extends Error {
   }
 }
 
-export const DEFAULT_API_VERSION = 'v23.0';
-export const DEFAULT_SCOPES = 'pages_show_list pages_read_engagement pages_read_user_content';
+/**
+ * The newest version the provider's changelog lists as available (docs/provider-interface.md#versioning).
+ * The one place it is kept: docs and tests read it from here.
+ */
+export const DEFAULT_API_VERSION = 'v26.0';
+/**
+ * `pages_show_list` for /me/accounts, `pages_read_engagement` for the page token, the Page's fields
+ * and its own posts. `pages_read_user_content` (visitor posts, comments) is not needed by what the app shows
+ * (docs/provider-interface.md#permissions).
+ */
+export const DEFAULT_SCOPES = 'pages_show_list pages_read_engagement';
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -200,6 +211,14 @@ export function loadConfig(env: Env = process.env): Config {
     }
   }
 
+  const configId = read(env, 'FB_CONFIG_ID');
+  if (configId !== undefined && !/^\d{1,32}$/.test(configId)) {
+    throw new ConfigError(
+      'FB_CONFIG_ID',
+      `must be the numeric configuration id from Facebook Login for Business, got "${configId.slice(0, 40)}"`,
+    );
+  }
+
   const pageId = read(env, 'FB_PAGE_ID');
   if (pageId !== undefined && !/^\d{1,32}$/.test(pageId)) {
     throw new ConfigError('FB_PAGE_ID', `must be a numeric page id, got "${pageId}"`);
@@ -253,6 +272,7 @@ export function loadConfig(env: Env = process.env): Config {
     authUrl: origin(env, 'FB_AUTH_URL', 'https://www.facebook.com'),
     graphUrl: origin(env, 'FB_GRAPH_URL', 'https://graph.facebook.com'),
     scopes,
+    configId,
     pageId,
     sessionSecrets,
     sessionSecretGenerated: secretRaw === undefined,

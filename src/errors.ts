@@ -16,6 +16,7 @@ export type ErrorCode =
   | 'graph_token'
   | 'graph_permission'
   | 'graph_rate_limit'
+  | 'graph_policy_block'
   | 'graph_not_found'
   | 'graph_invalid'
   | 'graph_transient'
@@ -41,6 +42,7 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   graph_token: 401,
   graph_permission: 403,
   graph_rate_limit: 429,
+  graph_policy_block: 403,
   graph_not_found: 404,
   // The provider found our request invalid: the person asked nothing wrong, the upstream call failed.
   graph_invalid: 502,
@@ -67,6 +69,9 @@ export abstract class AppError extends Error {
   readonly retryAfterSec?: number;
   /** The provider's trace id, for the log line. */
   readonly fbtraceId?: string;
+  /** The provider's own title and text for the person (`error_user_title`/`error_user_msg`), shown escaped. */
+  readonly userTitle?: string;
+  readonly userMessage?: string;
 
   constructor(
     readonly code: ErrorCode,

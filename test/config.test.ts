@@ -24,7 +24,7 @@ describe('loadConfig', () => {
     expect(config.baseUrl).toBe('http://localhost:3000');
     expect(config.callbackUrl).toBe('http://localhost:3000/auth/callback');
     expect(config.apiVersion).toBe(DEFAULT_API_VERSION);
-    expect(config.scopes).toEqual(['pages_show_list', 'pages_read_engagement', 'pages_read_user_content']);
+    expect(config.scopes).toEqual(['pages_show_list', 'pages_read_engagement']);
     expect(config.sessionStore).toBe('memory');
     expect(config.providerPort).toBe(3001);
     expect(config.secureCookies).toBe(false);

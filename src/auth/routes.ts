@@ -37,7 +37,8 @@ async function login(ctx: AppContext, req: Request, res: Response): Promise<void
     redirect_uri: ctx.config.callbackUrl,
     state: pending.state,
     response_type: 'code',
-    scope: ctx.config.scopes.join(' '),
+    // Login for Business: the configuration holds the permissions, so no scope (docs/provider-interface.md#login-dialog).
+    ...(ctx.config.configId ? { config_id: ctx.config.configId } : { scope: ctx.config.scopes.join(' ') }),
     code_challenge: codeChallenge(pending.verifier),
     code_challenge_method: 'S256',
     // Asks again for permissions the person declined before (the dialog otherwise skips them).

@@ -14,6 +14,7 @@ import {
   PAGE_FIELDS,
   type FeedResponse,
   type PageDetails,
+  type PageList,
   type PageSummary,
 } from './schemas';
 import { GraphTransport, type RetryPolicy, type TransportOptions } from './transport';
@@ -64,6 +65,12 @@ export type VerifiedCallback = { readonly code: string; readonly verifier: strin
  */
 export type ReadGate = <T>(read: () => Promise<T>) => Promise<T>;
 
+/** Calls to `/me/accounts` one picker view may make (100 pages each). */
+export const ACCOUNTS_CALLS = 10;
+
+/** Empty feed pages with `next` followed in one read before the empty page is shown as is. */
+export const EMPTY_PAGE_HOPS = 3;
+
 export const DEFAULT_RETRY: RetryPolicy = { retries: 2, baseMs: 150, capMs: 1000, deadlineMs: 8000 };
 
 /**
@@ -75,13 +82,17 @@ export const DEFAULT_RETRY: RetryPolicy = { retries: 2, baseMs: 150, capMs: 1000
 export class GraphClient {
   private readonly transport: GraphTransport;
   /**
-   * Page endpoints and /me/accounts go without a version segment, as in the
-   * reference flow (docs/provider-interface.md#calls-at-a-glance): every provider that implements it serves them
-   * so. The dialog and token endpoint are versioned.
+   * Every call carries `/{FB_API_VERSION}/`: an unversioned call runs at
+   * whatever version the app's dashboard holds and changes behaviour when the
+   * provider upgrades it (docs/provider-interface.md#versioning).
    */
   private readonly tokenPath: string;
-  /** Some stand-ins read tokens only from a form body: switched on the first 104. */
-  private credentialsInForm = false;
+  /**
+   * Call paths (ids replaced by `{id}`) on which the provider ignored the
+   * Authorization header (a 104): those go with form-body tokens, others keep
+   * the header (docs/provider-interface.md#sending-credentials).
+   */
+  private readonly formPaths = new Set<string>();
   /** Concurrent identical reads (same path, parameters and token) share one upstream call. */
   readonly inflight = new InFlight();
 
@@ -95,6 +106,7 @@ export class GraphClient {
       retry: options.retry ?? DEFAULT_RETRY,
       onResponse: options.onResponse,
       now: options.now,
+      apiVersion: options.apiVersion,
     });
     this.tokenPath = `/${options.apiVersion}/oauth/access_token`;
   }
@@ -144,44 +156,82 @@ export class GraphClient {
     return this.grant(body.access_token, body.expires_in);
   }
 
-  /** The pages the person manages (`/me/accounts`); their page tokens are dropped here. */
-  async listPages(userToken: string, gate?: ReadGate): Promise<PageSummary[]> {
-    const body = await this.read(
-      userToken,
-      '/me/accounts',
-      { fields: 'id,name,category,tasks', limit: '100' },
-      accountsSchema,
-      gate,
-    );
-    return body.data;
+  /**
+   * The pages the person manages (`/me/accounts`), following `paging.next`
+   * (cursor `after`) for at most ACCOUNTS_CALLS calls; `cut` says the list
+   * went on beyond that (docs/provider-interface.md#managed-pages).
+   */
+  async listPages(userToken: string, gate?: ReadGate): Promise<PageList> {
+    const pages: PageSummary[] = [];
+    let after: string | undefined;
+    for (let call = 0; call < ACCOUNTS_CALLS; call++) {
+      const body = await this.read(
+        userToken,
+        '/me/accounts',
+        { fields: 'id,name,category,tasks', limit: '100', ...(after ? { after } : {}) },
+        accountsSchema,
+        'app',
+        gate,
+      );
+      pages.push(...body.data.filter((p) => !pages.some((q) => q.id === p.id)));
+      after = body.paging?.next ? body.paging.cursors?.after : undefined;
+      if (!after) return { pages, cut: false };
+    }
+    return { pages, cut: true };
   }
 
   /** Permissions the person granted and declined (`/me/permissions`). */
   async permissions(userToken: string): Promise<{ granted: string[]; declined: string[] }> {
-    const body = await this.read(userToken, '/me/permissions', {}, permissionsSchema);
+    const body = await this.read(userToken, '/me/permissions', {}, permissionsSchema, 'app');
     const by = (status: string) => body.data.filter((p) => p.status === status).map((p) => p.permission);
     return { granted: by('granted'), declined: by('declined') };
   }
 
   /** The page token for one page (docs/provider-interface.md#page-token), or undefined when the person does not manage it. */
   async pageToken(userToken: string, pageId: string): Promise<string | undefined> {
-    const body = await this.read(userToken, `/${pageId}`, { fields: 'access_token' }, pageTokenSchema);
+    const body = await this.read(userToken, `/${pageId}`, { fields: 'access_token' }, pageTokenSchema, 'app');
     return body.id === pageId ? body.access_token : undefined;
   }
 
   async pageDetails(pageToken: string, pageId: string, gate?: ReadGate): Promise<PageDetails> {
-    const body = await this.read(pageToken, `/${pageId}`, { fields: PAGE_FIELDS.join(',') }, pageDetailsSchema, gate);
+    const body = await this.read(
+      pageToken,
+      `/${pageId}`,
+      { fields: PAGE_FIELDS.join(',') },
+      pageDetailsSchema,
+      'page',
+      gate,
+    );
     return { ...body, id: pageId };
   }
 
+  /**
+   * One page of the feed. A page can come back empty and still have `next`:
+   * going older, that `next` is followed (at most EMPTY_PAGE_HOPS times) so the
+   * person does not land on an empty page; past the bound the empty page is
+   * returned with its `next`, and the view still offers "Older posts".
+   */
   async feed(pageToken: string, pageId: string, query: FeedQuery = {}, gate?: ReadGate): Promise<FeedResponse> {
-    const params: Record<string, string> = {
+    const params = (after: string | undefined, before: string | undefined): Record<string, string> => ({
       fields: 'id,created_time,message,story',
       limit: String(query.limit ?? 25),
-    };
-    if (query.after) params.after = query.after;
-    if (query.before) params.before = query.before;
-    return this.read(pageToken, `/${pageId}/feed`, params, feedSchema, gate);
+      ...(after ? { after } : {}),
+      ...(before ? { before } : {}),
+    });
+    let page = await this.read(
+      pageToken,
+      `/${pageId}/feed`,
+      params(query.after, query.before),
+      feedSchema,
+      'page',
+      gate,
+    );
+    for (let hop = 0; hop < EMPTY_PAGE_HOPS && !query.before && page.data.length === 0; hop++) {
+      const after = page.paging?.next ? page.paging.cursors?.after : undefined;
+      if (!after) break;
+      page = await this.read(pageToken, `/${pageId}/feed`, params(after, undefined), feedSchema, 'page', gate);
+    }
+    return page;
   }
 
   private read<T>(
@@ -189,10 +239,12 @@ export class GraphClient {
     path: string,
     query: Record<string, string>,
     schema: ZodType<T>,
+    budget: 'app' | 'page',
     gate?: ReadGate,
   ): Promise<T> {
-    const once = () => this.readOnce(token, path, query, schema);
-    return this.inflight.run(readKey('GET', path, query, token), gate ? () => gate(once) : once);
+    const versioned = `/${this.options.apiVersion}${path}`;
+    const once = () => this.readOnce(token, versioned, query, schema, budget);
+    return this.inflight.run(readKey('GET', versioned, query, token), gate ? () => gate(once) : once);
   }
 
   private async readOnce<T>(
@@ -200,27 +252,38 @@ export class GraphClient {
     path: string,
     query: Record<string, string>,
     schema: ZodType<T>,
+    budget: 'app' | 'page',
   ): Promise<T> {
     const proof: Record<string, string> = this.options.appSecret
       ? { appsecret_proof: appSecretProof(token, this.options.appSecret) }
       : {};
-    if (this.credentialsInForm) {
+    const shape = callShape(path);
+    if (this.formPaths.has(shape)) {
       return this.transport.call(
-        { method: 'POST', path, form: { method: 'get', ...query, ...proof, access_token: token }, idempotent: true },
+        {
+          method: 'POST',
+          path,
+          form: { method: 'get', ...query, ...proof, access_token: token },
+          idempotent: true,
+          budget,
+        },
         schema,
       );
     }
     try {
       return await this.transport.call(
-        { method: 'GET', path, query: { ...query, ...proof }, bearer: token, idempotent: true },
+        { method: 'GET', path, query: { ...query, ...proof }, bearer: token, idempotent: true, budget },
         schema,
       );
     } catch (err) {
-      // 104 "An access token is required": this provider ignores the header; use the form style (docs/provider-interface.md#sending-credentials).
+      // 104 "An access token is required": the header was ignored on this path; use the form style there (docs/provider-interface.md#sending-credentials).
       if (!(err instanceof GraphApiError) || err.graph.code !== 104) throw err;
-      this.credentialsInForm = true;
-      this.options.logger?.info('provider ignores Authorization headers; sending tokens in form bodies from now on');
-      return this.readOnce(token, path, query, schema);
+      this.formPaths.add(shape);
+      this.options.logger?.info(
+        { path: shape },
+        'provider ignored the Authorization header: form-body tokens on this path',
+      );
+      return this.readOnce(token, path, query, schema, budget);
     }
   }
 
@@ -231,6 +294,11 @@ export class GraphClient {
   close(): void {
     this.transport.close();
   }
+}
+
+/** A call path with its ids generalised (`/v26.0/123/feed` → `/v26.0/{id}/feed`): bounded, and names no page. */
+function callShape(path: string): string {
+  return path.replace(/\/\d+(?=\/|$)/g, '/{id}');
 }
 
 /** The client for the provider a config points at: its API origin, version, app and callback. The clock is the system's unless overridden. */

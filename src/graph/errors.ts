@@ -1,11 +1,15 @@
 import { AppError, type ErrorCode } from '../errors';
 
 /** What a Graph error means for the person, derived from its code. */
-export type GraphErrorKind = 'token' | 'permission' | 'rate_limit' | 'transient' | 'invalid' | 'other';
+export type GraphErrorKind = 'token' | 'permission' | 'rate_limit' | 'policy_block' | 'transient' | 'invalid' | 'other';
 
+/** docs/provider-interface.md#error-codes */
 export function classifyGraphCode(code: number): GraphErrorKind {
   if (code === 190 || code === 102 || code === 104) return 'token';
-  if (code === 4 || code === 17 || code === 32 || code === 613 || code === 80001) return 'rate_limit';
+  // 341: "Application limit reached" is a throttle like 4, by the provider's "Handling Errors" page.
+  if (code === 4 || code === 17 || code === 32 || code === 341 || code === 613 || code === 80001) return 'rate_limit';
+  // 368: the action is temporarily blocked for policy reasons; waiting a minute does not help.
+  if (code === 368) return 'policy_block';
   if (code === 10 || code === 210 || (code >= 200 && code <= 299)) return 'permission';
   if (code === 1 || code === 2) return 'transient';
   if (code === 100 || code === 803) return 'invalid';
@@ -19,6 +23,9 @@ export interface GraphErrorBody {
   code: number;
   subcode: number | undefined;
   fbtraceId: string | undefined;
+  /** `error_user_title` / `error_user_msg`: the provider's own words for the person, when it sends them. */
+  userTitle?: string | undefined;
+  userMessage?: string | undefined;
 }
 
 /** How long to tell the person to wait when the provider limits us without saying for how long. */
@@ -34,6 +41,8 @@ export class GraphApiError extends AppError {
   declare readonly permission: string | undefined;
   declare readonly retryAfterSec: number | undefined;
   declare readonly fbtraceId: string | undefined;
+  declare readonly userTitle: string | undefined;
+  declare readonly userMessage: string | undefined;
   /** Worth another attempt: the provider called it transient, or failed with a 5xx. */
   readonly retryable: boolean;
 
@@ -56,6 +65,8 @@ export class GraphApiError extends AppError {
       : undefined;
     this.retryAfterSec = kind === 'rate_limit' ? (retryAfterSec ?? DEFAULT_RETRY_AFTER_SEC) : undefined;
     this.fbtraceId = graph.fbtraceId;
+    this.userTitle = graph.userTitle;
+    this.userMessage = graph.userMessage;
   }
 }
 
@@ -68,6 +79,8 @@ function graphCode(kind: GraphErrorKind, subcode: number | undefined): ErrorCode
 /** The token endpoint refused the code (used, expired, wrong redirect_uri…). Never retried. */
 export class TokenEndpointError extends AppError {
   declare readonly fbtraceId: string | undefined;
+  declare readonly userTitle: string | undefined;
+  declare readonly userMessage: string | undefined;
 
   constructor(
     readonly graph: GraphErrorBody | undefined,
@@ -75,6 +88,8 @@ export class TokenEndpointError extends AppError {
   ) {
     super('token_endpoint', graph?.message ?? `The provider refused the login (HTTP ${providerStatus}).`);
     this.fbtraceId = graph?.fbtraceId;
+    this.userTitle = graph?.userTitle;
+    this.userMessage = graph?.userMessage;
   }
 }
 

@@ -17,11 +17,19 @@ export const graphErrorSchema = z.object({
     code: z.number().int(),
     error_subcode: opt(z.number().int()),
     fbtrace_id: opt(z.string().max(200)),
+    error_user_title: opt(z.string().max(200)),
     error_user_msg: opt(z.string().max(4000)),
   }),
 });
 /** The `error` object as the provider sends it; src/graph/errors.ts keeps it as a GraphErrorBody. */
 export type GraphErrorJson = z.infer<typeof graphErrorSchema>['error'];
+
+/**
+ * Cursors are opaque and can be long: taken as they come, up to 2 KB of URL-safe characters, never decoded
+ * (docs/provider-interface.md#feed-paging).
+ */
+export const MAX_CURSOR = 2048;
+export const cursorSchema = z.string().regex(/^[A-Za-z0-9_=\-+/.%]{1,2048}$/);
 
 export const tokenSchema = z.object({
   access_token: z.string().min(1).max(4096),
@@ -36,6 +44,13 @@ export const pageTokenSchema = z.object({
 });
 
 export const accountsSchema = z.object({
+  paging: opt(
+    z.object({
+      cursors: opt(z.object({ after: opt(cursorSchema) })),
+      // A full provider URL carrying the token: only whether it exists counts.
+      next: opt(z.string()),
+    }),
+  ),
   data: z
     .array(
       z.object({
@@ -48,6 +63,11 @@ export const accountsSchema = z.object({
     .max(1000),
 });
 export type PageSummary = z.infer<typeof accountsSchema>['data'][number];
+/** The person's pages, and whether the list was cut at the bound of calls (docs/provider-interface.md#managed-pages). */
+export interface PageList {
+  pages: PageSummary[];
+  cut: boolean;
+}
 
 export const permissionsSchema = z.object({
   data: z.array(z.object({ permission: z.string().max(200), status: z.string().max(40) })).max(500),
@@ -79,9 +99,6 @@ export const pageDetailsSchema = z.object({
 });
 export type PageDetails = z.infer<typeof pageDetailsSchema>;
 export type PageLocation = z.infer<typeof locationSchema>;
-
-/** Cursors go back into our own URLs: keep them short and URL-safe. */
-export const cursorSchema = z.string().regex(/^[A-Za-z0-9_=\-+/.%]{1,512}$/);
 
 export const feedSchema = z.object({
   data: z

@@ -21,6 +21,8 @@ export interface TransportOptions {
   usage?: UsageGovernor;
   /** The clock (epoch ms), for the retry deadline and the usage readings. */
   now: () => number;
+  /** The version the app asks for; an answer at another `facebook-api-version` is warned about once. */
+  apiVersion?: string;
   /** Told about every answer, e.g. to read the provider's usage headers. */
   onResponse?: (info: { path: string; status: number; headers: Record<string, unknown>; ms: number }) => void;
 }
@@ -45,6 +47,11 @@ export interface GraphRequest {
   idempotent: boolean;
   /** The token endpoint's refusals are a different error from the API's. */
   tokenEndpoint?: boolean;
+  /**
+   * Whose rate-limit budget the call counts against: `page` for a page-token
+   * call (the page's Business Use Case budget), `app` otherwise (docs/provider-interface.md#usage-headers).
+   */
+  budget?: 'app' | 'page';
 }
 
 /** One keep-alive axios instance per provider origin, which never throws on a status. */
@@ -52,6 +59,7 @@ export class GraphTransport {
   private readonly http: AxiosInstance;
   private readonly agents: { http: http.Agent; https: https.Agent };
   private readonly usage: UsageGovernor;
+  private versionWarned = false;
 
   constructor(private readonly options: TransportOptions) {
     this.usage = options.usage ?? new UsageGovernor(DEFAULT_USAGE_POLICY, options.now);
@@ -98,7 +106,7 @@ export class GraphTransport {
   }
 
   private async once<T>(req: GraphRequest, schema: ZodType<T>, remainingMs: number | undefined): Promise<T> {
-    const pageId = req.tokenEndpoint ? undefined : pageOfPath(req.path);
+    const pageId = req.tokenEndpoint || req.budget !== 'page' ? undefined : pageOfPath(req.path);
     if (!req.tokenEndpoint) await this.throttle(req.path, pageId);
     const started = process.hrtime.bigint();
     let res: AxiosResponse<string>;
@@ -121,7 +129,7 @@ export class GraphTransport {
       throw this.transportError(err, req.path);
     }
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    this.usage.record(res.headers, pageId);
+    this.usage.record(res.headers, req.tokenEndpoint ? undefined : pageOfPath(req.path));
     this.options.onResponse?.({
       path: req.path,
       status: res.status,
@@ -130,6 +138,7 @@ export class GraphTransport {
     });
     const body = parseJson(res.data);
     const graphError = body === undefined ? undefined : graphErrorSchema.safeParse(body);
+    const answered = headerString(res.headers['facebook-api-version'])?.slice(0, 20);
     this.options.logger?.debug(
       {
         provider: {
@@ -140,10 +149,12 @@ export class GraphTransport {
           fbtrace_id: graphError?.success
             ? graphError.data.error.fbtrace_id
             : headerString(res.headers['x-fb-trace-id']),
+          apiVersion: answered,
         },
       },
       'provider call',
     );
+    this.checkVersion(answered);
     if (graphError?.success) throw this.graphError(req, graphError.data.error, res.status, pageId);
     if (res.status < 200 || res.status >= 300) {
       if (req.tokenEndpoint && res.status >= 400 && res.status < 500)
@@ -164,6 +175,21 @@ export class GraphTransport {
   }
 
   /**
+   * The provider says in `facebook-api-version` which version answered. A
+   * different one than configured means calls are not running at the version
+   * the app was written for (docs/provider-interface.md#versioning): said once, not per call.
+   */
+  private checkVersion(answered: string | undefined): void {
+    const wanted = this.options.apiVersion;
+    if (this.versionWarned || !wanted || !answered || answered === wanted) return;
+    this.versionWarned = true;
+    this.options.logger?.warn(
+      { configured: wanted, answered },
+      `the provider answered at API version ${answered}, not FB_API_VERSION=${wanted}`,
+    );
+  }
+
+  /**
    * Near the provider's limit, waits a little before calling; when the
    * provider said access is closed for a while, does not call at all.
    */
@@ -178,6 +204,8 @@ export class GraphTransport {
           code: pageId ? 32 : 4,
           subcode: undefined,
           fbtraceId: undefined,
+          userTitle: undefined,
+          userMessage: undefined,
         },
         429,
         blocked,
@@ -198,6 +226,9 @@ export class GraphTransport {
       code: raw.code,
       subcode: raw.error_subcode,
       fbtraceId: raw.fbtrace_id,
+      userTitle:
+        raw.error_user_title === undefined ? undefined : redactText(raw.error_user_title, this.options.secrets),
+      userMessage: raw.error_user_msg === undefined ? undefined : redactText(raw.error_user_msg, this.options.secrets),
     };
     return req.tokenEndpoint
       ? new TokenEndpointError(body, status)

@@ -5,7 +5,12 @@
  * - `X-App-Usage` / `X-Page-Usage`: `{"call_count":N,"total_cputime":N,"total_time":N}`, percent of the budget.
  * - `X-Business-Use-Case-Usage`: `{"<id>":[{"type","call_count","total_cputime","total_time","estimated_time_to_regain_access"}]}`,
  *   the last in minutes.
- * @see https://developers.facebook.com/docs/graph-api/overview/rate-limiting/
+ *
+ * Two separate budgets, as the provider's "Rate Limiting" page describes:
+ * calls with a user token count against the platform (app) limit, calls with
+ * a page token against the page's Business Use Case limit. A hold or a high
+ * reading on one never slows or blocks calls that count against the other
+ * (docs/provider-interface.md#usage-headers).
  */
 
 export interface UsagePolicy {
@@ -67,16 +72,19 @@ export class UsageGovernor {
     if (this.readings.size > 10_000) this.prune();
   }
 
-  /** Seconds until the provider lets this call in again, when it said it is closed; otherwise undefined. */
+  /**
+   * Seconds until the provider lets this call in again, when it said it is closed; otherwise undefined.
+   * `pageId` names the page budget of a page-token call; undefined is the app budget of a user-token call.
+   */
   blockedFor(pageId: string | undefined): number | undefined {
     const now = this.now();
-    const until = Math.max(this.live(APP)?.blockedUntil ?? 0, pageId ? (this.live(pageId)?.blockedUntil ?? 0) : 0);
+    const until = this.live(pageId ?? APP)?.blockedUntil ?? 0;
     return until > now ? Math.ceil((until - now) / 1000) : undefined;
   }
 
-  /** How long to wait before this call so as to stay under the limit. */
+  /** How long to wait before this call so as to stay under the limit of its own budget. */
   delayFor(pageId: string | undefined): number {
-    const percent = Math.max(this.live(APP)?.percent ?? 0, pageId ? (this.live(pageId)?.percent ?? 0) : 0);
+    const percent = this.live(pageId ?? APP)?.percent ?? 0;
     if (percent < this.policy.slowFrom) return 0;
     const share = Math.min(1, (percent - this.policy.slowFrom) / (100 - this.policy.slowFrom));
     return Math.round(share * this.policy.maxDelayMs);

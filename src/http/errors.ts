@@ -58,6 +58,12 @@ export const ERROR_PAGES: Readonly<Record<ErrorCode, PageCopy>> = {
     actions: [HOME],
     headers: (err) => ({ 'Retry-After': String(retryAfter(err)) }),
   },
+  graph_policy_block: {
+    title: 'Temporarily blocked',
+    text: () =>
+      'The provider has temporarily blocked this action for your account or page, for a policy reason. Waiting a minute will not help; check your notifications on the provider for details.',
+    actions: [HOME],
+  },
   graph_not_found: {
     title: 'Page not found',
     text: () => 'The provider has no page with this id, or it cannot be reached with your permissions.',
@@ -101,14 +107,18 @@ export const notFound: RequestHandler = (_req, _res, next) => {
   next(new NotFoundError('There is nothing at this address.'));
 };
 
-/** An AppError's own status and page; a stray 4xx (body-parser) keeps its status; anything else is a 500. */
+/**
+ * An AppError's own status and page; a stray 4xx (body-parser) keeps its status; anything else is a 500.
+ * When the provider wrote words for the person (`error_user_title`/`error_user_msg`), they are shown
+ * instead of ours (docs/provider-interface.md#error-responses); the template escapes them.
+ */
 function describe(err: unknown): ErrorPage {
   if (err instanceof AppError) {
     const copy = ERROR_PAGES[err.code];
     return {
       status: err.status,
-      title: copy.title,
-      message: copy.text ? copy.text(err) : err.message,
+      title: err.userTitle ?? copy.title,
+      message: err.userMessage ?? (copy.text ? copy.text(err) : err.message),
       actions: copy.actions,
       headers: copy.headers?.(err) ?? {},
     };

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import type { PageSummary } from '../graph/schemas';
+import type { PageList } from '../graph/schemas';
 
 /**
  * The pages a person manages (`/me/accounts`), kept per user token for a
@@ -11,7 +11,7 @@ import type { PageSummary } from '../graph/schemas';
  * ever given back for the token it was fetched with.
  */
 export class AccountsCache {
-  private readonly lru: LRUCache<string, PageSummary[]> | undefined;
+  private readonly lru: LRUCache<string, PageList> | undefined;
   /** Lists served from the cache / fetched (tests). */
   hits = 0;
   misses = 0;
@@ -20,7 +20,7 @@ export class AccountsCache {
     if (ttlSec > 0) this.lru = new LRUCache({ max: maxEntries, ttl: ttlSec * 1000, updateAgeOnGet: false });
   }
 
-  async get(userToken: string, load: () => Promise<PageSummary[]>): Promise<PageSummary[]> {
+  async get(userToken: string, load: () => Promise<PageList>): Promise<PageList> {
     if (!this.lru) return load();
     const key = digest(userToken);
     const cached = this.lru.get(key);
@@ -35,7 +35,7 @@ export class AccountsCache {
   }
 
   /** The cached list, without fetching (undefined when not cached). */
-  peek(userToken: string): PageSummary[] | undefined {
+  peek(userToken: string): PageList | undefined {
     return this.lru?.get(digest(userToken));
   }
 }

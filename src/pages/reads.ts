@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import type { AppContext } from '../context';
 import type { ReadGate } from '../graph/client';
-import { PAGE_FIELDS, type FeedResponse, type PageDetails, type PageSummary } from '../graph/schemas';
+import { PAGE_FIELDS, type FeedResponse, type PageDetails, type PageList } from '../graph/schemas';
 import type { ConnectedPage } from '../session/types';
 
 /**
@@ -60,7 +60,7 @@ export function gateOf(ctx: AppContext, req: Request): ReadGate {
 }
 
 /** The pages the person manages, kept briefly per user token. */
-export function listPages(ctx: AppContext, req: Request, userToken: string): Promise<PageSummary[]> {
+export function listPages(ctx: AppContext, req: Request, userToken: string): Promise<PageList> {
   return ctx.accounts.get(userToken, () => ctx.graph.listPages(userToken, gateOf(ctx, req)));
 }
 
@@ -73,7 +73,7 @@ export function confirmToken(ctx: AppContext, req: Request, pageId: string, at: 
 /** Notes the person's role on a newly connected page when the picker's list of pages is still at hand. */
 export function noteRole(ctx: AppContext, req: Request, pageId: string, userToken: string): void {
   const page = connectedPage(ctx, req, pageId);
-  const tasks = ctx.accounts.peek(userToken)?.find((p) => p.id === pageId)?.tasks;
+  const tasks = ctx.accounts.peek(userToken)?.pages.find((p) => p.id === pageId)?.tasks;
   if (page && tasks) page.tasks = [...tasks].sort();
 }
 
@@ -98,7 +98,7 @@ async function roleOf(ctx: AppContext, req: Request, pageId: string): Promise<st
   if (page.tasks) return page.tasks;
   const userToken = ctx.keeper.userToken(req);
   if (!userToken) return undefined;
-  const tasks = (await listPages(ctx, req, userToken)).find((p) => p.id === pageId)?.tasks;
+  const tasks = (await listPages(ctx, req, userToken)).pages.find((p) => p.id === pageId)?.tasks;
   if (tasks) page.tasks = [...tasks].sort();
   return page.tasks;
 }

@@ -2,7 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import type { AppContext } from '../context';
 import { BadRequestError, NotConnectedError } from '../errors';
 import { GraphApiError } from '../graph/errors';
-import { cursorSchema, type FeedResponse, type PageDetails } from '../graph/schemas';
+import { cursorSchema, MAX_CURSOR, type FeedResponse, type PageDetails } from '../graph/schemas';
 import { pageIdParam, singleParam } from '../http/params';
 import { connectPage } from '../session/connect';
 import { requireCsrf } from '../session/csrf';
@@ -48,10 +48,11 @@ async function picker(ctx: AppContext, req: Request, res: Response): Promise<voi
     res.redirect(303, `/pages/${ctx.config.pageId}`);
     return;
   }
-  const pages = await listPages(ctx, req, userToken);
+  const { pages, cut } = await listPages(ctx, req, userToken);
   const connected = new Set(ctx.keeper.connectedPages(req).map((p) => p.id));
   res.render('picker', {
     title: 'Choose a page',
+    cut,
     pages: pages.map((p) => ({ id: p.id, name: p.name, category: p.category, connected: connected.has(p.id) })),
     declined: declinedPermissions(ctx, req),
   });
@@ -81,7 +82,7 @@ async function page(ctx: AppContext, req: Request, res: Response): Promise<void>
   const [details, feed] = await forPage(ctx, pageId, readPage(ctx, req, pageId, token));
   const view = viewOf(details, pageViews, (d) => toPageView(d, ''));
   ctx.keeper.renamePage(req, pageId, view.name);
-  res.render('page', { title: view.name, page: view, feed: viewOf(feed, feedViews, toFeedView) });
+  res.render('page', { title: view.name, page: view, feed: viewOf(feed, feedViews, (f) => toFeedView(f, 'first')) });
 }
 
 async function olderPosts(ctx: AppContext, req: Request, res: Response): Promise<void> {
@@ -95,7 +96,7 @@ async function olderPosts(ctx: AppContext, req: Request, res: Response): Promise
     staleCursor,
   );
   const name = ctx.keeper.connectedPages(req).find((p) => p.id === pageId)?.name || `Page ${pageId}`;
-  res.render('feed', { title: `${name}: posts`, page: { id: pageId, name }, feed: toFeedView(feed) });
+  res.render('feed', { title: `${name}: posts`, page: { id: pageId, name }, feed: toFeedView(feed, 'older') });
 }
 
 /**
@@ -135,7 +136,7 @@ async function forPage<T>(ctx: AppContext, pageId: string, read: Promise<T>): Pr
 }
 
 function cursor(req: Request, name: string): string | undefined {
-  const value = singleParam(req.query, name, 512);
+  const value = singleParam(req.query, name, MAX_CURSOR);
   if (value === undefined) return undefined;
   if (!cursorSchema.safeParse(value).success) throw new BadRequestError(`The "${name}" cursor is malformed.`);
   return value;

@@ -135,13 +135,18 @@ export function toPostView(post: Post): PostView {
   };
 }
 
-export function toFeedView(feed: FeedResponse): FeedView {
+/**
+ * `where`: the page view shows the first (newest) posts, `/feed` an older or newer page. The provider's first
+ * page can carry `previous` too, so "Newer posts" is offered only away from the first page; "Older posts"
+ * exactly when the provider sent `next`, even after an empty page (docs/provider-interface.md#feed-paging).
+ */
+export function toFeedView(feed: FeedResponse, where: 'first' | 'older'): FeedView {
   const cursors = feed.paging?.cursors;
   return {
     posts: feed.data.map(toPostView),
     // A cursor alone does not mean there is more: the provider says so with next/previous.
     after: feed.paging?.next ? cursors?.after : undefined,
-    before: feed.paging?.previous ? cursors?.before : undefined,
+    before: where === 'older' && feed.paging?.previous ? cursors?.before : undefined,
   };
 }
 

@@ -171,9 +171,9 @@ describe('declined permissions at the dialog', () => {
 
   it('when the person unchecks a permission the app asks for, then the picker names it and offers to ask again with auth_type=rerequest', async () => {
     const agent = agentFor(stack);
-    await login(agent, { decline: ['pages_read_user_content'] });
+    await login(agent, { decline: ['pages_read_engagement'] });
     const picker = await agent.get('/pages').expect(200);
-    expect(picker.text).toContain('You did not allow <code>pages_read_user_content</code>');
+    expect(picker.text).toContain('You did not allow <code>pages_read_engagement</code>');
     expect(picker.text).toContain('href="/auth/login?rerequest=1"');
   });
 

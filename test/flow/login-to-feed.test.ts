@@ -26,7 +26,7 @@ describe('the login-to-feed flow', () => {
     expect(q.get('client_id')).toBe(stack.config.appId);
     expect(q.get('redirect_uri')).toBe('http://app.test/auth/callback');
     expect(q.get('response_type')).toBe('code');
-    expect(q.get('scope')).toBe('pages_show_list pages_read_engagement pages_read_user_content');
+    expect(q.get('scope')).toBe('pages_show_list pages_read_engagement');
     expect(q.get('state')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(q.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(q.get('code_challenge_method')).toBe('S256');
@@ -125,7 +125,7 @@ describe('the login-to-feed flow', () => {
     const agent = agentFor(stack);
     await login(agent, { user: SEED_IDS.users.alan });
     const picker = await agent.get('/pages').expect(200);
-    expect(picker.text).toContain('does not manage any page');
+    expect(picker.text).toContain('No page to show');
   });
 
   it('when a person asks for a page they do not manage, then 403 and no token is kept', async () => {

@@ -11,11 +11,11 @@ describe('UsageGovernor (provider rate-limit headers)', () => {
     expect(g.blockedFor(undefined)).toBeUndefined();
   });
 
-  it('when app usage nears the limit, then every call is slowed in proportion', () => {
+  it('when app usage nears the limit, then calls on the app budget are slowed in proportion, page-token calls are not', () => {
     const g = governor();
     g.record({ 'x-app-usage': '{"call_count":50,"total_cputime":20,"total_time":90}' }, undefined);
     expect(g.delayFor(undefined)).toBe(600);
-    expect(g.delayFor('123')).toBe(600);
+    expect(g.delayFor('123')).toBe(0);
   });
 
   it('when a page usage header says the page is closed for 2 minutes, then calls for that page are held back, others are not', () => {

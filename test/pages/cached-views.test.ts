@@ -75,10 +75,10 @@ describe('the page cache', () => {
     await loginAndConnect(full, BAKERY);
     await viewCost(stack, full);
     const narrow = agentFor(stack);
-    await loginAndConnect(narrow, BAKERY, { decline: ['pages_read_user_content'] });
+    await loginAndConnect(narrow, BAKERY, { decline: ['pages_read_engagement'] });
     const res = await viewCost(stack, narrow, 403);
     expect(res.calls).toBeGreaterThan(0);
-    expect(res.text).toContain('pages_read_user_content');
+    expect(res.text).toContain('pages_read_engagement');
   });
 
   it('when a read for the page gets 190, then the page is dropped from the cache', async () => {

@@ -30,9 +30,9 @@ describe('page reads that fail', () => {
 
   it('when a page read is refused for a missing permission, then 403 naming it and offering to ask again', async () => {
     const agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY, { decline: ['pages_read_user_content'] });
+    await loginAndConnect(agent, BAKERY, { decline: ['pages_read_engagement'] });
     const res = await agent.get(`/pages/${BAKERY}`).expect(403);
-    expect(res.text).toContain('pages_read_user_content');
+    expect(res.text).toContain('pages_read_engagement');
     expect(res.text).toContain('href="/auth/login?rerequest=1"');
     const again = await startLogin(agent, '?rerequest=1');
     expect(new URL(again).searchParams.get('auth_type')).toBe('rerequest');

@@ -96,16 +96,23 @@ describe('page view model', () => {
     });
   });
   it('when the provider says there is a next page, then the after cursor is offered; otherwise not', () => {
-    expect(toFeedView({ data: [], paging: { cursors: { after: 'A', before: 'B' }, next: 'https://x' } })).toEqual({
+    expect(
+      toFeedView({ data: [], paging: { cursors: { after: 'A', before: 'B' }, next: 'https://x' } }, 'older'),
+    ).toEqual({
       posts: [],
       after: 'A',
       before: undefined,
     });
-    expect(toFeedView({ data: [], paging: { cursors: { after: 'A', before: 'B' } } })).toEqual({
+    expect(toFeedView({ data: [], paging: { cursors: { after: 'A', before: 'B' } } }, 'older')).toEqual({
       posts: [],
       after: undefined,
       before: undefined,
     });
+  });
+  it('when the first page carries previous, then no Newer posts there; on an older page, yes', () => {
+    const feed = { data: [], paging: { cursors: { after: 'A', before: 'B' }, previous: 'https://x' } };
+    expect(toFeedView(feed, 'first').before).toBeUndefined();
+    expect(toFeedView(feed, 'older').before).toBe('B');
   });
   it('when attire is Unspecified and fields are missing, then they are left empty', () => {
     const view = toPageView({ id: '9', attire: 'Unspecified' }, '');

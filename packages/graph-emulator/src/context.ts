@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { CallbackLog } from './callbacks/deliver';
+import { DEFAULT_APP_VERSION, VERSION_RE } from './graph/respond';
 import { Faults } from './faults';
 import { RequestLog } from './log';
 import { DEFAULT_SEED } from './seed';
@@ -13,7 +14,8 @@ import { DataStore } from './store/data';
 import { DialogStore } from './store/dialogs';
 import { TokenStore } from './store/tokens';
 import { UsageMeter } from './graph/usage';
-import type { EmulatorClient, EmulatorOptions } from './types';
+import { DEFAULT_CONFIGURATIONS, isKnownPermission } from './permissions';
+import type { EmulatorClient, EmulatorOptions, LoginConfiguration } from './types';
 
 export interface Context {
   clients: ReadonlyMap<string, EmulatorClient>;
@@ -26,6 +28,10 @@ export interface Context {
   /** The port it listens on, once known: the controls accept only a loopback Host with this port. */
   port: number | undefined;
   now: () => number;
+  /** What unversioned calls run at (the app's dashboard version). */
+  appVersion: string;
+  /** Login for Business configurations by id. */
+  configurations: ReadonlyMap<string, LoginConfiguration>;
   data: DataStore;
   tokens: TokenStore;
   codes: CodeStore;
@@ -55,6 +61,8 @@ export function createContext(opts: EmulatorOptions): Context {
     publicUrl: publicOrigin(opts.publicUrl ?? 'http://localhost'),
     port: undefined,
     now,
+    appVersion: appVersionOf(opts.appVersion),
+    configurations: configurationMap(opts.configurations ?? DEFAULT_CONFIGURATIONS),
     data: new DataStore(opts.seed ?? DEFAULT_SEED),
     tokens: new TokenStore(now),
     codes: new CodeStore(codeTtlMs, now),
@@ -136,4 +144,21 @@ export function publicOrigin(raw: string): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new Error('createEmulator: publicUrl must be http(s)');
   return url.origin;
+}
+
+function appVersionOf(value: string | undefined): string {
+  if (value === undefined) return DEFAULT_APP_VERSION;
+  if (!VERSION_RE.test(value)) throw new Error('createEmulator: appVersion must look like v23.0');
+  return value;
+}
+
+function configurationMap(list: readonly LoginConfiguration[]): Map<string, LoginConfiguration> {
+  const map = new Map<string, LoginConfiguration>();
+  for (const c of list) {
+    if (!/^\d{1,32}$/.test(c.id)) throw new Error('createEmulator: a configuration id must be numeric');
+    if (!c.permissions.every(isKnownPermission))
+      throw new Error(`createEmulator: configuration ${c.id} names an unknown permission`);
+    map.set(c.id, { ...c, permissions: [...c.permissions] });
+  }
+  return map;
 }

@@ -14,6 +14,8 @@ export interface GraphErrorInit {
   subcode?: number;
   type?: GraphErrorType;
   status?: number;
+  userTitle?: string;
+  userMessage?: string;
 }
 
 export class GraphError extends Error {
@@ -21,6 +23,8 @@ export class GraphError extends Error {
   readonly subcode: number | undefined;
   readonly type: GraphErrorType;
   readonly status: number;
+  readonly userTitle: string | undefined;
+  readonly userMessage: string | undefined;
 
   constructor(init: GraphErrorInit) {
     super(init.message);
@@ -29,6 +33,8 @@ export class GraphError extends Error {
     this.subcode = init.subcode;
     this.type = init.type ?? 'OAuthException';
     this.status = init.status ?? statusForCode(init.code);
+    this.userTitle = init.userTitle;
+    this.userMessage = init.userMessage;
   }
 }
 
@@ -43,13 +49,13 @@ export function statusForCode(code: number): number {
   if (code === 2) return 503;
   if (code === 210) return 400;
   if (code === 10 || (code >= 200 && code <= 299)) return 403;
-  if (code === 4 || code === 17 || code === 32 || code === 613) return 403;
+  if (code === 4 || code === 17 || code === 32 || code === 341 || code === 368 || code === 613) return 403;
   return 400;
 }
 
 /** The provider marks throttling and temporary failures as transient. */
 function isTransient(code: number): boolean {
-  return [1, 2, 4, 17, 32, 613].includes(code);
+  return [1, 2, 4, 17, 32, 341, 613].includes(code);
 }
 
 const DEFAULT_MESSAGES: Record<number, string> = {
@@ -62,6 +68,8 @@ const DEFAULT_MESSAGES: Record<number, string> = {
   100: '(#100) Invalid parameter',
   190: 'Invalid OAuth access token - Cannot parse access token',
   200: '(#200) Permissions error',
+  341: '(#341) Application limit reached',
+  368: 'The action attempted has been deemed abusive or is otherwise disallowed',
   613: '(#613) Calls to this api have exceeded the rate limit.',
 };
 
@@ -81,6 +89,8 @@ export interface GraphErrorBody {
     code: number;
     error_subcode?: number;
     is_transient?: boolean;
+    error_user_title?: string;
+    error_user_msg?: string;
     fbtrace_id: string;
   };
 }
@@ -93,6 +103,8 @@ export function errorBody(err: GraphError, traceId: string): GraphErrorBody {
       code: err.code,
       ...(err.subcode !== undefined ? { error_subcode: err.subcode } : {}),
       ...(isTransient(err.code) ? { is_transient: true } : {}),
+      ...(err.userTitle !== undefined ? { error_user_title: err.userTitle } : {}),
+      ...(err.userMessage !== undefined ? { error_user_msg: err.userMessage } : {}),
       fbtrace_id: traceId,
     },
   };

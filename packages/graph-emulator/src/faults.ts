@@ -102,12 +102,14 @@ export function faultMiddleware(faults: Faults) {
           .send(failure.body ?? DEFAULT_HTTP_BODY);
         return;
       default: {
-        const { code, subcode, message, type } = failure.error;
+        const { code, subcode, message, type, userTitle, userMessage } = failure.error;
         throw new GraphError({
           code,
           message: message ?? defaultMessage(code),
           ...(subcode !== undefined ? { subcode } : {}),
           ...(type !== undefined ? { type } : {}),
+          ...(userTitle !== undefined ? { userTitle } : {}),
+          ...(userMessage !== undefined ? { userMessage } : {}),
           ...(failure.status !== undefined ? { status: failure.status } : {}),
         });
       }

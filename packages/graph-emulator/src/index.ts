@@ -7,7 +7,7 @@ export { startEmulator } from './server';
 export { appUrls, DEMO_CLIENT, demoClient } from './demo';
 export { DEFAULT_SEED, SEED_IDS } from './seed';
 export type { Seed, SeedPage, SeedPost, SeedUser, SeedRole, PageLocation } from './seed';
-export { PERMISSIONS } from './permissions';
+export { DEFAULT_CONFIGURATIONS, PERMISSIONS } from './permissions';
 export type {
   CallbackDelivery,
   CallFilter,

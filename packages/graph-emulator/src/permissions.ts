@@ -45,3 +45,8 @@ export const ALL_TASKS: readonly string[] = Object.freeze([
   'CREATE_CONTENT',
   'MANAGE',
 ]);
+
+/** The seeded Login for Business configuration: what Pagelight needs (docs/provider-interface.md#login-dialog). */
+export const DEFAULT_CONFIGURATIONS: readonly { id: string; name: string; permissions: string[] }[] = Object.freeze([
+  { id: '900000000000001', name: 'Pagelight: read Pages', permissions: ['pages_show_list', 'pages_read_engagement'] },
+]);

@@ -18,6 +18,16 @@ export interface EmulatorClient {
   dataDeletionUrl?: string;
 }
 
+/**
+ * A Facebook Login for Business configuration: the dialog opened with
+ * `config_id=<id>` asks for exactly these permissions, whatever `scope` says.
+ */
+export interface LoginConfiguration {
+  id: string;
+  name: string;
+  permissions: string[];
+}
+
 export interface EmulatorOptions {
   clients: EmulatorClient[];
   /** Initial injected latency for Graph and token calls (default 0). */
@@ -46,6 +56,13 @@ export interface EmulatorOptions {
   httpControls?: boolean;
   /** How long one signed callback to an app may take before it counts as failed (default 5000 ms). */
   callbackTimeoutMs?: number;
+  /**
+   * The version the app's dashboard holds: what an unversioned Graph call runs
+   * at, named in `facebook-api-version` (default `v23.0`).
+   */
+  appVersion?: string;
+  /** Login for Business configurations the dialog accepts as `config_id` (default `DEFAULT_CONFIGURATIONS`). */
+  configurations?: LoginConfiguration[];
 }
 
 /** Which tokens a control applies to; an empty filter means every token. */
@@ -64,6 +81,9 @@ export interface ScriptedGraphError {
   subcode?: number;
   message?: string;
   type?: string;
+  /** `error_user_title` / `error_user_msg`: the provider's words for the person. */
+  userTitle?: string;
+  userMessage?: string;
 }
 
 /** What `failNext` makes a request do. `match` limits it to paths containing the text. */

@@ -21,7 +21,7 @@ describe('GET /<page_id>/feed', () => {
   const feed = (query: Record<string, string> = {}, path = `/${PAGES.bakery}/feed`) =>
     request(app).get(path).query(query).set('Authorization', `Bearer ${token}`);
 
-  it('when no limit is given, then 25 posts newest first, cursors, a next link and no previous link', async () => {
+  it('when no limit is given, then 25 posts newest first, opaque cursors of a few hundred characters, next, and previous as the real first page has', async () => {
     const res = await feed().expect(200);
     const body = res.body as FeedPage;
     expect(body.data).toHaveLength(25);
@@ -32,9 +32,27 @@ describe('GET /<page_id>/feed', () => {
     });
     const times = body.data.map((p) => p.created_time);
     expect([...times].sort().reverse()).toEqual(times);
-    expect(body.paging?.cursors.before).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(body.paging?.cursors.before).toMatch(/^[A-Za-z0-9_-]{300,600}$/);
     expect(body.paging?.next).toBeDefined();
-    expect(body.paging?.previous).toBeUndefined();
+    expect(body.paging?.previous).toBeDefined();
+    // Its before cursor leads to nothing newer.
+    const newer = (await feed({ before: body.paging!.cursors.before }).expect(200)).body as FeedPage;
+    expect(newer).toEqual({ data: [] });
+  });
+
+  it('when the page at post 50 is asked for, then it comes back empty once with next, and next gives the posts', async () => {
+    const first = (await feed({ limit: '50' }).expect(200)).body as FeedPage;
+    const gap = (await feed({ after: first.paging!.cursors.after }).expect(200)).body as FeedPage;
+    expect(gap.data).toEqual([]);
+    expect(gap.paging?.next).toBeDefined();
+    const real = (await feed({ after: gap.paging!.cursors.after }).expect(200)).body as FeedPage;
+    expect(real.data.length).toBeGreaterThan(0);
+  });
+
+  it('when a cursor is edited, then code 100', async () => {
+    const first = (await feed().expect(200)).body as FeedPage;
+    const edited = `${first.paging!.cursors.after.slice(0, -2)}AA`;
+    await feed({ after: edited }).expect(400);
   });
 
   it('when following after-cursors, then every one of the ≥62 posts is seen exactly once and the last page has no next', async () => {
@@ -45,8 +63,8 @@ describe('GET /<page_id>/feed', () => {
       const res = await feed({ limit: '10', ...(after !== undefined ? { after } : {}) }).expect(200);
       const body = res.body as FeedPage;
       seen.push(...body.data.map((p) => p.id));
-      pages++;
-      if (pages > 1) expect(body.paging?.previous).toBeDefined();
+      if (body.data.length > 0) pages++;
+      if (pages > 1 && body.data.length > 0) expect(body.paging?.previous).toBeDefined();
       if (body.paging?.next === undefined) break;
       after = body.paging.cursors.after;
     }

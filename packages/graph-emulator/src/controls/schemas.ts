@@ -28,6 +28,8 @@ const failureSchema = z.discriminatedUnion('kind', [
       subcode: z.number().int().optional(),
       message: z.string().optional(),
       type: z.string().optional(),
+      userTitle: z.string().max(200).optional(),
+      userMessage: z.string().max(2000).optional(),
     }),
     match,
   }),

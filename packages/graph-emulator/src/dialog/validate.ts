@@ -63,7 +63,15 @@ export function validateDialog(ctx: Context, query: unknown): ValidDialog | Dial
       `Only response_type=code is supported, not "${responseType.slice(0, 100)}".`,
     );
   }
-  const scopes = splitScope(q.scope ?? '');
+  // Login for Business: the configuration's permissions replace `scope`.
+  const configuration = q.config_id === undefined ? undefined : ctx.configurations.get(q.config_id);
+  if (q.config_id !== undefined && configuration === undefined) {
+    return problem(
+      'Invalid configuration',
+      'The config_id does not name a Facebook Login for Business configuration of this app.',
+    );
+  }
+  const scopes = configuration ? [...configuration.permissions] : splitScope(q.scope ?? '');
   const invalid = scopes.filter((s) => !isKnownPermission(s));
   if (invalid.length > 0) {
     return problem(

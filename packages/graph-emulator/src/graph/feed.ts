@@ -11,6 +11,12 @@ import { paginate, parsePageQuery, type Paged } from './paging';
 const POST_FIELDS = ['id', 'created_time', 'message', 'story'];
 const POST_DEFAULTS = ['created_time', 'message', 'story'];
 
+/**
+ * Where the feed behaves as the real one does: `previous` on the first page,
+ * and the page that would start at post 50 comes back empty once, with `next`.
+ */
+export const FEED_QUIRKS = { previousOnFirst: true, emptyAt: 50 } as const;
+
 export function feedEdge(call: GraphCall, page: PageState, edge: string): Paged<Record<string, unknown>> {
   const fields = withId(parseFields(call.params.fields, POST_DEFAULTS));
   requireKnown(fields, POST_FIELDS, 'Post');
@@ -20,6 +26,7 @@ export function feedEdge(call: GraphCall, page: PageState, edge: string): Paged<
     parsePageQuery(call.params),
     `${page.id}.feed`,
     edgeLinks(call, page.id, edge),
+    FEED_QUIRKS,
   );
   return { ...paged, data: paged.data.map((post) => select(post, fields)) };
 }

@@ -5,6 +5,7 @@
  * real ones — carry the access token in their query. A client must not follow
  * or render those URLs blindly; that is the point of reproducing them.
  */
+import { createHash } from 'node:crypto';
 import { badParam } from '../errors';
 
 export interface PageQuery {
@@ -45,16 +46,43 @@ export function parsePageQuery(params: Record<string, string>, defaultLimit = 25
   };
 }
 
-/** Cursors name the item they point at and the list they belong to. */
-export function encodeCursor(scope: string, key: string): string {
-  return Buffer.from(`${scope}:${key}`, 'utf8').toString('base64url');
+/**
+ * Cursors name the item they point at and the list they belong to, padded
+ * with a digest to the few hundred characters real cursors have, so a client
+ * that limits or decodes them fails here as it would there. `gap` marks the
+ * cursor of a page that came back empty (see `emptyAt`).
+ */
+export function encodeCursor(scope: string, key: string, gap = false): string {
+  const head = `${scope}:${key}:${gap ? 'g' : 'n'}`;
+  const digest = createHash('sha256').update(head).digest('hex');
+  return Buffer.from(`${head}|${digest.repeat(4)}`, 'utf8').toString('base64url');
 }
 
-function indexOfCursor(cursor: string, scope: string, keys: readonly string[], name: string): number {
-  const decoded = /^[A-Za-z0-9_-]{1,400}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
-  const index = decoded.startsWith(`${scope}:`) ? keys.indexOf(decoded.slice(scope.length + 1)) : -1;
-  if (index < 0) throw badParam(`The ${name} cursor is not valid`);
-  return index;
+function decodeCursor(
+  cursor: string,
+  scope: string,
+  keys: readonly string[],
+  name: string,
+): { index: number; gap: boolean } {
+  const decoded = /^[A-Za-z0-9_-]{1,2048}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
+  const head = decoded.split('|')[0] ?? '';
+  const match = head.startsWith(`${scope}:`) ? /^(.*):([gn])$/.exec(head.slice(scope.length + 1)) : null;
+  const index = match ? keys.indexOf(match[1]!) : -1;
+  if (index < 0 || encodeCursor(scope, match![1]!, match![2] === 'g') !== cursor) {
+    throw badParam(`The ${name} cursor is not valid`);
+  }
+  return { index, gap: match![2] === 'g' };
+}
+
+export interface PagingQuirks {
+  /** The first page carries `previous` too, as the real feed sends it. */
+  previousOnFirst?: boolean;
+  /**
+   * A page asked for with `after` that would start at this index comes back
+   * empty, still with `next` (whose cursor then gives the real page), as the
+   * real API now and then answers.
+   */
+  emptyAt?: number;
 }
 
 export interface LinkParts {
@@ -70,16 +98,31 @@ export function paginate<T>(
   query: PageQuery,
   scope: string,
   links: LinkParts,
+  quirks: PagingQuirks = {},
 ): Paged<T> {
   const keys = items.map(keyOf);
+  const link = (cursor: Record<string, string>): string =>
+    `${links.base}?${new URLSearchParams({ ...links.carry, limit: String(query.limit), ...cursor }).toString()}`;
   let start: number;
   let end: number;
   if (query.before !== undefined) {
-    end = indexOfCursor(query.before, scope, keys, 'before');
+    end = decodeCursor(query.before, scope, keys, 'before').index;
     start = Math.max(0, end - query.limit);
   } else {
-    start = query.after === undefined ? 0 : indexOfCursor(query.after, scope, keys, 'after') + 1;
+    const after = query.after === undefined ? undefined : decodeCursor(query.after, scope, keys, 'after');
+    start = after === undefined ? 0 : after.index + 1;
     end = Math.min(items.length, start + query.limit);
+    const lastKey = keys[start - 1];
+    if (
+      after !== undefined &&
+      !after.gap &&
+      start === quirks.emptyAt &&
+      start < items.length &&
+      lastKey !== undefined
+    ) {
+      const gap = encodeCursor(scope, lastKey, true);
+      return { data: [], paging: { cursors: { before: gap, after: gap }, next: link({ after: gap }) } };
+    }
   }
   const data = items.slice(start, end);
   const first = keys[start];
@@ -87,13 +130,14 @@ export function paginate<T>(
   // An empty page carries no paging at all: {"data":[]}.
   if (data.length === 0 || first === undefined || last === undefined) return { data: [] };
   const cursors = { before: encodeCursor(scope, first), after: encodeCursor(scope, last) };
-  const link = (cursor: Record<string, string>): string =>
-    `${links.base}?${new URLSearchParams({ ...links.carry, limit: String(query.limit), ...cursor }).toString()}`;
+  const firstPage = start === 0 && query.before === undefined;
   return {
     data,
     paging: {
       cursors,
-      ...(start > 0 ? { previous: link({ before: cursors.before }) } : {}),
+      ...(start > 0 || (firstPage && quirks.previousOnFirst === true)
+        ? { previous: link({ before: cursors.before }) }
+        : {}),
       ...(end < items.length ? { next: link({ after: cursors.after }) } : {}),
     },
   };

@@ -5,8 +5,8 @@
 import type { NextFunction, Request, Response } from 'express';
 import { errorBody, GraphError, newTraceId, wwwAuthenticate } from '../errors';
 
-/** Used in `facebook-api-version` when the request names no version. */
-export const DEFAULT_API_VERSION = 'v23.0';
+/** The app's dashboard version unless `appVersion` says otherwise: what unversioned calls run at. */
+export const DEFAULT_APP_VERSION = 'v23.0';
 export const VERSION_RE = /^v\d+\.\d+$/;
 
 interface GraphLocals {
@@ -19,20 +19,26 @@ export function traceIdOf(res: Response): string {
   return locals.traceId;
 }
 
-/** Headers every Graph answer carries, success or error. */
-export function graphHeaders(req: Request, res: Response, next: NextFunction): void {
-  const first = req.path.split('/')[1] ?? '';
-  res.set({
-    'x-fb-trace-id': traceIdOf(res),
-    'x-fb-rev': '1027411234',
-    'facebook-api-version': VERSION_RE.test(first) ? first : DEFAULT_API_VERSION,
-    'Access-Control-Allow-Origin': '*',
-    'Cache-Control': 'private, no-cache, no-store, must-revalidate',
-    Pragma: 'no-cache',
-    Expires: 'Sat, 01 Jan 2000 00:00:00 GMT',
-  });
-  next();
-}
+/**
+ * Headers every Graph answer carries, success or error. `facebook-api-version`
+ * is the version that answered: the request's, or the app's dashboard version
+ * for an unversioned call.
+ */
+export const graphHeaders =
+  (appVersion: string) =>
+  (req: Request, res: Response, next: NextFunction): void => {
+    const first = req.path.split('/')[1] ?? '';
+    res.set({
+      'x-fb-trace-id': traceIdOf(res),
+      'x-fb-rev': '1027411234',
+      'facebook-api-version': VERSION_RE.test(first) ? first : appVersion,
+      'Access-Control-Allow-Origin': '*',
+      'Cache-Control': 'private, no-cache, no-store, must-revalidate',
+      Pragma: 'no-cache',
+      Expires: 'Sat, 01 Jan 2000 00:00:00 GMT',
+    });
+    next();
+  };
 
 /** JSON exactly as the provider labels it ("application/json; charset=UTF-8"). */
 export function sendJson(res: Response, status: number, body: unknown): void {

@@ -1,0 +1,61 @@
+import { SEED_IDS } from '@pagelight/graph-emulator';
+import { loginAndConnect } from '../support/flow';
+import { agentFor, startStack, type Stack } from '../support/stack';
+
+const BAKERY = SEED_IDS.pages.bakery;
+
+/** Errors in the provider's own words, and the codes the "Handling Errors" page names (docs/provider-interface.md#error-codes). */
+describe('provider errors the person reads', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(() => stack.close());
+  beforeEach(() => stack.emulator.controls.reset());
+
+  it('when the error carries error_user_title and error_user_msg, then the page shows them, escaped', async () => {
+    const agent = agentFor(stack);
+    await loginAndConnect(agent, BAKERY);
+    stack.emulator.controls.failNext(2, {
+      error: {
+        code: 200,
+        message: '(#200) Permissions error',
+        userTitle: 'Page <b>restricted</b>',
+        userMessage: 'This Page is restricted in your country & <script>alert(1)</script>.',
+      },
+    });
+    const res = await agent.get(`/pages/${BAKERY}`).expect(403);
+    expect(res.text).toContain('Page &lt;b&gt;restricted&lt;/b&gt;');
+    expect(res.text).toContain('restricted in your country &amp; &lt;script&gt;alert(1)&lt;/script&gt;.');
+    expect(res.text).not.toContain('<script>alert');
+  });
+
+  it('when the error has no words for the person, then our own text shows', async () => {
+    const agent = agentFor(stack);
+    await loginAndConnect(agent, BAKERY);
+    stack.emulator.controls.failNext(2, {
+      error: { code: 10, message: "(#10) requires the 'pages_read_engagement' permission" },
+    });
+    const res = await agent.get(`/pages/${BAKERY}`).expect(403);
+    expect(res.text).toContain('Permission needed');
+  });
+
+  it('when the provider answers 341 (application limit), then 429 with Retry-After like any rate limit', async () => {
+    const agent = agentFor(stack);
+    await loginAndConnect(agent, BAKERY);
+    stack.emulator.controls.failNext(2, { error: { code: 341 } });
+    const res = await agent.get(`/pages/${BAKERY}`).expect(429);
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    expect(res.text).toContain('Too many requests');
+  });
+
+  it('when the provider answers 368 (temporarily blocked for policy), then 403 "Temporarily blocked", no retry', async () => {
+    const agent = agentFor(stack);
+    await loginAndConnect(agent, BAKERY);
+    stack.emulator.controls.failNext(2, { error: { code: 368 } });
+    const res = await agent.get(`/pages/${BAKERY}`).expect(403);
+    expect(res.text).toContain('Temporarily blocked');
+    expect(res.text).toContain('policy');
+    expect(res.headers['retry-after']).toBeUndefined();
+  });
+});

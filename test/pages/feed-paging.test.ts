@@ -1,0 +1,53 @@
+import { SEED_IDS } from '@pagelight/graph-emulator';
+import { loginAndConnect, postIds } from '../support/flow';
+import { agentFor, startStack, type Stack } from '../support/stack';
+
+const BAKERY = SEED_IDS.pages.bakery;
+const olderLink = (html: string) => /href="(\/pages\/\d+\/feed\?after=[^"]+)"/.exec(html)?.[1]?.replace(/&amp;/g, '&');
+
+/** Feed paging as the provider pages (docs/provider-interface.md#feed-paging). */
+describe('feed paging', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(() => stack.close());
+
+  it('when the first page carries previous, then it offers no Newer posts, and an older page does', async () => {
+    const agent = agentFor(stack);
+    await loginAndConnect(agent, BAKERY);
+    const page = await agent.get(`/pages/${BAKERY}`).expect(200);
+    expect(page.text).not.toContain('Newer posts');
+    const older = await agent.get(olderLink(page.text)!).expect(200);
+    expect(older.text).toContain('Newer posts');
+  });
+
+  it('when cursors are several hundred characters, then they pass through untouched, and one over 2 KB is a 400', async () => {
+    const agent = agentFor(stack);
+    await loginAndConnect(agent, BAKERY);
+    const link = olderLink((await agent.get(`/pages/${BAKERY}`).expect(200)).text)!;
+    const cursor = decodeURIComponent(new URL(link, 'http://x').searchParams.get('after')!);
+    expect(cursor.length).toBeGreaterThan(300);
+    const sent = stack.emulator.controls.log.filter((e) => e.path.endsWith('/feed') && e.query.after !== undefined);
+    await agent.get(link).expect(200);
+    const now = stack.emulator.controls.log.filter((e) => e.path.endsWith('/feed') && e.query.after !== undefined);
+    expect(now.slice(sent.length)[0]?.query.after).toBe(cursor);
+    await agent.get(`/pages/${BAKERY}/feed?after=${'A'.repeat(2049)}`).expect(400);
+  });
+
+  it('when a page comes back empty with next, then it is followed: no empty page, every post once, and no Older posts at the end', async () => {
+    const agent = agentFor(stack);
+    await loginAndConnect(agent, BAKERY);
+    let html = (await agent.get(`/pages/${BAKERY}`).expect(200)).text;
+    const seen = postIds(html);
+    for (let link = olderLink(html); link; link = olderLink(html)) {
+      html = (await agent.get(link).expect(200)).text;
+      const ids = postIds(html);
+      expect(ids.length).toBeGreaterThan(0);
+      seen.push(...ids);
+    }
+    expect(seen).toHaveLength(64);
+    expect(new Set(seen).size).toBe(64);
+    expect(html).not.toContain('Older posts');
+  });
+});
