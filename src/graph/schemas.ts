@@ -49,6 +49,11 @@ export const accountsSchema = z.object({
 });
 export type PageSummary = z.infer<typeof accountsSchema>['data'][number];
 
+/** `POST /{page-id}/subscribed_apps`: the reference shows `"success": "true"`, a string; a boolean is accepted too. */
+export const subscribeSchema = z.object({
+  success: z.union([z.literal(true), z.literal('true')]),
+});
+
 export const permissionsSchema = z.object({
   data: z.array(z.object({ permission: z.string().max(200), status: z.string().max(40) })).max(500),
 });
