@@ -204,7 +204,9 @@ export function loadConfig(env: Env = process.env): Config {
   }
 
   // The demo's provider delivers webhooks, so its pages may be subscribed (docs/architecture.md#live-updates).
-  const scopes = (read(env, 'FB_SCOPES') ?? (demo ? `${DEFAULT_SCOPES} ${SUBSCRIBE_SCOPE}` : DEFAULT_SCOPES)).split(/[\s,]+/).filter(Boolean);
+  const scopes = (read(env, 'FB_SCOPES') ?? (demo ? `${DEFAULT_SCOPES} ${SUBSCRIBE_SCOPE}` : DEFAULT_SCOPES))
+    .split(/[\s,]+/)
+    .filter(Boolean);
   for (const scope of scopes) {
     if (!/^[a-z_]{1,64}$/.test(scope)) {
       throw new ConfigError('FB_SCOPES', `"${scope}" is not a permission name (lowercase letters and _)`);

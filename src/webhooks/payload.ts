@@ -68,7 +68,8 @@ export function pageChanges(body: unknown): PageChange[] | undefined {
     if (!entry.success) continue;
     const pageId = entry.data.id;
     let page = byPage.get(pageId);
-    if (!page) byPage.set(pageId, (page = { pageId, newPosts: 0, feedChanged: false, detailsChanged: false, kinds: [] }));
+    if (!page)
+      byPage.set(pageId, (page = { pageId, newPosts: 0, feedChanged: false, detailsChanged: false, kinds: [] }));
     for (const rawChange of entry.data.changes ?? []) {
       const change = changeSchema.safeParse(rawChange);
       if (!change.success) continue;

@@ -55,7 +55,10 @@ function handshake(req: Request, res: Response, verifyToken: string): void {
 function receive(ctx: AppContext, recent: LRUCache<string, true>, req: Request, res: Response): void {
   const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
   if (!validSignature(req.headers['x-hub-signature-256'], body, ctx.config.appSecret)) {
-    req.log?.warn({ signed: req.headers['x-hub-signature-256'] !== undefined }, 'webhook delivery refused: bad signature');
+    req.log?.warn(
+      { signed: req.headers['x-hub-signature-256'] !== undefined },
+      'webhook delivery refused: bad signature',
+    );
     res.status(403).json({ error: 'bad signature' });
     return;
   }
