@@ -23,6 +23,7 @@ export interface OpenStream {
 export class StreamRegistry {
   private readonly bySession = new Map<string, Set<OpenStream>>();
   private total = 0;
+  private closed = false;
 
   constructor(
     private readonly perSession: number,
@@ -31,6 +32,7 @@ export class StreamRegistry {
 
   /** Counts `stream` for the session, or throws a 429 when a bound is reached. Returns the release function. */
   admit(sessionId: string, stream: OpenStream): () => void {
+    if (this.closed) throw new StreamLimitError('The server is restarting; the page reconnects by itself.');
     let set = this.bySession.get(sessionId);
     if ((set?.size ?? 0) >= this.perSession)
       throw new StreamLimitError('This session has too many live pages open. Close a tab and reload.');
@@ -53,8 +55,9 @@ export class StreamRegistry {
     for (const stream of [...(this.bySession.get(sessionId) ?? [])]) stream.end();
   }
 
-  /** Ends every stream (shutdown). */
+  /** Ends every stream and admits no more (shutdown: an open stream would hold the server open). */
   closeAll(): void {
+    this.closed = true;
     for (const set of [...this.bySession.values()]) for (const stream of [...set]) stream.end();
   }
 
