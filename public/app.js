@@ -28,8 +28,8 @@
     var n = 0;
     try {
       n = JSON.parse(event.data).count;
-    } catch (e) {
-      n = 0;
+    } catch {
+      // A malformed event counts as a change without a number.
     }
     if (typeof n === 'number' && n > 0 && n < 10000) count += n;
     show();
