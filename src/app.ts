@@ -10,6 +10,10 @@ import { SERIALIZERS, type Logger } from './log/logger';
 import { authRoutes } from './auth/routes';
 import { pageRateLimits, pageRoutes } from './pages/routes';
 import { homeRoutes } from './pages/home';
+import { LocalPageEvents, type PageEvents } from './live/bus';
+import { liveRoutes } from './live/routes';
+import { StreamRegistry } from './live/streams';
+import { webhookRoutes } from './webhooks/routes';
 import { PageCache } from './pages/cache';
 import { AccountsCache } from './pages/accounts';
 import { SessionGate } from './pages/limits';
@@ -27,6 +31,10 @@ export interface AppDeps {
   now?: () => number;
   /** Default: built from PAGE_CACHE_TTL. */
   cache?: PageCache;
+  /** Default: in this process only. */
+  events?: PageEvents;
+  /** Default: bounded by LIVE_STREAMS_PER_SESSION and LIVE_STREAMS_MAX. */
+  streams?: StreamRegistry;
 }
 
 /** The project root, from src/ under ts-jest and from dist/ once built. */
@@ -48,6 +56,8 @@ export function createApp(config: Config, deps: AppDeps): Express {
     upstream: new SessionGate(config.sessionUpstreamConcurrency),
     now: deps.now ?? Date.now,
     keeper: new ConnectionKeeper(new TokenSealer(config.tokenKeys), config.sessionMaxSec * 1000, deps.now ?? Date.now),
+    events: deps.events ?? new LocalPageEvents((err) => deps.logger.error({ err }, 'a live-update listener failed')),
+    streams: deps.streams ?? new StreamRegistry(config.liveStreamsPerSession, config.liveStreamsMax),
   };
 
   app.disable('x-powered-by');
@@ -92,6 +102,8 @@ export function createApp(config: Config, deps: AppDeps): Express {
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
+  // The provider's calls: no session is read and no cookie set (docs/architecture.md#live-updates).
+  if (config.webhookVerifyToken !== undefined) app.use('/webhooks', webhookRoutes(ctx, config.webhookVerifyToken));
   // Before the session is read: a session over its limit costs no store read, token opening or rendering of a page.
   app.use('/pages', pageRateLimits(ctx));
   app.use(sessionMiddleware(config, deps.sessions));
@@ -107,6 +119,7 @@ export function createApp(config: Config, deps: AppDeps): Express {
 
   app.use('/', homeRoutes(ctx));
   app.use('/auth', authRoutes(ctx));
+  app.use('/pages', liveRoutes(ctx));
   app.use('/pages', pageRoutes(ctx));
   app.use(notFound);
   app.use(errorHandler(deps.logger, ctx.keeper));

@@ -48,6 +48,14 @@ export interface Config {
   readonly sessionRateLimit: number;
   /** Login starts allowed per client address per minute; 0 turns the limit off. */
   readonly loginRateLimit: number;
+  /** Compared with `hub.verify_token` in the provider's webhook handshake; webhooks are off without one (docs/architecture.md#live-updates). */
+  readonly webhookVerifyToken: string | undefined;
+  /** Open live-update streams one session may hold; more get a 429. */
+  readonly liveStreamsPerSession: number;
+  /** Open live-update streams this instance holds at once; more get a 429. */
+  readonly liveStreamsMax: number;
+  /** Seconds between heartbeats on a live-update stream. */
+  readonly liveHeartbeatSec: number;
   readonly logLevel: string;
   readonly nodeEnv: string;
 }
@@ -74,6 +82,8 @@ export const DEFAULT_API_VERSION = 'v26.0';
  * (docs/provider-interface.md#permissions).
  */
 export const DEFAULT_SCOPES = 'pages_show_list pages_read_engagement';
+/** The optional permission that lets the app subscribe a page to webhooks. */
+export const SUBSCRIBE_SCOPE = 'pages_manage_metadata';
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -204,7 +214,10 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('FB_API_VERSION', `must look like v23.0, got "${apiVersion}"`);
   }
 
-  const scopes = (read(env, 'FB_SCOPES') ?? DEFAULT_SCOPES).split(/[\s,]+/).filter(Boolean);
+  // The demo's provider delivers webhooks, so its pages may be subscribed (docs/architecture.md#live-updates).
+  const scopes = (read(env, 'FB_SCOPES') ?? (demo ? `${DEFAULT_SCOPES} ${SUBSCRIBE_SCOPE}` : DEFAULT_SCOPES))
+    .split(/[\s,]+/)
+    .filter(Boolean);
   for (const scope of scopes) {
     if (!/^[a-z_]{1,64}$/.test(scope)) {
       throw new ConfigError('FB_SCOPES', `"${scope}" is not a permission name (lowercase letters and _)`);
@@ -256,6 +269,11 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('SESSION_STORE', `must be "memory" or "redis", got "${store}"`);
   }
 
+  const verifyToken = read(env, 'FB_WEBHOOK_VERIFY_TOKEN');
+  if (verifyToken !== undefined && !/^[\x21-\x7e]{8,256}$/.test(verifyToken)) {
+    throw new ConfigError('FB_WEBHOOK_VERIFY_TOKEN', 'must be 8 to 256 printable characters without spaces');
+  }
+
   const logLevel = read(env, 'LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
@@ -292,6 +310,11 @@ export function loadConfig(env: Env = process.env): Config {
     sessionUpstreamConcurrency: positiveInt(env, 'SESSION_UPSTREAM_CONCURRENCY', 4, 64),
     sessionRateLimit: positiveInt(env, 'SESSION_RATE_LIMIT', 60, 100_000),
     loginRateLimit: wholeNumber(env, 'LOGIN_RATE_LIMIT', 30, 1_000_000),
+    // In demo mode a random one, registered with the embedded emulator by src/server.ts.
+    webhookVerifyToken: verifyToken ?? (demo ? randomBytes(24).toString('base64url') : undefined),
+    liveStreamsPerSession: positiveInt(env, 'LIVE_STREAMS_PER_SESSION', 4, 64),
+    liveStreamsMax: positiveInt(env, 'LIVE_STREAMS_MAX', 1000, 1_000_000),
+    liveHeartbeatSec: positiveInt(env, 'LIVE_HEARTBEAT_SECONDS', 25, 3600),
     logLevel,
     nodeEnv: read(env, 'NODE_ENV') ?? 'development',
   };

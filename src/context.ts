@@ -1,5 +1,7 @@
 import type { Config } from './config';
 import type { GraphClient } from './graph/client';
+import type { PageEvents } from './live/bus';
+import type { StreamRegistry } from './live/streams';
 import type { Logger } from './log/logger';
 import type { AccountsCache } from './pages/accounts';
 import type { PageCache } from './pages/cache';
@@ -21,4 +23,8 @@ export interface AppContext {
   /** Each session's share of concurrent provider reads. */
   upstream: SessionGate;
   now: () => number;
+  /** Page changes the provider reported, for the streams open on pages (docs/architecture.md#live-updates). */
+  events: PageEvents;
+  /** Open live-update streams, bounded per session and in all. */
+  streams: StreamRegistry;
 }

@@ -5,6 +5,7 @@ import { createApp } from './app';
 import { createLimitedServer, serverLimits } from './http/limits';
 import { graphClientFor } from './graph/client';
 import { createLogger } from './log/logger';
+import { StreamRegistry } from './live/streams';
 import { createSessionStore } from './session/create';
 import { shutdown, type Closer } from './shutdown';
 
@@ -29,13 +30,21 @@ async function main(): Promise<void> {
   if (config.demo) {
     // Loaded only in demo mode, so a configured (production) app never loads the emulator.
     const { appUrls, DEMO_CLIENT, startEmulator } = await import('@pagelight/graph-emulator');
+    // Where the emulator delivers page webhooks, and the token its handshake must present (docs/architecture.md#live-updates).
+    const client = {
+      ...DEMO_CLIENT,
+      // Registered like the provider's dashboard fields: deauthorize and data-deletion callbacks too.
+      ...appUrls(config.baseUrl),
+      redirectUri: config.callbackUrl,
+      webhookUrl: `http://127.0.0.1:${config.port}/webhooks/facebook`,
+      webhookVerifyToken: config.webhookVerifyToken,
+    };
     const running = await listenOrExit(
       () =>
         startEmulator({
           port: config.providerPort,
           host: '127.0.0.1',
-          // Registered like the provider's dashboard fields: deauthorize and data-deletion callbacks too.
-          clients: [{ ...DEMO_CLIENT, ...appUrls(config.baseUrl), redirectUri: config.callbackUrl }],
+          clients: [client],
           // The demo is driven from outside (the browser suite, the benchmark) through the HTTP controls.
           httpControls: true,
         }),
@@ -67,7 +76,8 @@ async function main(): Promise<void> {
 
   const sessions = await createSessionStore(config, logger);
   const graph = graphClientFor(config, logger);
-  const app = createApp(config, { graph, sessions, logger });
+  const streams = new StreamRegistry(config.liveStreamsPerSession, config.liveStreamsMax);
+  const app = createApp(config, { graph, sessions, logger, streams });
   const server = await listenOrExit(
     () => listen(createLimitedServer(app, serverLimits({ maxConnections: config.maxConnections })), config.port),
     'PORT',
@@ -94,6 +104,8 @@ async function main(): Promise<void> {
       process.exit(1);
     }, 10_000);
     force.unref();
+    // Live-update streams never finish by themselves; tabs reconnect to another instance.
+    streams.closeAll();
     void shutdown(server, closers, logger).then(
       () => {
         logger.info('stopped');

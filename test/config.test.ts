@@ -24,7 +24,9 @@ describe('loadConfig', () => {
     expect(config.baseUrl).toBe('http://localhost:3000');
     expect(config.callbackUrl).toBe('http://localhost:3000/auth/callback');
     expect(config.apiVersion).toBe(DEFAULT_API_VERSION);
-    expect(config.scopes).toEqual(['pages_show_list', 'pages_read_engagement']);
+    // The demo's emulator delivers webhooks, so it asks for the permission to subscribe pages.
+    expect(config.scopes).toEqual(['pages_show_list', 'pages_read_engagement', 'pages_manage_metadata']);
+    expect(config.webhookVerifyToken).toMatch(/^[\w-]{32}$/);
     expect(config.sessionStore).toBe('memory');
     expect(config.providerPort).toBe(3001);
     expect(config.secureCookies).toBe(false);
@@ -89,5 +91,26 @@ describe('loadConfig', () => {
   it('when the secret is wrong, then the error message does not echo it', () => {
     const err = errorOf({ ...REAL, FB_APP_SECRET: 'has spaces in it' });
     expect(err.message).not.toContain('has spaces in it');
+  });
+
+  describe('live updates (docs/architecture.md#live-updates)', () => {
+    const configured = { FB_APP_ID: '123', FB_APP_SECRET: 'secret-value-01', SESSION_SECRET: 'x'.repeat(32) };
+
+    it('when FB_WEBHOOK_VERIFY_TOKEN is unset outside demo mode, then webhooks are off and the scopes are the defaults', () => {
+      const config = loadConfig(configured);
+      expect(config.webhookVerifyToken).toBeUndefined();
+      expect(config.scopes).not.toContain('pages_manage_metadata');
+      expect([config.liveStreamsPerSession, config.liveStreamsMax, config.liveHeartbeatSec]).toEqual([4, 1000, 25]);
+    });
+
+    it.each([
+      ['FB_WEBHOOK_VERIFY_TOKEN', 'short'],
+      ['FB_WEBHOOK_VERIFY_TOKEN', 'has spaces in it'],
+      ['LIVE_STREAMS_PER_SESSION', '0'],
+      ['LIVE_STREAMS_MAX', 'many'],
+      ['LIVE_HEARTBEAT_SECONDS', '-1'],
+    ])('when %s is "%s", then a one-line error names it', (name, value) => {
+      expect(errorOf({ ...configured, [name]: value }).variable).toBe(name);
+    });
   });
 });

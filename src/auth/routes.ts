@@ -13,6 +13,7 @@ import { deniedMessage, isCancel, parseCallback } from './callback';
 import { AuthorizationError, StateMismatchError } from './errors';
 import { beginLogin, consumeState, dropState } from './pending';
 import { codeChallenge } from './pkce';
+import { subscribePage } from '../webhooks/subscribe';
 import { loginRateLimit } from './rateLimit';
 
 /** /auth: start the login, take the provider's redirect, log out. */
@@ -80,6 +81,7 @@ async function callback(ctx: AppContext, req: Request, res: Response): Promise<v
   ctx.keeper.start(req, grant, scopes);
   if (ctx.config.pageId) {
     await connectPage(ctx, req, ctx.config.pageId);
+    await subscribePage(ctx, req, ctx.config.pageId);
   }
   await save(req);
   res.redirect(303, ctx.config.pageId ? `/pages/${ctx.config.pageId}` : '/pages');
@@ -110,6 +112,8 @@ async function grantedScopes(ctx: AppContext, userToken: string): Promise<string
 }
 
 async function logout(ctx: AppContext, req: Request, res: Response): Promise<void> {
+  // Pages this session has open stop getting live updates (docs/architecture.md#live-updates).
+  ctx.streams.closeSession(req.sessionID);
   await destroy(req);
   // A browser deletes a cookie only when the clearing one has its attributes (a __Host- cookie needs Secure).
   res.clearCookie(req.app.get('session cookie') as string, sessionCookieAttributes(ctx.config));

@@ -10,6 +10,7 @@ import {
   pageDetailsSchema,
   pageTokenSchema,
   permissionsSchema,
+  subscribeSchema,
   tokenSchema,
   PAGE_FIELDS,
   type FeedResponse,
@@ -232,6 +233,26 @@ export class GraphClient {
       page = await this.read(pageToken, `/${pageId}/feed`, params(after, undefined), feedSchema, 'page', gate);
     }
     return page;
+  }
+
+  /**
+   * Subscribes the app to the page's `feed` webhooks (docs/provider-interface.md#subscribed-apps), with the
+   * page token; needs `pages_manage_metadata`. Idempotent at the provider, so a retry is harmless.
+   */
+  async subscribeApp(pageToken: string, pageId: string): Promise<void> {
+    const proof: Record<string, string> = this.options.appSecret
+      ? { appsecret_proof: appSecretProof(pageToken, this.options.appSecret) }
+      : {};
+    await this.transport.call(
+      {
+        method: 'POST',
+        path: `/${this.options.apiVersion}/${pageId}/subscribed_apps`,
+        form: { subscribed_fields: 'feed', ...proof },
+        bearer: pageToken,
+        idempotent: true,
+      },
+      subscribeSchema,
+    );
   }
 
   private read<T>(

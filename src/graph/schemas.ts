@@ -69,6 +69,11 @@ export interface PageList {
   cut: boolean;
 }
 
+/** `POST /{page-id}/subscribed_apps`: the reference shows `"success": "true"`, a string; a boolean is accepted too. */
+export const subscribeSchema = z.object({
+  success: z.union([z.literal(true), z.literal('true')]),
+});
+
 export const permissionsSchema = z.object({
   data: z.array(z.object({ permission: z.string().max(200), status: z.string().max(40) })).max(500),
 });

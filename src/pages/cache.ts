@@ -97,6 +97,18 @@ export class PageCache {
     this.byPage.delete(pageId);
   }
 
+  /**
+   * Forgets one part of a page (the provider said its feed, or its details, changed). A load under way may have
+   * read the old answer, so, as with a whole drop, it does not store it. Dropping twice is the same as once.
+   */
+  dropPart(pageId: string, part: CachedPart): void {
+    this.epoch++;
+    const keys = this.byPage.get(pageId);
+    if (!keys || !this.lru) return;
+    const prefix = `${pageId}\u0000${part}\u0000`;
+    for (const key of [...keys]) if (key.startsWith(prefix)) this.lru.delete(key);
+  }
+
   get size(): number {
     return this.lru?.size ?? 0;
   }

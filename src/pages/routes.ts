@@ -8,6 +8,7 @@ import { connectPage } from '../session/connect';
 import { requireCsrf } from '../session/csrf';
 import { sessionCookieName } from '../session/middleware';
 import { save } from '../session/persist';
+import { subscribePage } from '../webhooks/subscribe';
 import { sessionRateLimit } from './limits';
 import { confirmToken, gateOf, listPages, noteRole, readPage } from './reads';
 import { toFeedView, toPageView, type FeedView, type PageView } from './viewModel';
@@ -38,6 +39,7 @@ export function pageRoutes(ctx: AppContext): Router {
   router.post('/:pageId/connect', requireCsrf, (req, res) => connect(ctx, req, res));
   router.get('/:pageId', (req, res) => page(ctx, req, res));
   router.get('/:pageId/feed', (req, res) => olderPosts(ctx, req, res));
+  router.get('/:pageId/feed/fresh', (req, res) => freshPosts(ctx, req, res));
   return router;
 }
 
@@ -70,6 +72,7 @@ async function connect(ctx: AppContext, req: Request, res: Response): Promise<vo
   // The session's tokens just succeeded upstream for this page, and the picker's list says its role.
   confirmToken(ctx, req, pageId, ctx.now());
   noteRole(ctx, req, pageId, ctx.keeper.userToken(req) ?? '');
+  await subscribePage(ctx, req, pageId);
   await save(req);
   res.redirect(303, `/pages/${pageId}`);
 }
@@ -82,7 +85,25 @@ async function page(ctx: AppContext, req: Request, res: Response): Promise<void>
   const [details, feed] = await forPage(ctx, pageId, readPage(ctx, req, pageId, token));
   const view = viewOf(details, pageViews, (d) => toPageView(d, ''));
   ctx.keeper.renamePage(req, pageId, view.name);
-  res.render('page', { title: view.name, page: view, feed: viewOf(feed, feedViews, (f) => toFeedView(f, 'first')) });
+  const live = ctx.keeper.current(req)?.pages[pageId]?.live === true;
+  res.render('page', {
+    title: view.name,
+    page: view,
+    feed: viewOf(feed, feedViews, (f) => toFeedView(f, 'first')),
+    live,
+  });
+}
+
+/**
+ * The first feed page as a fragment (the posts partial, escaped as on the page), for the "new posts — Show"
+ * button of a live page (docs/architecture.md#live-updates). Read like the page view, cache included.
+ */
+async function freshPosts(ctx: AppContext, req: Request, res: Response): Promise<void> {
+  const pageId = req.params.pageId as string;
+  const token = pageTokenOrRedirect(ctx, req, res, pageId);
+  if (!token) return;
+  const [, feed] = await forPage(ctx, pageId, readPage(ctx, req, pageId, token));
+  res.render('partials/posts', { page: { id: pageId }, feed: viewOf(feed, feedViews, (f) => toFeedView(f, 'first')) });
 }
 
 async function olderPosts(ctx: AppContext, req: Request, res: Response): Promise<void> {

@@ -25,6 +25,8 @@ export const connectedPageSchema = z.object({
   tasks: z.array(z.string()).optional().catch(undefined),
   /** When this session's own tokens last succeeded upstream for the page (epoch ms): bounds its use of the shared cache. */
   tokenConfirmedAt: z.number().finite().optional().catch(undefined),
+  /** The app subscribed the page to webhooks when it was connected: its view gets live updates. */
+  live: z.boolean().optional().catch(undefined),
 });
 
 export const connectionSchema = z.object({

@@ -8,6 +8,7 @@ import { loadConfig, type Config } from '../../src/config';
 import { graphClientFor, type GraphClient } from '../../src/graph/client';
 import { createLogger } from '../../src/log/logger';
 import { PageCache, type PageCacheOptions } from '../../src/pages/cache';
+import { LocalPageEvents } from '../../src/live/bus';
 import { createMemorySessionStore, type SessionStoreHandle } from '../../src/session/store';
 import { startEmulator, type RunningEmulator } from '@pagelight/graph-emulator';
 import { credentialsSeenBy, leakedLines } from './logScrape';
@@ -38,6 +39,8 @@ export interface Stack {
   graph: GraphClient;
   /** The page cache the app uses (off unless the test sets PAGE_CACHE_TTL). */
   cache: PageCache;
+  /** The bus webhook deliveries publish to and live-update streams listen on. */
+  events: LocalPageEvents;
   close(): Promise<void>;
 }
 
@@ -104,7 +107,15 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const sessions = createMemorySessionStore(config);
   const graph = graphClientFor(config, logger, { retry: { retries: 1, baseMs: 10, capMs: 50, deadlineMs: 4000 } });
   const cache = new PageCache({ ...options.cache, ttlSec: config.pageCacheTtlSec });
-  const app = createApp(config, { graph, sessions, logger, cache, ...(options.now ? { now: options.now } : {}) });
+  const events = new LocalPageEvents();
+  const app = createApp(config, {
+    graph,
+    sessions,
+    logger,
+    cache,
+    events,
+    ...(options.now ? { now: options.now } : {}),
+  });
   return {
     app,
     config,
@@ -113,6 +124,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     sessions,
     graph,
     cache,
+    events,
     close: async () => {
       open.delete(emulator);
       const pending = emulator.controls.pendingFailures();

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+
+/**
+ * The parts of a webhook delivery the app reads (docs/provider-interface.md#webhook-deliveries). Everything else
+ * (messages, names, links) is user content and is neither kept nor logged. Each entry and change is read on its
+ * own: one that does not fit is skipped, the rest still count.
+ */
+
+const word = z.string().regex(/^[a-z_]{1,40}$/);
+
+export const deliverySchema = z.object({
+  object: z.string().max(100),
+  entry: z.array(z.unknown()).max(1000),
+});
+
+export const entrySchema = z.object({
+  id: z.string().regex(/^\d{1,32}$/),
+  changes: z.array(z.unknown()).max(1000).optional().catch(undefined),
+});
+
+export const changeSchema = z.object({
+  field: word,
+  value: z.unknown().optional(),
+});
+
+export const feedValueSchema = z.object({
+  item: word.optional().catch(undefined),
+  verb: word.optional().catch(undefined),
+});
+
+/** Feed items that are posts of their own (a new one shows in the feed); comments and reactions only change counts. */
+export const POST_ITEMS: ReadonlySet<string> = new Set(['post', 'status', 'photo', 'video', 'share', 'link', 'event']);
+
+/** Page fields that change what the page's details show (the `feed` field changes the feed). */
+export const DETAIL_FIELDS: ReadonlySet<string> = new Set([
+  'name',
+  'about',
+  'attire',
+  'bio',
+  'location',
+  'parking',
+  'hours',
+  'emails',
+  'email',
+  'website',
+]);
+
+/** What one delivery means for one page. */
+export interface PageChange {
+  pageId: string;
+  /** Posts added. */
+  newPosts: number;
+  /** The feed changed in another way (edited, removed, comments, reactions). */
+  feedChanged: boolean;
+  detailsChanged: boolean;
+  /** `field:item:verb` of each change understood, for the log (no user content). */
+  kinds: string[];
+}
+
+/** Reads a parsed delivery into one change per page; anything but `object: "page"` means nothing to this app. */
+export function pageChanges(body: unknown): PageChange[] | undefined {
+  const delivery = deliverySchema.safeParse(body);
+  if (!delivery.success) return undefined;
+  if (delivery.data.object !== 'page') return [];
+  const byPage = new Map<string, PageChange>();
+  for (const raw of delivery.data.entry) {
+    const entry = entrySchema.safeParse(raw);
+    if (!entry.success) continue;
+    const pageId = entry.data.id;
+    let page = byPage.get(pageId);
+    if (!page)
+      byPage.set(pageId, (page = { pageId, newPosts: 0, feedChanged: false, detailsChanged: false, kinds: [] }));
+    for (const rawChange of entry.data.changes ?? []) {
+      const change = changeSchema.safeParse(rawChange);
+      if (!change.success) continue;
+      const { field } = change.data;
+      if (field === 'feed') {
+        const value = feedValueSchema.safeParse(change.data.value ?? {});
+        const item = value.success ? value.data.item : undefined;
+        const verb = value.success ? value.data.verb : undefined;
+        if (verb === 'add' && item !== undefined && POST_ITEMS.has(item)) page.newPosts++;
+        else page.feedChanged = true;
+        page.kinds.push(`feed:${item ?? '?'}:${verb ?? '?'}`);
+      } else if (DETAIL_FIELDS.has(field)) {
+        page.detailsChanged = true;
+        page.kinds.push(field);
+      }
+      // Any other field is not something this app shows: ignored.
+    }
+  }
+  return [...byPage.values()];
+}

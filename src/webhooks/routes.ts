@@ -1,0 +1,106 @@
+import { createHash } from 'node:crypto';
+import express, { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
+import { LRUCache } from 'lru-cache';
+import type { AppContext } from '../context';
+import { pageChanges, type PageChange } from './payload';
+import { sameSecret, validSignature } from './signature';
+
+/**
+ * The provider's largest batch is 1,000 changes: a few hundred bytes each. A bigger body is not the provider's.
+ * @see docs/architecture.md#live-updates
+ */
+export const WEBHOOK_BODY_LIMIT = 512 * 1024;
+
+/**
+ * /webhooks/facebook: the provider's verification handshake and its deliveries. Mounted before the session
+ * middleware: no session is read and no cookie set. Machine callers get short JSON answers.
+ * @see docs/provider-interface.md#webhook-deliveries
+ */
+export function webhookRoutes(ctx: AppContext, verifyToken: string): Router {
+  const router = Router();
+  const recent = new LRUCache<string, true>({ max: 2000, ttl: 10 * 60 * 1000 });
+  router.get('/facebook', (req, res) => handshake(req, res, verifyToken));
+  router.post('/facebook', express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT }), (req, res) =>
+    receive(ctx, recent, req, res),
+  );
+  router.use(machineErrors);
+  return router;
+}
+
+/** `hub.mode=subscribe` with our verify token: echo `hub.challenge` as text; anything else is refused. */
+function handshake(req: Request, res: Response, verifyToken: string): void {
+  const query = req.query as Record<string, unknown>;
+  const mode = query['hub.mode'];
+  const token = query['hub.verify_token'];
+  const challenge = query['hub.challenge'];
+  if (
+    mode !== 'subscribe' ||
+    typeof token !== 'string' ||
+    !sameSecret(token, verifyToken) ||
+    typeof challenge !== 'string' ||
+    !/^[\w.-]{1,128}$/.test(challenge)
+  ) {
+    req.log?.warn('webhook handshake refused');
+    res.status(403).json({ error: 'verification failed' });
+    return;
+  }
+  res.status(200).type('text/plain').send(challenge);
+}
+
+/**
+ * Verifies the signature on the raw bytes, answers 200 at once and does the work after: the provider retries a
+ * slow or failed delivery. A repeated delivery (same bytes) within 10 minutes does nothing the second time, and
+ * what it does (drop cached parts, tell open pages) is harmless to repeat anyway.
+ */
+function receive(ctx: AppContext, recent: LRUCache<string, true>, req: Request, res: Response): void {
+  const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+  if (!validSignature(req.headers['x-hub-signature-256'], body, ctx.config.appSecret)) {
+    req.log?.warn(
+      { signed: req.headers['x-hub-signature-256'] !== undefined },
+      'webhook delivery refused: bad signature',
+    );
+    res.status(403).json({ error: 'bad signature' });
+    return;
+  }
+  res.status(200).json({ received: true });
+  const digest = createHash('sha256').update(body).digest('base64url');
+  if (recent.has(digest)) {
+    req.log?.info('webhook delivery repeated; already handled');
+    return;
+  }
+  recent.set(digest, true);
+  setImmediate(() => handle(ctx, body, req));
+}
+
+function handle(ctx: AppContext, body: Buffer, req: Request): void {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString('utf8'));
+  } catch {
+    req.log?.warn('webhook delivery is not JSON; ignored');
+    return;
+  }
+  const changes = pageChanges(parsed);
+  if (changes === undefined) {
+    req.log?.warn('webhook delivery has no object and entries; ignored');
+    return;
+  }
+  for (const change of changes) apply(ctx, change, req);
+}
+
+/** Drops what the change made stale, then tells open pages; logged with the page id and kinds only. */
+export function apply(ctx: AppContext, change: PageChange, req?: Request): void {
+  const { pageId, newPosts, feedChanged, detailsChanged, kinds } = change;
+  if (newPosts > 0 || feedChanged) ctx.pageCache.dropPart(pageId, 'feed');
+  if (detailsChanged) ctx.pageCache.dropPart(pageId, 'details');
+  (req?.log ?? ctx.logger).info({ pageId, changes: kinds.slice(0, 20) }, 'webhook delivery');
+  if (newPosts > 0) ctx.events.publish(pageId, { kind: 'new-posts', count: newPosts });
+  else if (feedChanged) ctx.events.publish(pageId, { kind: 'feed-changed' });
+}
+
+/** body-parser's refusals (too large, bad encoding) as short JSON, not a page. */
+const machineErrors: ErrorRequestHandler = (err: { status?: unknown; type?: unknown }, _req, res, next) => {
+  if (res.headersSent) return next(err);
+  const status = typeof err.status === 'number' && err.status >= 400 && err.status < 500 ? err.status : 500;
+  res.status(status).json({ error: status === 413 ? 'body too large' : status < 500 ? 'bad request' : 'failed' });
+};

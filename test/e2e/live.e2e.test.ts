@@ -1,0 +1,55 @@
+/**
+ * A live page in real Chromium (docs/architecture.md#live-updates): a post added at the provider shows up as
+ * "1 new post — Show" on the open page without a reload, and the button shows it.
+ */
+import type { BrowserContext, Page } from 'playwright-core';
+import { SEED_IDS } from '@pagelight/graph-emulator';
+import { Stack, type Watch } from './harness';
+
+const BAKERY = SEED_IDS.pages.bakery;
+const BAKERY_NAME = 'Lovelace Analytical Bakery';
+
+const stack = new Stack();
+let context: BrowserContext;
+let watch: Watch;
+let page: Page;
+
+beforeAll(async () => {
+  await stack.start();
+});
+afterAll(async () => {
+  await stack.stop();
+});
+beforeEach(async () => {
+  ({ context, watch } = await stack.context());
+  page = await context.newPage();
+});
+afterEach(async () => {
+  await context.close();
+  expect(watch.cspViolations).toEqual([]);
+  expect(watch.consoleErrors).toEqual([]);
+});
+
+describe('a live page', () => {
+  // needs the emulator's webhook deliveries (subscribed_apps, signed deliveries to the registered webhookUrl,
+  // the activity control), and the harness starting the app with FB_WEBHOOK_VERIFY_TOKEN and
+  // pages_manage_metadata in FB_SCOPES and registering that URL and token with the emulator.
+  it.skip('when a post is added at the provider, then "1 new post — Show" appears within 2 s without a reload, and clicking shows it', async () => {
+    await page.goto(`${stack.appUrl}/`);
+    await page.getByRole('link', { name: 'Connect page' }).click();
+    await page.getByRole('radio', { name: /Ada Lovelace/ }).check();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('button', { name: `Connect ${BAKERY_NAME}` }).click();
+    await page.waitForURL(`${stack.appUrl}/pages/${BAKERY}`);
+    const navigations: string[] = [];
+    page.on('framenavigated', (frame) => navigations.push(frame.url()));
+
+    await stack.control('/activity/posts', { pageId: BAKERY, message: 'Fresh from the oven' });
+    const notice = page.getByRole('button', { name: '1 new post — Show' });
+    await notice.waitFor({ state: 'visible', timeout: 2000 });
+    await notice.click();
+    await page.getByText('Fresh from the oven').waitFor({ timeout: 2000 });
+    expect(navigations).toEqual([]);
+    expect(await notice.isHidden()).toBe(true);
+  });
+});

@@ -1,0 +1,121 @@
+import http from 'node:http';
+import { SEED_IDS } from '@pagelight/graph-emulator';
+import { CookieClient } from '../support/cookieClient';
+import { realLogin } from '../support/realLogin';
+import { startServedStack, type Stack } from '../support/stack';
+import { feedDelivery, signed } from '../webhooks/deliver';
+
+const BAKERY = SEED_IDS.pages.bakery;
+const SPARSE = SEED_IDS.pages.sparse;
+
+/** An open event stream over a real socket: what it received so far, and whether the server ended it. */
+interface Stream {
+  status: number;
+  text: () => string;
+  ended: Promise<void>;
+  close(): void;
+}
+
+function openStream(base: string, path: string, cookie: string): Promise<Stream> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(new URL(path, base), { headers: { cookie, accept: 'text/event-stream' } }, (res) => {
+      let received = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (received += chunk));
+      const ended = new Promise<void>((done) => res.on('close', () => done()));
+      resolve({ status: res.statusCode ?? 0, text: () => received, ended, close: () => req.destroy() });
+    });
+    req.on('error', reject);
+  });
+}
+
+async function until(check: () => boolean, ms = 2000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** docs/architecture.md#live-updates */
+describe('GET /pages/:pageId/events', () => {
+  let served: { stack: Stack; url: string; close(): Promise<void> };
+  let person: CookieClient;
+  const streams: Stream[] = [];
+  const open = async (path = `/pages/${BAKERY}/events`, who = person) => {
+    const s = await openStream(served.url, path, who.cookieHeader());
+    streams.push(s);
+    return s;
+  };
+
+  beforeAll(async () => {
+    served = await startServedStack({
+      env: {
+        FB_WEBHOOK_VERIFY_TOKEN: 'verify-token-for-tests-0001',
+        LIVE_STREAMS_PER_SESSION: '2',
+        LIVE_HEARTBEAT_SECONDS: '1',
+      },
+    });
+    person = new CookieClient(served.url);
+    const outcome = await realLogin(served.url, undefined, BAKERY, person);
+    expect(outcome.ok).toBe(true);
+  });
+  afterEach(() => {
+    for (const s of streams.splice(0)) s.close();
+  });
+  afterAll(() => served.close());
+
+  it('when a session holds a token for the page, then the stream opens with a retry hint, and a delivery produces a new-posts event with a count only', async () => {
+    const stream = await open();
+    expect(stream.status).toBe(200);
+    await until(() => stream.text().includes('retry: '));
+    const { raw, signature } = signed(
+      feedDelivery(BAKERY, { item: 'status', verb: 'add', message: 'USER TEXT' }, { item: 'photo', verb: 'add' }),
+    );
+    const res = await fetch(`${served.url}/webhooks/facebook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature },
+      body: raw,
+    });
+    expect(res.status).toBe(200);
+    await until(() => stream.text().includes('event: new-posts'), 1000);
+    expect(stream.text()).toContain('event: new-posts\ndata: {"count":2}\n\n');
+    expect(stream.text()).not.toContain('USER TEXT');
+  });
+
+  it('when nobody is logged in, then 401; when the session holds no token for the page, then 403', async () => {
+    const anonymous = await open(`/pages/${BAKERY}/events`, new CookieClient(served.url));
+    expect(anonymous.status).toBe(401);
+    expect((await open(`/pages/${SPARSE}/events`)).status).toBe(403);
+    expect((await open('/pages/not-a-page/events')).status).toBe(400);
+  });
+
+  it('when the session already has its bound of streams open, then the next gets 429; closing one frees a slot', async () => {
+    const first = await open();
+    await open();
+    expect((await open()).status).toBe(429);
+    first.close();
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await open()).status).toBe(200);
+  });
+
+  it('while a stream is quiet, then a heartbeat comes at the configured interval', async () => {
+    const stream = await open();
+    await until(() => stream.text().includes(': heartbeat'), 2500);
+  });
+
+  it('when the person logs out, then their open stream ends', async () => {
+    const other = new CookieClient(served.url);
+    expect((await realLogin(served.url, undefined, BAKERY, other)).ok).toBe(true);
+    const stream = await open(`/pages/${BAKERY}/events`, other);
+    expect(stream.status).toBe(200);
+    const home = await (await other.get('/')).text();
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(home)?.[1];
+    expect(csrf).toBeDefined();
+    expect((await other.post('/auth/logout', { _csrf: csrf! })).status).toBe(303);
+    await Promise.race([
+      stream.ended,
+      new Promise((_, reject) => setTimeout(() => reject(new Error('stream still open')), 1000)),
+    ]);
+  });
+});
