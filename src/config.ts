@@ -46,6 +46,10 @@ export interface Config {
   readonly sessionRateLimit: number;
   /** Login starts allowed per client address per minute; 0 turns the limit off. */
   readonly loginRateLimit: number;
+  /** Who runs this instance, for the privacy page; undefined shows a placeholder (docs/architecture.md#configuration). */
+  readonly operatorName: string | undefined;
+  /** How to reach them (an address or URL), for the privacy page. */
+  readonly operatorContact: string | undefined;
   readonly logLevel: string;
   readonly nodeEnv: string;
 }
@@ -272,10 +276,32 @@ export function loadConfig(env: Env = process.env): Config {
     sessionUpstreamConcurrency: positiveInt(env, 'SESSION_UPSTREAM_CONCURRENCY', 4, 64),
     sessionRateLimit: positiveInt(env, 'SESSION_RATE_LIMIT', 60, 100_000),
     loginRateLimit: wholeNumber(env, 'LOGIN_RATE_LIMIT', 30, 1_000_000),
+    operatorName: printable(env, 'OPERATOR_NAME'),
+    operatorContact: printable(env, 'OPERATOR_CONTACT'),
     logLevel,
     nodeEnv: read(env, 'NODE_ENV') ?? 'development',
   };
   return Object.freeze(config);
+}
+
+/** Free text shown on a page: at most 200 characters, no control characters. */
+function printable(env: Env, name: string): string | undefined {
+  const value = read(env, name);
+  if (value !== undefined && !/^[^\x00-\x1f\x7f]{1,200}$/.test(value)) {
+    throw new ConfigError(name, 'must be at most 200 characters, on one line');
+  }
+  return value;
+}
+
+/** The start-up warning when the privacy page would show placeholders outside demo mode. */
+export function operatorWarning(config: Pick<Config, 'demo' | 'operatorName' | 'operatorContact'>): string | undefined {
+  if (config.demo) return undefined;
+  const missing = [
+    ...(config.operatorName === undefined ? ['OPERATOR_NAME'] : []),
+    ...(config.operatorContact === undefined ? ['OPERATOR_CONTACT'] : []),
+  ];
+  if (missing.length === 0) return undefined;
+  return `${missing.join(' and ')} unset: the privacy page (/privacy) shows "not configured" where they belong; the provider's app review wants them filled in`;
 }
 
 /**

@@ -8,11 +8,13 @@ import {
   accountsSchema,
   feedSchema,
   pageDetailsSchema,
+  meSchema,
   pageTokenSchema,
   permissionsSchema,
   tokenSchema,
   PAGE_FIELDS,
   type FeedResponse,
+  type Me,
   type PageDetails,
   type PageSummary,
 } from './schemas';
@@ -154,6 +156,11 @@ export class GraphClient {
       gate,
     );
     return body.data;
+  }
+
+  /** Who signed in (`/{version}/me?fields=id,name`): the app-scoped user id indexes their sessions. */
+  async me(userToken: string): Promise<Me> {
+    return this.read(userToken, `/${this.options.apiVersion}/me`, { fields: 'id,name' }, meSchema);
   }
 
   /** Permissions the person granted and declined (`/me/permissions`). */
