@@ -56,7 +56,8 @@ export function providerCallbackRoutes(ctx: AppContext): Router {
   router.get('/data-deletion/:code', async (req, res) => {
     const code = req.params.code;
     // The shape first: nothing that could not be a code reaches the store.
-    if (typeof code !== 'string' || !CODE.test(code)) throw new NotFoundError('No data-deletion request has this confirmation code.');
+    if (typeof code !== 'string' || !CODE.test(code))
+      throw new NotFoundError('No data-deletion request has this confirmation code.');
     const raw = await ctx.sessions.records.get(`deletion:${code}`);
     const parsed = raw === undefined ? undefined : recordSchema.safeParse(safeJson(raw));
     if (!parsed?.success) throw new NotFoundError('No data-deletion request has this confirmation code.');

@@ -9,7 +9,8 @@ export function privacyRoutes(ctx: AppContext): Router {
   const view = {
     title: 'Privacy',
     operatorName: config.operatorName ?? placeholder,
-    operatorContact: config.operatorContact ?? (config.demo ? 'OPERATOR_CONTACT is not set in demo mode' : 'not configured'),
+    operatorContact:
+      config.operatorContact ?? (config.demo ? 'OPERATOR_CONTACT is not set in demo mode' : 'not configured'),
     storeWhere:
       config.sessionStore === 'redis'
         ? "in the operator's Redis database, shared by the app's servers"

@@ -279,22 +279,28 @@ export async function createRedisSessionStore(
     sendCommand,
     index: {
       sessionsOf: async (userId) => {
-        const sids = await evalBound(SESSIONS_OF, [indexKey(config.redisPrefix, userId)], [
-          config.redisPrefix,
-          `"userId":${JSON.stringify(userId)}`,
-        ]);
+        const sids = await evalBound(
+          SESSIONS_OF,
+          [indexKey(config.redisPrefix, userId)],
+          [config.redisPrefix, `"userId":${JSON.stringify(userId)}`],
+        );
         return Array.isArray(sids) ? sids.filter((sid): sid is string => typeof sid === 'string') : [];
       },
     },
     replace: async (sid, sess) => {
       const current = await new Promise<SessionData | undefined>((resolve, reject) => {
-        store.get(sid, (err, value) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve((value ?? undefined) as SessionData | undefined)));
+        store.get(sid, (err, value) =>
+          err
+            ? reject(err instanceof Error ? err : new Error(String(err)))
+            : resolve((value ?? undefined) as SessionData | undefined),
+        );
       });
       if (!current) return false;
-      const done = await evalBound(REPLACE, [config.redisPrefix + sid], [
-        JSON.stringify({ ...sess, cookie: current.cookie }),
-        TOMBSTONE,
-      ]);
+      const done = await evalBound(
+        REPLACE,
+        [config.redisPrefix + sid],
+        [JSON.stringify({ ...sess, cookie: current.cookie }), TOMBSTONE],
+      );
       return done === 1;
     },
     records: redisRecords(sendCommand, config.redisPrefix),

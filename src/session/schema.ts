@@ -37,7 +37,11 @@ export const connectionSchema = z.object({
   /** Permissions granted at login. */
   scopes: z.array(z.string()).optional(),
   /** The provider's app-scoped user id: the session index's key (docs/architecture.md#session-index). */
-  userId: z.string().regex(/^\d{1,32}$/).optional().catch(undefined),
+  userId: z
+    .string()
+    .regex(/^\d{1,32}$/)
+    .optional()
+    .catch(undefined),
   /** The person's name, for "Signed in as". */
   userName: z.string().max(1000).optional().catch(undefined),
   pages: z.record(z.string(), connectedPageSchema),
