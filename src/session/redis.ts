@@ -137,10 +137,15 @@ for _, sid in ipairs(redis.call('SMEMBERS', KEYS[1])) do
 end
 return out`;
 
+// The replacement has no owner: the id leaves the index of the one it replaces.
 const REPLACE = `
 local cur = redis.call('GET', KEYS[1])
 if not cur or cur == ARGV[2] then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'KEEPTTL')
+local ok, v = pcall(cjson.decode, cur)
+if ok and type(v) == 'table' and type(v.connection) == 'table' and type(v.connection.userId) == 'string' then
+  redis.call('SREM', ARGV[3] .. v.connection.userId, ARGV[4])
+end
 return 1`;
 
 interface ScriptRunner {
@@ -299,7 +304,7 @@ export async function createRedisSessionStore(
       const done = await evalBound(
         REPLACE,
         [config.redisPrefix + sid],
-        [JSON.stringify({ ...sess, cookie: current.cookie }), TOMBSTONE],
+        [JSON.stringify({ ...sess, cookie: current.cookie }), TOMBSTONE, config.redisPrefix + INDEX_INFIX, sid],
       );
       return done === 1;
     },
