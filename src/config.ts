@@ -287,7 +287,7 @@ export function loadConfig(env: Env = process.env): Config {
 /** Free text shown on a page: at most 200 characters, no control characters. */
 function printable(env: Env, name: string): string | undefined {
   const value = read(env, name);
-  if (value !== undefined && !/^[^\x00-\x1f\x7f]{1,200}$/.test(value)) {
+  if (value !== undefined && !/^\P{Cc}{1,200}$/u.test(value)) {
     throw new ConfigError(name, 'must be at most 200 characters, on one line');
   }
   return value;

@@ -293,13 +293,7 @@ export async function createRedisSessionStore(
       },
     },
     replace: async (sid, sess) => {
-      const current = await new Promise<SessionData | undefined>((resolve, reject) => {
-        store.get(sid, (err, value) =>
-          err
-            ? reject(err instanceof Error ? err : new Error(String(err)))
-            : resolve((value ?? undefined) as SessionData | undefined),
-        );
-      });
+      const current = (await store.get(sid)) as SessionData | null | undefined;
       if (!current) return false;
       const done = await evalBound(
         REPLACE,

@@ -35,7 +35,9 @@ export async function signOutUser(handle: SessionStoreHandle, userId: string, no
 function read(store: Store, sid: string): Promise<SessionData | undefined> {
   return new Promise((resolve, reject) =>
     store.get(sid, (err: unknown, sess?: SessionData | null) =>
-      err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(sess ?? undefined),
+      err
+        ? reject(err instanceof Error ? err : new Error('session store failed', { cause: err }))
+        : resolve(sess ?? undefined),
     ),
   );
 }

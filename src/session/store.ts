@@ -81,12 +81,12 @@ export function createMemorySessionStore(
     replace: (sid, sess) =>
       new Promise((resolve, reject) =>
         store.get(sid, (err: unknown, current?: session.SessionData | null) => {
-          if (err) return reject(err instanceof Error ? err : new Error(String(err)));
+          if (err) return reject(err instanceof Error ? err : new Error('session store failed', { cause: err }));
           if (!current) return resolve(false);
           signedOut.set(sid, true);
           // The stored expiry stays: the replacement takes the remaining lifetime of the session it replaces.
           store.set(sid, { ...sess, cookie: current.cookie }, (e?: unknown) =>
-            e ? reject(e instanceof Error ? e : new Error(String(e))) : resolve(true),
+            e ? reject(e instanceof Error ? e : new Error('session store failed', { cause: e })) : resolve(true),
           );
         }),
       ),
