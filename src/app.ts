@@ -8,12 +8,14 @@ import type { AppContext } from './context';
 import type { GraphClient } from './graph/client';
 import { SERIALIZERS, type Logger } from './log/logger';
 import { authRoutes } from './auth/routes';
+import { providerCallbackRoutes } from './auth/providerCallbacks';
 import { pageRateLimits, pageRoutes } from './pages/routes';
 import { homeRoutes } from './pages/home';
 import { LocalPageEvents, type PageEvents } from './live/bus';
 import { liveRoutes } from './live/routes';
 import { StreamRegistry } from './live/streams';
 import { webhookRoutes } from './webhooks/routes';
+import { privacyRoutes } from './pages/privacy';
 import { PageCache } from './pages/cache';
 import { AccountsCache } from './pages/accounts';
 import { SessionGate } from './pages/limits';
@@ -70,6 +72,7 @@ export function createApp(config: Config, deps: AppDeps): Express {
   app.locals.connected = false;
   app.locals.flash = undefined;
   app.locals.csrf = () => '';
+  app.locals.userName = undefined;
 
   const trustRequestId = behindProxy(config);
   app.use(securityHeaders(config));
@@ -104,6 +107,8 @@ export function createApp(config: Config, deps: AppDeps): Express {
   });
   // The provider's calls: no session is read and no cookie set (docs/architecture.md#live-updates).
   if (config.webhookVerifyToken !== undefined) app.use('/webhooks', webhookRoutes(ctx, config.webhookVerifyToken));
+  // The provider's server-to-server callbacks: no session read, no cookie set (docs/architecture.md#provider-callbacks).
+  app.use('/auth', providerCallbackRoutes(ctx));
   // Before the session is read: a session over its limit costs no store read, token opening or rendering of a page.
   app.use('/pages', pageRateLimits(ctx));
   app.use(sessionMiddleware(config, deps.sessions));
@@ -111,13 +116,16 @@ export function createApp(config: Config, deps: AppDeps): Express {
   app.use((req, res, next) => {
     // Locals every view may use; the CSRF token is made only when a form asks for it.
     res.locals.csrf = () => csrfToken(req);
-    res.locals.connected = ctx.keeper.current(req) !== undefined;
+    const connection = ctx.keeper.current(req);
+    res.locals.connected = connection !== undefined;
+    res.locals.userName = connection?.userName;
     res.locals.flash = req.session.flash;
     if (req.session.flash && req.method === 'GET') delete req.session.flash;
     next();
   });
 
   app.use('/', homeRoutes(ctx));
+  app.use('/', privacyRoutes(ctx));
   app.use('/auth', authRoutes(ctx));
   app.use('/pages', liveRoutes(ctx));
   app.use('/pages', pageRoutes(ctx));

@@ -56,6 +56,10 @@ export interface Config {
   readonly liveStreamsMax: number;
   /** Seconds between heartbeats on a live-update stream. */
   readonly liveHeartbeatSec: number;
+  /** Who runs this instance, for the privacy page; undefined shows a placeholder (docs/architecture.md#configuration). */
+  readonly operatorName: string | undefined;
+  /** How to reach them (an address or URL), for the privacy page. */
+  readonly operatorContact: string | undefined;
   readonly logLevel: string;
   readonly nodeEnv: string;
 }
@@ -315,10 +319,32 @@ export function loadConfig(env: Env = process.env): Config {
     liveStreamsPerSession: positiveInt(env, 'LIVE_STREAMS_PER_SESSION', 4, 64),
     liveStreamsMax: positiveInt(env, 'LIVE_STREAMS_MAX', 1000, 1_000_000),
     liveHeartbeatSec: positiveInt(env, 'LIVE_HEARTBEAT_SECONDS', 25, 3600),
+    operatorName: printable(env, 'OPERATOR_NAME'),
+    operatorContact: printable(env, 'OPERATOR_CONTACT'),
     logLevel,
     nodeEnv: read(env, 'NODE_ENV') ?? 'development',
   };
   return Object.freeze(config);
+}
+
+/** Free text shown on a page: at most 200 characters, no control characters. */
+function printable(env: Env, name: string): string | undefined {
+  const value = read(env, name);
+  if (value !== undefined && !/^\P{Cc}{1,200}$/u.test(value)) {
+    throw new ConfigError(name, 'must be at most 200 characters, on one line');
+  }
+  return value;
+}
+
+/** The start-up warning when the privacy page would show placeholders outside demo mode. */
+export function operatorWarning(config: Pick<Config, 'demo' | 'operatorName' | 'operatorContact'>): string | undefined {
+  if (config.demo) return undefined;
+  const missing = [
+    ...(config.operatorName === undefined ? ['OPERATOR_NAME'] : []),
+    ...(config.operatorContact === undefined ? ['OPERATOR_CONTACT'] : []),
+  ];
+  if (missing.length === 0) return undefined;
+  return `${missing.join(' and ')} unset: the privacy page (/privacy) shows "not configured" where they belong; the provider's app review wants them filled in`;
 }
 
 /**

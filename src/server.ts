@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ConfigError, loadConfig, proxyWarning, withProvider, type Config } from './config';
+import { ConfigError, loadConfig, proxyWarning, operatorWarning, withProvider, type Config } from './config';
 import { createApp } from './app';
 import { createLimitedServer, serverLimits } from './http/limits';
 import { graphClientFor } from './graph/client';
@@ -71,6 +71,8 @@ async function main(): Promise<void> {
   }
   const proxy = proxyWarning(config);
   if (proxy) logger.warn(proxy);
+  const operator = operatorWarning(config);
+  if (operator) logger.warn(operator);
   if (config.sessionSecretGenerated)
     logger.warn('SESSION_SECRET is unset: a random one is used, so sessions end when the process stops');
 

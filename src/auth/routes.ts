@@ -70,15 +70,19 @@ async function callback(ctx: AppContext, req: Request, res: Response): Promise<v
     throw new StateMismatchError(check.reason);
   }
   const short = await ctx.graph.exchangeCode(check.callback);
-  // Both need only the short-lived token: one round trip, not two.
-  const [grant, scopes] = await Promise.all([longLived(ctx, short), grantedScopes(ctx, short.token)]);
+  // All three need only the short-lived token: one round trip, not three.
+  const [grant, scopes, who] = await Promise.all([
+    longLived(ctx, short),
+    grantedScopes(ctx, short.token),
+    ctx.graph.me(short.token),
+  ]);
 
   // A new session id at login, so an id planted before it is worthless (session fixation).
   // Logins still pending in other tabs move to the new session so they can finish too.
   const otherTabs = req.session.pending;
   await regenerate(req);
   if (otherTabs) req.session.pending = otherTabs;
-  ctx.keeper.start(req, grant, scopes);
+  ctx.keeper.start(req, grant, scopes, who);
   if (ctx.config.pageId) {
     await connectPage(ctx, req, ctx.config.pageId);
     await subscribePage(ctx, req, ctx.config.pageId);

@@ -8,12 +8,14 @@ import {
   accountsSchema,
   feedSchema,
   pageDetailsSchema,
+  meSchema,
   pageTokenSchema,
   permissionsSchema,
   subscribeSchema,
   tokenSchema,
   PAGE_FIELDS,
   type FeedResponse,
+  type Me,
   type PageDetails,
   type PageList,
   type PageSummary,
@@ -179,6 +181,11 @@ export class GraphClient {
       if (!after) return { pages, cut: false };
     }
     return { pages, cut: true };
+  }
+
+  /** Who signed in (`/{version}/me?fields=id,name`): the app-scoped user id indexes their sessions. */
+  async me(userToken: string): Promise<Me> {
+    return this.read(userToken, '/me', { fields: 'id,name' }, meSchema, 'app');
   }
 
   /** Permissions the person granted and declined (`/me/permissions`). */

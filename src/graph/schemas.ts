@@ -74,6 +74,13 @@ export const subscribeSchema = z.object({
   success: z.union([z.literal(true), z.literal('true')]),
 });
 
+/** `/me?fields=id,name`: who signed in (docs/provider-interface.md#me). The id is app-scoped, digits only. */
+export const meSchema = z.object({
+  id: idString,
+  name: z.string().max(1000).catch(''),
+});
+export type Me = z.infer<typeof meSchema>;
+
 export const permissionsSchema = z.object({
   data: z.array(z.object({ permission: z.string().max(200), status: z.string().max(40) })).max(500),
 });

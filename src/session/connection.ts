@@ -16,13 +16,14 @@ export class ConnectionKeeper {
     private readonly now: () => number,
   ) {}
 
-  start(req: Request, grant: UserTokenGrant, scopes?: string[]): void {
+  start(req: Request, grant: UserTokenGrant, scopes?: string[], who?: { id: string; name: string }): void {
     req.session.connection = {
       userToken: this.sealer.seal(grant.token, bindingOf(req)),
       expiresAt: grant.expiresAt,
       loggedInAt: this.now(),
       pages: {},
       ...(scopes ? { scopes } : {}),
+      ...(who ? { userId: who.id, userName: who.name } : {}),
     };
   }
 

@@ -4,8 +4,10 @@ import { createClient } from 'redis';
 import type { Config } from '../config';
 import type { Logger } from '../log/logger';
 import { TOMBSTONE_MS } from './lifetimes';
+import { redisRecords } from './records';
 import { tolerantJson } from './serializer';
 import type { SessionStoreHandle } from './store';
+import { ownerOf } from './userIndex';
 
 export interface RedisStoreOptions {
   /** CLIENT SETNAME, so operators (and tests) can find the app's connections in CLIENT LIST. */
@@ -40,28 +42,33 @@ class BoundedRedisStore extends RedisStore {
   override get(sid: string, cb?: Callback): Promise<unknown> {
     return settle(this.bound(super.get(sid)), cb);
   }
-  /** Writes unless the id was destroyed: one script, so a logout between the check and the write cannot be missed. */
+  /**
+   * Writes unless the id was destroyed (or signed out by the provider and this is older content): one script,
+   * so a logout between the check and the write cannot be missed. A session with an owner joins its index set.
+   */
   override set(sid: string, sess: SessionData, cb?: Callback): Promise<unknown> {
     const ttl = ttlOf(sess);
     if (ttl <= 0) return this.destroy(sid, cb);
+    const owner = ownerOf(sess);
     const work = this.redis.eval(SET_UNLESS_GONE, {
-      keys: [this.keyPrefix + sid],
-      arguments: [JSON.stringify(sess), String(ttl), TOMBSTONE],
+      keys: [this.keyPrefix + sid, ...(owner ? [indexKey(this.keyPrefix, owner)] : [])],
+      arguments: [JSON.stringify(sess), String(ttl), TOMBSTONE, sid, this.keyPrefix],
     });
     return settle(this.bound(work), cb);
   }
   override touch(sid: string, sess: SessionData, cb?: Callback): Promise<unknown> {
+    const owner = ownerOf(sess);
     const work = this.redis.eval(TOUCH_UNLESS_GONE, {
-      keys: [this.keyPrefix + sid],
-      arguments: [String(ttlOf(sess)), TOMBSTONE],
+      keys: [this.keyPrefix + sid, ...(owner ? [indexKey(this.keyPrefix, owner)] : [])],
+      arguments: [String(ttlOf(sess)), TOMBSTONE, sid],
     });
     return settle(this.bound(work), cb);
   }
-  /** Leaves a tombstone for TOMBSTONE_MS instead of deleting: see ./lifetimes. */
+  /** Leaves a tombstone for TOMBSTONE_MS instead of deleting (see ./lifetimes), and leaves the owner's index. */
   override destroy(sid: string, cb?: Callback): Promise<unknown> {
     const work = this.redis.eval(TOMBSTONE_SET, {
       keys: [this.keyPrefix + sid],
-      arguments: [TOMBSTONE, String(TOMBSTONE_MS)],
+      arguments: [TOMBSTONE, String(TOMBSTONE_MS), this.keyPrefix + INDEX_INFIX, sid],
     });
     return settle(this.bound(work), cb);
   }
@@ -73,16 +80,73 @@ class BoundedRedisStore extends RedisStore {
  */
 const TOMBSTONE = '"destroyed"';
 
+/** Sessions by provider user id: a set per person, `<prefix>user:<id>` (docs/architecture.md#session-index). */
+const INDEX_INFIX = 'user:';
+export function indexKey(prefix: string, userId: string): string {
+  return `${prefix}${INDEX_INFIX}${userId}`;
+}
+
+/** A stored session that the provider signed out: only content that carries the same key may replace it. */
+const SIGNED_OUT_MARK = '"signedOutAt":';
+
+// KEYS[2], when given, is the owner's index set. It is pruned of ids whose key is gone when a new id joins,
+// and it lives at least as long as its longest-lived member, so it expires with the last of them.
 const SET_UNLESS_GONE = `
-if redis.call('GET', KEYS[1]) == ARGV[3] then return 0 end
+local cur = redis.call('GET', KEYS[1])
+if cur == ARGV[3] then return 0 end
+if cur and string.find(cur, '${SIGNED_OUT_MARK}', 1, true) and not string.find(ARGV[1], '${SIGNED_OUT_MARK}', 1, true) then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+if KEYS[2] then
+  if redis.call('SADD', KEYS[2], ARGV[4]) == 1 then
+    for _, sid in ipairs(redis.call('SMEMBERS', KEYS[2])) do
+      local v = redis.call('GET', ARGV[5] .. sid)
+      if not v or v == ARGV[3] then redis.call('SREM', KEYS[2], sid) end
+    end
+  end
+  if redis.call('TTL', KEYS[2]) < tonumber(ARGV[2]) then redis.call('EXPIRE', KEYS[2], ARGV[2]) end
+end
 return 1`;
 
 const TOUCH_UNLESS_GONE = `
 if redis.call('GET', KEYS[1]) == ARGV[2] then return 0 end
-return redis.call('EXPIRE', KEYS[1], ARGV[1])`;
+local touched = redis.call('EXPIRE', KEYS[1], ARGV[1])
+if KEYS[2] and touched == 1 then
+  redis.call('SADD', KEYS[2], ARGV[3])
+  if redis.call('TTL', KEYS[2]) < tonumber(ARGV[1]) then redis.call('EXPIRE', KEYS[2], ARGV[1]) end
+end
+return touched`;
 
-const TOMBSTONE_SET = `redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1`;
+// The owner is read from the value being replaced (cjson ships with Redis): its index set is named from it.
+const TOMBSTONE_SET = `
+local cur = redis.call('GET', KEYS[1])
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+if cur then
+  local ok, v = pcall(cjson.decode, cur)
+  if ok and type(v) == 'table' and type(v.connection) == 'table' and type(v.connection.userId) == 'string' then
+    redis.call('SREM', ARGV[3] .. v.connection.userId, ARGV[4])
+  end
+end
+return 1`;
+
+// Members whose key is gone, a tombstone, or no longer this person's session are dropped as they are read.
+const SESSIONS_OF = `
+local out = {}
+for _, sid in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  local v = redis.call('GET', ARGV[1] .. sid)
+  if v and string.find(v, ARGV[2], 1, true) then table.insert(out, sid) else redis.call('SREM', KEYS[1], sid) end
+end
+return out`;
+
+// The replacement has no owner: the id leaves the index of the one it replaces.
+const REPLACE = `
+local cur = redis.call('GET', KEYS[1])
+if not cur or cur == ARGV[2] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'KEEPTTL')
+local ok, v = pcall(cjson.decode, cur)
+if ok and type(v) == 'table' and type(v.connection) == 'table' and type(v.connection.userId) == 'string' then
+  redis.call('SREM', ARGV[3] .. v.connection.userId, ARGV[4])
+end
+return 1`;
 
 interface ScriptRunner {
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
@@ -211,10 +275,34 @@ export async function createRedisSessionStore(
     { eval: (script, options) => client.eval(script, options) },
     config.redisPrefix,
   );
+  const evalBound = (script: string, keys: string[], args: string[]) =>
+    bound(client.eval(script, { keys, arguments: args }));
+  const sendCommand = (args: string[]) => bound(client.sendCommand(args));
   return {
     store,
     kind: 'redis',
-    sendCommand: (args) => bound(client.sendCommand(args)),
+    sendCommand,
+    index: {
+      sessionsOf: async (userId) => {
+        const sids = await evalBound(
+          SESSIONS_OF,
+          [indexKey(config.redisPrefix, userId)],
+          [config.redisPrefix, `"userId":${JSON.stringify(userId)}`],
+        );
+        return Array.isArray(sids) ? sids.filter((sid): sid is string => typeof sid === 'string') : [];
+      },
+    },
+    replace: async (sid, sess) => {
+      const current = (await store.get(sid)) as SessionData | null | undefined;
+      if (!current) return false;
+      const done = await evalBound(
+        REPLACE,
+        [config.redisPrefix + sid],
+        [JSON.stringify({ ...sess, cookie: current.cookie }), TOMBSTONE, config.redisPrefix + INDEX_INFIX, sid],
+      );
+      return done === 1;
+    },
+    records: redisRecords(sendCommand, config.redisPrefix),
     healthy: () => client.isReady && !stalled,
     close: async () => {
       closing = true;

@@ -38,6 +38,14 @@ export const connectionSchema = z.object({
   loggedInAt: z.number().finite(),
   /** Permissions granted at login. */
   scopes: z.array(z.string()).optional(),
+  /** The provider's app-scoped user id: the session index's key (docs/architecture.md#session-index). */
+  userId: z
+    .string()
+    .regex(/^\d{1,32}$/)
+    .optional()
+    .catch(undefined),
+  /** The person's name, for "Signed in as". */
+  userName: z.string().max(1000).optional().catch(undefined),
   pages: z.record(z.string(), connectedPageSchema),
 });
 
@@ -52,6 +60,8 @@ export const storedSessionSchema = z.object({
   csrf: part(z.string()),
   /** A one-time message for the next page. */
   flash: part(z.string()),
+  /** Set when the provider told us the person removed the app: a write of the older content is refused (docs/architecture.md#session-index). */
+  signedOutAt: part(z.number().finite()),
 });
 
 export type PendingLogin = z.infer<typeof pendingLoginSchema>;

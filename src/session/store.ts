@@ -3,7 +3,9 @@ import createMemoryStore from 'memorystore';
 import type { Config } from '../config';
 import { LRUCache } from 'lru-cache';
 import { isShortLived, PENDING_SESSION_MS, TOMBSTONE_MS } from './lifetimes';
+import { MemoryRecords, type RecordStore } from './records';
 import { tolerantJson } from './serializer';
+import { MemorySessionIndex, type SessionIndex } from './userIndex';
 
 /** A session store plus what the app needs to run it: health and shutdown. */
 export interface SessionStoreHandle {
@@ -13,6 +15,15 @@ export interface SessionStoreHandle {
   healthy(): boolean;
   /** The store's Redis connection, for other state that must be shared by every instance (the login rate limit). */
   sendCommand?: (args: string[]) => Promise<unknown>;
+  /** Sessions by provider user id (docs/architecture.md#session-index). */
+  index: SessionIndex;
+  /**
+   * Writes `sess` over a live session, keeping its expiry; does nothing when the id is gone. `sess` carries
+   * `signedOutAt`, and from then on a write of content without it (a request that was in flight) is refused.
+   */
+  replace(sid: string, sess: session.SessionData): Promise<boolean>;
+  /** Small records kept in the store's backend with their own expiry (data-deletion confirmations). */
+  records: RecordStore;
   close(): Promise<void>;
 }
 
@@ -43,23 +54,44 @@ export function createMemorySessionStore(
   maxPending = MEMORY_STORE_MAX_PENDING,
 ): SessionStoreHandle {
   const Memory = syncTouch(createMemoryStore(session));
+  const index = new MemorySessionIndex();
   const pending = new Memory({
     checkPeriod: 60_000,
     max: maxPending,
     ttl: Math.min(PENDING_SESSION_MS, config.sessionIdleSec * 1000),
     serializer: tolerantJson,
   });
-  const store = new (splitByLifetime(Memory, pending))({
+  const signedOut = new LRUCache<string, true>({ max: MAX_TOMBSTONES, ttl: TOMBSTONE_MS, ttlAutopurge: false });
+  const store = new (splitByLifetime(Memory, pending, index, signedOut))({
     checkPeriod: 60_000,
     max: maxSessions,
     ttl: config.sessionIdleSec * 1000,
     serializer: tolerantJson,
+    // Evicted or expired (pruned, or found stale on read): out of the index too. Not on overwrite: set() updates it.
+    dispose: (sid: string) => index.remove(sid),
+    noDisposeOnSet: true,
   });
+  const records = new MemoryRecords();
   return {
     store,
     kind: 'memory',
     healthy: () => true,
+    index,
+    records,
+    replace: (sid, sess) =>
+      new Promise((resolve, reject) =>
+        store.get(sid, (err: unknown, current?: session.SessionData | null) => {
+          if (err) return reject(err instanceof Error ? err : new Error('session store failed', { cause: err }));
+          if (!current) return resolve(false);
+          signedOut.set(sid, true);
+          // The stored expiry stays: the replacement takes the remaining lifetime of the session it replaces.
+          store.set(sid, { ...sess, cookie: current.cookie }, (e?: unknown) =>
+            e ? reject(e instanceof Error ? e : new Error('session store failed', { cause: e })) : resolve(true),
+          );
+        }),
+      ),
     close: () => {
+      records.close();
       store.stopInterval();
       pending.stopInterval();
       return Promise.resolve();
@@ -85,7 +117,12 @@ type Callback = (err?: unknown, value?: unknown) => void;
  * touch the session it loaded; that write is dropped (see
  * docs/architecture.md#sessions).
  */
-function splitByLifetime(Base: MemoryStoreClass, pending: MemoryStore): MemoryStoreClass {
+function splitByLifetime(
+  Base: MemoryStoreClass,
+  pending: MemoryStore,
+  index: MemorySessionIndex,
+  signedOut: LRUCache<string, true>,
+): MemoryStoreClass {
   const gone = new LRUCache<string, true>({ max: MAX_TOMBSTONES, ttl: TOMBSTONE_MS, ttlAutopurge: false });
   return class SplitMemoryStore extends Base {
     override get(sid: string, callback: (err: unknown, sess?: session.SessionData | null) => void): void {
@@ -95,10 +132,13 @@ function splitByLifetime(Base: MemoryStoreClass, pending: MemoryStore): MemorySt
       });
     }
     override set(sid: string, sess: session.SessionData, callback?: Callback): void {
-      if (gone.has(sid)) {
+      // A signed-out session is written over only by content that knows it (a request that loaded it since).
+      if (gone.has(sid) || (signedOut.has(sid) && sess.signedOutAt === undefined)) {
         callback?.();
         return;
       }
+      // Indexed before the write: a write that fails leaves a member that reads as stale, never a session unfound.
+      index.update(sid, sess);
       if (isShortLived(sess)) {
         super.destroy(sid);
         pending.set(sid, sess, callback);
@@ -114,6 +154,7 @@ function splitByLifetime(Base: MemoryStoreClass, pending: MemoryStore): MemorySt
     }
     override destroy(sid: string, callback?: Callback): void {
       gone.set(sid, true);
+      index.remove(sid);
       pending.destroy(sid);
       super.destroy(sid, callback);
     }
@@ -133,6 +174,7 @@ function splitByLifetime(Base: MemoryStoreClass, pending: MemoryStore): MemorySt
       });
     }
     override clear(callback?: Callback): void {
+      index.clear();
       pending.clear();
       super.clear(callback);
     }

@@ -11,5 +11,7 @@ declare module 'express-session' {
     csrf?: string;
     /** A one-time message for the next page. */
     flash?: string;
+    /** Epoch ms; see ./schema. */
+    signedOutAt?: number;
   }
 }

@@ -1,0 +1,116 @@
+import { randomBytes } from 'node:crypto';
+import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { rateLimit } from 'express-rate-limit';
+import { z } from 'zod';
+import type { AppContext } from '../context';
+import { NotFoundError } from '../errors';
+import { signOutUser, type SignOutOutcome } from '../session/signOut';
+import { verifySignedRequest } from './signedRequest';
+
+/** How long a deletion's confirmation can be looked up (docs/architecture.md#provider-callbacks). */
+export const DELETION_RECORD_SEC = 30 * 24 * 60 * 60;
+/** Callbacks one address may send per minute: the provider sends one per removal. */
+export const CALLBACK_RATE_LIMIT = 120;
+const CODE = /^[0-9a-f]{32}$/;
+
+const recordSchema = z.object({
+  requestedAt: z.number().finite(),
+  sessions: z.number().int().nonnegative(),
+  pages: z.number().int().nonnegative(),
+});
+
+/**
+ * The provider's server-to-server callbacks and the deletion status page.
+ * Mounted before the session middleware: no session is read, no cookie set,
+ * and no CSRF token applies (the signature is the proof of origin).
+ */
+export function providerCallbackRoutes(ctx: AppContext): Router {
+  const router = Router();
+  const limit = rateLimit({
+    windowMs: 60_000,
+    limit: CALLBACK_RATE_LIMIT,
+    standardHeaders: 'draft-8',
+    legacyHeaders: false,
+    validate: { trustProxy: false, xForwardedForHeader: false },
+    handler: (_req, res) => void res.status(429).json({ error: 'too_many_requests' }),
+  });
+  const body = smallForm();
+  router.post('/deauthorize', limit, body, async (req, res) => {
+    const userId = verified(ctx, req, res);
+    if (!userId) return;
+    const outcome = await forget(ctx, userId);
+    req.log.info({ userId, sessions: outcome.sessions }, 'provider: app removed; sessions ended');
+    res.status(200).json({ ok: true });
+  });
+  router.post('/data-deletion', limit, body, async (req, res) => {
+    const userId = verified(ctx, req, res);
+    if (!userId) return;
+    const outcome = await forget(ctx, userId);
+    const code = randomBytes(16).toString('hex');
+    const record = { requestedAt: ctx.now(), sessions: outcome.sessions, pages: outcome.pageIds.length };
+    // The record names no person: the code is all that links it to the request.
+    await ctx.sessions.records.put(`deletion:${code}`, JSON.stringify(record), DELETION_RECORD_SEC);
+    req.log.info({ userId, sessions: outcome.sessions }, 'provider: data deletion requested; sessions ended');
+    res.status(200).json({ url: `${ctx.config.baseUrl}/auth/data-deletion/${code}`, confirmation_code: code });
+  });
+  router.get('/data-deletion/:code', async (req, res) => {
+    const code = req.params.code;
+    // The shape first: nothing that could not be a code reaches the store.
+    if (typeof code !== 'string' || !CODE.test(code))
+      throw new NotFoundError('No data-deletion request has this confirmation code.');
+    const raw = await ctx.sessions.records.get(`deletion:${code}`);
+    const parsed = raw === undefined ? undefined : recordSchema.safeParse(safeJson(raw));
+    if (!parsed?.success) throw new NotFoundError('No data-deletion request has this confirmation code.');
+    res.render('deletion', {
+      title: 'Data deletion',
+      code,
+      requestedAt: new Date(parsed.data.requestedAt).toISOString(),
+      requestedAtText: formatUtc(parsed.data.requestedAt),
+      sessions: parsed.data.sessions,
+      pages: parsed.data.pages,
+    });
+  });
+  return router;
+}
+
+/** The user id of a verified signed_request, or undefined once a 400 has been sent. */
+function verified(ctx: AppContext, req: Request, res: Response): string | undefined {
+  const form = req.body as Record<string, unknown> | undefined;
+  const result = verifySignedRequest(form?.signed_request, ctx.config.appSecret, ctx.now());
+  if (result.ok) return result.request.userId;
+  req.log.info({ reason: result.reason }, 'provider callback refused');
+  res.status(400).json({ error: 'invalid_signed_request', reason: result.reason });
+  return undefined;
+}
+
+/** Every session of the person ends on every instance, and the pages they had connected leave this one's cache. */
+async function forget(ctx: AppContext, userId: string): Promise<SignOutOutcome> {
+  const outcome = await signOutUser(ctx.sessions, userId, ctx.now());
+  for (const pageId of outcome.pageIds) ctx.pageCache.dropPage(pageId);
+  return outcome;
+}
+
+/** A urlencoded body of at most 4 KB and 10 fields; anything else is a 400 JSON answer, not an error page. */
+function smallForm(): RequestHandler {
+  const parse = express.urlencoded({ extended: false, limit: '4kb', parameterLimit: 10 });
+  return (req: Request, res: Response, next: NextFunction) =>
+    parse(req, res, (err?: unknown) => {
+      if (!err) return next();
+      const type = (err as { type?: string }).type;
+      res.status(400).json({ error: 'invalid_request', reason: type === 'entity.too.large' ? 'too_large' : 'body' });
+    });
+}
+
+function safeJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+const UTC = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+
+function formatUtc(ms: number): string {
+  return `${UTC.format(new Date(ms))} UTC`;
+}

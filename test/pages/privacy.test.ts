@@ -1,0 +1,44 @@
+import { loadConfig, operatorWarning } from '../../src/config';
+import { agentFor, startStack, type Stack } from '../support/stack';
+
+/** docs/architecture.md#privacy-page */
+describe('GET /privacy', () => {
+  let stack: Stack | undefined;
+  afterEach(async () => {
+    await stack?.close();
+    stack = undefined;
+  });
+
+  it('when the operator is not configured, then the page says so where their name and contact belong, and the footer links it', async () => {
+    stack = await startStack();
+    const res = await agentFor(stack).get('/privacy').expect(200);
+    expect(res.text).toContain('<strong>not configured</strong>');
+    expect(res.text).toContain('http://app.test/auth/deauthorize');
+    expect(res.text).toContain('http://app.test/auth/data-deletion');
+    expect(res.text).toContain('2 hours');
+    expect(res.text).toContain('7 days');
+    expect((await agentFor(stack).get('/').expect(200)).text).toContain('<a href="/privacy">Privacy</a>');
+  });
+
+  it('when OPERATOR_NAME and OPERATOR_CONTACT are set, then they are shown, escaped', async () => {
+    stack = await startStack({ env: { OPERATOR_NAME: 'Ada & <Co>', OPERATOR_CONTACT: 'privacy@example.org' } });
+    const res = await agentFor(stack).get('/privacy').expect(200);
+    expect(res.text).toContain('Ada &amp; &lt;Co&gt;');
+    expect(res.text).toContain('privacy@example.org');
+  });
+});
+
+describe('OPERATOR_NAME / OPERATOR_CONTACT', () => {
+  const base = { FB_APP_ID: '1', FB_APP_SECRET: 'secret-123', SESSION_SECRET: 'x'.repeat(32) };
+
+  it('when one holds a line break, then the start fails naming it', () => {
+    expect(() => loadConfig({ ...base, OPERATOR_NAME: 'a\nb' })).toThrow(/^OPERATOR_NAME: /);
+    expect(() => loadConfig({ ...base, OPERATOR_CONTACT: 'x'.repeat(201) })).toThrow(/^OPERATOR_CONTACT: /);
+  });
+
+  it('when they are unset outside demo mode, then a start-up warning names them; in demo mode none', () => {
+    expect(operatorWarning(loadConfig(base))).toMatch(/OPERATOR_NAME and OPERATOR_CONTACT unset/);
+    expect(operatorWarning(loadConfig({ ...base, OPERATOR_NAME: 'A', OPERATOR_CONTACT: 'b' }))).toBeUndefined();
+    expect(operatorWarning(loadConfig({}))).toBeUndefined();
+  });
+});
