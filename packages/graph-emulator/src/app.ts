@@ -18,6 +18,7 @@ import { faultMiddleware } from './faults';
 import { graphHandler } from './graph/dispatch';
 import { graphHeaders, sendGraphError } from './graph/respond';
 import { logForm, logRequests, requestKind } from './log';
+import { oidcRouter } from './oidc/routes';
 import type { EmulatorControls, EmulatorOptions } from './types';
 import { providerViewsDir } from './views';
 
@@ -55,6 +56,7 @@ export function buildEmulator(opts: EmulatorOptions): BuiltEmulator {
     res.status(204).end();
   });
   if (opts.httpControls === true) app.use('/__emulator', controlsRouter(ctx, controls));
+  app.use(oidcRouter(ctx));
 
   app.use(logRequests(ctx.log, ctx.now));
   app.use(express.urlencoded({ extended: false, limit: '100kb', parameterLimit: 200 }));

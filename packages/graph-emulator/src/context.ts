@@ -11,10 +11,14 @@ import { DataStore } from './store/data';
 import { DialogStore } from './store/dialogs';
 import { TokenStore } from './store/tokens';
 import { UsageMeter } from './graph/usage';
-import type { EmulatorClient, EmulatorOptions } from './types';
+import { IdTokenSigner } from './oidc/signer';
+import { EMULATOR_PROFILES, type EmulatorClient, type EmulatorOptions, type EmulatorProfile } from './types';
 
 export interface Context {
   clients: ReadonlyMap<string, EmulatorClient>;
+  profile: EmulatorProfile;
+  /** Signs ID tokens (issuer: `publicUrl`) and serves their JWKS. */
+  signer: IdTokenSigner;
   codeTtlMs: number;
   userTokenTtlSec: number;
   longLivedTtlSec: number;
@@ -41,6 +45,8 @@ export function createContext(opts: EmulatorOptions): Context {
   faults.latencyMs = initialLatencyMs;
   return {
     clients: clientMap(opts.clients),
+    profile: profileOf(opts.profile),
+    signer: new IdTokenSigner(),
     codeTtlMs,
     userTokenTtlSec: positive('userTokenTtlSec', opts.userTokenTtlSec ?? 7200),
     longLivedTtlSec: positive('longLivedTtlSec', opts.longLivedTtlSec ?? 60 * 24 * 3600),
@@ -85,6 +91,14 @@ function clientMap(clients: readonly EmulatorClient[]): Map<string, EmulatorClie
     map.set(clientId, { ...client });
   }
   return map;
+}
+
+function profileOf(profile: EmulatorProfile | undefined): EmulatorProfile {
+  if (profile === undefined) return 'facebook';
+  if (!EMULATOR_PROFILES.includes(profile)) {
+    throw new Error(`createEmulator: profile must be one of ${EMULATOR_PROFILES.join(', ')}`);
+  }
+  return profile;
 }
 
 function positive(name: string, value: number): number {

@@ -8,11 +8,13 @@ export { DEMO_CLIENT, demoClient } from './demo';
 export { DEFAULT_SEED, SEED_IDS } from './seed';
 export type { Seed, SeedPage, SeedPost, SeedUser, SeedRole, PageLocation } from './seed';
 export { PERMISSIONS } from './permissions';
+export { EMULATOR_PROFILES } from './types';
 export type {
   CallFilter,
   EmulatorClient,
   EmulatorControls,
   EmulatorOptions,
+  EmulatorProfile,
   Failure,
   IssueTokenRequest,
   LogEntry,

@@ -69,6 +69,7 @@ export interface DialogParams {
   response_type?: string;
   code_challenge?: string;
   code_challenge_method?: string;
+  nonce?: string;
 }
 
 export function dialogQuery(params: DialogParams = {}): Record<string, string> {
