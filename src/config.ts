@@ -17,6 +17,14 @@ export interface Config {
   readonly authUrl: string;
   readonly graphUrl: string;
   readonly scopes: readonly string[];
+  /** PKCE on the dialog and the code exchange (FB_PKCE); see docs/architecture.md#configuration. */
+  readonly pkce: boolean;
+  /** `openid` is among the scopes: a nonce goes to the dialog and the exchange must return a verified id_token. */
+  readonly oidc: boolean;
+  /** Where the provider publishes the keys that sign its id_tokens (FB_JWKS_URL). */
+  readonly jwksUrl: string;
+  /** The `iss` its id_tokens must carry: the dialog's origin (FB_AUTH_URL). */
+  readonly oidcIssuer: string;
   readonly pageId: string | undefined;
   readonly sessionSecrets: readonly string[];
   readonly sessionSecretGenerated: boolean;
@@ -63,6 +71,10 @@ export class ConfigError extends Error {
 
 export const DEFAULT_API_VERSION = 'v23.0';
 export const DEFAULT_SCOPES = 'pages_show_list pages_read_engagement pages_read_user_content';
+/** The OpenID Connect scope: the provider honours PKCE only in its OIDC flow (docs/provider-interface.md#pkce). */
+export const OPENID_SCOPE = 'openid';
+/** Where the provider documents its JWKS, on the dialog's origin. */
+export const JWKS_PATH = '/.well-known/oauth/openid/jwks/';
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -120,6 +132,22 @@ function origin(env: Env, name: string, fallback: string): string {
     );
   }
   return url.origin;
+}
+
+/** An absolute http(s) URL (a path is allowed), or undefined when unset. */
+function httpUrl(env: Env, name: string): string | undefined {
+  const raw = read(env, name);
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `must be an absolute http(s) URL, got "${raw}"`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.hash) {
+    throw new ConfigError(name, `must be an http(s) URL without credentials or fragment, got "${raw}"`);
+  }
+  return url.toString();
 }
 
 function trustProxy(raw: string | undefined): Config['trustProxy'] {
@@ -193,12 +221,21 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('FB_API_VERSION', `must look like v23.0, got "${apiVersion}"`);
   }
 
-  const scopes = (read(env, 'FB_SCOPES') ?? DEFAULT_SCOPES).split(/[\s,]+/).filter(Boolean);
+  // The demo runs the OIDC flow, so it exercises PKCE and the id_token against the emulator.
+  const scopes = (read(env, 'FB_SCOPES') ?? (demo ? `${OPENID_SCOPE} ${DEFAULT_SCOPES}` : DEFAULT_SCOPES))
+    .split(/[\s,]+/)
+    .filter(Boolean);
   for (const scope of scopes) {
     if (!/^[a-z_]{1,64}$/.test(scope)) {
       throw new ConfigError('FB_SCOPES', `"${scope}" is not a permission name (lowercase letters and _)`);
     }
   }
+
+  const pkceRaw = read(env, 'FB_PKCE') ?? (demo ? 'on' : 'off');
+  if (pkceRaw !== 'on' && pkceRaw !== 'off') {
+    throw new ConfigError('FB_PKCE', `must be "on" or "off", got "${pkceRaw}"`);
+  }
+  const authUrl = origin(env, 'FB_AUTH_URL', 'https://www.facebook.com');
 
   const pageId = read(env, 'FB_PAGE_ID');
   if (pageId !== undefined && !/^\d{1,32}$/.test(pageId)) {
@@ -250,9 +287,13 @@ export function loadConfig(env: Env = process.env): Config {
     appId: appId ?? '',
     appSecret: appSecret ?? '',
     apiVersion,
-    authUrl: origin(env, 'FB_AUTH_URL', 'https://www.facebook.com'),
+    authUrl,
     graphUrl: origin(env, 'FB_GRAPH_URL', 'https://graph.facebook.com'),
     scopes,
+    pkce: pkceRaw === 'on',
+    oidc: scopes.includes(OPENID_SCOPE),
+    jwksUrl: httpUrl(env, 'FB_JWKS_URL') ?? `${authUrl}${JWKS_PATH}`,
+    oidcIssuer: authUrl,
     pageId,
     sessionSecrets,
     sessionSecretGenerated: secretRaw === undefined,
@@ -294,10 +335,25 @@ export function behindProxy(config: Pick<Config, 'trustProxy'>): boolean {
   return config.trustProxy !== undefined && config.trustProxy !== false;
 }
 
-/** The same config pointed at another provider; used by demo mode once the emulator's port is known. */
+/**
+ * The same config pointed at another provider; used by demo mode once the emulator's port is known.
+ * The id_token issuer and JWKS follow `authUrl` unless given.
+ */
 export function withProvider(
   config: Config,
-  provider: { appId: string; appSecret: string; authUrl: string; graphUrl: string },
+  provider: {
+    appId: string;
+    appSecret: string;
+    authUrl: string;
+    graphUrl: string;
+    oidcIssuer?: string;
+    jwksUrl?: string;
+  },
 ): Config {
-  return Object.freeze({ ...config, ...provider });
+  return Object.freeze({
+    ...config,
+    oidcIssuer: provider.authUrl,
+    jwksUrl: `${provider.authUrl}${JWKS_PATH}`,
+    ...provider,
+  });
 }

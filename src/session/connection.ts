@@ -16,13 +16,20 @@ export class ConnectionKeeper {
     private readonly now: () => number,
   ) {}
 
-  start(req: Request, grant: UserTokenGrant, scopes?: string[]): void {
+  start(
+    req: Request,
+    grant: UserTokenGrant,
+    scopes?: string[],
+    identity?: { userId: string; userName?: string },
+  ): void {
     req.session.connection = {
       userToken: this.sealer.seal(grant.token, bindingOf(req)),
       expiresAt: grant.expiresAt,
       loggedInAt: this.now(),
       pages: {},
       ...(scopes ? { scopes } : {}),
+      ...(identity ? { userId: identity.userId } : {}),
+      ...(identity?.userName !== undefined ? { userName: identity.userName } : {}),
     };
   }
 
