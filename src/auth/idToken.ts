@@ -1,4 +1,4 @@
-import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from 'jose';
+import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import type { Config } from '../config';
 import { IdTokenError } from './errors';
 
@@ -38,7 +38,7 @@ export class IdTokenVerifier {
       cooldownDuration: JWKS_COOLDOWN_MS,
       cacheMaxAge: JWKS_MAX_AGE_MS,
     });
-    let payload;
+    let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(idToken, this.keys, {
         algorithms: ['RS256'],
