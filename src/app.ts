@@ -4,6 +4,7 @@ import express, { type Express } from 'express';
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
 import { behindProxy, type Config } from './config';
+import { IdTokenVerifier } from './auth/idToken';
 import type { AppContext } from './context';
 import type { GraphClient } from './graph/client';
 import { SERIALIZERS, type Logger } from './log/logger';
@@ -57,6 +58,7 @@ export function createApp(config: Config, deps: AppDeps): Express {
     accounts: new AccountsCache(config.accountsCacheTtlSec),
     upstream: new SessionGate(config.sessionUpstreamConcurrency),
     now: deps.now ?? Date.now,
+    idTokens: new IdTokenVerifier(config, deps.now ?? Date.now),
     keeper: new ConnectionKeeper(new TokenSealer(config.tokenKeys), config.sessionMaxSec * 1000, deps.now ?? Date.now),
     events: deps.events ?? new LocalPageEvents((err) => deps.logger.error({ err }, 'a live-update listener failed')),
     streams: deps.streams ?? new StreamRegistry(config.liveStreamsPerSession, config.liveStreamsMax),

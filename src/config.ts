@@ -19,6 +19,14 @@ export interface Config {
   readonly scopes: readonly string[];
   /** Facebook Login for Business: the configuration the dialog logs in with (it holds the permissions). */
   readonly configId: string | undefined;
+  /** PKCE on the dialog and the code exchange (FB_PKCE); see docs/architecture.md#configuration. */
+  readonly pkce: boolean;
+  /** `openid` is among the scopes: a nonce goes to the dialog and the exchange must return a verified id_token. */
+  readonly oidc: boolean;
+  /** Where the provider publishes the keys that sign its id_tokens (FB_JWKS_URL). */
+  readonly jwksUrl: string;
+  /** The `iss` its id_tokens must carry: the dialog's origin (FB_AUTH_URL). */
+  readonly oidcIssuer: string;
   readonly pageId: string | undefined;
   readonly sessionSecrets: readonly string[];
   readonly sessionSecretGenerated: boolean;
@@ -88,6 +96,10 @@ export const DEFAULT_API_VERSION = 'v26.0';
 export const DEFAULT_SCOPES = 'pages_show_list pages_read_engagement';
 /** The optional permission that lets the app subscribe a page to webhooks. */
 export const SUBSCRIBE_SCOPE = 'pages_manage_metadata';
+/** The OpenID Connect scope: the provider honours PKCE only in its OIDC flow (docs/provider-interface.md#pkce). */
+export const OPENID_SCOPE = 'openid';
+/** Where the provider documents its JWKS, on the dialog's origin. */
+export const JWKS_PATH = '/.well-known/oauth/openid/jwks/';
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -145,6 +157,22 @@ function origin(env: Env, name: string, fallback: string): string {
     );
   }
   return url.origin;
+}
+
+/** An absolute http(s) URL (a path is allowed), or undefined when unset. */
+function httpUrl(env: Env, name: string): string | undefined {
+  const raw = read(env, name);
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `must be an absolute http(s) URL, got "${raw}"`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.hash) {
+    throw new ConfigError(name, `must be an http(s) URL without credentials or fragment, got "${raw}"`);
+  }
+  return url.toString();
 }
 
 function trustProxy(raw: string | undefined): Config['trustProxy'] {
@@ -218,8 +246,11 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('FB_API_VERSION', `must look like v23.0, got "${apiVersion}"`);
   }
 
-  // The demo's provider delivers webhooks, so its pages may be subscribed (docs/architecture.md#live-updates).
-  const scopes = (read(env, 'FB_SCOPES') ?? (demo ? `${DEFAULT_SCOPES} ${SUBSCRIBE_SCOPE}` : DEFAULT_SCOPES))
+  // The demo runs the OIDC flow (so it exercises PKCE and the id_token against the emulator), and its
+  // provider delivers webhooks, so its pages may be subscribed (docs/architecture.md#live-updates).
+  const scopes = (
+    read(env, 'FB_SCOPES') ?? (demo ? `${OPENID_SCOPE} ${DEFAULT_SCOPES} ${SUBSCRIBE_SCOPE}` : DEFAULT_SCOPES)
+  )
     .split(/[\s,]+/)
     .filter(Boolean);
   for (const scope of scopes) {
@@ -235,6 +266,11 @@ export function loadConfig(env: Env = process.env): Config {
       `must be the numeric configuration id from Facebook Login for Business, got "${configId.slice(0, 40)}"`,
     );
   }
+  const pkceRaw = read(env, 'FB_PKCE') ?? (demo ? 'on' : 'off');
+  if (pkceRaw !== 'on' && pkceRaw !== 'off') {
+    throw new ConfigError('FB_PKCE', `must be "on" or "off", got "${pkceRaw}"`);
+  }
+  const authUrl = origin(env, 'FB_AUTH_URL', 'https://www.facebook.com');
 
   const pageId = read(env, 'FB_PAGE_ID');
   if (pageId !== undefined && !/^\d{1,32}$/.test(pageId)) {
@@ -291,10 +327,14 @@ export function loadConfig(env: Env = process.env): Config {
     appId: appId ?? '',
     appSecret: appSecret ?? '',
     apiVersion,
-    authUrl: origin(env, 'FB_AUTH_URL', 'https://www.facebook.com'),
+    authUrl,
     graphUrl: origin(env, 'FB_GRAPH_URL', 'https://graph.facebook.com'),
     scopes,
     configId,
+    pkce: pkceRaw === 'on',
+    oidc: scopes.includes(OPENID_SCOPE),
+    jwksUrl: httpUrl(env, 'FB_JWKS_URL') ?? `${authUrl}${JWKS_PATH}`,
+    oidcIssuer: authUrl,
     pageId,
     sessionSecrets,
     sessionSecretGenerated: secretRaw === undefined,
@@ -363,10 +403,25 @@ export function behindProxy(config: Pick<Config, 'trustProxy'>): boolean {
   return config.trustProxy !== undefined && config.trustProxy !== false;
 }
 
-/** The same config pointed at another provider; used by demo mode once the emulator's port is known. */
+/**
+ * The same config pointed at another provider; used by demo mode once the emulator's port is known.
+ * The id_token issuer and JWKS follow `authUrl` unless given.
+ */
 export function withProvider(
   config: Config,
-  provider: { appId: string; appSecret: string; authUrl: string; graphUrl: string },
+  provider: {
+    appId: string;
+    appSecret: string;
+    authUrl: string;
+    graphUrl: string;
+    oidcIssuer?: string;
+    jwksUrl?: string;
+  },
 ): Config {
-  return Object.freeze({ ...config, ...provider });
+  return Object.freeze({
+    ...config,
+    oidcIssuer: provider.authUrl,
+    jwksUrl: `${provider.authUrl}${JWKS_PATH}`,
+    ...provider,
+  });
 }

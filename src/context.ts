@@ -1,3 +1,4 @@
+import type { IdTokenVerifier } from './auth/idToken';
 import type { Config } from './config';
 import type { GraphClient } from './graph/client';
 import type { PageEvents } from './live/bus';
@@ -14,6 +15,8 @@ export interface AppContext {
   config: Config;
   graph: GraphClient;
   keeper: ConnectionKeeper;
+  /** Verifies the id_token of OIDC logins (`openid` in FB_SCOPES). */
+  idTokens: IdTokenVerifier;
   sessions: SessionStoreHandle;
   logger: Logger;
   /** Page details and first feed pages, shared by sessions that hold a token for the page. */

@@ -12,6 +12,8 @@ export type ErrorCode =
   | 'session_store_unavailable'
   | 'state_mismatch'
   | 'authorization_error'
+  | 'id_token_invalid'
+  | 'pkce_refused'
   | 'login_rate_limit'
   | 'graph_token'
   | 'graph_permission'
@@ -38,6 +40,10 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   session_store_unavailable: 503,
   state_mismatch: 403,
   authorization_error: 400,
+  // The provider's answer could not be trusted: an upstream failure, not the person's request.
+  id_token_invalid: 502,
+  // The app is set up for a flow the provider does not run (FB_PKCE without openid).
+  pkce_refused: 502,
   login_rate_limit: 429,
   graph_token: 401,
   graph_permission: 403,

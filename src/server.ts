@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ConfigError, loadConfig, proxyWarning, operatorWarning, withProvider, type Config } from './config';
+import { ConfigError, JWKS_PATH, loadConfig, operatorWarning, proxyWarning, withProvider, type Config } from './config';
 import { createApp } from './app';
 import { createLimitedServer, serverLimits } from './http/limits';
 import { graphClientFor } from './graph/client';
@@ -63,6 +63,9 @@ async function main(): Promise<void> {
       appSecret: DEMO_CLIENT.clientSecret,
       authUrl: dialogOrigin,
       graphUrl: running.url,
+      // The emulator signs id_tokens as its own origin and serves its keys there; the server reads them on loopback.
+      oidcIssuer: running.url,
+      jwksUrl: `${running.url}${JWKS_PATH}`,
     });
     logger.warn(
       { providerUrl: running.url },

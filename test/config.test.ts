@@ -24,9 +24,12 @@ describe('loadConfig', () => {
     expect(config.baseUrl).toBe('http://localhost:3000');
     expect(config.callbackUrl).toBe('http://localhost:3000/auth/callback');
     expect(config.apiVersion).toBe(DEFAULT_API_VERSION);
-    // The demo's emulator delivers webhooks, so it asks for the permission to subscribe pages.
-    expect(config.scopes).toEqual(['pages_show_list', 'pages_read_engagement', 'pages_manage_metadata']);
+    // The demo runs the provider's OIDC flow with PKCE (docs/provider-interface.md#pkce), and its emulator
+    // delivers webhooks, so it asks for the permission to subscribe pages.
+    expect(config.scopes).toEqual(['openid', 'pages_show_list', 'pages_read_engagement', 'pages_manage_metadata']);
     expect(config.webhookVerifyToken).toMatch(/^[\w-]{32}$/);
+    expect(config.pkce).toBe(true);
+    expect(config.oidc).toBe(true);
     expect(config.sessionStore).toBe('memory');
     expect(config.providerPort).toBe(3001);
     expect(config.secureCookies).toBe(false);
@@ -49,6 +52,28 @@ describe('loadConfig', () => {
 
   it('when BASE_URL is https, then cookies are Secure', () => {
     expect(loadConfig({ BASE_URL: 'https://pages.example.com' }).secureCookies).toBe(true);
+  });
+
+  it('when FB_APP_ID is set, then PKCE is off, openid is not asked for, and the id_token would be checked against the dialog origin’s JWKS', () => {
+    const config = loadConfig(REAL);
+    expect(config.pkce).toBe(false);
+    expect(config.oidc).toBe(false);
+    expect(config.jwksUrl).toBe('https://www.facebook.com/.well-known/oauth/openid/jwks/');
+    expect(config.oidcIssuer).toBe('https://www.facebook.com');
+  });
+
+  it('when FB_PKCE, FB_SCOPES with openid and FB_JWKS_URL are set, then they are used; FB_AUTH_URL moves the issuer', () => {
+    const config = loadConfig({
+      ...REAL,
+      FB_PKCE: 'on',
+      FB_SCOPES: 'openid,pages_show_list',
+      FB_AUTH_URL: 'http://127.0.0.1:4101',
+    });
+    expect(config).toMatchObject({ pkce: true, oidc: true, oidcIssuer: 'http://127.0.0.1:4101' });
+    expect(config.jwksUrl).toBe('http://127.0.0.1:4101/.well-known/oauth/openid/jwks/');
+    expect(loadConfig({ ...REAL, FB_JWKS_URL: 'https://keys.example/jwks' }).jwksUrl).toBe('https://keys.example/jwks');
+    expect(loadConfig({ FB_PKCE: 'off' }).pkce).toBe(false);
+    expect(loadConfig({ FB_SCOPES: 'pages_show_list' }).oidc).toBe(false);
   });
 
   it('when scopes are comma-separated, then they are split the same way', () => {
@@ -74,6 +99,9 @@ describe('loadConfig', () => {
     [{ FB_AUTH_URL: 'not a url' }, 'FB_AUTH_URL'],
     [{ FB_GRAPH_URL: 'javascript:alert(1)' }, 'FB_GRAPH_URL'],
     [{ FB_PAGE_ID: 'my-page' }, 'FB_PAGE_ID'],
+    [{ FB_PKCE: 'yes' }, 'FB_PKCE'],
+    [{ FB_JWKS_URL: 'file:///etc/keys' }, 'FB_JWKS_URL'],
+    [{ FB_JWKS_URL: 'keys.json' }, 'FB_JWKS_URL'],
     [{ FB_SCOPES: 'pages_show_list <script>' }, 'FB_SCOPES'],
     [{ SESSION_STORE: 'postgres' }, 'SESSION_STORE'],
     [{ REDIS_URL: 'http://127.0.0.1:6379' }, 'REDIS_URL'],

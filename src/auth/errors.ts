@@ -27,3 +27,31 @@ export class LoginRateLimitError extends AppError {
     this.retryAfterSec = retryAfterSec;
   }
 }
+
+/**
+ * The code exchange of an OIDC login brought no id_token, or one that does
+ * not verify (docs/provider-interface.md#pkce). Nothing of the login is kept.
+ */
+export class IdTokenError extends AppError {
+  constructor(
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super('id_token_invalid', `The provider's identity token could not be verified (${reason}).`, options);
+  }
+}
+
+/**
+ * The token endpoint refused the PKCE verifier because the dialog dropped the
+ * challenge: the provider honours PKCE only in its OIDC flow
+ * (docs/provider-interface.md#pkce). A setup problem, not the person's.
+ */
+export class PkceRefusedError extends AppError {
+  constructor(options?: { cause?: unknown }) {
+    super(
+      'pkce_refused',
+      'The provider refused the PKCE code_verifier: its dialog dropped the code_challenge.',
+      options,
+    );
+  }
+}

@@ -11,10 +11,19 @@ export const MAX_PENDING = 5;
 /** How long a login may take at the provider before its state is refused. */
 export const PENDING_TTL_MS = PENDING_SESSION_MS;
 
-/** Starts a login: a fresh state and PKCE verifier, kept in the session. The oldest pending one goes when the set is full. */
-export function beginLogin(req: Request, now: number): PendingLogin {
+/**
+ * Starts a login: a fresh state, and a PKCE verifier and OIDC nonce when the
+ * configuration asks for them, kept in the session. The oldest pending one
+ * goes when the set is full.
+ */
+export function beginLogin(req: Request, now: number, use: { pkce: boolean; oidc: boolean }): PendingLogin {
   const pending = (req.session.pending ?? []).filter((p) => now - p.createdAt < PENDING_TTL_MS);
-  const login: PendingLogin = { state: randomToken(), verifier: randomToken(), createdAt: now };
+  const login: PendingLogin = {
+    state: randomToken(),
+    ...(use.pkce ? { verifier: randomToken() } : {}),
+    ...(use.oidc ? { nonce: randomToken() } : {}),
+    createdAt: now,
+  };
   pending.push(login);
   req.session.pending = pending.slice(-MAX_PENDING);
   return login;
@@ -43,7 +52,12 @@ export function consumeState(req: Request, params: CallbackParams & { kind: 'cod
   if (rest.length > 0) req.session.pending = rest;
   else delete req.session.pending;
   if (now - match.createdAt >= PENDING_TTL_MS) return { ok: false, reason: 'expired' };
-  return { ok: true, callback: { code: requireCode(params), verifier: match.verifier } as VerifiedCallback };
+  const callback = {
+    code: requireCode(params),
+    ...(match.verifier !== undefined ? { verifier: match.verifier } : {}),
+    ...(match.nonce !== undefined ? { nonce: match.nonce } : {}),
+  };
+  return { ok: true, callback: callback as VerifiedCallback };
 }
 
 /** A cancelled login gives its state back without judging anything else. */

@@ -2,7 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import type { AppContext } from '../context';
 import { BadRequestError } from '../errors';
 import { TokenEndpointError, GraphApiError } from '../graph/errors';
-import type { UserTokenGrant } from '../graph/client';
+import type { CodeGrant, UserTokenGrant, VerifiedCallback } from '../graph/client';
 import { singleParam } from '../http/params';
 import { connectPage } from '../session/connect';
 import { requireCsrf } from '../session/csrf';
@@ -10,7 +10,8 @@ import { shortenIfPendingOnly } from '../session/lifetimes';
 import { sessionCookieAttributes } from '../session/middleware';
 import { destroy, regenerate, save } from '../session/persist';
 import { deniedMessage, isCancel, parseCallback } from './callback';
-import { AuthorizationError, StateMismatchError } from './errors';
+import { AuthorizationError, PkceRefusedError, StateMismatchError } from './errors';
+import type { Identity } from './idToken';
 import { beginLogin, consumeState, dropState } from './pending';
 import { codeChallenge } from './pkce';
 import { subscribePage } from '../webhooks/subscribe';
@@ -25,11 +26,11 @@ export function authRoutes(ctx: AppContext): Router {
   return router;
 }
 
-/** Redirects to the dialog with a fresh state and PKCE challenge, after the session is saved. */
+/** Redirects to the dialog with a fresh state (and PKCE challenge, OIDC nonce as configured), after the session is saved. */
 async function login(ctx: AppContext, req: Request, res: Response): Promise<void> {
   const rerequest = singleParam(req.query, 'rerequest', 1);
   if (rerequest !== undefined && rerequest !== '1') throw new BadRequestError('rerequest takes the value 1.');
-  const pending = beginLogin(req, ctx.now());
+  const pending = beginLogin(req, ctx.now(), { pkce: ctx.config.pkce, oidc: ctx.config.oidc });
   // Until the login completes, the session lives no longer than the login may take.
   shortenIfPendingOnly(req);
   const url = new URL(`${ctx.config.authUrl}/${ctx.config.apiVersion}/dialog/oauth`);
@@ -40,8 +41,10 @@ async function login(ctx: AppContext, req: Request, res: Response): Promise<void
     response_type: 'code',
     // Login for Business: the configuration holds the permissions, so no scope (docs/provider-interface.md#login-dialog).
     ...(ctx.config.configId ? { config_id: ctx.config.configId } : { scope: ctx.config.scopes.join(' ') }),
-    code_challenge: codeChallenge(pending.verifier),
-    code_challenge_method: 'S256',
+    ...(pending.verifier !== undefined
+      ? { code_challenge: codeChallenge(pending.verifier), code_challenge_method: 'S256' }
+      : {}),
+    ...(pending.nonce !== undefined ? { nonce: pending.nonce } : {}),
     // Asks again for permissions the person declined before (the dialog otherwise skips them).
     ...(rerequest ? { auth_type: 'rerequest' } : {}),
   }).toString();
@@ -69,26 +72,57 @@ async function callback(ctx: AppContext, req: Request, res: Response): Promise<v
   if (!check.ok) {
     throw new StateMismatchError(check.reason);
   }
-  const short = await ctx.graph.exchangeCode(check.callback);
-  // All three need only the short-lived token: one round trip, not three.
-  const [grant, scopes, who] = await Promise.all([
+  const short = await exchange(ctx, check.callback);
+  // An OIDC login counts only once its id_token verifies: before then nothing is stored or called.
+  const verified: Identity | undefined = ctx.config.oidc
+    ? await ctx.idTokens.verify(short.idToken, check.callback.nonce)
+    : undefined;
+  // All need only the short-lived token: one round trip, not three. Who signed in comes from the
+  // verified id_token when the OIDC flow ran, else from /me.
+  const [grant, scopes, me] = await Promise.all([
     longLived(ctx, short),
     grantedScopes(ctx, short.token),
-    ctx.graph.me(short.token),
+    verified ? undefined : ctx.graph.me(short.token),
   ]);
+  const identity: Identity | undefined = verified ?? (me ? { userId: me.id, userName: me.name } : undefined);
 
   // A new session id at login, so an id planted before it is worthless (session fixation).
   // Logins still pending in other tabs move to the new session so they can finish too.
   const otherTabs = req.session.pending;
   await regenerate(req);
   if (otherTabs) req.session.pending = otherTabs;
-  ctx.keeper.start(req, grant, scopes, who);
+  ctx.keeper.start(req, grant, scopes, identity);
   if (ctx.config.pageId) {
     await connectPage(ctx, req, ctx.config.pageId);
     await subscribePage(ctx, req, ctx.config.pageId);
   }
   await save(req);
   res.redirect(303, ctx.config.pageId ? `/pages/${ctx.config.pageId}` : '/pages');
+}
+
+/**
+ * The code exchange. A provider that refuses the PKCE verifier because its
+ * dialog dropped the challenge (the real one does outside its OIDC flow,
+ * docs/provider-interface.md#pkce) is a setup problem: the log names the fix.
+ */
+async function exchange(ctx: AppContext, callback: VerifiedCallback): Promise<CodeGrant> {
+  try {
+    return await ctx.graph.exchangeCode(callback);
+  } catch (err) {
+    if (!(callback.verifier !== undefined && err instanceof TokenEndpointError && isVerifierRefusal(err))) throw err;
+    ctx.logger.error(
+      { code: err.graph?.code, fbtrace_id: err.fbtraceId },
+      'the provider refused the PKCE code_verifier: its dialog honours code_challenge only when FB_SCOPES contains openid. ' +
+        'Set FB_PKCE=off, or add openid to FB_SCOPES',
+    );
+    throw new PkceRefusedError({ cause: err });
+  }
+}
+
+/** "code_verifier param is provided without a code_challenge in authorization request" (code 1), or a stand-in's wording of it. */
+function isVerifierRefusal(err: TokenEndpointError): boolean {
+  const message = err.graph?.message ?? '';
+  return /code_verifier/i.test(message) && /code_challenge/i.test(message);
 }
 
 /**

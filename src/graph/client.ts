@@ -43,6 +43,11 @@ export interface UserTokenGrant {
   expiresAt: number | null;
 }
 
+/** What the code exchange gives: the user token, and the id_token of an OIDC login, still unverified. */
+export interface CodeGrant extends UserTokenGrant {
+  idToken: string | undefined;
+}
+
 export interface FeedQuery {
   after?: string | undefined;
   before?: string | undefined;
@@ -53,11 +58,16 @@ declare const verifiedByStateCheck: unique symbol;
 
 /**
  * An authorization code whose `state` matched a login this session started
- * (RFC 6749 §10.12), with that login's PKCE verifier (RFC 7636 §4.5). Only
- * the state check in src/auth/pending.ts makes one, and the code exchange
- * takes nothing else: a code that skipped the check does not compile.
+ * (RFC 6749 §10.12), with that login's PKCE verifier (RFC 7636 §4.5) and
+ * OIDC nonce when it had them. Only the state check in src/auth/pending.ts
+ * makes one, and the code exchange takes nothing else: a code that skipped
+ * the check does not compile.
  */
-export type VerifiedCallback = { readonly code: string; readonly verifier: string } & {
+export type VerifiedCallback = {
+  readonly code: string;
+  readonly verifier?: string;
+  readonly nonce?: string;
+} & {
   readonly [verifiedByStateCheck]: true;
 };
 
@@ -117,9 +127,10 @@ export class GraphClient {
   /**
    * Authorization code → user token, as a form POST so `code` and
    * `client_secret` stay out of URLs (RFC 6749 §4.1.3), with the PKCE verifier
-   * (RFC 7636 §4.5). Never retried: a code is single-use.
+   * (RFC 7636 §4.5) only when the dialog had a challenge: the provider refuses a verifier
+   * whose code came without one (docs/provider-interface.md#pkce). Never retried: a code is single-use.
    */
-  async exchangeCode(callback: VerifiedCallback): Promise<UserTokenGrant> {
+  async exchangeCode(callback: VerifiedCallback): Promise<CodeGrant> {
     const body = await this.transport.call(
       {
         method: 'POST',
@@ -129,14 +140,14 @@ export class GraphClient {
           client_secret: this.options.appSecret,
           redirect_uri: this.options.redirectUri,
           code: callback.code,
-          code_verifier: callback.verifier,
+          ...(callback.verifier !== undefined ? { code_verifier: callback.verifier } : {}),
         },
         idempotent: false,
         tokenEndpoint: true,
       },
       tokenSchema,
     );
-    return this.grant(body.access_token, body.expires_in);
+    return { ...this.grant(body.access_token, body.expires_in), idToken: body.id_token };
   }
 
   /** Short-lived user token → long-lived one (about 60 days); page tokens from it do not expire. */

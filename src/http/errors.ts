@@ -34,6 +34,19 @@ export const ERROR_PAGES: Readonly<Record<ErrorCode, PageCopy>> = {
   session_store_unavailable: { title: 'Temporarily unavailable', actions: [HOME] },
   state_mismatch: { title: 'This login request could not be verified', actions: [CONNECT] },
   authorization_error: { title: 'Bad request', actions: [HOME] },
+  id_token_invalid: {
+    title: 'The login could not be completed',
+    text: () => 'We could not confirm with the provider who you are, so you are not connected. Please connect again.',
+    actions: [CONNECT],
+  },
+  pkce_refused: {
+    title: 'The login could not be completed',
+    text: () =>
+      'The provider did not accept how this site asked you to log in, so you are not connected. ' +
+      'This is a problem with the site’s setup, not with your account. Please connect again; ' +
+      'if the same thing happens, tell the site owner.',
+    actions: [CONNECT],
+  },
   login_rate_limit: {
     title: 'Too many requests',
     text: (err) =>

@@ -12,6 +12,8 @@ const SECRET_PARAMS = [
   'fb_exchange_token',
   'input_token',
   'state',
+  'nonce',
+  'id_token',
 ];
 const PARAM_RE = new RegExp(`([?&#;\\s"']|^)(${SECRET_PARAMS.join('|')})=([^&#\\s"']*)`, 'gi');
 /** Graph tokens start with EAA; anything bearer-like after "Bearer " goes too. */
@@ -36,6 +38,9 @@ export const LOG_REDACT_PATHS = [
   '*.access_token',
   '*.client_secret',
   '*.code_verifier',
+  '*.id_token',
+  '*.idToken',
+  '*.nonce',
   '*.appsecret_proof',
   '*.token',
   '*.accessToken',

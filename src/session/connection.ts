@@ -16,14 +16,20 @@ export class ConnectionKeeper {
     private readonly now: () => number,
   ) {}
 
-  start(req: Request, grant: UserTokenGrant, scopes?: string[], who?: { id: string; name: string }): void {
+  start(
+    req: Request,
+    grant: UserTokenGrant,
+    scopes?: string[],
+    identity?: { userId: string; userName?: string },
+  ): void {
     req.session.connection = {
       userToken: this.sealer.seal(grant.token, bindingOf(req)),
       expiresAt: grant.expiresAt,
       loggedInAt: this.now(),
       pages: {},
       ...(scopes ? { scopes } : {}),
-      ...(who ? { userId: who.id, userName: who.name } : {}),
+      ...(identity ? { userId: identity.userId } : {}),
+      ...(identity?.userName !== undefined ? { userName: identity.userName } : {}),
     };
   }
 

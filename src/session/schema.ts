@@ -11,8 +11,10 @@ import { z } from 'zod';
 /** A login started in one tab and not yet finished (RFC 6749 §10.12, RFC 7636). */
 export const pendingLoginSchema = z.object({
   state: z.string(),
-  /** PKCE code_verifier. */
-  verifier: z.string(),
+  /** PKCE code_verifier, when the login sent a challenge (FB_PKCE=on). */
+  verifier: z.string().optional(),
+  /** OpenID Connect nonce, when the login asked for `openid`: the id_token must carry it. */
+  nonce: z.string().optional(),
   /** Epoch ms. */
   createdAt: z.number().finite(),
 });

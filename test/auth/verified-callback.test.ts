@@ -52,14 +52,14 @@ describe('the code exchange takes only a verified callback', () => {
 
   it('when the state check passes, then its result is what the exchange sends: the code and that login’s verifier', async () => {
     const req = { session: {} } as unknown as Request;
-    const login = beginLogin(req, 0);
+    const login = beginLogin(req, 0, { pkce: true, oidc: false });
     const params = parseCallback({ code: 'the-code', state: login.state });
     if (params.kind !== 'code') throw new Error('expected a code callback');
     const check = consumeState(req, params, 1);
     if (!check.ok) throw new Error(`state check failed: ${check.reason}`);
     const callback: VerifiedCallback = check.callback;
     const grant = await graph.exchangeCode(callback);
-    expect(grant).toEqual({ token: 'user-token', expiresAt: 1_000_000 + 3600 * 1000 });
+    expect(grant).toEqual({ token: 'user-token', expiresAt: 1_000_000 + 3600 * 1000, idToken: undefined });
     expect(forms).toHaveLength(1);
     expect(forms[0]!.get('code')).toBe('the-code');
     expect(forms[0]!.get('code_verifier')).toBe(login.verifier);
@@ -67,7 +67,7 @@ describe('the code exchange takes only a verified callback', () => {
 
   it('when the state check fails, then there is no callback to exchange', () => {
     const req = { session: {} } as unknown as Request;
-    beginLogin(req, 0);
+    beginLogin(req, 0, { pkce: true, oidc: false });
     const params = parseCallback({ code: 'the-code', state: 'forged' });
     if (params.kind !== 'code') throw new Error('expected a code callback');
     const check = consumeState(req, params, 1);

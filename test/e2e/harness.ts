@@ -41,6 +41,9 @@ export class Stack {
   private providerPort = 0;
   private contexts: BrowserContext[] = [];
 
+  /** @param appEnv variables the app process starts with besides the harness's own (e.g. FB_PKCE). */
+  constructor(private readonly appEnv: Record<string, string> = {}) {}
+
   async start(): Promise<void> {
     const [appPort, providerPort] = await Promise.all([freePort(), freePort()]);
     this.providerPort = providerPort;
@@ -59,7 +62,10 @@ export class Stack {
       ],
     });
     await this.startProvider();
-    this.app = await startAppProcess(appPort, this.providerUrl, CREDENTIALS, { PROVIDER_TIMEOUT_MS: '1500' });
+    this.app = await startAppProcess(appPort, this.providerUrl, CREDENTIALS, {
+      PROVIDER_TIMEOUT_MS: '1500',
+      ...this.appEnv,
+    });
   }
 
   /** Starts (or restarts, on the same port) the emulator process. */

@@ -7,6 +7,7 @@ const CREDENTIAL_PARAMS = [
   'code_verifier',
   'appsecret_proof',
   'fb_exchange_token',
+  'nonce',
 ];
 
 /** Every credential the emulator issued or received: tokens, codes, verifiers, proofs, the secret. */

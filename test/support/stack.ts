@@ -10,7 +10,7 @@ import { createLogger } from '../../src/log/logger';
 import { PageCache, type PageCacheOptions } from '../../src/pages/cache';
 import { LocalPageEvents } from '../../src/live/bus';
 import { createMemorySessionStore, type SessionStoreHandle } from '../../src/session/store';
-import { startEmulator, type RunningEmulator } from '@pagelight/graph-emulator';
+import { startEmulator, type EmulatorProfile, type RunningEmulator } from '@pagelight/graph-emulator';
 import { credentialsSeenBy, leakedLines } from './logScrape';
 
 export const APP_ID = '1234567890123456';
@@ -67,6 +67,8 @@ export interface StackOptions {
   now?: () => number;
   /** Bounds of the page cache; its TTL comes from PAGE_CACHE_TTL in `env`. */
   cache?: Omit<PageCacheOptions, 'ttlSec'>;
+  /** The emulator's PKCE behaviour (default `facebook`, as the provider). */
+  profile?: EmulatorProfile;
 }
 
 /** The variables an operator would set to point the app at the emulator at `providerUrl`. */
@@ -90,6 +92,7 @@ export function appEnv(providerUrl: string): Record<string, string> {
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const baseUrl = options.env?.BASE_URL ?? BASE_URL;
   const emulator = await startEmulator({
+    ...(options.profile ? { profile: options.profile } : {}),
     clients: [
       { clientId: APP_ID, clientSecret: APP_SECRET, redirectUri: `${baseUrl}/auth/callback`, name: 'Pagelight test' },
     ],

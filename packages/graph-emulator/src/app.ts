@@ -19,6 +19,7 @@ import { graphHandler } from './graph/dispatch';
 import { graphHeaders, sendGraphError } from './graph/respond';
 import { logForm, logRequests, requestKind } from './log';
 import { settingsRouter } from './settings/routes';
+import { oidcRouter } from './oidc/routes';
 import type { EmulatorControls, EmulatorOptions } from './types';
 import { providerViewsDir } from './views';
 
@@ -58,6 +59,7 @@ export function buildEmulator(opts: EmulatorOptions): BuiltEmulator {
   if (opts.httpControls === true) app.use('/__emulator', controlsRouter(ctx, controls));
   // The person's own settings page: a browser page, not an API call, so neither logged nor failed.
   app.use(settingsRouter(ctx));
+  app.use(oidcRouter(ctx));
 
   app.use(logRequests(ctx.log, ctx.now));
   app.use(express.urlencoded({ extended: false, limit: '100kb', parameterLimit: 200 }));

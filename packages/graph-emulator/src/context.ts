@@ -15,10 +15,20 @@ import { DialogStore } from './store/dialogs';
 import { TokenStore } from './store/tokens';
 import { UsageMeter } from './graph/usage';
 import { DEFAULT_CONFIGURATIONS, isKnownPermission } from './permissions';
-import type { EmulatorClient, EmulatorOptions, LoginConfiguration } from './types';
+import { IdTokenSigner } from './oidc/signer';
+import {
+  EMULATOR_PROFILES,
+  type EmulatorClient,
+  type EmulatorOptions,
+  type EmulatorProfile,
+  type LoginConfiguration,
+} from './types';
 
 export interface Context {
   clients: ReadonlyMap<string, EmulatorClient>;
+  profile: EmulatorProfile;
+  /** Signs ID tokens (issuer: `publicUrl`) and serves their JWKS. */
+  signer: IdTokenSigner;
   codeTtlMs: number;
   userTokenTtlSec: number;
   longLivedTtlSec: number;
@@ -54,6 +64,8 @@ export function createContext(opts: EmulatorOptions): Context {
   faults.latencyMs = initialLatencyMs;
   return {
     clients: clientMap(opts.clients),
+    profile: profileOf(opts.profile),
+    signer: new IdTokenSigner(),
     codeTtlMs,
     userTokenTtlSec: positive('userTokenTtlSec', opts.userTokenTtlSec ?? 7200),
     longLivedTtlSec: positive('longLivedTtlSec', opts.longLivedTtlSec ?? 60 * 24 * 3600),
@@ -121,6 +133,14 @@ function callbackUrl(clientId: string, field: string, raw: unknown): void {
       `createEmulator: ${field} of client ${clientId} must be an absolute http(s) URL without a fragment`,
     );
   }
+}
+
+function profileOf(profile: EmulatorProfile | undefined): EmulatorProfile {
+  if (profile === undefined) return 'facebook';
+  if (!EMULATOR_PROFILES.includes(profile)) {
+    throw new Error(`createEmulator: profile must be one of ${EMULATOR_PROFILES.join(', ')}`);
+  }
+  return profile;
 }
 
 function positive(name: string, value: number): number {

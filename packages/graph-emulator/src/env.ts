@@ -3,12 +3,13 @@
  * from the same variables the app reads, so both agree on the client.
  */
 import { appUrls, demoClient } from './demo';
-import type { EmulatorClient } from './types';
+import { EMULATOR_PROFILES, type EmulatorClient, type EmulatorProfile } from './types';
 
 export interface ProviderEnv {
   port: number;
   client: EmulatorClient;
   demo: boolean;
+  profile: EmulatorProfile;
 }
 
 /** A bad value, reported as one line naming the variable. */
@@ -49,12 +50,25 @@ function baseUrlOf(env: NodeJS.ProcessEnv): string {
   return raw.replace(/\/+$/, '');
 }
 
+function profileOf(env: NodeJS.ProcessEnv): EmulatorProfile {
+  const raw = env.EMULATOR_PROFILE;
+  if (raw === undefined || raw === '') return 'facebook';
+  if (!(EMULATOR_PROFILES as readonly string[]).includes(raw)) {
+    throw new ProviderEnvError(
+      'EMULATOR_PROFILE',
+      `must be one of ${EMULATOR_PROFILES.join(', ')}, got "${raw.slice(0, 40)}"`,
+    );
+  }
+  return raw as EmulatorProfile;
+}
+
 export function loadProviderEnv(env: NodeJS.ProcessEnv): ProviderEnv {
   const port = portOf(env, 'PROVIDER_PORT', 3001);
   const baseUrl = baseUrlOf(env);
+  const profile = profileOf(env);
   const appId = env.FB_APP_ID;
   if (appId === undefined || appId === '') {
-    return { port, client: demoClient(baseUrl), demo: true };
+    return { port, client: demoClient(baseUrl), demo: true, profile };
   }
   const secret = env.FB_APP_SECRET;
   if (secret === undefined || secret === '') {
@@ -63,6 +77,7 @@ export function loadProviderEnv(env: NodeJS.ProcessEnv): ProviderEnv {
   return {
     port,
     demo: false,
+    profile,
     client: { clientId: appId, clientSecret: secret, name: 'Pagelight', ...appUrls(baseUrl) },
   };
 }

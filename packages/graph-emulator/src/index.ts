@@ -8,12 +8,14 @@ export { appUrls, DEMO_CLIENT, demoClient } from './demo';
 export { DEFAULT_SEED, SEED_IDS } from './seed';
 export type { Seed, SeedPage, SeedPost, SeedUser, SeedRole, PageLocation } from './seed';
 export { DEFAULT_CONFIGURATIONS, PERMISSIONS } from './permissions';
+export { EMULATOR_PROFILES } from './types';
 export type {
   CallbackDelivery,
   CallFilter,
   EmulatorClient,
   EmulatorControls,
   EmulatorOptions,
+  EmulatorProfile,
   Failure,
   IssueTokenRequest,
   LogEntry,

@@ -21,7 +21,13 @@ async function main(): Promise<void> {
 
   let running: RunningEmulator;
   try {
-    running = await startEmulator({ clients: [env.client], port: env.port, host: '127.0.0.1', httpControls: true });
+    running = await startEmulator({
+      clients: [env.client],
+      port: env.port,
+      host: '127.0.0.1',
+      httpControls: true,
+      profile: env.profile,
+    });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const why = code === 'EADDRINUSE' ? 'is already in use' : `cannot be used (${code ?? String(err)})`;
@@ -32,8 +38,8 @@ async function main(): Promise<void> {
   const { client } = env;
   console.log(
     `provider emulator listening on ${running.url} — client_id ${client.clientId}, ` +
-      `secret ${maskSecret(client.clientSecret)}, redirect_uri ${client.redirectUri}${env.demo ? ' (demo client)' : ''}; ` +
-      `settings page ${running.url}/settings/apps`,
+      `secret ${maskSecret(client.clientSecret)}, redirect_uri ${client.redirectUri}${env.demo ? ' (demo client)' : ''}, ` +
+      `profile ${env.profile}; settings page ${running.url}/settings/apps`,
   );
 
   let stopping = false;

@@ -7,6 +7,7 @@
  */
 export const PERMISSIONS: Readonly<Record<string, string>> = Object.freeze({
   public_profile: 'Your name and profile picture',
+  openid: 'Confirm who you are to the app (OpenID Connect)',
   email: 'Your email address',
   pages_show_list: 'Show a list of the Pages you manage',
   pages_read_engagement: 'Read content posted on your Pages and their details',
@@ -27,6 +28,9 @@ export const ALL_PERMISSIONS: readonly string[] = Object.freeze(Object.keys(PERM
 
 /** Granted implicitly with every login (real provider behaviour). */
 export const IMPLICIT_PERMISSION = 'public_profile';
+
+/** The OpenID Connect scope: not a permission the person can decline, so granted whenever asked for. */
+export const OPENID_SCOPE = 'openid';
 
 /**
  * `scope` is comma-separated in the provider's docs and space-separated in

@@ -28,8 +28,18 @@ export interface LoginConfiguration {
   permissions: string[];
 }
 
+/**
+ * How the emulator treats PKCE: `facebook` (the default) as the provider is
+ * documented and reported to, `strict-rfc` as plain RFC 7636. See the README.
+ */
+export type EmulatorProfile = 'facebook' | 'strict-rfc';
+
+export const EMULATOR_PROFILES: readonly EmulatorProfile[] = ['facebook', 'strict-rfc'];
+
 export interface EmulatorOptions {
   clients: EmulatorClient[];
+  /** PKCE behaviour (default `facebook`). */
+  profile?: EmulatorProfile;
   /** Initial injected latency for Graph and token calls (default 0). */
   latencyMs?: number;
   /** Lifetime of an authorization code (default 10 minutes). */

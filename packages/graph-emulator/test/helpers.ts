@@ -70,6 +70,7 @@ export interface DialogParams {
   code_challenge?: string;
   code_challenge_method?: string;
   config_id?: string;
+  nonce?: string;
 }
 
 export function dialogQuery(params: DialogParams = {}): Record<string, string> {

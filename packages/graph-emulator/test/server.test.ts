@@ -72,6 +72,7 @@ describe('stand-alone configuration (npm run provider)', () => {
     expect(loadProviderEnv({})).toEqual({
       port: 3001,
       demo: true,
+      profile: 'facebook',
       client: {
         ...DEMO_CLIENT,
         redirectUri: 'http://localhost:3000/auth/callback',
@@ -96,6 +97,7 @@ describe('stand-alone configuration (npm run provider)', () => {
     expect(env).toEqual({
       port: 4001,
       demo: false,
+      profile: 'facebook',
       client: {
         clientId: '42',
         clientSecret: 's3cret',

@@ -12,7 +12,8 @@ import { CLIENT, requestIdOf, USERS } from './helpers';
 describe('a standard OAuth 2.0 client', () => {
   let emulator: RunningEmulator;
   beforeAll(async () => {
-    emulator = await startEmulator({ clients: [CLIENT], port: 0 });
+    // A plain RFC 7636 client: the provider's own dialog would drop its challenge without `openid`.
+    emulator = await startEmulator({ clients: [CLIENT], port: 0, profile: 'strict-rfc' });
   });
   afterAll(() => emulator.close());
 

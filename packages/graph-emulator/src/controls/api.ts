@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { removeApp } from '../callbacks/remove';
 import type { Context } from '../context';
-import { ALL_PERMISSIONS, IMPLICIT_PERMISSION } from '../permissions';
+import { ALL_PERMISSIONS, IMPLICIT_PERMISSION, OPENID_SCOPE } from '../permissions';
 import { randomId } from '../store/random';
 import type {
   EmulatorControls,
@@ -118,7 +118,7 @@ function issueToken(
   const client = req.clientId === undefined ? ctx.clients.values().next().value : ctx.clients.get(req.clientId);
   if (client === undefined) throw new Error(`issueToken: unknown client ${req.clientId ?? ''}`);
   if (ctx.data.user(req.userId) === undefined) throw new Error(`issueToken: unknown user ${req.userId}`);
-  const scopes = req.scopes ?? ALL_PERMISSIONS.filter((p) => p !== IMPLICIT_PERMISSION);
+  const scopes = req.scopes ?? ALL_PERMISSIONS.filter((p) => p !== IMPLICIT_PERMISSION && p !== OPENID_SCOPE);
   const longLived = req.longLived ?? false;
   const user = ctx.tokens.issueUser({
     clientId: client.clientId,

@@ -7,7 +7,7 @@
 import { Router, type Request, type Response } from 'express';
 import type { Context } from '../context';
 import { VERSION_RE } from '../graph/respond';
-import { IMPLICIT_PERMISSION, PERMISSIONS } from '../permissions';
+import { IMPLICIT_PERMISSION, OPENID_SCOPE, PERMISSIONS } from '../permissions';
 import type { DialogRequest } from '../store/dialogs';
 import { renderError, setHtmlHeaders } from './html';
 import { validateDialog } from './validate';
@@ -41,7 +41,7 @@ export function dialogRouter(ctx: Context): Router {
           : '/dialog/oauth/decision',
       rerequest: result.rerequest,
       permissions: pending.scopes
-        .filter((s) => s !== IMPLICIT_PERMISSION)
+        .filter((s) => s !== IMPLICIT_PERMISSION && s !== OPENID_SCOPE)
         .map((name) => ({ name, description: PERMISSIONS[name] ?? name })),
       users: ctx.data.allUsers().map((u) => ({ id: u.id, name: u.name, detail: managesLabel(ctx, u.id) })),
     });
@@ -95,7 +95,7 @@ function decide(ctx: Context, req: Request, res: Response): void {
     return renderError(res, 400, 'Invalid decision', 'Choose an account and press Continue or Cancel.');
   }
   const checked = new Set(asStrings(body.perm));
-  const granted = pending.scopes.filter((s) => s === IMPLICIT_PERMISSION || checked.has(s));
+  const granted = pending.scopes.filter((s) => s === IMPLICIT_PERMISSION || s === OPENID_SCOPE || checked.has(s));
   const declined = pending.scopes.filter((s) => !granted.includes(s));
   const code = ctx.codes.create({
     clientId: pending.clientId,
@@ -104,6 +104,7 @@ function decide(ctx: Context, req: Request, res: Response): void {
     granted,
     declined,
     ...(pending.challenge !== undefined ? { challenge: pending.challenge } : {}),
+    ...(pending.nonce !== undefined ? { nonce: pending.nonce } : {}),
   });
   redirectBack(res, pending, { code: code.code });
 }

@@ -5,7 +5,7 @@
  */
 import type { Context } from '../context';
 import { collectParams } from '../params';
-import { isKnownPermission, splitScope } from '../permissions';
+import { isKnownPermission, OPENID_SCOPE, splitScope } from '../permissions';
 import type { ChallengeMethod } from '../store/codes';
 import type { DialogRequest } from '../store/dialogs';
 import type { EmulatorClient } from '../types';
@@ -36,6 +36,7 @@ const problem = (title: string, message: string): DialogProblem => ({ ok: false,
 /** RFC 7636 §4.2: 43–128 characters of [A-Za-z0-9-._~]. */
 const CHALLENGE_RE = /^[A-Za-z0-9._~-]{43,128}$/;
 const MAX_STATE = 2048;
+const MAX_NONCE = 2048;
 
 export function validateDialog(ctx: Context, query: unknown): ValidDialog | DialogProblem {
   const { values: q, repeated } = collectParams(query);
@@ -84,6 +85,12 @@ export function validateDialog(ctx: Context, query: unknown): ValidDialog | Dial
   if (q.state !== undefined && q.state.length > MAX_STATE) {
     return problem('Invalid request', `The state parameter is longer than ${MAX_STATE} characters.`);
   }
+  if (q.nonce !== undefined && q.nonce.length > MAX_NONCE) {
+    return problem('Invalid request', `The nonce parameter is longer than ${MAX_NONCE} characters.`);
+  }
+  // The provider documents PKCE only for its OIDC flow: outside it the dialog drops the
+  // challenge, and the token endpoint then refuses a verifier (docs/provider-interface.md#pkce).
+  const keepChallenge = ctx.profile === 'strict-rfc' || scopes.includes(OPENID_SCOPE);
   return {
     ok: true,
     client,
@@ -93,7 +100,8 @@ export function validateDialog(ctx: Context, query: unknown): ValidDialog | Dial
       redirectUri: client.redirectUri,
       scopes,
       ...(q.state !== undefined ? { state: q.state } : {}),
-      ...(challenge.value !== undefined ? { challenge: challenge.value } : {}),
+      ...(challenge.value !== undefined && keepChallenge ? { challenge: challenge.value } : {}),
+      ...(q.nonce !== undefined ? { nonce: q.nonce } : {}),
     },
   };
 }

@@ -16,6 +16,8 @@ export interface CodeRecord {
   granted: readonly string[];
   declined: readonly string[];
   challenge?: { value: string; method: ChallengeMethod };
+  /** OpenID Connect `nonce` from the dialog, echoed in the ID token. */
+  nonce?: string;
   issuedAt: number;
   /** Set on first successful exchange; a second use is refused (36009). */
   usedAt?: number;

@@ -17,6 +17,8 @@ export interface DialogRequest {
   state?: string;
   scopes: readonly string[];
   challenge?: { value: string; method: ChallengeMethod };
+  /** OpenID Connect `nonce`, echoed in the ID token. */
+  nonce?: string;
 }
 
 /** Like the real dialog, an abandoned login page goes stale after a while. */

@@ -14,6 +14,7 @@ import { unknownTokenError } from '../store/token-errors';
 import type { TokenRecord } from '../store/tokens';
 import type { EmulatorClient } from '../types';
 import { authenticateClient } from './client-auth';
+import { idTokenFor } from './id-token';
 import { checkVerifier } from './pkce';
 
 const missing = (name: string): GraphError => new GraphError({ code: 100, message: `Missing ${name} parameter.` });
@@ -32,8 +33,10 @@ export function tokenEndpoint(ctx: Context, req: Request, res: Response): void {
   const client = authenticateClient(ctx, req, params);
   const grant = params.grant_type;
   let record: TokenRecord;
+  let idToken: string | undefined;
   if (grant === 'fb_exchange_token') record = exchangeForLongLived(ctx, client, params);
-  else if (grant === undefined || grant === 'authorization_code') record = redeemCode(ctx, client, params);
+  else if (grant === undefined || grant === 'authorization_code')
+    ({ record, idToken } = redeemCode(ctx, client, params));
   else throw new GraphError({ code: 100, message: `Unsupported grant_type: ${grant.slice(0, 100)}` });
   // RFC 6749 §5.1: token responses must not be cached.
   res.set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' });
@@ -41,10 +44,15 @@ export function tokenEndpoint(ctx: Context, req: Request, res: Response): void {
     access_token: record.token,
     token_type: 'bearer',
     expires_in: Math.round(((record.expiresAt ?? ctx.now()) - ctx.now()) / 1000),
+    ...(idToken !== undefined ? { id_token: idToken } : {}),
   });
 }
 
-function redeemCode(ctx: Context, client: EmulatorClient, params: Record<string, string>): TokenRecord {
+function redeemCode(
+  ctx: Context,
+  client: EmulatorClient,
+  params: Record<string, string>,
+): { record: TokenRecord; idToken: string | undefined } {
   const redirectUri = params.redirect_uri;
   if (redirectUri === undefined) throw missing('redirect_uri');
   if (params.code === undefined || params.code === '') throw missing('code');
@@ -66,9 +74,9 @@ function redeemCode(ctx: Context, client: EmulatorClient, params: Record<string,
         'Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request',
     });
   }
-  checkVerifier(code, params.code_verifier);
+  checkVerifier(code, params.code_verifier, ctx.profile);
   ctx.codes.markUsed(code);
-  return ctx.tokens.issueUser({
+  const record = ctx.tokens.issueUser({
     clientId: client.clientId,
     userId: code.userId,
     scopes: code.granted,
@@ -77,6 +85,7 @@ function redeemCode(ctx: Context, client: EmulatorClient, params: Record<string,
     longLived: false,
     grantId: code.code,
   });
+  return { record, idToken: idTokenFor(ctx, code) };
 }
 
 function exchangeForLongLived(ctx: Context, client: EmulatorClient, params: Record<string, string>): TokenRecord {

@@ -1,0 +1,43 @@
+/**
+ * The provider's OIDC endpoints, at the paths it documents on its own origin:
+ * the JWKS (`/.well-known/oauth/openid/jwks/`) and the discovery document
+ * (`/.well-known/openid-configuration/`). Served before the request log, like
+ * the dialog's assets: fetching keys is not an API call and never fails.
+ */
+import { Router } from 'express';
+import type { Context } from '../context';
+
+export const JWKS_PATH = '/.well-known/oauth/openid/jwks/';
+const DISCOVERY_PATH = '/.well-known/openid-configuration/';
+
+export function oidcRouter(ctx: Context): Router {
+  const router = Router();
+  router.get([JWKS_PATH, JWKS_PATH.slice(0, -1)], (_req, res) => {
+    res.set('Cache-Control', 'public, max-age=3600');
+    res.json(ctx.signer.jwks());
+  });
+  router.get([DISCOVERY_PATH, DISCOVERY_PATH.slice(0, -1)], (_req, res) => {
+    res.json({
+      issuer: ctx.publicUrl,
+      authorization_endpoint: `${ctx.publicUrl}/dialog/oauth/`,
+      jwks_uri: `${ctx.publicUrl}${JWKS_PATH}`,
+      response_types_supported: ['code', 'id_token', 'token id_token'],
+      subject_types_supported: ['pairwise'],
+      id_token_signing_alg_values_supported: ['RS256'],
+      claims_supported: [
+        'iss',
+        'aud',
+        'sub',
+        'iat',
+        'exp',
+        'jti',
+        'nonce',
+        'name',
+        'given_name',
+        'family_name',
+        'email',
+      ],
+    });
+  });
+  return router;
+}
