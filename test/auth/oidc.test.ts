@@ -54,7 +54,9 @@ describe('FB_PKCE off (the default with FB_APP_ID) against the provider', () => 
     expect(exchangeForm(stack)).not.toHaveProperty('code_verifier');
     const [connection] = await connections(stack);
     expect(connection).toBeDefined();
-    expect(connection!.userId).toBeUndefined();
+    // Without an id_token, who signed in comes from /me (read alongside the long-lived exchange).
+    expect(connection!.userId).toBe(SEED_IDS.users.ada);
+    expect(stack.emulator.controls.log.filter((e) => /\/me$/.test(e.path)).length).toBeGreaterThanOrEqual(1);
   });
 });
 
@@ -81,6 +83,8 @@ describe('FB_PKCE=on with openid in FB_SCOPES (the provider’s OIDC code flow)'
     const mine = (await connections(stack)).filter((c) => c.userId === SEED_IDS.users.ada);
     expect(mine.length).toBeGreaterThan(0);
     expect(mine[0]!.userName).toBe('Ada Lovelace');
+    // The verified id_token already says who signed in: no /me read.
+    expect(stack.emulator.controls.log.filter((e) => /\/me$/.test(e.path))).toEqual([]);
     await agent.get('/pages').expect(200);
   });
 
