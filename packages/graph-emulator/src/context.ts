@@ -12,6 +12,8 @@ import { DialogStore } from './store/dialogs';
 import { TokenStore } from './store/tokens';
 import { UsageMeter } from './graph/usage';
 import type { EmulatorClient, EmulatorOptions } from './types';
+import { Activity } from './activity';
+import { DEFAULT_RETRY_DELAYS_MS, Webhooks } from './webhooks/webhooks';
 
 export interface Context {
   clients: ReadonlyMap<string, EmulatorClient>;
@@ -31,6 +33,8 @@ export interface Context {
   faults: Faults;
   usage: UsageMeter;
   log: RequestLog;
+  webhooks: Webhooks;
+  activity: Activity;
 }
 
 export function createContext(opts: EmulatorOptions): Context {
@@ -39,8 +43,11 @@ export function createContext(opts: EmulatorOptions): Context {
   const initialLatencyMs = nonNegative('latencyMs', opts.latencyMs ?? 0);
   const faults = new Faults();
   faults.latencyMs = initialLatencyMs;
+  const clients = clientMap(opts.clients);
+  const data = new DataStore(opts.seed ?? DEFAULT_SEED);
+  const webhooks = webhooksFor(opts, clients, now);
   return {
-    clients: clientMap(opts.clients),
+    clients,
     codeTtlMs,
     userTokenTtlSec: positive('userTokenTtlSec', opts.userTokenTtlSec ?? 7200),
     longLivedTtlSec: positive('longLivedTtlSec', opts.longLivedTtlSec ?? 60 * 24 * 3600),
@@ -48,14 +55,52 @@ export function createContext(opts: EmulatorOptions): Context {
     publicUrl: publicOrigin(opts.publicUrl ?? 'http://localhost'),
     port: undefined,
     now,
-    data: new DataStore(opts.seed ?? DEFAULT_SEED),
+    data,
     tokens: new TokenStore(now),
     codes: new CodeStore(codeTtlMs, now),
     dialogs: new DialogStore(now),
     faults,
     usage: new UsageMeter(now),
     log: new RequestLog(),
+    webhooks,
+    activity: new Activity(data, webhooks, now),
   };
+}
+
+function webhooksFor(opts: EmulatorOptions, clients: Map<string, EmulatorClient>, now: () => number): Webhooks {
+  const given = opts.webhooks ?? {};
+  const retryDelaysMs = given.retryDelaysMs ?? [...DEFAULT_RETRY_DELAYS_MS];
+  if (!Array.isArray(retryDelaysMs) || retryDelaysMs.length > 20 || retryDelaysMs.some((d) => !(d >= 0))) {
+    throw new Error('createEmulator: webhooks.retryDelaysMs must be at most 20 delays ≥ 0');
+  }
+  const webhooks = new Webhooks(
+    clients,
+    {
+      timeoutMs: positive('webhooks.timeoutMs', given.timeoutMs ?? 20_000),
+      retryDelaysMs,
+      batchMs: nonNegative('webhooks.batchMs', given.batchMs ?? 0),
+    },
+    now,
+  );
+  for (const client of clients.values()) {
+    if (client.webhookUrl !== undefined) {
+      webhooks.preset(client.clientId, { url: client.webhookUrl, verifyToken: client.webhookVerifyToken ?? '' });
+    }
+  }
+  return webhooks;
+}
+
+/** An absolute http(s) URL without a fragment, like the dashboard's "Callback URL" field. */
+export function checkWebhookUrl(url: string, what: string): void {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error(`${what} is not an absolute URL`);
+  }
+  if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || url.includes('#')) {
+    throw new Error(`${what} must be http(s) without a fragment`);
+  }
 }
 
 /** Fail fast on a registration the real provider would not accept either. */
@@ -82,6 +127,7 @@ function clientMap(clients: readonly EmulatorClient[]): Map<string, EmulatorClie
     if ((url.protocol !== 'http:' && url.protocol !== 'https:') || redirectUri.includes('#')) {
       throw new Error(`createEmulator: redirectUri of client ${clientId} must be http(s) without a fragment`);
     }
+    if (client.webhookUrl !== undefined) checkWebhookUrl(client.webhookUrl, `createEmulator: webhookUrl of client ${clientId}`);
     map.set(clientId, { ...client });
   }
   return map;

@@ -21,7 +21,13 @@ async function main(): Promise<void> {
 
   let running: RunningEmulator;
   try {
-    running = await startEmulator({ clients: [env.client], port: env.port, host: '127.0.0.1', httpControls: true });
+    running = await startEmulator({
+      clients: [env.client],
+      port: env.port,
+      host: '127.0.0.1',
+      httpControls: true,
+      activity: env.activity,
+    });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const why = code === 'EADDRINUSE' ? 'is already in use' : `cannot be used (${code ?? String(err)})`;
@@ -32,7 +38,8 @@ async function main(): Promise<void> {
   const { client } = env;
   console.log(
     `provider emulator listening on ${running.url} — client_id ${client.clientId}, ` +
-      `secret ${maskSecret(client.clientSecret)}, redirect_uri ${client.redirectUri}${env.demo ? ' (demo client)' : ''}`,
+      `secret ${maskSecret(client.clientSecret)}, redirect_uri ${client.redirectUri}${env.demo ? ' (demo client)' : ''}` +
+      (env.activity ? ' — activity on: a post now and then' : ''),
   );
 
   let stopping = false;

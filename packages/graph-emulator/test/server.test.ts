@@ -72,6 +72,7 @@ describe('stand-alone configuration (npm run provider)', () => {
     expect(loadProviderEnv({})).toEqual({
       port: 3001,
       demo: true,
+      activity: false,
       client: { ...DEMO_CLIENT, redirectUri: 'http://localhost:3000/auth/callback' },
     });
     expect(DEMO_CLIENT).toEqual({
@@ -91,6 +92,7 @@ describe('stand-alone configuration (npm run provider)', () => {
     expect(env).toEqual({
       port: 4001,
       demo: false,
+      activity: false,
       client: {
         clientId: '42',
         clientSecret: 's3cret',

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { Context } from '../context';
 import { ALL_PERMISSIONS, IMPLICIT_PERMISSION } from '../permissions';
 import { randomId } from '../store/random';
+import { activityControls } from './activity';
 import type { EmulatorControls, Failure, IssueTokenRequest, RateLimit, RevokeReason, TokenFilter } from '../types';
 import {
   describeZodError,
@@ -29,6 +30,7 @@ function parse<T>(what: string, run: () => T): T {
 
 export function createControls(ctx: Context): EmulatorControls {
   return {
+    ...activityControls(ctx),
     expireTokens(filter: TokenFilter = {}): number {
       return ctx.tokens.expire(parse('expireTokens', () => tokenFilterSchema.parse(filter)));
     },
@@ -62,6 +64,8 @@ export function createControls(ctx: Context): EmulatorControls {
       ctx.faults.clear(ctx.initialLatencyMs);
       ctx.usage.reset();
       ctx.log.clear();
+      ctx.webhooks.reset();
+      ctx.activity.reset();
     },
     get requestLog() {
       return ctx.log.entries;
