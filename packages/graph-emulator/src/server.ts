@@ -8,6 +8,8 @@ export async function startEmulator(
   opts: EmulatorOptions & { port?: number; host?: string },
 ): Promise<RunningEmulator> {
   const { port = 0, host = '127.0.0.1', ...options } = opts;
+  // Checked before listening, so a bad option leaves no server behind.
+  const activity = activityOptions(options.activity);
   const { app, controls, ctx } = buildEmulator(options);
   const server = createServer(app);
   await new Promise<void>((resolve, reject) => {
@@ -22,7 +24,6 @@ export async function startEmulator(
   const url = `http://${shown.includes(':') ? `[${shown}]` : shown}:${actualPort}`;
   ctx.port = actualPort;
   if (options.publicUrl === undefined) ctx.publicUrl = url;
-  const activity = activityOptions(options.activity);
   if (activity !== undefined) ctx.activity.start(activity.intervalMs, activity.maxPosts);
 
   let closing: Promise<void> | undefined;
