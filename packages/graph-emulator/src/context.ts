@@ -127,7 +127,8 @@ function clientMap(clients: readonly EmulatorClient[]): Map<string, EmulatorClie
     if ((url.protocol !== 'http:' && url.protocol !== 'https:') || redirectUri.includes('#')) {
       throw new Error(`createEmulator: redirectUri of client ${clientId} must be http(s) without a fragment`);
     }
-    if (client.webhookUrl !== undefined) checkWebhookUrl(client.webhookUrl, `createEmulator: webhookUrl of client ${clientId}`);
+    if (client.webhookUrl !== undefined)
+      checkWebhookUrl(client.webhookUrl, `createEmulator: webhookUrl of client ${clientId}`);
     map.set(clientId, { ...client });
   }
   return map;

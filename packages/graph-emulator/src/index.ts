@@ -9,7 +9,12 @@ export { DEFAULT_SEED, SEED_IDS } from './seed';
 export type { Seed, SeedPage, SeedPost, SeedUser, SeedRole, PageLocation } from './seed';
 export { PERMISSIONS } from './permissions';
 export type {
+  ActivityControls,
   CallFilter,
+  NewPost,
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookSettings,
   EmulatorClient,
   EmulatorControls,
   EmulatorOptions,

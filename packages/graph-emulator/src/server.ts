@@ -45,7 +45,9 @@ export async function startEmulator(
 function activityOptions(given: EmulatorOptions['activity']): { intervalMs: number; maxPosts: number } | undefined {
   if (given === undefined || given === false) return undefined;
   const { intervalMs = 20_000, maxPosts = 200 } = given === true ? {} : given;
-  if (!Number.isFinite(intervalMs) || intervalMs < 1000) throw new Error('startEmulator: activity.intervalMs must be ≥ 1000');
-  if (!Number.isInteger(maxPosts) || maxPosts < 1) throw new Error('startEmulator: activity.maxPosts must be a positive integer');
+  if (!Number.isFinite(intervalMs) || intervalMs < 1000)
+    throw new Error('startEmulator: activity.intervalMs must be ≥ 1000');
+  if (!Number.isInteger(maxPosts) || maxPosts < 1)
+    throw new Error('startEmulator: activity.maxPosts must be a positive integer');
   return { intervalMs, maxPosts };
 }

@@ -12,8 +12,12 @@ describe('activity controls', () => {
     const emulator = makeEmulator();
     const token = emulator.controls.issueToken({ userId: USERS.ada, pageId: PAGES.bakery }).access_token;
     const feed = async (): Promise<FeedBody> =>
-      (await request(emulator.app).get(`/${PAGES.bakery}/feed`).query({ access_token: token, limit: '100' }).expect(200))
-        .body as FeedBody;
+      (
+        await request(emulator.app)
+          .get(`/${PAGES.bakery}/feed`)
+          .query({ access_token: token, limit: '100' })
+          .expect(200)
+      ).body as FeedBody;
     return { ...emulator, feed };
   };
 
@@ -76,14 +80,21 @@ describe('activity and webhook controls over HTTP', () => {
     });
 
   it('when a webhook is registered, a page subscribed and a post added over HTTP, then the delivery is listed', async () => {
-    expect(await (await post('/webhooks', { url: receiver.url, verifyToken: 'verify-me' })).json()).toEqual({ verified: true });
+    expect(await (await post('/webhooks', { url: receiver.url, verifyToken: 'verify-me' })).json()).toEqual({
+      verified: true,
+    });
     const token = emulator.controls.issueToken({ userId: USERS.ada, pageId: PAGES.bakery }).access_token;
-    await request(emulator.url).post(`/${PAGES.bakery}/subscribed_apps`).query({ access_token: token, subscribed_fields: 'feed' }).expect(200);
+    await request(emulator.url)
+      .post(`/${PAGES.bakery}/subscribed_apps`)
+      .query({ access_token: token, subscribed_fields: 'feed' })
+      .expect(200);
     const added = await post('/activity/posts', { pageId: PAGES.bakery, message: 'over HTTP' });
     expect(added.status).toBe(201);
     const { id } = (await added.json()) as { id: string };
     expect((await post('/activity/edit', { postId: id, message: 'edited over HTTP' })).status).toBe(204);
-    expect(await (await post('/activity/reactions', { postId: id, counts: { like: 1 } })).json()).toEqual({ counts: { like: 1 } });
+    expect(await (await post('/activity/reactions', { postId: id, counts: { like: 1 } })).json()).toEqual({
+      counts: { like: 1 },
+    });
     expect((await post('/activity/remove', { postId: id })).status).toBe(204);
     await emulator.controls.webhooksIdle();
     const listed = (await (await fetch(`${emulator.url}/__emulator/webhooks/deliveries`)).json()) as {
@@ -124,12 +135,16 @@ describe('activity generator', () => {
     });
     try {
       const token = running.controls.issueToken({ userId: USERS.ada, pageId: PAGES.sparse }).access_token;
-      await request(running.url).post(`/${PAGES.sparse}/subscribed_apps`).query({ access_token: token, subscribed_fields: 'feed' }).expect(200);
+      await request(running.url)
+        .post(`/${PAGES.sparse}/subscribed_apps`)
+        .query({ access_token: token, subscribed_fields: 'feed' })
+        .expect(200);
       const events = () => receiver.received.filter((r) => r.method === 'POST').length;
       await new Promise((r) => setTimeout(r, 1300));
       await running.controls.webhooksIdle();
       expect(events()).toBe(1);
-      const feed = (await request(running.url).get(`/${PAGES.sparse}/feed`).query({ access_token: token })).body as FeedBody;
+      const feed = (await request(running.url).get(`/${PAGES.sparse}/feed`).query({ access_token: token }))
+        .body as FeedBody;
       expect(feed.data[0]?.message).toEqual(expect.any(String));
       await running.close();
       await new Promise((r) => setTimeout(r, 1200));

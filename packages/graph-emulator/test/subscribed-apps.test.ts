@@ -10,10 +10,14 @@ describe('/{page-id}/subscribed_apps', () => {
   afterEach(() => receiver.close());
 
   const setup = (scopes?: string[], userId: string = USERS.ada, pageId: string = PAGES.bakery) => {
-    const emulator = makeEmulator({ clients: [{ ...CLIENT, webhookUrl: receiver.url, webhookVerifyToken: 'verify-me' }] });
+    const emulator = makeEmulator({
+      clients: [{ ...CLIENT, webhookUrl: receiver.url, webhookVerifyToken: 'verify-me' }],
+    });
     const token = emulator.controls.issueToken({ userId, pageId, ...(scopes ? { scopes } : {}) }).access_token;
     const api = (method: 'get' | 'post' | 'delete', query: Record<string, string> = {}, page = pageId) =>
-      request(emulator.app)[method](`/v23.0/${page}/subscribed_apps`).query({ access_token: token, ...query });
+      request(emulator.app)
+        [method](`/v23.0/${page}/subscribed_apps`)
+        .query({ access_token: token, ...query });
     return { ...emulator, token, api };
   };
 

@@ -25,7 +25,9 @@ export async function startReceiver(verifyToken = 'verify-me'): Promise<Receiver
     received,
     answer: (req) => {
       if (req.method === 'GET') {
-        const ok = req.url.searchParams.get('hub.mode') === 'subscribe' && req.url.searchParams.get('hub.verify_token') === verifyToken;
+        const ok =
+          req.url.searchParams.get('hub.mode') === 'subscribe' &&
+          req.url.searchParams.get('hub.verify_token') === verifyToken;
         return ok ? { status: 200, body: req.url.searchParams.get('hub.challenge') ?? '' } : { status: 403 };
       }
       return { status: 200 };

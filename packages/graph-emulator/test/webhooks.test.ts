@@ -77,7 +77,7 @@ describe('webhook deliveries', () => {
     await controls.webhooksIdle();
     const raw = posts()[0]!.raw.toString('utf8');
     expect(raw).toContain('\\u00e4\\u00f6\\u00e5 \\u2615 https:\\/\\/x.test\\/a \\ud83c\\udf5e');
-    expect(/[^\x00-\x7f]/.test(raw)).toBe(false);
+    expect([...raw].every((ch) => ch.charCodeAt(0) < 0x80)).toBe(true);
     expect(payloadOf().entry[0]!.changes[0]!.value.message).toBe('äöå ☕ https://x.test/a 🍞');
     expect(posts()[0]!.headers['x-hub-signature-256']).toBe(expectedSignature(posts()[0]!.raw));
   });
@@ -98,7 +98,11 @@ describe('webhook deliveries', () => {
       ['reaction', 'add'],
       ['status', 'remove'],
     ]);
-    expect(payloadOf().entry[0]!.changes[2]!.value).toMatchObject({ reaction_type: 'like', parent_id: id, post_id: id });
+    expect(payloadOf().entry[0]!.changes[2]!.value).toMatchObject({
+      reaction_type: 'like',
+      parent_id: id,
+      post_id: id,
+    });
   });
 
   it('when the callback fails, then it is retried with the configured backoff and the same body and signature', async () => {
@@ -118,7 +122,8 @@ describe('webhook deliveries', () => {
 
   it('when the callback never succeeds, then delivery gives up after the last retry', async () => {
     const { controls } = await subscribed({ retryDelaysMs: [5, 5] });
-    receiver.answer = (req) => (req.method === 'POST' ? { status: 500 } : { status: 200, body: req.url.searchParams.get('hub.challenge') ?? '' });
+    receiver.answer = (req) =>
+      req.method === 'POST' ? { status: 500 } : { status: 200, body: req.url.searchParams.get('hub.challenge') ?? '' };
     controls.addPost({ pageId: PAGES.bakery, message: 'lost' });
     await controls.webhooksIdle();
     expect(posts()).toHaveLength(3);
@@ -161,13 +166,19 @@ describe('webhook deliveries', () => {
 
   it('when the webhook is registered through the controls, then the handshake decides whether it is kept', async () => {
     const { controls } = makeEmulator();
-    await expect(controls.setWebhook(CLIENT.clientId, { url: receiver.url, verifyToken: 'wrong' })).resolves.toBe(false);
-    await expect(controls.setWebhook(CLIENT.clientId, { url: receiver.url, verifyToken: 'verify-me' })).resolves.toBe(true);
+    await expect(controls.setWebhook(CLIENT.clientId, { url: receiver.url, verifyToken: 'wrong' })).resolves.toBe(
+      false,
+    );
+    await expect(controls.setWebhook(CLIENT.clientId, { url: receiver.url, verifyToken: 'verify-me' })).resolves.toBe(
+      true,
+    );
     expect(controls.webhookDeliveries().map((d) => [d.kind, d.state])).toEqual([
       ['verification', 'failed'],
       ['verification', 'delivered'],
     ]);
-    await expect(controls.setWebhook(CLIENT.clientId, { url: 'ftp://x.test/', verifyToken: 'v' })).rejects.toThrow(/http/);
+    await expect(controls.setWebhook(CLIENT.clientId, { url: 'ftp://x.test/', verifyToken: 'v' })).rejects.toThrow(
+      /http/,
+    );
   });
 
   it('when the emulator closes, then no retry is left running', async () => {
@@ -176,7 +187,10 @@ describe('webhook deliveries', () => {
       webhooks: { retryDelaysMs: [60_000] },
     });
     const token = running.controls.issueToken({ userId: USERS.ada, pageId: PAGES.bakery }).access_token;
-    await request(running.url).post(`/${PAGES.bakery}/subscribed_apps`).query({ access_token: token, subscribed_fields: 'feed' }).expect(200);
+    await request(running.url)
+      .post(`/${PAGES.bakery}/subscribed_apps`)
+      .query({ access_token: token, subscribed_fields: 'feed' })
+      .expect(200);
     receiver.answer = (req) => (req.method === 'POST' ? { status: 500 } : { status: 200 });
     running.controls.addPost({ pageId: PAGES.bakery, message: 'x' });
     await new Promise((r) => setTimeout(r, 100));

@@ -17,13 +17,20 @@ export const webhookSchema = z.strictObject({
   verifyToken: z.string().max(500),
 });
 export const newPostSchema = z
-  .strictObject({ pageId: digits, message: z.string().min(1).max(63_206).optional(), story: z.string().min(1).max(500).optional() })
+  .strictObject({
+    pageId: digits,
+    message: z.string().min(1).max(63_206).optional(),
+    story: z.string().min(1).max(500).optional(),
+  })
   .refine((p) => p.message !== undefined || p.story !== undefined, 'a post needs a message or a story');
 export const editPostSchema = z.strictObject({ postId, message: z.string().min(1).max(63_206) });
 export const removePostSchema = z.strictObject({ postId });
 export const reactionsSchema = z.strictObject({
   postId,
-  counts: z.record(z.string().regex(/^[a-z_]{1,20}$/, 'must be a reaction type such as like'), z.number().int().min(0).max(1_000_000)),
+  counts: z.record(
+    z.string().regex(/^[a-z_]{1,20}$/, 'must be a reaction type such as like'),
+    z.number().int().min(0).max(1_000_000),
+  ),
 });
 
 function parse<T>(what: string, schema: z.ZodType<T>, input: unknown): T {

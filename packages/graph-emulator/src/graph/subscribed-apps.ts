@@ -64,7 +64,10 @@ export async function subscribedApps(call: GraphCall, page: PageState, method: s
   const fields = parseFields(call.params.subscribed_fields);
   const problem = await ctx.webhooks.ensureVerified(record.clientId);
   if (problem !== undefined) {
-    throw new GraphError({ code: 2200, message: `(#2200) Callback verification failed with the following errors: ${problem}` });
+    throw new GraphError({
+      code: 2200,
+      message: `(#2200) Callback verification failed with the following errors: ${problem}`,
+    });
   }
   ctx.webhooks.subscribe(page.id, record.clientId, fields);
   return { success: true };

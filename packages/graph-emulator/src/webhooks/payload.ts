@@ -45,9 +45,8 @@ export interface WebhookPayload {
 
 /** JSON with non-ASCII as lowercase `\uXXXX` (UTF-16 units) and `/` as `\/`, as the provider sends it. */
 export function providerJson(value: unknown): string {
-  return JSON.stringify(value).replace(
-    /[\u007f-\uffff/]/g,
-    (ch) => (ch === '/' ? '\\/' : `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`),
+  return JSON.stringify(value).replace(/[\u007f-\uffff/]/g, (ch) =>
+    ch === '/' ? '\\/' : `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
 }
 

@@ -24,7 +24,13 @@ export interface WebhookTiming {
 
 /** Immediately, then with decreasing frequency: ~35 hours in all. */
 export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = Object.freeze([
-  0, 60_000, 600_000, 3_600_000, 4 * 3_600_000, 12 * 3_600_000, 18 * 3_600_000,
+  0,
+  60_000,
+  600_000,
+  3_600_000,
+  4 * 3_600_000,
+  12 * 3_600_000,
+  18 * 3_600_000,
 ]);
 const MAX_CHANGES_PER_DELIVERY = 1000;
 const MAX_RECORDS = 1000;
@@ -107,12 +113,12 @@ export class Webhooks {
     if (ok) return undefined;
     if (result.status === null) return `Connection error: ${result.error ?? 'no answer'}`;
     if (result.status !== 200) return `HTTP Status Code = ${result.status}`;
-    return 'The URL couldn\'t be validated. Response does not match challenge';
+    return "The URL couldn't be validated. Response does not match challenge";
   }
 
   subscribe(pageId: string, clientId: string, fields: string[]): void {
     let apps = this.subscriptions.get(pageId);
-    if (apps === undefined) this.subscriptions.set(pageId, (apps = new Map()));
+    if (apps === undefined) this.subscriptions.set(pageId, (apps = new Map<string, string[]>()));
     apps.set(clientId, [...new Set(fields)]);
   }
 
@@ -134,7 +140,7 @@ export class Webhooks {
     for (const { clientId, fields } of this.subscribers(pageId)) {
       if (!fields.includes(field) || this.settings.get(clientId)?.verified !== true) continue;
       let pages = this.batches.get(clientId);
-      if (pages === undefined) this.batches.set(clientId, (pages = new Map()));
+      if (pages === undefined) this.batches.set(clientId, (pages = new Map<string, WebhookChange[]>()));
       const changes = pages.get(pageId) ?? [];
       changes.push({ field, value: structuredClone(value) });
       pages.set(pageId, changes);
