@@ -23,6 +23,8 @@ import {
   type EmulatorProfile,
   type LoginConfiguration,
 } from './types';
+import { Activity } from './activity';
+import { DEFAULT_RETRY_DELAYS_MS, Webhooks } from './webhooks/webhooks';
 
 export interface Context {
   clients: ReadonlyMap<string, EmulatorClient>;
@@ -54,6 +56,8 @@ export interface Context {
   callbackTimeoutMs: number;
   /** Per-instance key of the settings page's form tokens. */
   formKey: Buffer;
+  webhooks: Webhooks;
+  activity: Activity;
 }
 
 export function createContext(opts: EmulatorOptions): Context {
@@ -62,8 +66,11 @@ export function createContext(opts: EmulatorOptions): Context {
   const initialLatencyMs = nonNegative('latencyMs', opts.latencyMs ?? 0);
   const faults = new Faults();
   faults.latencyMs = initialLatencyMs;
+  const clients = clientMap(opts.clients);
+  const data = new DataStore(opts.seed ?? DEFAULT_SEED);
+  const webhooks = webhooksFor(opts, clients, now);
   return {
-    clients: clientMap(opts.clients),
+    clients,
     profile: profileOf(opts.profile),
     signer: new IdTokenSigner(),
     codeTtlMs,
@@ -75,7 +82,7 @@ export function createContext(opts: EmulatorOptions): Context {
     now,
     appVersion: appVersionOf(opts.appVersion),
     configurations: configurationMap(opts.configurations ?? DEFAULT_CONFIGURATIONS),
-    data: new DataStore(opts.seed ?? DEFAULT_SEED),
+    data,
     tokens: new TokenStore(now),
     codes: new CodeStore(codeTtlMs, now),
     dialogs: new DialogStore(now),
@@ -85,7 +92,45 @@ export function createContext(opts: EmulatorOptions): Context {
     callbacks: new CallbackLog(),
     callbackTimeoutMs: positive('callbackTimeoutMs', opts.callbackTimeoutMs ?? 5000),
     formKey: randomBytes(32),
+    webhooks,
+    activity: new Activity(data, webhooks, now),
   };
+}
+
+function webhooksFor(opts: EmulatorOptions, clients: Map<string, EmulatorClient>, now: () => number): Webhooks {
+  const given = opts.webhooks ?? {};
+  const retryDelaysMs = given.retryDelaysMs ?? [...DEFAULT_RETRY_DELAYS_MS];
+  if (!Array.isArray(retryDelaysMs) || retryDelaysMs.length > 20 || retryDelaysMs.some((d) => !(d >= 0))) {
+    throw new Error('createEmulator: webhooks.retryDelaysMs must be at most 20 delays ≥ 0');
+  }
+  const webhooks = new Webhooks(
+    clients,
+    {
+      timeoutMs: positive('webhooks.timeoutMs', given.timeoutMs ?? 20_000),
+      retryDelaysMs,
+      batchMs: nonNegative('webhooks.batchMs', given.batchMs ?? 0),
+    },
+    now,
+  );
+  for (const client of clients.values()) {
+    if (client.webhookUrl !== undefined) {
+      webhooks.preset(client.clientId, { url: client.webhookUrl, verifyToken: client.webhookVerifyToken ?? '' });
+    }
+  }
+  return webhooks;
+}
+
+/** An absolute http(s) URL without a fragment, like the dashboard's "Callback URL" field. */
+export function checkWebhookUrl(url: string, what: string): void {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error(`${what} is not an absolute URL`);
+  }
+  if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || url.includes('#')) {
+    throw new Error(`${what} must be http(s) without a fragment`);
+  }
 }
 
 /** Fail fast on a registration the real provider would not accept either. */
@@ -115,6 +160,8 @@ function clientMap(clients: readonly EmulatorClient[]): Map<string, EmulatorClie
     for (const field of ['deauthorizeUrl', 'dataDeletionUrl'] as const) {
       if (client[field] !== undefined) callbackUrl(clientId, field, client[field]);
     }
+    if (client.webhookUrl !== undefined)
+      checkWebhookUrl(client.webhookUrl, `createEmulator: webhookUrl of client ${clientId}`);
     map.set(clientId, { ...client });
   }
   return map;

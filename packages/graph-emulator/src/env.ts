@@ -10,6 +10,8 @@ export interface ProviderEnv {
   client: EmulatorClient;
   demo: boolean;
   profile: EmulatorProfile;
+  /** EMULATOR_ACTIVITY=on: the demo's post generator (README#activity). */
+  activity: boolean;
 }
 
 /** A bad value, reported as one line naming the variable. */
@@ -62,13 +64,28 @@ function profileOf(env: NodeJS.ProcessEnv): EmulatorProfile {
   return raw as EmulatorProfile;
 }
 
+function activityOf(env: NodeJS.ProcessEnv): boolean {
+  const raw = env.EMULATOR_ACTIVITY;
+  if (raw === undefined || raw === '' || raw === 'off') return false;
+  if (raw === 'on') return true;
+  throw new ProviderEnvError('EMULATOR_ACTIVITY', `must be "on" or "off", got "${raw.slice(0, 20)}"`);
+}
+
+/** With FB_WEBHOOK_VERIFY_TOKEN set, the app's webhook is registered as its dashboard would have it (README#webhooks). */
+function withWebhook(client: EmulatorClient, env: NodeJS.ProcessEnv, baseUrl: string): EmulatorClient {
+  const token = env.FB_WEBHOOK_VERIFY_TOKEN;
+  if (token === undefined || token === '') return client;
+  return { ...client, webhookUrl: `${baseUrl}/webhooks/facebook`, webhookVerifyToken: token };
+}
+
 export function loadProviderEnv(env: NodeJS.ProcessEnv): ProviderEnv {
   const port = portOf(env, 'PROVIDER_PORT', 3001);
   const baseUrl = baseUrlOf(env);
   const profile = profileOf(env);
+  const activity = activityOf(env);
   const appId = env.FB_APP_ID;
   if (appId === undefined || appId === '') {
-    return { port, client: demoClient(baseUrl), demo: true, profile };
+    return { port, client: withWebhook(demoClient(baseUrl), env, baseUrl), demo: true, profile, activity };
   }
   const secret = env.FB_APP_SECRET;
   if (secret === undefined || secret === '') {
@@ -78,7 +95,12 @@ export function loadProviderEnv(env: NodeJS.ProcessEnv): ProviderEnv {
     port,
     demo: false,
     profile,
-    client: { clientId: appId, clientSecret: secret, name: 'Pagelight', ...appUrls(baseUrl) },
+    activity,
+    client: withWebhook(
+      { clientId: appId, clientSecret: secret, name: 'Pagelight', ...appUrls(baseUrl) },
+      env,
+      baseUrl,
+    ),
   };
 }
 

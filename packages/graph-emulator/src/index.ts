@@ -11,7 +11,12 @@ export { DEFAULT_CONFIGURATIONS, PERMISSIONS } from './permissions';
 export { EMULATOR_PROFILES } from './types';
 export type {
   CallbackDelivery,
+  ActivityControls,
   CallFilter,
+  NewPost,
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookSettings,
   EmulatorClient,
   EmulatorControls,
   EmulatorOptions,

@@ -27,6 +27,7 @@ async function main(): Promise<void> {
       host: '127.0.0.1',
       httpControls: true,
       profile: env.profile,
+      activity: env.activity,
     });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
@@ -39,7 +40,8 @@ async function main(): Promise<void> {
   console.log(
     `provider emulator listening on ${running.url} — client_id ${client.clientId}, ` +
       `secret ${maskSecret(client.clientSecret)}, redirect_uri ${client.redirectUri}${env.demo ? ' (demo client)' : ''}, ` +
-      `profile ${env.profile}; settings page ${running.url}/settings/apps`,
+      `profile ${env.profile}; settings page ${running.url}/settings/apps` +
+      (env.activity ? ' — activity on: a post now and then' : ''),
   );
 
   let stopping = false;

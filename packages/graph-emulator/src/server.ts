@@ -8,6 +8,8 @@ export async function startEmulator(
   opts: EmulatorOptions & { port?: number; host?: string },
 ): Promise<RunningEmulator> {
   const { port = 0, host = '127.0.0.1', ...options } = opts;
+  // Checked before listening, so a bad option leaves no server behind.
+  const activity = activityOptions(options.activity);
   const { app, controls, ctx } = buildEmulator(options);
   const server = createServer(app);
   await new Promise<void>((resolve, reject) => {
@@ -22,11 +24,14 @@ export async function startEmulator(
   const url = `http://${shown.includes(':') ? `[${shown}]` : shown}:${actualPort}`;
   ctx.port = actualPort;
   if (options.publicUrl === undefined) ctx.publicUrl = url;
+  if (activity !== undefined) ctx.activity.start(activity.intervalMs, activity.maxPosts);
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= new Promise<void>((resolve) => {
       ctx.faults.dispose();
+      ctx.activity.stop();
+      ctx.webhooks.dispose();
       server.close(() => resolve());
       // Keep-alive and hanging requests would otherwise hold close() open.
       server.closeAllConnections();
@@ -34,4 +39,15 @@ export async function startEmulator(
     return closing;
   };
   return { url, port: actualPort, controls, close };
+}
+
+/** README#activity: off unless asked for; at least a second between posts. */
+function activityOptions(given: EmulatorOptions['activity']): { intervalMs: number; maxPosts: number } | undefined {
+  if (given === undefined || given === false) return undefined;
+  const { intervalMs = 20_000, maxPosts = 200 } = given === true ? {} : given;
+  if (!Number.isFinite(intervalMs) || intervalMs < 1000)
+    throw new Error('startEmulator: activity.intervalMs must be ≥ 1000');
+  if (!Number.isInteger(maxPosts) || maxPosts < 1)
+    throw new Error('startEmulator: activity.maxPosts must be a positive integer');
+  return { intervalMs, maxPosts };
 }

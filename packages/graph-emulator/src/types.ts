@@ -16,6 +16,10 @@ export interface EmulatorClient {
   deauthorizeUrl?: string;
   /** Where a deletion request is sent (the provider's "Data Deletion Request URL"); absolute http(s). */
   dataDeletionUrl?: string;
+  /** The app dashboard's webhook "Callback URL" (http(s)); verified before the first delivery (README#webhooks). */
+  webhookUrl?: string;
+  /** The dashboard's "Verify token", sent back in the verification request. */
+  webhookVerifyToken?: string;
 }
 
 /**
@@ -73,6 +77,10 @@ export interface EmulatorOptions {
   appVersion?: string;
   /** Login for Business configurations the dialog accepts as `config_id` (default `DEFAULT_CONFIGURATIONS`). */
   configurations?: LoginConfiguration[];
+  /** Webhook deliveries: answer deadline (default 20 s), retry schedule and batching window (README#webhooks). */
+  webhooks?: { timeoutMs?: number; retryDelaysMs?: number[]; batchMs?: number };
+  /** Demo activity: a post now and then on every page (default off; README#activity). */
+  activity?: boolean | { intervalMs?: number; maxPosts?: number };
 }
 
 /** Which tokens a control applies to; an empty filter means every token. */
@@ -232,6 +240,66 @@ export interface EmulatorControls {
   removeApp(request: RemoveAppRequest): Promise<RemoveAppResult>;
   /** Callbacks sent so far, oldest first (bounded); cleared by `reset`. */
   callbackDeliveries(): CallbackDelivery[];
+}
+
+// Declared apart so the webhook/activity controls stay one additive block.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface EmulatorControls extends ActivityControls {}
+
+/** A client's webhook callback, as set in the provider's app dashboard. */
+export interface WebhookSettings {
+  url: string;
+  verifyToken: string;
+}
+
+export interface WebhookAttempt {
+  at: number;
+  /** null when there was no answer (refused, reset, timed out: see `error`). */
+  status: number | null;
+  error?: string;
+}
+
+/** One verification request or event notification the emulator sent, with every attempt. */
+export interface WebhookDelivery {
+  id: string;
+  kind: 'verification' | 'event';
+  clientId: string;
+  url: string;
+  /** The raw JSON body as sent (empty for a verification request). */
+  body: string;
+  /** `X-Hub-Signature-256` as sent (event notifications only). */
+  signature?: string;
+  attempts: WebhookAttempt[];
+  state: 'pending' | 'delivered' | 'failed';
+}
+
+/** A new post from the activity controls; the page posts it (it is the `from`). */
+export interface NewPost {
+  pageId: string;
+  message?: string;
+  story?: string;
+}
+
+/** Webhooks and page activity, part of `EmulatorControls` (README#webhooks, README#activity). */
+export interface ActivityControls {
+  /** Sets (or with null removes) a client's callback; resolves whether the verification request succeeded (kept only then). */
+  setWebhook(clientId: string, settings: WebhookSettings | null): Promise<boolean>;
+  /** Apps subscribed to a page (`subscribed_apps`). */
+  subscriptions(pageId: string): { clientId: string; fields: string[] }[];
+  /** Verification requests and event notifications sent, oldest first (bounded). */
+  webhookDeliveries(): WebhookDelivery[];
+  /** Sends a recorded event notification again, unchanged: a duplicate. */
+  redeliverWebhook(id: string): void;
+  /** Resolves when no batch waits, no delivery is in flight and no retry is scheduled. */
+  webhooksIdle(): Promise<void>;
+  /** Publishes a post at the top of the page's feed; returns its id. */
+  addPost(post: NewPost): { id: string };
+  editPost(postId: string, message: string): void;
+  removePost(postId: string): void;
+  /** Sets a post's reaction counts by type (`like`, `love`, …); each change is a `reaction` webhook. */
+  setReactions(postId: string, counts: Record<string, number>): void;
+  /** A post's reaction counts. */
+  reactions(postId: string): Record<string, number>;
 }
 
 export interface RunningEmulator {

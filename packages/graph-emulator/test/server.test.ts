@@ -73,6 +73,7 @@ describe('stand-alone configuration (npm run provider)', () => {
       port: 3001,
       demo: true,
       profile: 'facebook',
+      activity: false,
       client: {
         ...DEMO_CLIENT,
         redirectUri: 'http://localhost:3000/auth/callback',
@@ -98,6 +99,7 @@ describe('stand-alone configuration (npm run provider)', () => {
       port: 4001,
       demo: false,
       profile: 'facebook',
+      activity: false,
       client: {
         clientId: '42',
         clientSecret: 's3cret',

@@ -8,6 +8,7 @@ import { removeApp } from '../callbacks/remove';
 import type { Context } from '../context';
 import { ALL_PERMISSIONS, IMPLICIT_PERMISSION, OPENID_SCOPE } from '../permissions';
 import { randomId } from '../store/random';
+import { activityControls } from './activity';
 import type {
   EmulatorControls,
   Failure,
@@ -40,6 +41,7 @@ function parse<T>(what: string, run: () => T): T {
 
 export function createControls(ctx: Context): EmulatorControls {
   return {
+    ...activityControls(ctx),
     expireTokens(filter: TokenFilter = {}): number {
       return ctx.tokens.expire(parse('expireTokens', () => tokenFilterSchema.parse(filter)));
     },
@@ -74,6 +76,8 @@ export function createControls(ctx: Context): EmulatorControls {
       ctx.usage.reset();
       ctx.log.clear();
       ctx.callbacks.clear();
+      ctx.webhooks.reset();
+      ctx.activity.reset();
     },
     get requestLog() {
       return ctx.log.entries;

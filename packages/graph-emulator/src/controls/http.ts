@@ -12,6 +12,7 @@ import { z } from 'zod';
 import type { Context } from '../context';
 import { isSettablePageField } from '../store/data';
 import type { EmulatorControls } from '../types';
+import { activityRouter } from './activity-http';
 import {
   describeZodError,
   failSchema,
@@ -121,6 +122,7 @@ export function controlsRouter(ctx: Context, controls: EmulatorControls): Router
   router.get('/seed', (_req, res) => {
     res.json(seedSummary(ctx));
   });
+  router.use(activityRouter(controls));
   router.use((_req, res) => {
     res.status(404).json({ error: 'Unknown emulator control' });
   });

@@ -3,7 +3,7 @@
  * at `/[vX.Y/]oauth/access_token`. Any path is also accepted as a POST with
  * `method=get` in the form (the provider's method override, docs/provider-interface.md#sending-credentials).
  */
-import type { Request, Response } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 import type { Context } from '../context';
 import { badParam, GraphError, unsupportedGet } from '../errors';
 import { logEntryOf } from '../log';
@@ -14,6 +14,7 @@ import { tokenEndpoint } from '../token/endpoint';
 import { authenticate, type Caller } from './auth';
 import type { GraphCall } from './call';
 import { pageEdge, pageNode } from './page';
+import { subscribedApps } from './subscribed-apps';
 import { sendJson, VERSION_RE } from './respond';
 import { meter } from './usage';
 import { userEdge, userNode } from './user';
@@ -21,18 +22,24 @@ import { userEdge, userNode } from './user';
 type Node = { kind: 'user'; user: SeedUser } | { kind: 'page'; page: PageState };
 
 export function graphHandler(ctx: Context) {
-  return (req: Request, res: Response): void => {
+  return (req: Request, res: Response, next: NextFunction): void => {
     const segments = pathSegments(req.path);
     const version = segments[0] !== undefined && VERSION_RE.test(segments[0]) ? segments.shift() : undefined;
     if (segments.length === 2 && segments[0] === 'oauth' && segments[1] === 'access_token') {
       tokenEndpoint(ctx, req, res);
       return;
     }
-    graphCall(ctx, req, res, segments, version);
+    graphCall(ctx, req, res, segments, version)?.catch(next);
   };
 }
 
-function graphCall(ctx: Context, req: Request, res: Response, segments: string[], version: string | undefined): void {
+function graphCall(
+  ctx: Context,
+  req: Request,
+  res: Response,
+  segments: string[],
+  version: string | undefined,
+): Promise<void> | undefined {
   const form = formBody(req);
   const { values: params, repeated } = collectParams(req.query, form);
   if (repeated[0] !== undefined) throw badParam(`Param ${repeated[0]} must be a single value`);
@@ -51,12 +58,19 @@ function graphCall(ctx: Context, req: Request, res: Response, segments: string[]
   }
   if (rest.length > 0)
     throw new GraphError({ code: 2500, message: `Unknown path components: /${segments.slice(1).join('/')}` });
+  // The one edge that takes writes (and deletes): webhook subscriptions, README#webhooks.
+  const target = edge === 'subscribed_apps' ? resolveNode(ctx, caller, nodeId) : undefined;
+  if (target?.kind === 'page') {
+    const call: GraphCall = { ctx, req, caller, params, version };
+    return subscribedApps(call, target.page, method).then((body) => sendJson(res, 200, body));
+  }
   // Writes (posting, deleting) are outside what the emulator offers; the real API
   // answers an unsupported method on a node with the same 100/33.
   if (method !== 'get') throw unsupportedGet(nodeId, method);
 
   const call: GraphCall = { ctx, req, caller, params, version };
   sendJson(res, 200, answer(call, resolveNode(ctx, caller, nodeId), edge));
+  return undefined;
 }
 
 function answer(call: GraphCall, node: Node, edge: string | undefined): unknown {

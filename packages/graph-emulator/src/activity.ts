@@ -1,0 +1,169 @@
+/**
+ * Page activity: the test controls that add, edit and remove posts and change
+ * reaction counts — changing what the Graph API serves — and the `feed`
+ * webhook change each one causes (Page webhooks reference, `feed` field:
+ * `item` `status` or `reaction`, `verb` `add`/`edited`/`remove`). Also the
+ * demo's generator, which posts now and then (README#activity).
+ */
+import type { DataStore } from './store/data';
+import { graphTime } from './seed-posts';
+import type { NewPost } from './types';
+import type { FeedChangeValue } from './webhooks/payload';
+import type { Webhooks } from './webhooks/webhooks';
+
+/** The person whose reactions the controls simulate (the provider names the reacting user in `from`). */
+const VISITOR = Object.freeze({ id: '100000000000099', name: 'Visiting Reader' });
+/** At most this many reaction changes (one webhook change each) per `setReactions` call. */
+const MAX_REACTION_STEPS = 100;
+const GENERATED = [
+  'Fresh out of the oven: a new batch just landed on the counter.',
+  'Quiet afternoon — come by for a coffee and a chat.',
+  'We just restocked the shelves. See you soon!',
+  'Thank you for stopping by today ❤️',
+  'New on the menu today: something warm and something sweet.',
+];
+
+export class Activity {
+  private sequence = 0;
+  private readonly reactionCounts = new Map<string, Record<string, number>>();
+  private generator: NodeJS.Timeout | undefined;
+  private generated = 0;
+
+  constructor(
+    private readonly data: DataStore,
+    private readonly webhooks: Webhooks,
+    private readonly now: () => number,
+  ) {}
+
+  addPost(post: NewPost): { id: string } {
+    const page = this.data.page(post.pageId);
+    if (page === undefined) throw new Error(`Unknown page ${post.pageId}`);
+    if (post.message === undefined && post.story === undefined) throw new Error('A post needs a message or a story');
+    this.sequence += 1;
+    // Above every seeded post number, so ids keep growing with time as the provider's do.
+    const id = `${page.id}_${String(910_000_000_000 + this.sequence)}`;
+    const created = this.now();
+    page.feed.unshift({
+      id,
+      created_time: graphTime(created),
+      ...(post.message !== undefined ? { message: post.message } : {}),
+      ...(post.story !== undefined ? { story: post.story } : {}),
+    });
+    this.feedChange(page.id, {
+      ...this.fromPage(page.id),
+      item: 'status',
+      verb: 'add',
+      post_id: id,
+      created_time: Math.floor(created / 1000),
+      published: 1,
+      ...(post.message !== undefined ? { message: post.message } : {}),
+    });
+    return { id };
+  }
+
+  editPost(postId: string, message: string): void {
+    const { pageId, post } = this.find(postId);
+    post.message = message;
+    this.feedChange(pageId, {
+      ...this.fromPage(pageId),
+      item: 'status',
+      verb: 'edited',
+      post_id: postId,
+      created_time: Math.floor(this.now() / 1000),
+      published: 1,
+      message,
+    });
+  }
+
+  removePost(postId: string): void {
+    const { pageId } = this.find(postId);
+    const page = this.data.page(pageId)!;
+    page.feed = page.feed.filter((p) => p.id !== postId);
+    this.reactionCounts.delete(postId);
+    this.feedChange(pageId, {
+      ...this.fromPage(pageId),
+      item: 'status',
+      verb: 'remove',
+      post_id: postId,
+      created_time: Math.floor(this.now() / 1000),
+      recipient_id: pageId,
+    });
+  }
+
+  reactions(postId: string): Record<string, number> {
+    this.find(postId);
+    return { ...(this.reactionCounts.get(postId) ?? {}) };
+  }
+
+  setReactions(postId: string, counts: Record<string, number>): void {
+    const { pageId } = this.find(postId);
+    const current = this.reactionCounts.get(postId) ?? {};
+    const steps: { type: string; verb: 'add' | 'remove' }[] = [];
+    for (const [type, count] of Object.entries(counts)) {
+      const delta = count - (current[type] ?? 0);
+      for (let i = 0; i < Math.abs(delta) && steps.length < MAX_REACTION_STEPS; i++) {
+        steps.push({ type, verb: delta > 0 ? 'add' : 'remove' });
+      }
+    }
+    const next = { ...current, ...counts };
+    for (const [type, count] of Object.entries(next)) if (count === 0) delete next[type];
+    this.reactionCounts.set(postId, next);
+    const time = Math.floor(this.now() / 1000);
+    for (const step of steps) {
+      this.feedChange(pageId, {
+        from: { ...VISITOR },
+        item: 'reaction',
+        verb: step.verb,
+        post_id: postId,
+        parent_id: postId,
+        reaction_type: step.type,
+        created_time: time,
+      });
+    }
+  }
+
+  /** Posts every `intervalMs` on a page some app subscribed to (any page when none is), up to `maxPosts`. */
+  start(intervalMs: number, maxPosts: number): void {
+    this.stop();
+    this.generator = setInterval(() => {
+      if (this.generated >= maxPosts) return this.stop();
+      const pages = this.data.allPages();
+      const watched = pages.filter((p) => this.webhooks.subscribers(p.id).length > 0);
+      const pool = watched.length > 0 ? watched : pages;
+      const page = pool[this.generated % Math.max(pool.length, 1)];
+      if (page === undefined) return;
+      this.addPost({ pageId: page.id, message: GENERATED[this.generated % GENERATED.length]! });
+      this.generated += 1;
+    }, intervalMs);
+    this.generator.unref();
+  }
+
+  get running(): boolean {
+    return this.generator !== undefined;
+  }
+
+  stop(): void {
+    if (this.generator !== undefined) clearInterval(this.generator);
+    this.generator = undefined;
+  }
+
+  reset(): void {
+    this.reactionCounts.clear();
+  }
+
+  private find(postId: string): { pageId: string; post: { message?: string } } {
+    const pageId = postId.split('_')[0] ?? '';
+    const post = this.data.page(pageId)?.feed.find((p) => p.id === postId);
+    if (post === undefined) throw new Error(`Unknown post ${postId}`);
+    return { pageId, post };
+  }
+
+  private fromPage(pageId: string): { from: { id: string; name: string } } {
+    const name = this.data.page(pageId)?.fields.get('name');
+    return { from: { id: pageId, name: typeof name === 'string' ? name : '' } };
+  }
+
+  private feedChange(pageId: string, value: FeedChangeValue): void {
+    this.webhooks.notify(pageId, 'feed', value);
+  }
+}
