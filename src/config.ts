@@ -36,6 +36,8 @@ export interface Config {
   readonly redisUrl: string;
   readonly redisPrefix: string;
   readonly providerPort: number;
+  /** Demo mode: the embedded emulator posts now and then (EMULATOR_ACTIVITY=on), so a new post arrives live. */
+  readonly emulatorActivity: boolean;
   readonly trustProxy: boolean | number | string | undefined;
   readonly secureCookies: boolean;
   /** Idle timeout of a session, seconds. */
@@ -343,6 +345,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: redisUrl(env),
     redisPrefix: redisPrefix(read(env, 'REDIS_PREFIX')),
     providerPort: port(env, 'PROVIDER_PORT', 3001),
+    emulatorActivity: onOff(env, 'EMULATOR_ACTIVITY', false),
     trustProxy: trustProxy(read(env, 'TRUST_PROXY')),
     secureCookies: baseUrl.startsWith('https:'),
     sessionIdleSec: positiveInt(env, 'SESSION_IDLE_SECONDS', 2 * 60 * 60, 31 * 24 * 3600),
@@ -424,4 +427,12 @@ export function withProvider(
     jwksUrl: `${provider.authUrl}${JWKS_PATH}`,
     ...provider,
   });
+}
+
+/** `on` or `off` (unset: the default); anything else names the variable. */
+function onOff(env: Env, name: string, fallback: boolean): boolean {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (raw !== 'on' && raw !== 'off') throw new ConfigError(name, `must be "on" or "off", got "${raw.slice(0, 20)}"`);
+  return raw === 'on';
 }

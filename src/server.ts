@@ -47,6 +47,8 @@ async function main(): Promise<void> {
           clients: [client],
           // The demo is driven from outside (the browser suite, the benchmark) through the HTTP controls.
           httpControls: true,
+          // EMULATOR_ACTIVITY=on: a post now and then, so a person trying the demo sees one arrive live.
+          activity: config.emulatorActivity,
         }),
       'PROVIDER_PORT',
       config.providerPort,

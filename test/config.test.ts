@@ -76,6 +76,13 @@ describe('loadConfig', () => {
     expect(loadConfig({ FB_SCOPES: 'pages_show_list' }).oidc).toBe(false);
   });
 
+  it('when EMULATOR_ACTIVITY is unset, then off; on turns the demo emulator's posting on; anything else names it', () => {
+    expect(loadConfig({}).emulatorActivity).toBe(false);
+    expect(loadConfig({ EMULATOR_ACTIVITY: 'on' }).emulatorActivity).toBe(true);
+    expect(loadConfig({ EMULATOR_ACTIVITY: 'off' }).emulatorActivity).toBe(false);
+    expect(() => loadConfig({ EMULATOR_ACTIVITY: 'yes' })).toThrow(/^EMULATOR_ACTIVITY: must be "on" or "off"/);
+  });
+
   it('when scopes are comma-separated, then they are split the same way', () => {
     expect(loadConfig({ FB_SCOPES: 'pages_show_list,pages_read_engagement' }).scopes).toEqual([
       'pages_show_list',

@@ -41,8 +41,14 @@ export class Stack {
   private providerPort = 0;
   private contexts: BrowserContext[] = [];
 
-  /** @param appEnv variables the app process starts with besides the harness's own (e.g. FB_PKCE). */
-  constructor(private readonly appEnv: Record<string, string> = {}) {}
+  /**
+   * @param appEnv variables the app process starts with besides the harness's own (e.g. FB_PKCE).
+   * @param providerEnv likewise for the emulator process (e.g. FB_WEBHOOK_VERIFY_TOKEN).
+   */
+  constructor(
+    private readonly appEnv: Record<string, string> = {},
+    private readonly providerEnv: Record<string, string> = {},
+  ) {}
 
   async start(): Promise<void> {
     const [appPort, providerPort] = await Promise.all([freePort(), freePort()]);
@@ -70,7 +76,7 @@ export class Stack {
 
   /** Starts (or restarts, on the same port) the emulator process. */
   async startProvider(): Promise<void> {
-    this.provider = await startEmulatorProcess(this.providerPort, this.appUrl, CREDENTIALS);
+    this.provider = await startEmulatorProcess(this.providerPort, this.appUrl, CREDENTIALS, {}, this.providerEnv);
   }
 
   /** Kills the emulator outright, as a crash would. */

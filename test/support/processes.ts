@@ -156,10 +156,17 @@ export async function startEmulatorProcess(
   appUrl: string,
   creds: AppCredentials,
   options: ProcessOptions = {},
+  env: Record<string, string> = {},
 ): Promise<Child> {
   const child = spawnNode('the emulator', EMULATOR_MAIN, {
     ...options,
-    env: { PROVIDER_PORT: String(port), FB_APP_ID: creds.appId, FB_APP_SECRET: creds.appSecret, BASE_URL: appUrl },
+    env: {
+      PROVIDER_PORT: String(port),
+      FB_APP_ID: creds.appId,
+      FB_APP_SECRET: creds.appSecret,
+      BASE_URL: appUrl,
+      ...env,
+    },
   });
   await waitForUrl(child, `http://127.0.0.1:${port}/__emulator/seed`);
   return child;
