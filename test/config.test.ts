@@ -76,7 +76,7 @@ describe('loadConfig', () => {
     expect(loadConfig({ FB_SCOPES: 'pages_show_list' }).oidc).toBe(false);
   });
 
-  it('when EMULATOR_ACTIVITY is unset, then off; on turns the demo emulator's posting on; anything else names it', () => {
+  it('when EMULATOR_ACTIVITY is unset, then off; on turns the demo emulator’s posting on; anything else names it', () => {
     expect(loadConfig({}).emulatorActivity).toBe(false);
     expect(loadConfig({ EMULATOR_ACTIVITY: 'on' }).emulatorActivity).toBe(true);
     expect(loadConfig({ EMULATOR_ACTIVITY: 'off' }).emulatorActivity).toBe(false);
