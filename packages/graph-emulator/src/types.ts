@@ -145,6 +145,8 @@ export interface IssueTokenRequest {
   longLived?: boolean;
   /** Return a page token for this page instead (the user must manage it). */
   pageId?: string;
+  /** The Pages chosen at the dialog's page step; default every Page the user manages. */
+  pages?: string[];
 }
 
 /** Remove an app from a person's "Apps and Websites" settings, as the settings page does. */

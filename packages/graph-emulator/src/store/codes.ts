@@ -16,6 +16,8 @@ export interface CodeRecord {
   granted: readonly string[];
   declined: readonly string[];
   challenge?: { value: string; method: ChallengeMethod };
+  /** Pages the person chose at the dialog's page step; absent when the dialog had none. */
+  pages?: readonly string[];
   issuedAt: number;
   /** Set on first successful exchange; a second use is refused (36009). */
   usedAt?: number;

@@ -76,6 +76,7 @@ function redeemCode(ctx: Context, client: EmulatorClient, params: Record<string,
     ttlSec: ctx.userTokenTtlSec,
     longLived: false,
     grantId: code.code,
+    ...(code.pages !== undefined ? { pages: code.pages } : {}),
   });
 }
 
@@ -94,5 +95,6 @@ function exchangeForLongLived(ctx: Context, client: EmulatorClient, params: Reco
     ttlSec: ctx.longLivedTtlSec,
     longLived: true,
     grantId: record.grantId,
+    ...(record.pages !== undefined ? { pages: record.pages } : {}),
   });
 }
