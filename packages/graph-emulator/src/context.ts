@@ -32,6 +32,8 @@ export interface Context {
   appVersion: string;
   /** Login for Business configurations by id. */
   configurations: ReadonlyMap<string, LoginConfiguration>;
+  /** Default and largest `/me/accounts` page. */
+  accountsPageSize: number;
   data: DataStore;
   tokens: TokenStore;
   codes: CodeStore;
@@ -63,6 +65,7 @@ export function createContext(opts: EmulatorOptions): Context {
     now,
     appVersion: appVersionOf(opts.appVersion),
     configurations: configurationMap(opts.configurations ?? DEFAULT_CONFIGURATIONS),
+    accountsPageSize: Math.floor(positive('accountsPageSize', opts.accountsPageSize ?? 10)),
     data: new DataStore(opts.seed ?? DEFAULT_SEED),
     tokens: new TokenStore(now),
     codes: new CodeStore(codeTtlMs, now),

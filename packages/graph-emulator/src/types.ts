@@ -63,6 +63,11 @@ export interface EmulatorOptions {
   appVersion?: string;
   /** Login for Business configurations the dialog accepts as `config_id` (default `DEFAULT_CONFIGURATIONS`). */
   configurations?: LoginConfiguration[];
+  /**
+   * Largest `/me/accounts` page (default 10): a bigger `limit` is capped, so a
+   * person with many Pages makes the app follow `paging.next`.
+   */
+  accountsPageSize?: number;
 }
 
 /** Which tokens a control applies to; an empty filter means every token. */

@@ -56,7 +56,7 @@ function accounts(call: GraphCall, user: SeedUser): Paged<Record<string, unknown
   const paged = paginate(
     managed,
     (m) => m.page.id,
-    parsePageQuery(call.params),
+    parsePageQuery(call.params, ctx.accountsPageSize, ctx.accountsPageSize),
     `accounts.${user.id}`,
     edgeLinks(call, user.id, 'accounts'),
   );
