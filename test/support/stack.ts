@@ -9,7 +9,7 @@ import { graphClientFor, type GraphClient } from '../../src/graph/client';
 import { createLogger } from '../../src/log/logger';
 import { PageCache, type PageCacheOptions } from '../../src/pages/cache';
 import { createMemorySessionStore, type SessionStoreHandle } from '../../src/session/store';
-import { startEmulator, type RunningEmulator } from '@pagelight/graph-emulator';
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from '@pagelight/graph-emulator';
 import { credentialsSeenBy, leakedLines } from './logScrape';
 
 export const APP_ID = '1234567890123456';
@@ -64,6 +64,8 @@ export interface StackOptions {
   now?: () => number;
   /** Bounds of the page cache; its TTL comes from PAGE_CACHE_TTL in `env`. */
   cache?: Omit<PageCacheOptions, 'ttlSec'>;
+  /** Emulator options beyond the registered client (e.g. `accountsPageSize`). */
+  emulator?: Omit<EmulatorOptions, 'clients'>;
 }
 
 /** The variables an operator would set to point the app at the emulator at `providerUrl`. */
@@ -90,6 +92,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     clients: [
       { clientId: APP_ID, clientSecret: APP_SECRET, redirectUri: `${baseUrl}/auth/callback`, name: 'Pagelight test' },
     ],
+    ...options.emulator,
   });
   open.add(emulator);
   const config = loadConfig({
