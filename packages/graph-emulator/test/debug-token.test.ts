@@ -27,7 +27,12 @@ describe('GET /debug_token', () => {
       expires_at: Math.floor(clock.t / 1000) + 7200,
       user_id: USERS.ada,
     });
-    expect(data.scopes).toEqual(['public_profile', 'pages_show_list', 'pages_read_engagement', 'pages_read_user_content']);
+    expect(data.scopes).toEqual([
+      'public_profile',
+      'pages_show_list',
+      'pages_read_engagement',
+      'pages_read_user_content',
+    ]);
     expect(data.granular_scopes).toContainEqual({ scope: 'pages_show_list', target_ids: [PAGES.bakery] });
     expect(typeof data.data_access_expires_at).toBe('number');
   });

@@ -3,7 +3,17 @@
  * (docs/provider-interface.md#page-selection).
  */
 import request from 'supertest';
-import { CLIENT, dialogQuery, type DialogParams, exchange, makeEmulator, PAGES, requestIdOf, USERS, userToken } from './helpers';
+import {
+  CLIENT,
+  dialogQuery,
+  type DialogParams,
+  exchange,
+  makeEmulator,
+  PAGES,
+  requestIdOf,
+  USERS,
+  userToken,
+} from './helpers';
 
 async function accounts(app: import('express').Express, token: string, query: Record<string, string> = {}) {
   const res = await request(app)
@@ -38,7 +48,10 @@ describe('the dialog page step', () => {
 
   it('when no Page permission is asked for, then there is no page step', async () => {
     const { app } = makeEmulator();
-    const page = await request(app).get('/v23.0/dialog/oauth').query(dialogQuery({ scope: 'email' })).expect(200);
+    const page = await request(app)
+      .get('/v23.0/dialog/oauth')
+      .query(dialogQuery({ scope: 'email' }))
+      .expect(200);
     expect(page.text).not.toContain('name="page_');
   });
 

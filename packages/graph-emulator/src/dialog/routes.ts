@@ -77,7 +77,9 @@ function asksForPages(scopes: readonly string[]): boolean {
 }
 
 function pageChoices(ctx: Context, userId: string): { id: string; name: string }[] {
-  return ctx.data.managed(userId).map(({ page }) => ({ id: page.id, name: String(page.fields.get('name') ?? page.id) }));
+  return ctx.data
+    .managed(userId)
+    .map(({ page }) => ({ id: page.id, name: String(page.fields.get('name') ?? page.id) }));
 }
 
 function managesLabel(ctx: Context, userId: string): string {

@@ -51,7 +51,8 @@ function callingApp(ctx: Context, token: string): EmulatorClient {
   if (record.kind !== 'user') {
     throw new GraphError({
       code: 100,
-      message: '(#100) You must provide an app access token, or a user access token that is an owner or developer of the app',
+      message:
+        '(#100) You must provide an app access token, or a user access token that is an owner or developer of the app',
     });
   }
   const client = ctx.clients.get(record.clientId);
@@ -79,14 +80,18 @@ function describe(ctx: Context, app: EmulatorClient, record: TokenRecord): Recor
     granular_scopes: scopes
       .filter((s) => s !== IMPLICIT_PERMISSION)
       .map((scope) =>
-        scope.startsWith('pages_') && record.pages !== undefined
-          ? { scope, target_ids: [...record.pages] }
-          : { scope },
+        scope.startsWith('pages_') && record.pages !== undefined ? { scope, target_ids: [...record.pages] } : { scope },
       ),
     user_id: record.userId,
     ...(problem === undefined
       ? {}
-      : { error: { code: problem.code, message: problem.message, ...(problem.subcode ? { subcode: problem.subcode } : {}) } }),
+      : {
+          error: {
+            code: problem.code,
+            message: problem.message,
+            ...(problem.subcode ? { subcode: problem.subcode } : {}),
+          },
+        }),
   };
 }
 
