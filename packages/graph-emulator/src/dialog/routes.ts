@@ -77,9 +77,12 @@ function asksForPages(scopes: readonly string[]): boolean {
 }
 
 function pageChoices(ctx: Context, userId: string): { id: string; name: string }[] {
-  return ctx.data
-    .managed(userId)
-    .map(({ page }) => ({ id: page.id, name: String(page.fields.get('name') ?? page.id) }));
+  return ctx.data.managed(userId).map(({ page }) => ({ id: page.id, name: nameOf(page.fields.get('name'), page.id) }));
+}
+
+/** A Page's name as text; a test may have set it to anything. */
+function nameOf(value: unknown, fallback: string): string {
+  return typeof value === 'string' ? value : fallback;
 }
 
 function managesLabel(ctx: Context, userId: string): string {
