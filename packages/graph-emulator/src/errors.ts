@@ -157,6 +157,6 @@ export const missingPermission = (permission: string, code: 10 | 200 = 10, extra
     userTitle: 'Permission needed',
     userMessage:
       permission === 'pages_show_list'
-        ? 'This app needs permission to see the list of Pages you manage. Log in again and allow it.'
-        : "This app doesn't have permission to read this Page. Log in again, allow every permission it asks for and choose this Page.",
+        ? 'This app needs permission to see the list of Pages you manage (pages_show_list). Log in again and allow it.'
+        : `This app doesn't have permission to read this Page (${permission}). Log in again, allow every permission it asks for and choose this Page.`,
   });
