@@ -74,3 +74,51 @@ describe('the picker when no page shows', () => {
     expect(picker.text).toContain('href="/auth/login?rerequest=1"');
   });
 });
+
+describe('the picker against the emulator’s hard-to-reach seeded people', () => {
+  let stack: Stack;
+  afterEach(() => stack.close());
+
+  it('when the person manages Pages only through a business portfolio, then the picker is empty and explains why', async () => {
+    stack = await startStack();
+    const agent = agentFor(stack);
+    await login(agent, { user: SEED_IDS.users.somerville });
+    const picker = await agent.get('/pages').expect(200);
+    expect(picker.text).toContain('No page to show');
+    expect(picker.text).toContain('business portfolio');
+    expect(picker.text).not.toContain('Somerville Instrument Shop');
+  });
+
+  it('when the person manages 30 Pages listed 10 a call, then the picker lists all of them after 3 calls, uncut', async () => {
+    stack = await startStack();
+    const agent = agentFor(stack);
+    await login(agent, { user: SEED_IDS.users.fairfax });
+    stack.emulator.controls.clearLog();
+    const picker = await agent.get('/pages').expect(200);
+    for (let i = 1; i <= 30; i++) expect(picker.text).toContain(`Fairfax Branch ${String(i).padStart(2, '0')}`);
+    expect(stack.emulator.controls.calls({ path: '/me/accounts' })).toBe(3);
+    expect(picker.text).not.toContain('You manage more pages than');
+  });
+
+  it(`when the Pages need more than ${ACCOUNTS_CALLS} calls, then the picker shows the first ones and says the list was cut`, async () => {
+    stack = await startStack({ emulator: { accountsPageSize: 2 } });
+    const agent = agentFor(stack);
+    await login(agent, { user: SEED_IDS.users.fairfax });
+    stack.emulator.controls.clearLog();
+    const picker = await agent.get('/pages').expect(200);
+    expect(stack.emulator.controls.calls({ path: '/me/accounts' })).toBe(ACCOUNTS_CALLS);
+    expect(picker.text).toContain('Fairfax Branch 20');
+    expect(picker.text).not.toContain('Fairfax Branch 21');
+    expect(picker.text).toContain('You manage more pages than Pagelight lists at once: only the first 20 are shown.');
+  });
+
+  it('when the person keeps only one of their Pages at the dialog, then the picker lists only that one', async () => {
+    stack = await startStack();
+    const agent = agentFor(stack);
+    // The dialog driver unchecks any box whose value is listed, Page boxes included.
+    await login(agent, { user: SEED_IDS.users.ada, decline: [SEED_IDS.pages.sparse] });
+    const picker = await agent.get('/pages').expect(200);
+    expect(picker.text).toContain('Lovelace Analytical Bakery');
+    expect(picker.text).not.toContain('Difference Engine Repairs');
+  });
+});

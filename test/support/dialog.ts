@@ -6,7 +6,7 @@
 export interface DialogChoice {
   /** Which seeded person to sign in as (the radio's value); the first by default. */
   user?: string;
-  /** Permissions to uncheck before Continue. */
+  /** Permissions, or Pages at the page step (by id), to uncheck before Continue. */
   decline?: string[];
   action?: 'continue' | 'cancel';
 }

@@ -10,7 +10,12 @@ import { createLogger } from '../../src/log/logger';
 import { PageCache, type PageCacheOptions } from '../../src/pages/cache';
 import { LocalPageEvents } from '../../src/live/bus';
 import { createMemorySessionStore, type SessionStoreHandle } from '../../src/session/store';
-import { startEmulator, type EmulatorProfile, type RunningEmulator } from '@pagelight/graph-emulator';
+import {
+  startEmulator,
+  type EmulatorOptions,
+  type EmulatorProfile,
+  type RunningEmulator,
+} from '@pagelight/graph-emulator';
 import { credentialsSeenBy, leakedLines } from './logScrape';
 
 export const APP_ID = '1234567890123456';
@@ -69,6 +74,8 @@ export interface StackOptions {
   cache?: Omit<PageCacheOptions, 'ttlSec'>;
   /** The emulator's PKCE behaviour (default `facebook`, as the provider). */
   profile?: EmulatorProfile;
+  /** Emulator options beyond the registered client (e.g. `accountsPageSize`). */
+  emulator?: Omit<EmulatorOptions, 'clients'>;
 }
 
 /** The variables an operator would set to point the app at the emulator at `providerUrl`. */
@@ -96,6 +103,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     clients: [
       { clientId: APP_ID, clientSecret: APP_SECRET, redirectUri: `${baseUrl}/auth/callback`, name: 'Pagelight test' },
     ],
+    ...options.emulator,
   });
   open.add(emulator);
   const config = loadConfig({

@@ -44,6 +44,8 @@ export interface Context {
   appVersion: string;
   /** Login for Business configurations by id. */
   configurations: ReadonlyMap<string, LoginConfiguration>;
+  /** Default and largest `/me/accounts` page. */
+  accountsPageSize: number;
   data: DataStore;
   tokens: TokenStore;
   codes: CodeStore;
@@ -82,6 +84,7 @@ export function createContext(opts: EmulatorOptions): Context {
     now,
     appVersion: appVersionOf(opts.appVersion),
     configurations: configurationMap(opts.configurations ?? DEFAULT_CONFIGURATIONS),
+    accountsPageSize: Math.floor(positive('accountsPageSize', opts.accountsPageSize ?? 10)),
     data,
     tokens: new TokenStore(now),
     codes: new CodeStore(codeTtlMs, now),

@@ -145,6 +145,18 @@ export const nonexistingField = (field: string, nodeType: string): GraphError =>
 
 export const badParam = (message: string): GraphError => new GraphError({ code: 100, message: `(#100) ${message}` });
 
-/** Permission error that names the permission in quotes, as the provider does. */
+/**
+ * Permission error that names the permission in quotes, as the provider does,
+ * with words for the person (`error_user_title`/`error_user_msg`, which the
+ * Handling Errors guide says an app shows as they are).
+ */
 export const missingPermission = (permission: string, code: 10 | 200 = 10, extra = ''): GraphError =>
-  new GraphError({ code, message: `(#${code}) This endpoint requires the '${permission}' permission${extra}` });
+  new GraphError({
+    code,
+    message: `(#${code}) This endpoint requires the '${permission}' permission${extra}`,
+    userTitle: 'Permission needed',
+    userMessage:
+      permission === 'pages_show_list'
+        ? 'This app needs permission to see the list of Pages you manage (pages_show_list). Log in again and allow it.'
+        : `This app doesn't have permission to read this Page (${permission}). Log in again, allow every permission it asks for and choose this Page.`,
+  });

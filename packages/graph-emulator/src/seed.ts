@@ -4,6 +4,7 @@
  */
 import { ALL_TASKS } from './permissions';
 import { bakeryFeed, cafeFeed } from './seed-posts';
+import { EXTRA_IDS, extraPages, extraUsers } from './seed-extra';
 
 export interface SeedPost {
   id: string;
@@ -58,6 +59,11 @@ export interface SeedUser {
   last_name: string;
   email: string;
   roles: SeedRole[];
+  /**
+   * Pages the person reaches only through a business portfolio: the real
+   * `/me/accounts` does not list them, and no page token comes from them.
+   */
+  businessPages?: string[];
 }
 
 export interface Seed {
@@ -71,6 +77,7 @@ export const SEED_IDS = Object.freeze({
     ada: '100000000000011',
     grace: '100000000000012',
     alan: '100000000000013',
+    ...EXTRA_IDS.users,
   }),
   pages: Object.freeze({
     /** Every field set, 64 posts. */
@@ -79,6 +86,7 @@ export const SEED_IDS = Object.freeze({
     sparse: '108765432109876',
     /** A few fields and a short feed (5 posts). */
     cafe: '1122334455667788',
+    ...EXTRA_IDS.pages,
   }),
 });
 
@@ -195,8 +203,9 @@ export const DEFAULT_SEED: Seed = deepFreeze({
       email: 'alan@example.com',
       roles: [],
     },
+    ...extraUsers(),
   ],
-  pages: [bakery, sparse, cafe],
+  pages: [bakery, sparse, cafe, ...extraPages()],
 });
 
 function deepFreeze<T>(value: T): T {

@@ -81,6 +81,11 @@ export interface EmulatorOptions {
   webhooks?: { timeoutMs?: number; retryDelaysMs?: number[]; batchMs?: number };
   /** Demo activity: a post now and then on every page (default off; README#activity). */
   activity?: boolean | { intervalMs?: number; maxPosts?: number };
+  /**
+   * Largest `/me/accounts` page (default 10): a bigger `limit` is capped, so a
+   * person with many Pages makes the app follow `paging.next`.
+   */
+  accountsPageSize?: number;
 }
 
 /** Which tokens a control applies to; an empty filter means every token. */
@@ -163,6 +168,8 @@ export interface IssueTokenRequest {
   longLived?: boolean;
   /** Return a page token for this page instead (the user must manage it). */
   pageId?: string;
+  /** The Pages chosen at the dialog's page step; default every Page the user manages. */
+  pages?: string[];
 }
 
 /** Remove an app from a person's "Apps and Websites" settings, as the settings page does. */

@@ -71,6 +71,7 @@ export interface DialogParams {
   code_challenge_method?: string;
   config_id?: string;
   nonce?: string;
+  auth_type?: string;
 }
 
 export function dialogQuery(params: DialogParams = {}): Record<string, string> {
@@ -98,6 +99,8 @@ export interface Decision {
   user?: string;
   /** Permissions left checked; default: all requested. */
   perms?: string[];
+  /** Pages left checked at the page step; default: every Page the dialog offers the person. */
+  pages?: string[];
   decision?: 'continue' | 'cancel';
 }
 
@@ -109,6 +112,9 @@ export async function runDialog(app: Express, params: DialogParams = {}, decisio
   form.append('user_id', decision.user ?? USERS.ada);
   const perms = decision.perms ?? (q.scope ?? '').split(/[\s,]+/).filter(Boolean);
   for (const p of perms) form.append('perm', p);
+  const user = decision.user ?? USERS.ada;
+  const offered = [...page.text.matchAll(new RegExp(`name="page_${user}" value="(\\d+)"`, 'g'))].map((m) => m[1]!);
+  for (const id of decision.pages ?? offered) form.append(`page_${user}`, id);
   const res = await request(app).post('/v23.0/dialog/oauth/decision').type('form').send(form.toString()).expect(302);
   return res.headers.location as string;
 }

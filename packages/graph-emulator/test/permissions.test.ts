@@ -146,3 +146,14 @@ describe('GET /me/accounts', () => {
     expect(res.body).toEqual({ id: USERS.ada, name: 'Ada Lovelace' });
   });
 });
+
+describe('permission errors in the provider’s words for the person', () => {
+  it('when pages_show_list was declined, then the 200 error carries error_user_title and error_user_msg', async () => {
+    const { app } = makeEmulator();
+    const token = await userToken(app, { perms: ['pages_read_engagement'] });
+    const res = await request(app).get('/v23.0/me/accounts').set('Authorization', `Bearer ${token}`).expect(403);
+    const error = (res.body as { error: Record<string, unknown> }).error;
+    expect(error).toMatchObject({ code: 200, error_user_title: 'Permission needed' });
+    expect(error.error_user_msg).toContain('list of Pages');
+  });
+});

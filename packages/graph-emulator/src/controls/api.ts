@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { removeApp } from '../callbacks/remove';
+import { grantsPage } from '../store/tokens';
 import type { Context } from '../context';
 import { ALL_PERMISSIONS, IMPLICIT_PERMISSION, OPENID_SCOPE } from '../permissions';
 import { randomId } from '../store/random';
@@ -132,12 +133,14 @@ function issueToken(
     ttlSec: longLived ? ctx.longLivedTtlSec : ctx.userTokenTtlSec,
     longLived,
     grantId: `direct:${randomId()}`,
+    ...(req.pages !== undefined ? { pages: req.pages } : {}),
   });
   let record = user;
   if (req.pageId !== undefined) {
     if (ctx.data.role(req.userId, req.pageId) === undefined) {
       throw new Error(`issueToken: user ${req.userId} does not manage page ${req.pageId}`);
     }
+    if (!grantsPage(user, req.pageId)) throw new Error(`issueToken: page ${req.pageId} is not among \`pages\``);
     record = ctx.tokens.pageTokenFor(user, req.pageId);
   }
   const expiresIn = record.expiresAt === null ? null : Math.round((record.expiresAt - ctx.now()) / 1000);

@@ -71,6 +71,7 @@ export const issueTokenSchema = z.strictObject({
   scopes: z.array(z.string()).optional(),
   longLived: z.boolean().optional(),
   pageId: digits.optional(),
+  pages: z.array(digits).max(1000).optional(),
 });
 
 export const removeAppSchema = z.strictObject({

@@ -43,7 +43,12 @@ export function dialogRouter(ctx: Context): Router {
       permissions: pending.scopes
         .filter((s) => s !== IMPLICIT_PERMISSION && s !== OPENID_SCOPE)
         .map((name) => ({ name, description: PERMISSIONS[name] ?? name })),
-      users: ctx.data.allUsers().map((u) => ({ id: u.id, name: u.name, detail: managesLabel(ctx, u.id) })),
+      users: ctx.data.allUsers().map((u) => ({
+        id: u.id,
+        name: u.name,
+        detail: managesLabel(ctx, u.id),
+        pages: asksForPages(pending.scopes) ? pageChoices(ctx, u.id) : [],
+      })),
     });
   });
   router.post(DECISION_PATHS, (req, res) => {
@@ -63,8 +68,29 @@ function versionOk(req: Request, res: Response): boolean {
   return false;
 }
 
+/**
+ * The real dialog has a step where the person chooses which of their Pages
+ * the app may use; it appears when the app asks for a Page permission.
+ */
+function asksForPages(scopes: readonly string[]): boolean {
+  return scopes.some((s) => s.startsWith('pages_'));
+}
+
+function pageChoices(ctx: Context, userId: string): { id: string; name: string }[] {
+  return ctx.data.managed(userId).map(({ page }) => ({ id: page.id, name: nameOf(page.fields.get('name'), page.id) }));
+}
+
+/** A Page's name as text; a test may have set it to anything. */
+function nameOf(value: unknown, fallback: string): string {
+  return typeof value === 'string' ? value : fallback;
+}
+
 function managesLabel(ctx: Context, userId: string): string {
   const n = ctx.data.managed(userId).length;
+  const viaPortfolio = ctx.data.user(userId)?.businessPages?.length ?? 0;
+  if (n === 0 && viaPortfolio > 0) {
+    return `Manages ${viaPortfolio === 1 ? '1 Page' : `${viaPortfolio} Pages`} through a business portfolio only`;
+  }
   if (n === 0) return 'Manages no Pages';
   return n === 1 ? 'Manages 1 Page' : `Manages ${n} Pages`;
 }
@@ -97,6 +123,13 @@ function decide(ctx: Context, req: Request, res: Response): void {
   const checked = new Set(asStrings(body.perm));
   const granted = pending.scopes.filter((s) => s === IMPLICIT_PERMISSION || s === OPENID_SCOPE || checked.has(s));
   const declined = pending.scopes.filter((s) => !granted.includes(s));
+  // Only the chosen person's own boxes count (`page_<user id>`), and only Pages they manage.
+  const chosen = new Set(asStrings(body[`page_${user.id}`]));
+  const pages = asksForPages(pending.scopes)
+    ? pageChoices(ctx, user.id)
+        .map((p) => p.id)
+        .filter((id) => chosen.has(id))
+    : undefined;
   const code = ctx.codes.create({
     clientId: pending.clientId,
     redirectUri: pending.redirectUri,
@@ -105,6 +138,7 @@ function decide(ctx: Context, req: Request, res: Response): void {
     declined,
     ...(pending.challenge !== undefined ? { challenge: pending.challenge } : {}),
     ...(pending.nonce !== undefined ? { nonce: pending.nonce } : {}),
+    ...(pages !== undefined ? { pages } : {}),
   });
   redirectBack(res, pending, { code: code.code });
 }

@@ -12,6 +12,7 @@ import type { SeedUser } from '../seed';
 import type { PageState } from '../store/data';
 import { tokenEndpoint } from '../token/endpoint';
 import { authenticate, type Caller } from './auth';
+import { debugToken } from './debug-token';
 import type { GraphCall } from './call';
 import { pageEdge, pageNode } from './page';
 import { subscribedApps } from './subscribed-apps';
@@ -43,6 +44,10 @@ function graphCall(
   const form = formBody(req);
   const { values: params, repeated } = collectParams(req.query, form);
   if (repeated[0] !== undefined) throw badParam(`Param ${repeated[0]} must be a single value`);
+  if (segments.length === 1 && segments[0] === 'debug_token') {
+    debugToken(ctx, req, res, params);
+    return;
+  }
   const formHasToken = typeof (form as Record<string, unknown> | undefined)?.access_token === 'string';
   const caller = authenticate(ctx, req, params, formHasToken, logEntryOf(res));
   meter(ctx.usage, caller.record, res);

@@ -5,6 +5,7 @@
 import { GraphError, missingPermission, nonexistingField } from '../errors';
 import type { PageState } from '../store/data';
 import { PAGE_FIELDS } from '../store/data';
+import { grantsPage } from '../store/tokens';
 import { hasScope } from './auth';
 import type { GraphCall } from './call';
 import { feedEdge } from './feed';
@@ -56,7 +57,12 @@ function pageTokenRequest(call: GraphCall, page: PageState, fields: string[]): R
   if (!fields.every((f) => USER_TOKEN_FIELDS.includes(f))) throw pageTokenRequired();
   if (!hasScope(caller.record, 'pages_show_list')) throw missingPermission('pages_show_list', 200);
   const out: Record<string, unknown> = {};
-  if (fields.includes('access_token') && ctx.data.role(caller.record.userId, page.id) !== undefined) {
+  // A Page the person manages but did not choose at the dialog is answered like one they do not manage.
+  if (
+    fields.includes('access_token') &&
+    ctx.data.role(caller.record.userId, page.id) !== undefined &&
+    grantsPage(caller.record, page.id)
+  ) {
     out.access_token = ctx.tokens.pageTokenFor(caller.record, page.id).token;
   }
   out.id = page.id;
@@ -66,7 +72,9 @@ function pageTokenRequest(call: GraphCall, page: PageState, fields: string[]): R
 function requirePageAccess(call: GraphCall, page: PageState): void {
   const { record } = call.caller;
   if (record.kind !== 'page') throw pageTokenRequired();
-  if (record.pageId !== page.id || !hasScope(record, 'pages_read_engagement')) throw engagementRequired();
+  if (record.pageId !== page.id || !hasScope(record, 'pages_read_engagement') || !grantsPage(record, page.id)) {
+    throw engagementRequired();
+  }
 }
 
 export function pageEdge(call: GraphCall, page: PageState, edge: string): unknown {

@@ -6,6 +6,7 @@
 import { missingPermission, nonexistingField } from '../errors';
 import { IMPLICIT_PERMISSION } from '../permissions';
 import type { SeedUser } from '../seed';
+import { grantsPage } from '../store/tokens';
 import { hasScope } from './auth';
 import { edgeLinks, type GraphCall } from './call';
 import { parseFields, requireKnown, withId } from './fields';
@@ -50,11 +51,12 @@ function accounts(call: GraphCall, user: SeedUser): Paged<Record<string, unknown
   if (!hasScope(caller.record, 'pages_show_list')) throw missingPermission('pages_show_list', 200);
   const fields = withId(parseFields(call.params.fields, ACCOUNT_DEFAULTS));
   requireKnown(fields, ACCOUNT_FIELDS, 'Page');
-  const managed = ctx.data.managed(user.id);
+  // Only the Pages the person chose at the dialog's page step (docs/provider-interface.md#page-selection).
+  const managed = ctx.data.managed(user.id).filter((m) => grantsPage(caller.record, m.page.id));
   const paged = paginate(
     managed,
     (m) => m.page.id,
-    parsePageQuery(call.params),
+    parsePageQuery(call.params, ctx.accountsPageSize, ctx.accountsPageSize),
     `accounts.${user.id}`,
     edgeLinks(call, user.id, 'accounts'),
   );

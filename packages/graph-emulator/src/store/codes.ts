@@ -18,6 +18,8 @@ export interface CodeRecord {
   challenge?: { value: string; method: ChallengeMethod };
   /** OpenID Connect `nonce` from the dialog, echoed in the ID token. */
   nonce?: string;
+  /** Pages the person chose at the dialog's page step; absent when the dialog had none. */
+  pages?: readonly string[];
   issuedAt: number;
   /** Set on first successful exchange; a second use is refused (36009). */
   usedAt?: number;

@@ -25,6 +25,11 @@ export interface TokenRecord {
   longLived: boolean;
   /** The authorization grant the chain started from (RFC 6749 §4.1.2: revoke on code reuse). */
   grantId: string;
+  /**
+   * Pages the person chose at the dialog (docs/provider-interface.md#page-selection):
+   * only these are listed and get page tokens. Absent: every Page they manage.
+   */
+  pages?: readonly string[];
   /** The user token a page token was derived from. */
   parent?: string;
   revoked?: RevokeReason;
@@ -38,6 +43,7 @@ export interface IssueUser {
   ttlSec: number;
   longLived: boolean;
   grantId: string;
+  pages?: readonly string[];
 }
 
 /** Beyond this many tokens the oldest are forgotten (benchmarks issue many). */
@@ -63,6 +69,7 @@ export class TokenStore {
       expiresAt: issuedAt + req.ttlSec * 1000,
       longLived: req.longLived,
       grantId: req.grantId,
+      ...(req.pages !== undefined ? { pages: [...req.pages] } : {}),
     });
   }
 
@@ -85,6 +92,7 @@ export class TokenStore {
       expiresAt: user.longLived ? null : user.expiresAt,
       longLived: user.longLived,
       grantId: user.grantId,
+      ...(user.pages !== undefined ? { pages: user.pages } : {}),
       parent: user.token,
     });
     const byPage = this.derived.get(user.token) ?? new Map<string, string>();
@@ -192,6 +200,11 @@ export class TokenStore {
     }
     return record;
   }
+}
+
+/** Whether the grant behind a token covers the page (a grant without a page step covers all). */
+export function grantsPage(record: TokenRecord, pageId: string): boolean {
+  return record.pages === undefined || record.pages.includes(pageId);
 }
 
 function isPast(expiresAt: number | null, now: number): boolean {

@@ -84,6 +84,7 @@ function redeemCode(
     ttlSec: ctx.userTokenTtlSec,
     longLived: false,
     grantId: code.code,
+    ...(code.pages !== undefined ? { pages: code.pages } : {}),
   });
   return { record, idToken: idTokenFor(ctx, code) };
 }
@@ -103,5 +104,6 @@ function exchangeForLongLived(ctx: Context, client: EmulatorClient, params: Reco
     ttlSec: ctx.longLivedTtlSec,
     longLived: true,
     grantId: record.grantId,
+    ...(record.pages !== undefined ? { pages: record.pages } : {}),
   });
 }
