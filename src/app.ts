@@ -60,7 +60,9 @@ export function createApp(config: Config, deps: AppDeps): Express {
     now: deps.now ?? Date.now,
     idTokens: new IdTokenVerifier(config, deps.now ?? Date.now),
     keeper: new ConnectionKeeper(new TokenSealer(config.tokenKeys), config.sessionMaxSec * 1000, deps.now ?? Date.now),
-    events: deps.events ?? new LocalPageEvents((err) => deps.logger.error({ err }, 'a live-update listener failed')),
+    events:
+      deps.events ??
+      new LocalPageEvents((err) => deps.logger.error({ err }, 'a live-update listener failed'), deps.now ?? Date.now),
     streams: deps.streams ?? new StreamRegistry(config.liveStreamsPerSession, config.liveStreamsMax),
   };
 

@@ -1,3 +1,5 @@
+import { LRUCache } from 'lru-cache';
+
 /**
  * What open pages are told: a page's feed gained posts, or changed otherwise
  * (edited, removed, reactions and comments). Counts only, never user content.
@@ -5,7 +7,8 @@
  */
 export type PageEvent = { kind: 'new-posts'; count: number } | { kind: 'feed-changed' };
 
-export type PageListener = (event: PageEvent) => void;
+/** `at`: when it was published (epoch ms), the stream's event id, so a reconnecting tab misses nothing and sees nothing twice. */
+export type PageListener = (event: PageEvent, at: number) => void;
 
 /**
  * Page events between whoever learns of a change (the webhook receiver) and
@@ -16,22 +19,44 @@ export interface PageEvents {
   publish(pageId: string, event: PageEvent): void;
   /** Returns the unsubscribe function. */
   subscribe(pageId: string, listener: PageListener): () => void;
+  /** Events of the page published after `at` (epoch ms), as far back as they are kept: what a page rendered at `at` has not seen. */
+  since(pageId: string, at: number): { at: number; event: PageEvent }[];
   /** Pages with at least one listener here. */
   readonly watchedPages: number;
 }
 
+/** How long, and how many per page, recent events are kept for a stream that opens after them. */
+export const RECENT_MS = 2 * 60_000;
+const RECENT_PER_PAGE = 20;
+const RECENT_PAGES = 10_000;
+
 /** The in-process bus: listeners per page, called synchronously; one that throws does not stop the others. */
 export class LocalPageEvents implements PageEvents {
   private readonly listeners = new Map<string, Set<PageListener>>();
+  /**
+   * The last events of each page, briefly: a page is rendered, then its script opens the stream, and a
+   * change in between would otherwise never reach it. Bounded in pages, events per page and age.
+   */
+  private readonly recent = new LRUCache<string, { at: number; event: PageEvent }[]>({
+    max: RECENT_PAGES,
+    ttl: RECENT_MS,
+  });
 
-  constructor(private readonly onListenerError: (err: unknown) => void = () => {}) {}
+  constructor(
+    private readonly onListenerError: (err: unknown) => void = () => {},
+    private readonly now: () => number = Date.now,
+  ) {}
 
   publish(pageId: string, event: PageEvent): void {
+    const at = this.now();
+    const kept = (this.recent.get(pageId) ?? []).filter((e) => at - e.at < RECENT_MS);
+    kept.push({ at, event });
+    this.recent.set(pageId, kept.slice(-RECENT_PER_PAGE));
     const set = this.listeners.get(pageId);
     if (!set) return;
     for (const listener of [...set]) {
       try {
-        listener(event);
+        listener(event, at);
       } catch (err) {
         this.onListenerError(err);
       }
@@ -46,6 +71,10 @@ export class LocalPageEvents implements PageEvents {
       set.delete(listener);
       if (set.size === 0 && this.listeners.get(pageId) === set) this.listeners.delete(pageId);
     };
+  }
+
+  since(pageId: string, at: number): { at: number; event: PageEvent }[] {
+    return (this.recent.get(pageId) ?? []).filter((e) => e.at > at);
   }
 
   get watchedPages(): number {

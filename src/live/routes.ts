@@ -1,7 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import type { AppContext } from '../context';
-import { NotConnectedError, PageAccessError } from '../errors';
-import { pageIdParam } from '../http/params';
+import { BadRequestError, NotConnectedError, PageAccessError } from '../errors';
+import { pageIdParam, singleParam } from '../http/params';
 import type { PageEvent } from './bus';
 
 /** A tab that reconnects waits this long first (the `retry:` hint), so a restart is not a stampede. */
@@ -30,6 +30,7 @@ function stream(ctx: AppContext, req: Request, res: Response): void {
     if (!ctx.keeper.userToken(req)) throw new NotConnectedError('Connect your account to follow this page.');
     throw new PageAccessError();
   }
+  const since = sinceParam(req.query);
   const sessionId = req.sessionID;
   let ended = false;
   const end = () => {
@@ -47,12 +48,16 @@ function stream(ctx: AppContext, req: Request, res: Response): void {
   res.flushHeaders();
   res.write(`retry: ${RETRY_MS}\n\n`);
 
-  const send = (event: PageEvent) => {
+  const send = (event: PageEvent, at: number) => {
     if (res.writableLength > MAX_QUEUED_BYTES) return end();
     const data = event.kind === 'new-posts' ? { count: event.count } : {};
-    res.write(`event: ${event.kind}\ndata: ${JSON.stringify(data)}\n\n`);
+    res.write(`id: ${at}\nevent: ${event.kind}\ndata: ${JSON.stringify(data)}\n\n`);
   };
   const unsubscribe = ctx.events.subscribe(pageId, send);
+  // What changed between the page being rendered and this stream opening.
+  // A reconnecting tab says what it saw last (Last-Event-ID), so nothing is told twice.
+  const from = Math.max(since ?? -1, lastEventId(req.headers['last-event-id']) ?? -1);
+  if (from >= 0) for (const { at, event } of ctx.events.since(pageId, from)) send(event, at);
   // The heartbeat keeps proxies and the server's idle timeout from closing a quiet stream, and notices a session
   // that ended elsewhere (expired, or logged out on another instance).
   const heartbeat = setInterval(() => {
@@ -72,4 +77,17 @@ function stream(ctx: AppContext, req: Request, res: Response): void {
     ended = true;
     cleanup();
   });
+}
+
+/** `since`: when the page was rendered (epoch ms, from the page itself); absent on a plain reconnect. */
+function sinceParam(query: unknown): number | undefined {
+  const raw = singleParam(query, 'since', 16);
+  if (raw === undefined) return undefined;
+  if (!/^\d{1,15}$/.test(raw)) throw new BadRequestError('"since" must be a time in milliseconds.');
+  return Number(raw);
+}
+
+/** The id of the last event a reconnecting EventSource received: one of ours (digits), else ignored. */
+function lastEventId(header: string | string[] | undefined): number | undefined {
+  return typeof header === 'string' && /^\d{1,15}$/.test(header) ? Number(header) : undefined;
 }

@@ -91,6 +91,8 @@ async function page(ctx: AppContext, req: Request, res: Response): Promise<void>
     page: view,
     feed: viewOf(feed, feedViews, (f) => toFeedView(f, 'first')),
     live,
+    // The stream replays changes after this moment: what this rendering has not seen.
+    liveSince: ctx.now(),
   });
 }
 

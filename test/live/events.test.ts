@@ -54,6 +54,8 @@ describe('GET /pages/:pageId/events', () => {
         FB_WEBHOOK_VERIFY_TOKEN: 'verify-token-for-tests-0001',
         LIVE_STREAMS_PER_SESSION: '2',
         LIVE_HEARTBEAT_SECONDS: '1',
+        // Granted, so connecting the page subscribes it and the page view is live.
+        FB_SCOPES: 'pages_show_list pages_read_engagement pages_manage_metadata',
       },
     });
     person = new CookieClient(served.url);
@@ -81,6 +83,30 @@ describe('GET /pages/:pageId/events', () => {
     await until(() => stream.text().includes('event: new-posts'), 1000);
     expect(stream.text()).toContain('event: new-posts\ndata: {"count":2}\n\n');
     expect(stream.text()).not.toContain('USER TEXT');
+  });
+
+  it('when a post arrives between the page being rendered and its stream opening, then the stream still tells of it', async () => {
+    // The page view names the moment it was rendered; the stream replays what the page has not seen since.
+    const page = await person.get(`/pages/${BAKERY}`);
+    const events = /data-events="([^"]+)"/.exec(await page.text())?.[1]?.replace(/&amp;/g, '&');
+    expect(events).toMatch(new RegExp(`^/pages/${BAKERY}/events\\?since=\\d+$`));
+    const { raw, signature } = signed(feedDelivery(BAKERY, { item: 'status', verb: 'add', message: 'in between' }));
+    const res = await fetch(`${served.url}/webhooks/facebook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature },
+      body: raw,
+    });
+    expect(res.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const late = await open(events);
+    await until(() => late.text().includes('event: new-posts'), 1000);
+    expect(late.text()).toContain('event: new-posts\ndata: {"count":1}\n\n');
+    // A stream opened without `since` (or with a time after the change) replays nothing.
+    const fresh = await open(`/pages/${BAKERY}/events?since=${Date.now() + 1000}`);
+    await until(() => fresh.text().includes('retry: '));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(fresh.text()).not.toContain('event: new-posts');
+    expect((await open(`/pages/${BAKERY}/events?since=soon`)).status).toBe(400);
   });
 
   it('when nobody is logged in, then 401; when the session holds no token for the page, then 403', async () => {
