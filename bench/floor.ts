@@ -36,6 +36,10 @@ async function main(): Promise<void> {
     page,
     feed: toFeedView(feed, 'first'),
     connected: true,
+    userName: 'Ada Lovelace',
+    // As the app renders a page that is not subscribed to webhooks (the bench asks for no pages_manage_metadata).
+    live: false,
+    liveSince: 0,
     flash: undefined,
     csrf: () => 'floor-csrf-token-000000000000000',
   };
