@@ -31,7 +31,11 @@ export const BAKERY_MEDIA: Readonly<Record<number, Media>> = {
     ],
   },
   // "… updated their cover photo."
-  1: { full_picture: '/media/bakery-cover.jpg', attachments: [photo('/media/bakery-cover.jpg')], reactions: { like: 2 } },
+  1: {
+    full_picture: '/media/bakery-cover.jpg',
+    attachments: [photo('/media/bakery-cover.jpg')],
+    reactions: { like: 2 },
+  },
   // "<img …> Photo of the week": an album whose photos are subattachments.
   4: {
     full_picture: '/media/posts/week-1.jpg',

@@ -121,7 +121,9 @@ class Parser {
 
   private failAt(at: number, expected: string, found?: string): never {
     const got = found ?? (at >= this.src.length ? 'end of string' : `"${this.src[at]}"`);
-    throw badParam(`Syntax error "Expected ${expected} instead of ${got}." at character ${at}: ${this.src.slice(0, 200)}`);
+    throw badParam(
+      `Syntax error "Expected ${expected} instead of ${got}." at character ${at}: ${this.src.slice(0, 200)}`,
+    );
   }
 }
 

@@ -49,7 +49,13 @@ export const PAGE: ObjectType = {
 };
 
 /** Square sizes per `.type(…)`; without one the provider answers the 50×50 picture. */
-const PICTURE_SIZES: Readonly<Record<PictureType, number>> = { small: 50, square: 50, album: 50, normal: 100, large: 200 };
+const PICTURE_SIZES: Readonly<Record<PictureType, number>> = {
+  small: 50,
+  square: 50,
+  album: 50,
+  normal: 100,
+  large: 200,
+};
 
 export function pageNode(call: GraphCall, page: PageState): Record<string, unknown> {
   const { caller } = call;

@@ -12,7 +12,10 @@ import type { GraphCall } from './call';
 import { SCALAR, scalars, type EdgeValue, type ObjectType } from './select';
 
 const IMAGE = scalars('Image', ['height', 'src', 'width']);
-const MEDIA: ObjectType = { name: 'StoryAttachmentMedia', fields: { image: { kind: 'object', type: IMAGE }, source: SCALAR } };
+const MEDIA: ObjectType = {
+  name: 'StoryAttachmentMedia',
+  fields: { image: { kind: 'object', type: IMAGE }, source: SCALAR },
+};
 const TARGET = scalars('StoryAttachmentTarget', ['id', 'url']);
 
 const ATTACHMENT_FIELDS: Record<string, ObjectType['fields'][string]> = {
@@ -96,8 +99,7 @@ function attachmentValue(call: GraphCall, a: SeedAttachment, scope: string): Rec
     description: a.description,
     url: a.url,
     media_type: a.type === 'share' ? 'link' : a.type,
-    media:
-      a.media === undefined ? undefined : { image: { ...a.media.image, src: mediaUrl(call, a.media.image.src) } },
+    media: a.media === undefined ? undefined : { image: { ...a.media.image, src: mediaUrl(call, a.media.image.src) } },
     target: a.target === undefined ? undefined : { ...a.target },
     subattachments: a.subattachments === undefined ? undefined : attachmentsEdge(call, a.subattachments, scope),
   };

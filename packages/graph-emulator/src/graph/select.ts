@@ -45,7 +45,8 @@ export function validate(requests: readonly FieldRequest[], type: ObjectType): v
     const kind = type.fields[req.name];
     if (kind === undefined) throw nonexistingField(req.name, type.name);
     if (req.fields === undefined) continue;
-    if (kind.kind === 'scalar') throw badParam(`Field ${req.name} of node type (${type.name}) takes no nested selection`);
+    if (kind.kind === 'scalar')
+      throw badParam(`Field ${req.name} of node type (${type.name}) takes no nested selection`);
     validate(req.fields, kind.type);
   }
 }
