@@ -5,6 +5,7 @@
  * `item` `status` or `reaction`, `verb` `add`/`edited`/`remove`). Also the
  * demo's generator, which posts now and then (README#activity).
  */
+import type { SeedPost } from './seed';
 import type { DataStore } from './store/data';
 import { graphTime } from './seed-posts';
 import type { NewPost } from './types';
@@ -25,7 +26,6 @@ const GENERATED = [
 
 export class Activity {
   private sequence = 0;
-  private readonly reactionCounts = new Map<string, Record<string, number>>();
   private generator: NodeJS.Timeout | undefined;
   private generated = 0;
 
@@ -79,7 +79,6 @@ export class Activity {
     const { pageId } = this.find(postId);
     const page = this.data.page(pageId)!;
     page.feed = page.feed.filter((p) => p.id !== postId);
-    this.reactionCounts.delete(postId);
     this.feedChange(pageId, {
       ...this.fromPage(pageId),
       item: 'status',
@@ -90,14 +89,14 @@ export class Activity {
     });
   }
 
+  /** Kept on the post itself, so the Graph API's `reactions` edge serves them and `reset` restores the seed's. */
   reactions(postId: string): Record<string, number> {
-    this.find(postId);
-    return { ...(this.reactionCounts.get(postId) ?? {}) };
+    return { ...(this.find(postId).post.reactions ?? {}) };
   }
 
   setReactions(postId: string, counts: Record<string, number>): void {
-    const { pageId } = this.find(postId);
-    const current = this.reactionCounts.get(postId) ?? {};
+    const { pageId, post } = this.find(postId);
+    const current = post.reactions ?? {};
     const steps: { type: string; verb: 'add' | 'remove' }[] = [];
     for (const [type, count] of Object.entries(counts)) {
       const delta = count - (current[type] ?? 0);
@@ -107,7 +106,7 @@ export class Activity {
     }
     const next = { ...current, ...counts };
     for (const [type, count] of Object.entries(next)) if (count === 0) delete next[type];
-    this.reactionCounts.set(postId, next);
+    post.reactions = next;
     const time = Math.floor(this.now() / 1000);
     for (const step of steps) {
       this.feedChange(pageId, {
@@ -147,11 +146,7 @@ export class Activity {
     this.generator = undefined;
   }
 
-  reset(): void {
-    this.reactionCounts.clear();
-  }
-
-  private find(postId: string): { pageId: string; post: { message?: string } } {
+  private find(postId: string): { pageId: string; post: SeedPost } {
     const pageId = postId.split('_')[0] ?? '';
     const post = this.data.page(pageId)?.feed.find((p) => p.id === postId);
     if (post === undefined) throw new Error(`Unknown post ${postId}`);

@@ -4,6 +4,7 @@
  */
 import { ALL_TASKS } from './permissions';
 import { bakeryFeed, cafeFeed } from './seed-posts';
+import { BAKERY_MEDIA, CAFE_MEDIA, withMedia } from './seed-media';
 import { EXTRA_IDS, extraPages, extraUsers } from './seed-extra';
 
 export interface SeedPost {
@@ -12,6 +13,33 @@ export interface SeedPost {
   created_time: string;
   message?: string;
   story?: string;
+  /** Path on the emulator's own origin (`/media/…`); served as an absolute URL. */
+  full_picture?: string;
+  attachments?: SeedAttachment[];
+  /** Omitted when the post was never shared, as the provider does. */
+  shares?: { count: number };
+  /** Reaction counts by type (`like`, `love`, …); the activity controls change them. */
+  reactions?: Record<string, number>;
+  /** Visitors' comments, oldest first. */
+  comments?: SeedComment[];
+}
+
+/** A StoryAttachment (Post reference, `attachments` edge): `photo`, `share` (a link) or `album`. */
+export interface SeedAttachment {
+  type: 'photo' | 'share' | 'album';
+  title?: string;
+  description?: string;
+  url?: string;
+  /** `media.image.src` is a path on the emulator's origin, like `full_picture`. */
+  media?: { image: { src: string; width: number; height: number } };
+  target?: { id?: string; url: string };
+  subattachments?: SeedAttachment[];
+}
+
+export interface SeedComment {
+  id: string;
+  created_time: string;
+  message: string;
 }
 
 export interface PageLocation {
@@ -43,6 +71,10 @@ export interface SeedPage {
   hours?: Record<string, string>;
   emails?: string[];
   website?: string;
+  /** Profile picture file stem under `/media/`; without one the provider serves a silhouette. */
+  picture?: string;
+  /** Cover Photo reference shape; `source` is a path on the emulator's origin. */
+  cover?: { id: string; source: string; offset_x: number; offset_y: number };
   /** Newest first. */
   feed: SeedPost[];
 }
@@ -134,7 +166,9 @@ const bakery: SeedPage = {
   },
   emails: ['hello@lovelace-bakery.example', 'orders@lovelace-bakery.example'],
   website: 'https://lovelace-bakery.example/',
-  feed: bakeryFeed(P.bakery),
+  picture: 'bakery-profile',
+  cover: { id: '104735298799001', source: '/media/bakery-cover.jpg', offset_x: 0, offset_y: 42 },
+  feed: withMedia(bakeryFeed(P.bakery), BAKERY_MEDIA),
 };
 
 const sparse: SeedPage = {
@@ -165,7 +199,8 @@ const cafe: SeedPage = {
     fri_1_open: '09:00',
     fri_1_close: '15:00',
   },
-  feed: cafeFeed(P.cafe),
+  picture: 'cafe-profile',
+  feed: withMedia(cafeFeed(P.cafe), CAFE_MEDIA),
 };
 
 const U = SEED_IDS.users;

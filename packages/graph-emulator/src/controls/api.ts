@@ -78,7 +78,6 @@ export function createControls(ctx: Context): EmulatorControls {
       ctx.log.clear();
       ctx.callbacks.clear();
       ctx.webhooks.reset();
-      ctx.activity.reset();
     },
     get requestLog() {
       return ctx.log.entries;

@@ -8,19 +8,23 @@ import type { Context } from '../context';
 import { badParam, GraphError, unsupportedGet } from '../errors';
 import { logEntryOf } from '../log';
 import { collectParams, formBody } from '../params';
-import type { SeedUser } from '../seed';
+import type { SeedPost, SeedUser } from '../seed';
 import type { PageState } from '../store/data';
 import { tokenEndpoint } from '../token/endpoint';
 import { authenticate, type Caller } from './auth';
 import { debugToken } from './debug-token';
 import type { GraphCall } from './call';
 import { pageEdge, pageNode } from './page';
+import { postNode } from './post-node';
 import { subscribedApps } from './subscribed-apps';
 import { sendJson, VERSION_RE } from './respond';
 import { meter } from './usage';
 import { userEdge, userNode } from './user';
 
-type Node = { kind: 'user'; user: SeedUser } | { kind: 'page'; page: PageState };
+type Node =
+  | { kind: 'user'; user: SeedUser }
+  | { kind: 'page'; page: PageState }
+  | { kind: 'post'; page: PageState; post: SeedPost };
 
 export function graphHandler(ctx: Context) {
   return (req: Request, res: Response, next: NextFunction): void => {
@@ -80,6 +84,11 @@ function graphCall(
 
 function answer(call: GraphCall, node: Node, edge: string | undefined): unknown {
   if (node.kind === 'user') return edge === undefined ? userNode(call, node.user) : userEdge(call, node.user, edge);
+  // The post's own edges (`/<post_id>/comments`, …) are not emulated; they are read through field expansion.
+  if (node.kind === 'post') {
+    if (edge !== undefined) throw unsupportedGet(`${node.post.id}/${edge}`);
+    return postNode(call, node.page, node.post);
+  }
   return edge === undefined ? pageNode(call, node.page) : pageEdge(call, node.page, edge);
 }
 
@@ -93,6 +102,11 @@ function resolveNode(ctx: Context, caller: Caller, nodeId: string): Node {
     const user = record.kind === 'user' && id === record.userId ? ctx.data.user(id) : undefined;
     if (user !== undefined) return { kind: 'user', user };
   }
+  // Post ids are `<page id>_<post number>`.
+  const postId = id === undefined ? undefined : /^(\d+)_\d+$/.exec(id);
+  const page = postId?.[1] === undefined ? undefined : ctx.data.page(postId[1]);
+  const post = page?.feed.find((p) => p.id === id);
+  if (page !== undefined && post !== undefined) return { kind: 'post', page, post };
   throw unsupportedGet(nodeId);
 }
 

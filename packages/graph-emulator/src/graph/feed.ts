@@ -1,15 +1,14 @@
 /**
  * A page's feed (https://developers.facebook.com/docs/graph-api/reference/page/feed):
- * newest first, `limit` (default 25, max 100), `after`/`before` cursors.
+ * newest first, `limit` (default 25, max 100), `after`/`before` cursors, and
+ * each post answered with the same field expressions as `/<post_id>`.
  */
-import type { SeedPost } from '../seed';
 import type { PageState } from '../store/data';
 import { edgeLinks, type GraphCall } from './call';
-import { parseFields, requireKnown, withId } from './fields';
+import { parseFields, withId } from './fields';
 import { paginate, parsePageQuery, type Paged } from './paging';
-
-const POST_FIELDS = ['id', 'created_time', 'message', 'story'];
-const POST_DEFAULTS = ['created_time', 'message', 'story'];
+import { POST, POST_DEFAULTS, postValue } from './post';
+import { project, validate } from './select';
 
 /**
  * Where the feed behaves as the real one does: `previous` on the first page,
@@ -19,7 +18,7 @@ export const FEED_QUIRKS = { previousOnFirst: true, emptyAt: 50 } as const;
 
 export function feedEdge(call: GraphCall, page: PageState, edge: string): Paged<Record<string, unknown>> {
   const fields = withId(parseFields(call.params.fields, POST_DEFAULTS));
-  requireKnown(fields, POST_FIELDS, 'Post');
+  validate(fields, POST);
   const paged = paginate(
     page.feed,
     (post) => post.id,
@@ -28,15 +27,5 @@ export function feedEdge(call: GraphCall, page: PageState, edge: string): Paged<
     edgeLinks(call, page.id, edge),
     FEED_QUIRKS,
   );
-  return { ...paged, data: paged.data.map((post) => select(post, fields)) };
-}
-
-/** Only the requested fields that the post has (a story-only post has no `message`). */
-function select(post: SeedPost, fields: readonly string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const field of fields) {
-    const value = post[field as keyof SeedPost];
-    if (value !== undefined) out[field] = value;
-  }
-  return out;
+  return { ...paged, data: paged.data.map((post) => project(call, postValue(call, post), fields, POST)) };
 }

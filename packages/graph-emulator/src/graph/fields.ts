@@ -1,35 +1,164 @@
 /**
- * The `fields` parameter (https://developers.facebook.com/docs/graph-api/overview#fields):
- * a comma-separated list; unknown names are an error naming the field and
- * the node type. Nested selection (`location{city}`, `.limit()`) is not
- * emulated and is refused as a syntax error rather than silently ignored.
+ * The `fields` parameter as the Graph API parses it (Graph API "Field
+ * Expansion"): a comma list of fields, each with optional modifiers
+ * `.limit(n)`, `.summary(true|false|total_count)`, `.type(large)` and an
+ * optional nested selection `{…}` at any depth, e.g.
+ * `attachments{media,subattachments.limit(3)},reactions.summary(total_count).limit(0)`.
+ * Whitespace around names and punctuation is skipped. A malformed expression
+ * is code 100 with the provider's `Syntax error "…" at character N: …` wording;
+ * names are checked against node types later (select.ts), so an unknown name
+ * is "Tried accessing nonexisting field" rather than a syntax error.
  */
-import { badParam, nonexistingField } from '../errors';
+import { badParam } from '../errors';
 
-const FIELD_RE = /^[a-z_][a-z0-9_]*$/i;
-
-export function parseFields(raw: string | undefined, defaults: readonly string[]): string[] {
-  if (raw === undefined || raw.trim() === '') return [...defaults];
-  const names = raw
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
-  for (const name of names) {
-    if (!FIELD_RE.test(name)) {
-      const at = raw.indexOf(name) + (name.search(/[^a-z0-9_]/i) >= 0 ? name.search(/[^a-z0-9_]/i) : 0);
-      throw badParam(`Syntax error "Unsupported field selection" at character ${at}: ${raw.slice(0, 200)}`);
-    }
-  }
-  return names.length === 0 ? [...defaults] : [...new Set(names)];
+export interface FieldRequest {
+  name: string;
+  /** `.limit(n)`: how many items of an edge (0 = none, only the summary). */
+  limit?: number;
+  /** `.summary(…)`: `true` (the whole summary), `total_count` (just the count); `false` is dropped. */
+  summary?: 'true' | 'total_count';
+  /** `.type(…)` of `picture`. */
+  type?: PictureType;
+  /** The nested selection, when `{…}` was given. */
+  fields?: FieldRequest[];
 }
 
-/** Throws "(#100) Tried accessing nonexisting field (x) on node type (T)" for the first unknown name. */
-export function requireKnown(fields: readonly string[], known: readonly string[], nodeType: string): void {
-  const unknown = fields.find((f) => !known.includes(f));
-  if (unknown !== undefined) throw nonexistingField(unknown, nodeType);
+export const PICTURE_TYPES = ['small', 'normal', 'album', 'large', 'square'] as const;
+export type PictureType = (typeof PICTURE_TYPES)[number];
+
+/** Deeper than any field the emulator has; keeps recursion bounded for hostile input. */
+export const MAX_DEPTH = 8;
+const NAME_RE = /[a-z_][a-z0-9_]*/iy;
+const ARG_RE = /[a-z0-9_]*/iy;
+
+class Parser {
+  private at = 0;
+  constructor(private readonly src: string) {}
+
+  list(depth: number): FieldRequest[] {
+    const out: FieldRequest[] = [];
+    for (;;) {
+      this.space();
+      // Empty items (`a,,b`, a trailing comma) are skipped, as the real parser does.
+      if (this.peek() !== ',' && !this.atListEnd()) out.push(this.field(depth));
+      this.space();
+      if (this.peek() !== ',') return dedupe(out);
+      this.at += 1;
+    }
+  }
+
+  end(): void {
+    this.space();
+    if (this.at < this.src.length) this.fail('end of string');
+  }
+
+  private field(depth: number): FieldRequest {
+    const req: FieldRequest = { name: this.name() };
+    this.modifiers(req);
+    this.space();
+    if (this.peek() === '{') {
+      if (depth >= MAX_DEPTH) this.fail(`at most ${MAX_DEPTH} levels of nesting`, 'a deeper "{"');
+      this.at += 1;
+      req.fields = this.list(depth + 1);
+      this.space();
+      if (this.peek() !== '}') this.fail('"}"');
+      this.at += 1;
+      // Modifiers may also follow the selection: `comments{message}.limit(2)`.
+      this.modifiers(req);
+    }
+    return req;
+  }
+
+  private modifiers(req: FieldRequest): void {
+    for (;;) {
+      this.space();
+      if (this.peek() !== '.') return;
+      this.at += 1;
+      this.space();
+      const start = this.at;
+      const name = this.name();
+      this.space();
+      if (this.peek() !== '(') this.fail('"("');
+      this.at += 1;
+      this.space();
+      const arg = this.match(ARG_RE);
+      this.space();
+      if (this.peek() !== ')') this.fail('")"');
+      this.at += 1;
+      applyModifier(req, name, arg, () => this.failAt(start, `a known modifier with a valid argument`, name));
+    }
+  }
+
+  private name(): string {
+    const name = this.match(NAME_RE);
+    if (name === '') this.fail('a field name');
+    return name;
+  }
+
+  private match(re: RegExp): string {
+    re.lastIndex = this.at;
+    const m = re.exec(this.src);
+    const text = m?.[0] ?? '';
+    this.at += text.length;
+    return text;
+  }
+
+  private space(): void {
+    while (/\s/.test(this.src[this.at] ?? '')) this.at += 1;
+  }
+
+  private peek(): string | undefined {
+    return this.src[this.at];
+  }
+
+  private atListEnd(): boolean {
+    return this.at >= this.src.length || this.peek() === '}';
+  }
+
+  private fail(expected: string, found?: string): never {
+    return this.failAt(this.at, expected, found);
+  }
+
+  private failAt(at: number, expected: string, found?: string): never {
+    const got = found ?? (at >= this.src.length ? 'end of string' : `"${this.src[at]}"`);
+    throw badParam(
+      `Syntax error "Expected ${expected} instead of ${got}." at character ${at}: ${this.src.slice(0, 200)}`,
+    );
+  }
+}
+
+function applyModifier(req: FieldRequest, name: string, arg: string, fail: () => never): void {
+  if (name === 'limit' && /^\d{1,6}$/.test(arg)) req.limit = Number(arg);
+  else if (name === 'summary' && (arg === 'true' || arg === 'total_count')) req.summary = arg;
+  else if (name === 'summary' && arg === 'false') delete req.summary;
+  else if (name === 'type' && (PICTURE_TYPES as readonly string[]).includes(arg)) req.type = arg as PictureType;
+  else fail();
+}
+
+/**
+ * Parses `fields`; absent or blank gives `defaults` as plain requests. A name
+ * given twice is kept once, as the flat lists always were.
+ */
+export function parseFields(raw: string | undefined, defaults: readonly string[]): FieldRequest[] {
+  if (raw === undefined || raw.trim() === '') return defaults.map((name) => ({ name }));
+  const parser = new Parser(raw);
+  const list = parser.list(0);
+  parser.end();
+  return list.length === 0 ? defaults.map((name) => ({ name })) : list;
+}
+
+/** A name given twice is kept once, at its first occurrence. */
+function dedupe(list: FieldRequest[]): FieldRequest[] {
+  const seen = new Set<string>();
+  return list.filter((f) => !seen.has(f.name) && seen.add(f.name) !== undefined);
 }
 
 /** `id` always comes first and is always present, like the provider's answers. */
-export function withId(fields: readonly string[]): string[] {
-  return ['id', ...fields.filter((f) => f !== 'id')];
+export function withId(fields: readonly FieldRequest[]): FieldRequest[] {
+  return [fields.find((f) => f.name === 'id') ?? { name: 'id' }, ...fields.filter((f) => f.name !== 'id')];
+}
+
+/** The names of a request list, for handlers that only take plain fields. */
+export function namesOf(fields: readonly FieldRequest[]): string[] {
+  return fields.map((f) => f.name);
 }

@@ -9,7 +9,9 @@ import { grantsPage } from '../store/tokens';
 import { hasScope } from './auth';
 import type { GraphCall } from './call';
 import { feedEdge } from './feed';
-import { parseFields, requireKnown, withId } from './fields';
+import { namesOf, parseFields, withId, type FieldRequest, type PictureType } from './fields';
+import { mediaUrl } from './post';
+import { project, SCALAR, scalars, validate, type ObjectType } from './select';
 
 /** Fields a user token may read on a Page: the page token request, see the app's docs/provider-interface.md#page-token. */
 const USER_TOKEN_FIELDS = ['id', 'access_token'];
@@ -30,20 +32,59 @@ const engagementRequired = (): GraphError =>
       ' and https://developers.facebook.com/docs/apps/review/feature#reference-PAGES_ACCESS for details.',
   );
 
+/** Nested shapes per the Page reference: Location, Parking, CoverPhoto, ProfilePictureSource. */
+const NESTED: Readonly<Record<string, ObjectType['fields'][string]>> = {
+  location: {
+    kind: 'object',
+    type: scalars('Location', ['street', 'city', 'state', 'zip', 'country', 'latitude', 'longitude']),
+  },
+  parking: { kind: 'object', type: scalars('PageParking', ['lot', 'street', 'valet']) },
+  cover: { kind: 'object', type: scalars('CoverPhoto', ['id', 'source', 'offset_x', 'offset_y']) },
+  picture: { kind: 'data', type: scalars('ProfilePictureSource', ['height', 'is_silhouette', 'url', 'width']) },
+};
+
+export const PAGE: ObjectType = {
+  name: 'Page',
+  fields: Object.fromEntries(PAGE_FIELDS.map((name) => [name, NESTED[name] ?? SCALAR])),
+};
+
+/** Square sizes per `.type(…)`; without one the provider answers the 50×50 picture. */
+const PICTURE_SIZES: Readonly<Record<PictureType, number>> = {
+  small: 50,
+  square: 50,
+  album: 50,
+  normal: 100,
+  large: 200,
+};
+
 export function pageNode(call: GraphCall, page: PageState): Record<string, unknown> {
   const { caller } = call;
   const fields = withId(parseFields(call.params.fields, ['id', 'name']));
-  requireKnown(fields, PAGE_FIELDS, 'Page');
-  if (caller.record.kind === 'user') return pageTokenRequest(call, page, fields);
+  validate(fields, PAGE);
+  if (caller.record.kind === 'user') return pageTokenRequest(call, page, namesOf(fields));
   requirePageAccess(call, page);
-  const out: Record<string, unknown> = {};
-  for (const field of fields) {
-    if (field === 'id') out.id = page.id;
-    else if (field === 'access_token') out.access_token = caller.token;
-    // Unset fields are omitted, never null (docs/provider-interface.md#page-fields).
-    else if (page.fields.has(field)) out[field] = page.fields.get(field);
-  }
-  return out;
+  // Unset fields are omitted, never null (docs/provider-interface.md#page-fields).
+  return project(call, pageValue(call, page, fields), fields, PAGE);
+}
+
+function pageValue(call: GraphCall, page: PageState, fields: readonly FieldRequest[]): Record<string, unknown> {
+  const value: Record<string, unknown> = Object.fromEntries(page.fields);
+  value.id = page.id;
+  value.access_token = call.caller.token;
+  const picture = fields.find((f) => f.name === 'picture');
+  if (picture !== undefined) value.picture = pictureOf(call, page, picture.type);
+  const cover = page.fields.get('cover') as { source: string } | undefined;
+  if (cover !== undefined) value.cover = { ...cover, source: mediaUrl(call, cover.source) };
+  return value;
+}
+
+/** Every Page has a picture: its own, or the provider's silhouette (`is_silhouette: true`). */
+function pictureOf(call: GraphCall, page: PageState, type: PictureType | undefined): { data: Record<string, unknown> } {
+  const size = PICTURE_SIZES[type ?? 'square'];
+  const stem = page.fields.get('picture');
+  const own = typeof stem === 'string';
+  const path = own ? `/media/${stem}-${size}.jpg` : `/media/silhouette-${size}.png`;
+  return { data: { height: size, is_silhouette: !own, url: mediaUrl(call, path), width: size } };
 }
 
 /**
@@ -69,7 +110,7 @@ function pageTokenRequest(call: GraphCall, page: PageState, fields: string[]): R
   return out;
 }
 
-function requirePageAccess(call: GraphCall, page: PageState): void {
+export function requirePageAccess(call: GraphCall, page: PageState): void {
   const { record } = call.caller;
   if (record.kind !== 'page') throw pageTokenRequired();
   if (record.pageId !== page.id || !hasScope(record, 'pages_read_engagement') || !grantsPage(record, page.id)) {

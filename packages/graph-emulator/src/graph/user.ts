@@ -9,16 +9,20 @@ import type { SeedUser } from '../seed';
 import { grantsPage } from '../store/tokens';
 import { hasScope } from './auth';
 import { edgeLinks, type GraphCall } from './call';
-import { parseFields, requireKnown, withId } from './fields';
+import { namesOf, parseFields, withId } from './fields';
 import { paginate, parsePageQuery, type Paged } from './paging';
+import { scalars, validate } from './select';
 
 const USER_FIELDS = ['id', 'name', 'first_name', 'last_name', 'email'];
 const ACCOUNT_FIELDS = ['id', 'name', 'category', 'access_token', 'tasks', 'link', 'username'];
 const ACCOUNT_DEFAULTS = ['id', 'name', 'category', 'access_token', 'tasks'];
+const USER = scalars('User', USER_FIELDS);
+const ACCOUNT = scalars('Page', ACCOUNT_FIELDS);
 
 export function userNode(call: GraphCall, user: SeedUser): Record<string, unknown> {
-  const fields = withId(parseFields(call.params.fields, ['id', 'name']));
-  requireKnown(fields, USER_FIELDS, 'User');
+  const requests = withId(parseFields(call.params.fields, ['id', 'name']));
+  validate(requests, USER);
+  const fields = namesOf(requests);
   const out: Record<string, unknown> = {};
   for (const field of fields) {
     // Without the `email` permission the field is silently left out, as on the real API.
@@ -49,8 +53,9 @@ function permissions(call: GraphCall): { data: { permission: string; status: str
 function accounts(call: GraphCall, user: SeedUser): Paged<Record<string, unknown>> {
   const { ctx, caller } = call;
   if (!hasScope(caller.record, 'pages_show_list')) throw missingPermission('pages_show_list', 200);
-  const fields = withId(parseFields(call.params.fields, ACCOUNT_DEFAULTS));
-  requireKnown(fields, ACCOUNT_FIELDS, 'Page');
+  const requests = withId(parseFields(call.params.fields, ACCOUNT_DEFAULTS));
+  validate(requests, ACCOUNT);
+  const fields = namesOf(requests);
   // Only the Pages the person chose at the dialog's page step (docs/provider-interface.md#page-selection).
   const managed = ctx.data.managed(user.id).filter((m) => grantsPage(caller.record, m.page.id));
   const paged = paginate(

@@ -24,6 +24,8 @@ export const PAGE_FIELDS: readonly string[] = Object.freeze([
   'hours',
   'emails',
   'website',
+  'picture',
+  'cover',
   'access_token',
 ]);
 

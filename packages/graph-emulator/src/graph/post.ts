@@ -1,0 +1,137 @@
+/**
+ * The Post node (Post reference) as the feed and `/<post_id>` answer it:
+ * `full_picture`, `permalink_url`, `attachments` (photo, shared link, album
+ * with `subattachments`), `shares {count}`, and the `reactions` and
+ * `comments` edges with `.summary()` and `.limit()` (Object Reactions
+ * reference: `reactions.summary(total_count)`).
+ */
+import { missingPermission } from '../errors';
+import type { SeedAttachment, SeedPost } from '../seed';
+import { hasScope } from './auth';
+import type { GraphCall } from './call';
+import { SCALAR, scalars, type EdgeValue, type ObjectType } from './select';
+
+const IMAGE = scalars('Image', ['height', 'src', 'width']);
+const MEDIA: ObjectType = {
+  name: 'StoryAttachmentMedia',
+  fields: { image: { kind: 'object', type: IMAGE }, source: SCALAR },
+};
+const TARGET = scalars('StoryAttachmentTarget', ['id', 'url']);
+
+const ATTACHMENT_FIELDS: Record<string, ObjectType['fields'][string]> = {
+  description: SCALAR,
+  media: { kind: 'object', type: MEDIA },
+  media_type: SCALAR,
+  target: { kind: 'object', type: TARGET },
+  title: SCALAR,
+  type: SCALAR,
+  url: SCALAR,
+};
+const ATTACHMENT: ObjectType = { name: 'StoryAttachment', fields: ATTACHMENT_FIELDS };
+// An attachment's subattachments are attachments again.
+ATTACHMENT_FIELDS.subattachments = { kind: 'edge', type: ATTACHMENT, defaultLimit: 100, paged: false };
+
+const REACTION = scalars('Reaction', ['id', 'name', 'type']);
+const COMMENT = scalars('Comment', ['id', 'created_time', 'message'], ['id', 'created_time', 'message']);
+
+/**
+ * Reading the comments themselves is visitor content: `pages_read_user_content`
+ * (Page Feed reference); their count (`.limit(0)`) needs only what the post does.
+ */
+function commentsGuard(call: GraphCall): void {
+  if (!hasScope(call.caller.record, 'pages_read_user_content')) throw missingPermission('pages_read_user_content');
+}
+
+export const POST: ObjectType = {
+  name: 'Post',
+  fields: {
+    id: SCALAR,
+    created_time: SCALAR,
+    message: SCALAR,
+    story: SCALAR,
+    full_picture: SCALAR,
+    permalink_url: SCALAR,
+    attachments: { kind: 'edge', type: ATTACHMENT, defaultLimit: 100, paged: false },
+    shares: { kind: 'object', type: scalars('Shares', ['count']) },
+    reactions: { kind: 'edge', type: REACTION, defaultLimit: 25, paged: true },
+    comments: { kind: 'edge', type: COMMENT, defaultLimit: 25, paged: true, guard: commentsGuard },
+  },
+};
+
+export const POST_DEFAULTS = ['created_time', 'message', 'story'];
+
+/** Seeded image paths become URLs on the emulator's configured origin (never the Host header). */
+export function mediaUrl(call: GraphCall, path: string): string {
+  return `${call.ctx.publicUrl}${path}`;
+}
+
+/** Everything a post can answer; `project` then keeps what was asked for. */
+export function postValue(call: GraphCall, post: SeedPost): Record<string, unknown> {
+  const [pageId, number] = post.id.split('_');
+  const value: Record<string, unknown> = {
+    id: post.id,
+    created_time: post.created_time,
+    message: post.message,
+    story: post.story,
+    permalink_url: `https://www.facebook.com/${pageId}/posts/${number}`,
+    shares: post.shares === undefined ? undefined : { ...post.shares },
+    reactions: reactionsOf(post),
+    comments: commentsOf(post),
+  };
+  if (post.full_picture !== undefined) value.full_picture = mediaUrl(call, post.full_picture);
+  if (post.attachments !== undefined) value.attachments = attachmentsEdge(call, post.attachments, `${post.id}.a`);
+  return value;
+}
+
+function attachmentsEdge(call: GraphCall, list: readonly SeedAttachment[], scope: string): EdgeValue {
+  return {
+    total: list.length,
+    scope,
+    summary: { total_count: list.length },
+    slice: (n) => list.slice(0, n).map((a, i) => attachmentValue(call, a, `${scope}.${i}`)),
+  };
+}
+
+function attachmentValue(call: GraphCall, a: SeedAttachment, scope: string): Record<string, unknown> {
+  return {
+    type: a.type,
+    title: a.title,
+    description: a.description,
+    url: a.url,
+    media_type: a.type === 'share' ? 'link' : a.type,
+    media: a.media === undefined ? undefined : { image: { ...a.media.image, src: mediaUrl(call, a.media.image.src) } },
+    target: a.target === undefined ? undefined : { ...a.target },
+    subattachments: a.subattachments === undefined ? undefined : attachmentsEdge(call, a.subattachments, scope),
+  };
+}
+
+/** Reacting people are made up, one per counted reaction, in a fixed order. */
+function reactionsOf(post: SeedPost): EdgeValue {
+  const counts = Object.entries(post.reactions ?? {}).filter(([, n]) => n > 0);
+  const total = counts.reduce((sum, [, n]) => sum + n, 0);
+  return {
+    total,
+    scope: `${post.id}.reactions`,
+    summary: { total_count: total, viewer_reaction: 'NONE' },
+    slice: (limit) => {
+      const out: Record<string, unknown>[] = [];
+      let person = 0;
+      for (const [type, n] of counts) {
+        for (let i = 0; i < n && out.length < limit; i++, person++) {
+          out.push({ id: String(100000000100000 + person), name: `Reader ${person + 1}`, type: type.toUpperCase() });
+        }
+      }
+      return out;
+    },
+  };
+}
+
+function commentsOf(post: SeedPost): EdgeValue {
+  const list = post.comments ?? [];
+  return {
+    total: list.length,
+    scope: `${post.id}.comments`,
+    summary: { order: 'ranked', total_count: list.length, can_comment: true },
+    slice: (n) => list.slice(0, n).map((c) => ({ ...c })),
+  };
+}
