@@ -21,6 +21,7 @@ export function privacyRoutes(ctx: AppContext): Router {
     accountsCacheText:
       config.accountsCacheTtlSec > 0 ? duration(config.accountsCacheTtlSec) : 'no time at all (the cache is off)',
     baseUrl: config.baseUrl,
+    reads: readsFor(config.scopes),
     deauthorizeUrl: `${config.baseUrl}/auth/deauthorize`,
     dataDeletionUrl: `${config.baseUrl}/auth/data-deletion`,
   };
@@ -39,4 +40,41 @@ export function duration(seconds: number): string {
   const [size, name] = units.find(([size]) => seconds % size === 0 && seconds >= size) ?? [1, 'second'];
   const n = seconds / size;
   return `${n} ${name}${n === 1 ? '' : 's'}`;
+}
+
+interface Read {
+  what: string;
+  permission?: string;
+  why: string;
+}
+
+/** What each permission the app asks for lets it read, in people's words. */
+const PERMISSION_READS: Readonly<Record<string, Omit<Read, 'permission'>>> = {
+  pages_show_list: { what: 'the pages you manage', why: 'so you can pick one' },
+  pages_read_engagement: { what: "the page's details and its own posts", why: 'to show them to you' },
+  pages_read_user_content: { what: "visitors' posts and comments on the page", why: 'to show them to you' },
+  pages_manage_metadata: {
+    what: "a subscription to the page's changes",
+    why: 'so new posts appear on an open page without a reload',
+  },
+};
+
+/** The privacy page's list follows the permissions actually asked for (FB_SCOPES), so it cannot drift from them. */
+export function readsFor(scopes: readonly string[]): Read[] {
+  const reads: Read[] = [
+    {
+      what: 'your user id and name',
+      why: 'to show who is signed in, and to find your sessions when you remove the app',
+    },
+    { what: 'the permissions you granted', why: 'to know what it may show' },
+  ];
+  for (const permission of scopes) {
+    if (permission === 'openid') continue; // the user id and name above
+    const known = PERMISSION_READS[permission];
+    reads.push({
+      ...(known ?? { what: 'what this permission allows', why: 'as the operator configured it' }),
+      permission,
+    });
+  }
+  return reads;
 }

@@ -20,6 +20,15 @@ describe('GET /privacy', () => {
     expect((await agentFor(stack).get('/').expect(200)).text).toContain('<a href="/privacy">Privacy</a>');
   });
 
+  it('when the app asks for a set of permissions, then the page lists exactly those reads, and no other', async () => {
+    stack = await startStack({ env: { FB_SCOPES: 'pages_show_list pages_read_engagement pages_manage_metadata' } });
+    const text = (await agentFor(stack).get('/privacy').expect(200)).text;
+    expect(text).toContain('<code>pages_show_list</code>');
+    expect(text).toContain('<code>pages_read_engagement</code>');
+    expect(text).toContain('a subscription to the page&#39;s changes (<code>pages_manage_metadata</code>)');
+    expect(text).not.toContain('pages_read_user_content');
+  });
+
   it('when OPERATOR_NAME and OPERATOR_CONTACT are set, then they are shown, escaped', async () => {
     stack = await startStack({ env: { OPERATOR_NAME: 'Ada & <Co>', OPERATOR_CONTACT: 'privacy@example.org' } });
     const res = await agentFor(stack).get('/privacy').expect(200);
