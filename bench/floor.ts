@@ -36,6 +36,9 @@ async function main(): Promise<void> {
     page,
     feed: toFeedView(feed, 'first'),
     connected: true,
+    userName: undefined,
+    live: false,
+    liveSince: 0,
     flash: undefined,
     csrf: () => 'floor-csrf-token-000000000000000',
   };

@@ -118,7 +118,9 @@ export async function scaleOut(bench: Bench): Promise<Row[]> {
   const single = await startApp(bench, TTL_SEC, 'single');
   const singleCookies = await loginSessions(bench.appUrl, SESSIONS);
   await control(bench.emulatorUrl, 'POST', '/latency', { ms: L });
+  await control(bench.emulatorUrl, 'DELETE', '/log');
   const one = await roundRobin([bench.appUrl], singleCookies, opts.connections, Math.max(1, Math.round(seconds / 2)));
+  const oneCalls = await calls(bench);
   await control(bench.emulatorUrl, 'POST', '/latency', { ms: 0 });
   await stopChild(bench, single);
 
@@ -153,6 +155,7 @@ export async function scaleOut(bench: Bench): Promise<Row[]> {
       {
         scenario: `scale-out: one instance, memory store and cache (${SESSIONS} sessions, L=${L} ms)`,
         ...one,
+        callsPerView: oneCalls / one.requests,
         target: '—',
       },
       {
