@@ -31,7 +31,7 @@ declare module 'autocannon' {
     on(
       event: 'response',
       listener: (client: unknown, statusCode: number, resBytes: number, responseTime: number) => void,
-    ): this;
+    ): void;
   }
   function autocannon(options: Options): Instance;
   export = autocannon;

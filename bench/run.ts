@@ -114,7 +114,7 @@ async function coldView(bench: Bench): Promise<{ row: Row; app: Child }> {
       rss: rssMB(app),
       result: `p50 / L = ${(r.p50 / L).toFixed(2)}`,
       figures: { p50OverL: r.p50 / L },
-      target: `p50 ≤ 1.1 × L (${1.1 * L} ms)`,
+      target: `p50 ≤ 1.1 × L (${r1(1.1 * L)} ms)`,
       pass: r.p50 <= 1.1 * L,
     },
   };
