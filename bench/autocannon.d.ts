@@ -26,6 +26,13 @@ declare module 'autocannon' {
     errors: number;
     statusCodeStats: Record<string, { count: number } | undefined>;
   }
-  function autocannon(options: Options): Promise<Result>;
+  /** A run under way: a promise of its result that also reports each answer (`responseTime` in ms). */
+  interface Instance extends Promise<Result> {
+    on(
+      event: 'response',
+      listener: (client: unknown, statusCode: number, resBytes: number, responseTime: number) => void,
+    ): void;
+  }
+  function autocannon(options: Options): Instance;
   export = autocannon;
 }

@@ -1,0 +1,196 @@
+/**
+ * What every scenario of `npm run bench` shares: the options, the table's row, the processes it starts and the
+ * load it sends. The scenarios live in run.ts (views, login flow, memory), live.ts (freshness, streams) and
+ * scaleout.ts (three instances sharing Redis).
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { SEED_IDS } from '@pagelight/graph-emulator';
+import { CookieClient } from '../test/support/cookieClient';
+import { control } from '../test/support/emulator';
+import { startAppProcess, stop, type AppCredentials, type Child } from '../test/support/processes';
+import { realLogin } from '../test/support/realLogin';
+
+export const RESULTS = path.join(__dirname, 'results');
+export const CREDENTIALS: AppCredentials = {
+  appId: '1234567890123456',
+  appSecret: 'bench-app-secret-not-for-production',
+  sessionSecret: 'bench-session-secret-0123456789abcdef-0123',
+};
+/** What the emulator's handshake presents and the app expects (FB_WEBHOOK_VERIFY_TOKEN on both). */
+export const WEBHOOK_VERIFY_TOKEN = 'bench-webhook-verify-token';
+export const BAKERY = SEED_IDS.pages.bakery;
+export const ADA = SEED_IDS.users.ada;
+/** The emulator's log keeps 10 000 entries: beyond that a call count is a floor. */
+export const EMULATOR_LOG_CAP = 10_000;
+
+export interface Options {
+  latency: number;
+  connections: number;
+  duration: number;
+  sessions: number;
+  flowSeconds: number;
+  flowConcurrency: number;
+  memory: string;
+  slices: number;
+  profile: boolean;
+  /** Comma-separated scenario names to run (all when empty): see SCENARIOS in run.ts. */
+  only: string;
+  posts: number;
+  scaleSeconds: number;
+  streams: number;
+}
+
+export interface Load {
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+}
+
+export interface Row {
+  scenario: string;
+  rps?: number;
+  p50?: number;
+  p99?: number;
+  requests?: number;
+  flows?: number;
+  callsPerView?: number;
+  callsSaturated?: boolean;
+  rss?: number;
+  heapBytesPerSession?: number;
+  heapMB?: number;
+  /** The scenario's own figure, as printed in the table's "result" column. */
+  result?: string;
+  /** The figures behind `result`, for the JSON. */
+  figures?: Record<string, number | string | boolean>;
+  target: string;
+  pass?: boolean;
+}
+
+/** What every scenario runs against: the emulator process and the ports picked for the app and the floor. */
+export interface Bench {
+  opts: Options;
+  emulatorUrl: string;
+  appPort: number;
+  appUrl: string;
+  floorPort: number;
+  /** Children still running, stopped on the way out. */
+  children: Set<Child>;
+  /** Called on the way out (e.g. deleting the bench's keys from a shared Redis). */
+  cleanups: (() => Promise<void>)[];
+}
+
+export const log = (s: string) => process.stderr.write(`bench: ${s}\n`);
+export const r1 = (x: number | undefined) => (x === undefined ? '—' : String(Math.round(x * 10) / 10));
+
+/** Graph and token calls the emulator logged since the last clear, optionally filtered (its `/calls` control). */
+export async function calls(bench: Bench, filter: Record<string, string> = {}): Promise<number> {
+  const query = new URLSearchParams(filter).toString();
+  return ((await control(bench.emulatorUrl, 'GET', `/calls${query ? `?${query}` : ''}`)) as { count: number }).count;
+}
+
+/**
+ * The built app against the emulator, with the page cache at `cacheTtl` seconds, on `port` (the bench's app port
+ * by default). `env` adds to or overrides the bench's settings.
+ */
+export async function startApp(
+  bench: Bench,
+  cacheTtl: number,
+  tag: string,
+  env: Record<string, string> = {},
+  port = bench.appPort,
+): Promise<Child> {
+  const nodeArgs = bench.opts.profile
+    ? [
+        '--cpu-prof',
+        `--cpu-prof-dir=${path.join(RESULTS, 'profiles')}`,
+        `--cpu-prof-name=app-${tag}-${Date.now()}.cpuprofile`,
+      ]
+    : [];
+  const child = await startAppProcess(
+    port,
+    bench.emulatorUrl,
+    CREDENTIALS,
+    // Every flow starts from one address: the per-address login limit would measure itself.
+    { NODE_ENV: 'production', PAGE_CACHE_TTL: String(cacheTtl), LOGIN_RATE_LIMIT: '0', ...env },
+    { inheritEnv: true, echoStderr: true, nodeArgs },
+  );
+  child.name = `app ${tag}`;
+  bench.children.add(child);
+  return child;
+}
+
+export async function stopChild(bench: Bench, child: Child): Promise<void> {
+  await stop(child);
+  bench.children.delete(child);
+}
+
+/** The whole flow as a person does it: home → login → dialog → Continue → callback → picker → connect → page. Returns the cookie. */
+export async function loginFlow(appUrl: string): Promise<string> {
+  const browser = new CookieClient(appUrl);
+  const home = await browser.get('/');
+  await home.arrayBuffer();
+  if (home.status !== 200) throw new Error(`home: expected 200, got ${home.status}`);
+  const outcome = await realLogin(appUrl, undefined, BAKERY, browser);
+  if (!outcome.ok) throw new Error(`${outcome.step}: got ${outcome.status ?? 'no status'}`);
+  return browser.cookieHeader();
+}
+
+/** `n` logged-in sessions, ten at a time. */
+export async function loginSessions(appUrl: string, n: number): Promise<string[]> {
+  const cookies: string[] = [];
+  for (let done = 0; done < n; done += 10) {
+    cookies.push(...(await Promise.all(Array.from({ length: Math.min(10, n - done) }, () => loginFlow(appUrl)))));
+  }
+  return cookies;
+}
+
+/** autocannon GET /pages/<id>, each request with the next session's cookie. */
+export async function load(
+  url: string,
+  cookies: string[],
+  opts: Pick<Options, 'connections' | 'duration'>,
+): Promise<Load> {
+  let i = 0;
+  const result = await autocannon({
+    url,
+    connections: opts.connections,
+    duration: opts.duration,
+    requests: [
+      {
+        method: 'GET',
+        path: `/pages/${BAKERY}`,
+        setupRequest: (req) =>
+          cookies.length ? { ...req, headers: { ...req.headers, cookie: cookies[i++ % cookies.length]! } } : req,
+      },
+    ],
+  });
+  if (result.non2xx || result.errors)
+    throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, requests: result['2xx'] };
+}
+
+/** The value at quantile `p` (0–1) of ascending `sorted`. */
+export function quantile(sorted: number[], p: number): number {
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]! : NaN;
+}
+
+/** CPU time (user + system) a process has used so far, in ms, from /proc/<pid>/stat (Linux). */
+export function cpuMs(child: Child): number {
+  const stat = readFileSync(`/proc/${child.proc.pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces), from field 3 on: utime is field 14, stime 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1000) / CLOCK_TICKS;
+}
+
+/** USER_HZ: 100 on every Linux the bench runs on (getconf CLK_TCK); /proc counts in these ticks. */
+const CLOCK_TICKS = 100;
+
+/** Resident memory of a child in KB (Linux), unrounded, for per-connection deltas. */
+export function rssKB(child: Child): number {
+  const status = readFileSync(`/proc/${child.proc.pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]);
+}
