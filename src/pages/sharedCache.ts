@@ -255,7 +255,7 @@ export class RedisPageCache implements PageAnswers {
   private async read(keys: Keys): Promise<Read | undefined> {
     try {
       const reply = await this.command(['EVAL', READ, '3', keys.versions, keys.entry, keys.lock, keys.part]);
-      const [version, raw, locked] = Array.isArray(reply) ? reply : [];
+      const [version, raw, locked] = Array.isArray(reply) ? (reply as unknown[]) : [];
       let entry: Read['entry'];
       if (typeof raw === 'string') {
         const parsed = Stored.safeParse(safeJson(raw));
