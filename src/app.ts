@@ -17,7 +17,9 @@ import { liveRoutes } from './live/routes';
 import { StreamRegistry } from './live/streams';
 import { webhookRoutes } from './webhooks/routes';
 import { privacyRoutes } from './pages/privacy';
-import { PageCache } from './pages/cache';
+import { PageCache, type PageAnswers } from './pages/cache';
+import { RedisPageCache } from './pages/sharedCache';
+import { RedisPageEvents } from './live/redisBus';
 import { AccountsCache } from './pages/accounts';
 import { SessionGate } from './pages/limits';
 import { errorHandler, notFound } from './http/errors';
@@ -32,9 +34,9 @@ export interface AppDeps {
   sessions: SessionStoreHandle;
   logger: Logger;
   now?: () => number;
-  /** Default: built from PAGE_CACHE_TTL. */
-  cache?: PageCache;
-  /** Default: in this process only. */
+  /** Default: built from PAGE_CACHE_TTL, in Redis with PAGE_CACHE_STORE=redis (docs/architecture.md#shared-cache). */
+  cache?: PageAnswers;
+  /** Default: in this process only; through Redis pub/sub with PAGE_CACHE_STORE=redis. */
   events?: PageEvents;
   /** Default: bounded by LIVE_STREAMS_PER_SESSION and LIVE_STREAMS_MAX. */
   streams?: StreamRegistry;
@@ -49,12 +51,24 @@ const ROOT = path.resolve(__dirname, '..');
  */
 export function createApp(config: Config, deps: AppDeps): Express {
   const app = express();
+  const now = deps.now ?? Date.now;
+  // One cache and one event bus for every instance when the page cache lives in Redis.
+  const shared = config.pageCacheStore === 'redis' ? deps.sessions.redis : undefined;
   const ctx: AppContext = {
     config,
     graph: deps.graph,
     sessions: deps.sessions,
     logger: deps.logger,
-    pageCache: deps.cache ?? new PageCache({ ttlSec: config.pageCacheTtlSec }),
+    pageCache:
+      deps.cache ??
+      (shared
+        ? new RedisPageCache(shared, {
+            ttlSec: config.pageCacheTtlSec,
+            prefix: `${config.redisPrefix}cache:`,
+            logger: deps.logger,
+            now,
+          })
+        : new PageCache({ ttlSec: config.pageCacheTtlSec })),
     accounts: new AccountsCache(config.accountsCacheTtlSec),
     upstream: new SessionGate(config.sessionUpstreamConcurrency),
     now: deps.now ?? Date.now,
@@ -62,7 +76,9 @@ export function createApp(config: Config, deps: AppDeps): Express {
     keeper: new ConnectionKeeper(new TokenSealer(config.tokenKeys), config.sessionMaxSec * 1000, deps.now ?? Date.now),
     events:
       deps.events ??
-      new LocalPageEvents((err) => deps.logger.error({ err }, 'a live-update listener failed'), deps.now ?? Date.now),
+      (shared
+        ? new RedisPageEvents(shared, `${config.redisPrefix}events`, deps.logger, now)
+        : new LocalPageEvents((err) => deps.logger.error({ err }, 'a live-update listener failed'), now)),
     streams: deps.streams ?? new StreamRegistry(config.liveStreamsPerSession, config.liveStreamsMax),
   };
 

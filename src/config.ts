@@ -33,6 +33,8 @@ export interface Config {
   /** Keys that seal tokens in the session, newest first (TOKEN_ENCRYPTION_KEY, else SESSION_SECRET). */
   readonly tokenKeys: readonly string[];
   readonly sessionStore: 'memory' | 'redis';
+  /** Where cached page answers live: this process, or Redis shared by every instance (PAGE_CACHE_STORE, default: SESSION_STORE). */
+  readonly pageCacheStore: 'memory' | 'redis';
   readonly redisUrl: string;
   readonly redisPrefix: string;
   readonly providerPort: number;
@@ -311,6 +313,15 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('SESSION_STORE', `must be "memory" or "redis", got "${store}"`);
   }
 
+  const cacheStore = read(env, 'PAGE_CACHE_STORE') ?? store;
+  if (cacheStore !== 'memory' && cacheStore !== 'redis') {
+    throw new ConfigError('PAGE_CACHE_STORE', `must be "memory" or "redis", got "${cacheStore}"`);
+  }
+  // The shared cache uses the session store's Redis connection (docs/architecture.md#shared-cache).
+  if (cacheStore === 'redis' && store !== 'redis') {
+    throw new ConfigError('PAGE_CACHE_STORE', '"redis" needs SESSION_STORE=redis (it shares that Redis connection)');
+  }
+
   const verifyToken = read(env, 'FB_WEBHOOK_VERIFY_TOKEN');
   if (verifyToken !== undefined && !/^[\x21-\x7e]{8,256}$/.test(verifyToken)) {
     throw new ConfigError('FB_WEBHOOK_VERIFY_TOKEN', 'must be 8 to 256 printable characters without spaces');
@@ -342,6 +353,7 @@ export function loadConfig(env: Env = process.env): Config {
     sessionSecretGenerated: secretRaw === undefined,
     tokenKeys,
     sessionStore: store,
+    pageCacheStore: cacheStore,
     redisUrl: redisUrl(env),
     redisPrefix: redisPrefix(read(env, 'REDIS_PREFIX')),
     providerPort: port(env, 'PROVIDER_PORT', 3001),

@@ -111,6 +111,8 @@ describe('loadConfig', () => {
     [{ FB_JWKS_URL: 'keys.json' }, 'FB_JWKS_URL'],
     [{ FB_SCOPES: 'pages_show_list <script>' }, 'FB_SCOPES'],
     [{ SESSION_STORE: 'postgres' }, 'SESSION_STORE'],
+    [{ PAGE_CACHE_STORE: 'memcached' }, 'PAGE_CACHE_STORE'],
+    [{ PAGE_CACHE_STORE: 'redis' }, 'PAGE_CACHE_STORE'],
     [{ REDIS_URL: 'http://127.0.0.1:6379' }, 'REDIS_URL'],
     [{ REDIS_URL: '::::' }, 'REDIS_URL'],
     [{ TRUST_PROXY: 'yes; rm -rf' }, 'TRUST_PROXY'],
@@ -121,6 +123,12 @@ describe('loadConfig', () => {
     expect(err.variable).toBe(variable);
     expect(err.message.startsWith(`${variable}: `)).toBe(true);
     expect(err.message).not.toContain('\n');
+  });
+
+  it('PAGE_CACHE_STORE follows SESSION_STORE unless set (docs/architecture.md#shared-cache)', () => {
+    expect(loadConfig({}).pageCacheStore).toBe('memory');
+    expect(loadConfig({ SESSION_STORE: 'redis' }).pageCacheStore).toBe('redis');
+    expect(loadConfig({ SESSION_STORE: 'redis', PAGE_CACHE_STORE: 'memory' }).pageCacheStore).toBe('memory');
   });
 
   it('when the secret is wrong, then the error message does not echo it', () => {

@@ -48,7 +48,11 @@ export class LocalPageEvents implements PageEvents {
   ) {}
 
   publish(pageId: string, event: PageEvent): void {
-    const at = this.now();
+    this.deliver(pageId, event, this.now());
+  }
+
+  /** Keeps and hands out an event stamped `at` elsewhere (by the instance that published it, ./redisBus). */
+  deliver(pageId: string, event: PageEvent, at: number): void {
     const kept = (this.recent.get(pageId) ?? []).filter((e) => at - e.at < RECENT_MS);
     kept.push({ at, event });
     this.recent.set(pageId, kept.slice(-RECENT_PER_PAGE));

@@ -3,6 +3,33 @@ import { LRUCache } from 'lru-cache';
 /** What is cached for a page: its details, and the first page of its feed. */
 export type CachedPart = 'details' | 'feed';
 
+/** What a read knows about the page: `live` when the provider pushes its changes (webhooks subscribed). */
+export interface ReadOptions {
+  live?: boolean;
+}
+
+/**
+ * The page cache as pages/reads.ts uses it: this process's ({@link PageCache}) or the one shared by every
+ * instance in Redis (./sharedCache).
+ * @see docs/architecture.md#page-cache
+ */
+export interface PageAnswers {
+  readonly enabled: boolean;
+  /** Answers served from the cache / loaded upstream, for tests and the benchmark. */
+  readonly hits: number;
+  readonly misses: number;
+  get<T>(pageId: string, part: CachedPart, variant: string, load: () => Promise<T>, options?: ReadOptions): Promise<T>;
+  refresh<T>(
+    pageId: string,
+    part: CachedPart,
+    variant: string,
+    load: () => Promise<T>,
+    options?: ReadOptions,
+  ): Promise<T>;
+  dropPage(pageId: string): void;
+  dropPart(pageId: string, part: CachedPart): void;
+}
+
 export interface PageCacheOptions {
   /** Seconds an answer is served from the cache; 0 turns the cache off (PAGE_CACHE_TTL). */
   ttlSec: number;
@@ -29,7 +56,7 @@ interface Entry {
  * (LRU), entries live `ttlSec`, and a page's entries are dropped when the
  * provider refuses a token or a permission for it.
  */
-export class PageCache {
+export class PageCache implements PageAnswers {
   readonly enabled: boolean;
   /** Answers served from the cache / loaded upstream, for tests and the benchmark. */
   hits = 0;

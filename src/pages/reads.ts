@@ -38,15 +38,17 @@ export async function readPage(
   if (share === undefined) return both(details(), feed());
   const now = ctx.now();
   const page = connectedPage(ctx, req, pageId);
+  // Subscribed to webhooks: a change would have dropped the answer, so it may be served stale while it refreshes.
+  const options = { live: page?.live === true };
   if (page?.tokenConfirmedAt !== undefined && now - page.tokenConfirmedAt < ctx.config.pageCacheTtlSec * 1000) {
     return both(
-      cache.get(pageId, 'details', `${DETAILS_FIELDS} ${share}`, details),
-      cache.get(pageId, 'feed', `first ${share}`, feed),
+      cache.get(pageId, 'details', `${DETAILS_FIELDS} ${share}`, details, options),
+      cache.get(pageId, 'feed', `first ${share}`, feed, options),
     );
   }
   const answers = await both(
-    cache.refresh(pageId, 'details', `${DETAILS_FIELDS} ${share}`, details),
-    cache.refresh(pageId, 'feed', `first ${share}`, feed),
+    cache.refresh(pageId, 'details', `${DETAILS_FIELDS} ${share}`, details, options),
+    cache.refresh(pageId, 'feed', `first ${share}`, feed, options),
   );
   // Written once per PAGE_CACHE_TTL, not on every warm view.
   confirmToken(ctx, req, pageId, now);

@@ -6,7 +6,7 @@ import type { Logger } from '../log/logger';
 import { TOMBSTONE_MS } from './lifetimes';
 import { redisRecords } from './records';
 import { tolerantJson } from './serializer';
-import type { SessionStoreHandle } from './store';
+import type { SessionStoreHandle, SharedRedis } from './store';
 import { ownerOf } from './userIndex';
 
 export interface RedisStoreOptions {
@@ -166,6 +166,23 @@ function settle(work: Promise<unknown>, cb?: Callback): Promise<unknown> {
   );
 }
 
+/** `work`, or a rejection after `ms`: the shared cache's own, shorter deadline (it falls back to the provider). */
+function within<T>(work: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new StoreDeadlineError(ms)), ms);
+    work.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (err: unknown) => {
+        clearTimeout(timer);
+        reject(err instanceof Error ? err : new Error(String(err)));
+      },
+    );
+  });
+}
+
 export class StoreDeadlineError extends Error {
   constructor(ms: number) {
     super(`the session store did not answer within ${ms} ms`);
@@ -278,10 +295,32 @@ export async function createRedisSessionStore(
   const evalBound = (script: string, keys: string[], args: string[]) =>
     bound(client.eval(script, { keys, arguments: args }));
   const sendCommand = (args: string[]) => bound(client.sendCommand(args));
+  let subscriber: ReturnType<typeof client.duplicate> | undefined;
+  let subscriberUp: Promise<unknown> | undefined;
+  const subscriberOf = () => {
+    if (!subscriber) {
+      subscriber = client.duplicate({ name: `${clientName}-sub` });
+      subscriber.on('error', () => undefined);
+      subscriberUp = subscriber.connect();
+    }
+    return { sub: subscriber, up: subscriberUp! };
+  };
+  const redis: SharedRedis = {
+    command: (args, ms) => within(client.sendCommand(args), ms),
+    subscribe: async (channel, listener) => {
+      const { sub, up } = subscriberOf();
+      await within(up, startWaitMs);
+      await within(
+        sub.subscribe(channel, (message: string) => listener(message)),
+        deadlineMs,
+      );
+    },
+  };
   return {
     store,
     kind: 'redis',
     sendCommand,
+    redis,
     index: {
       sessionsOf: async (userId) => {
         const sids = await evalBound(
@@ -307,6 +346,11 @@ export async function createRedisSessionStore(
     close: async () => {
       closing = true;
       clearInterval(heartbeat);
+      try {
+        if (subscriber?.isOpen) subscriber.destroy();
+      } catch {
+        // already closed
+      }
       if (client.isReady && !stalled) {
         // QUIT waits for the replies still owed; a stalled server gets no such courtesy.
         await bound(client.close()).catch(() => destroyQuietly());

@@ -1,0 +1,340 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import type { Logger } from '../log/logger';
+import type { SharedRedis } from '../session/store';
+import type { CachedPart, PageAnswers, ReadOptions } from './cache';
+
+export interface SharedCacheOptions {
+  /** PAGE_CACHE_TTL, seconds; 0 turns the cache off. */
+  ttlSec: number;
+  /** Key prefix (REDIS_PREFIX + `cache:`). */
+  prefix: string;
+  logger: Logger;
+  now?: () => number;
+  /** Longest wait for one Redis operation before the view goes upstream instead (default 200 ms). */
+  deadlineMs?: number;
+  /** An answer whose JSON is longer is not kept (default 256 KB). */
+  maxAnswerBytes?: number;
+  /** How long the instance that fetches a missed part holds its lock (default 3000 ms). */
+  lockMs?: number;
+  /** How often the others look for its answer meanwhile (default 15 ms). */
+  pollMs?: number;
+  /** A live page's answer may be served up to this many TTLs old while one refresh runs (default 10). */
+  staleFactor?: number;
+}
+
+export const DEFAULT_MAX_ANSWER_BYTES = 256 * 1024;
+/** Background refreshes (stale-while-revalidate) under way in one process at most. */
+const MAX_REVALIDATING = 64;
+
+const Stored = z.object({ v: z.string(), at: z.number(), d: z.unknown() });
+
+// KEYS: versions hash, entry, lock. The part's version, the entry and whether someone holds the lock, at once.
+const READ = `return {redis.call('HGET', KEYS[1], ARGV[1]) or '0', redis.call('GET', KEYS[2]) or false, redis.call('EXISTS', KEYS[3])}`;
+// Stores only when nothing dropped the part since the load began (the version read then is still current).
+const STORE = `
+if (redis.call('HGET', KEYS[1], ARGV[1]) or '0') ~= ARGV[2] then return 0 end
+redis.call('SET', KEYS[2], ARGV[3], 'PX', ARGV[4])
+if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[5]) then redis.call('PEXPIRE', KEYS[1], ARGV[5]) end
+return 1`;
+const DROP = `
+for i = 2, #ARGV do redis.call('HINCRBY', KEYS[1], ARGV[i], 1) end
+if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[1]) then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return 1`;
+const UNLOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+
+interface Keys {
+  versions: string;
+  entry: string;
+  lock: string;
+  part: CachedPart;
+}
+
+interface Read {
+  version: string;
+  entry: z.infer<typeof Stored> | undefined;
+  locked: boolean;
+}
+
+/**
+ * The page cache in Redis, shared by every instance: same keying (page, part, variant incl. grant and role),
+ * TTL as key expiry, a byte bound per answer. A drop bumps the part's version in a per-page hash; an entry
+ * stored under an older version is no longer read, and a load that began before a drop does not store.
+ * Several instances missing the same part at once: one takes a short lock (SET NX PX) and fetches, the
+ * others poll for its answer until the lock is gone or its deadline passes, then fetch themselves. A live page
+ * (webhooks subscribed) may be served past its TTL, up to `staleFactor` TTLs, while one refresh runs. Every
+ * Redis operation has a deadline; when Redis fails the view reads upstream, never fails for it.
+ * @see docs/architecture.md#shared-cache
+ */
+export class RedisPageCache implements PageAnswers {
+  readonly enabled: boolean;
+  hits = 0;
+  misses = 0;
+  /** Stale answers served while a refresh ran, and refreshes started (for tests and the benchmark). */
+  staleServed = 0;
+  revalidations = 0;
+  private readonly ttlMs: number;
+  private readonly now: () => number;
+  private readonly deadlineMs: number;
+  private readonly maxAnswerBytes: number;
+  private readonly lockMs: number;
+  private readonly pollMs: number;
+  private readonly staleFactor: number;
+  /** Loads under way in this process, by entry key: a second view joins instead of polling Redis. */
+  private readonly loading = new Map<string, Promise<unknown>>();
+  private readonly revalidating = new Set<string>();
+  private warned = 0;
+
+  constructor(
+    private readonly redis: SharedRedis,
+    private readonly options: SharedCacheOptions,
+  ) {
+    this.enabled = options.ttlSec > 0;
+    this.ttlMs = options.ttlSec * 1000;
+    this.now = options.now ?? Date.now;
+    this.deadlineMs = options.deadlineMs ?? 200;
+    this.maxAnswerBytes = options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
+    this.lockMs = options.lockMs ?? 3000;
+    this.pollMs = options.pollMs ?? 15;
+    this.staleFactor = options.staleFactor ?? 10;
+  }
+
+  async get<T>(
+    pageId: string,
+    part: CachedPart,
+    variant: string,
+    load: () => Promise<T>,
+    options: ReadOptions = {},
+  ): Promise<T> {
+    if (!this.enabled) return load();
+    const keys = this.keysOf(pageId, part, variant);
+    const joined = this.loading.get(keys.entry) as Promise<T> | undefined;
+    if (joined) {
+      this.hits++;
+      return joined;
+    }
+    const read = await this.read(keys);
+    if (!read) {
+      this.misses++;
+      return load();
+    }
+    const entry = read.entry;
+    if (entry && entry.v === read.version) {
+      const age = this.now() - entry.at;
+      if (age < this.ttlMs) {
+        this.hits++;
+        return entry.d as T;
+      }
+      if (options.live && age < this.ttlMs * this.staleFactor) {
+        this.hits++;
+        this.staleServed++;
+        this.revalidate(keys, read.version, load);
+        return entry.d as T;
+      }
+    }
+    this.misses++;
+    return this.fill(keys, read.version, read.locked, load, options.live === true);
+  }
+
+  async refresh<T>(
+    pageId: string,
+    part: CachedPart,
+    variant: string,
+    load: () => Promise<T>,
+    options: ReadOptions = {},
+  ): Promise<T> {
+    if (!this.enabled) return load();
+    this.misses++;
+    const keys = this.keysOf(pageId, part, variant);
+    // Read before the load starts, so a drop during the load keeps its answer out.
+    const version = await this.version(keys);
+    const value = await load();
+    if (version !== undefined) void this.store(keys, version, value, options.live === true);
+    return value;
+  }
+
+  dropPage(pageId: string): void {
+    this.drop(pageId, ['details', 'feed']);
+  }
+
+  dropPart(pageId: string, part: CachedPart): void {
+    this.drop(pageId, [part]);
+  }
+
+  private drop(pageId: string, parts: CachedPart[]): void {
+    if (!this.enabled) return;
+    const versions = this.keysOf(pageId, parts[0]!, '').versions;
+    this.command(['EVAL', DROP, '1', versions, String(this.keepVersionsMs()), ...parts]).catch(() => {
+      // Entries already in Redis outlive this drop until their TTL (or staleFactor TTLs on a live page).
+      this.options.logger.error({ pageId, parts }, 'page cache (redis): a drop failed; cached answers expire by TTL');
+    });
+  }
+
+  /** Fetches a missed part: this process's load under way, else the instance holding the lock, else ourselves. */
+  private fill<T>(keys: Keys, version: string, locked: boolean, load: () => Promise<T>, live: boolean): Promise<T> {
+    const existing = this.loading.get(keys.entry) as Promise<T> | undefined;
+    if (existing) return existing;
+    const work = this.fetchOnce(keys, version, locked, load, live).finally(() => {
+      if (this.loading.get(keys.entry) === work) this.loading.delete(keys.entry);
+    });
+    this.loading.set(keys.entry, work);
+    return work;
+  }
+
+  private async fetchOnce<T>(
+    keys: Keys,
+    version: string,
+    locked: boolean,
+    load: () => Promise<T>,
+    live: boolean,
+  ): Promise<T> {
+    const token = randomBytes(9).toString('base64url');
+    const mine = !locked && (await this.lock(keys, token));
+    if (mine) return this.loadAndStore(keys, version, token, load, live);
+    // Another instance fetches: wait for its answer while it holds the lock, at most its lock's life.
+    const deadline = this.now() + this.lockMs;
+    while (this.now() < deadline) {
+      await sleep(this.pollMs);
+      const read = await this.read(keys);
+      if (!read) break;
+      if (read.entry && read.entry.v === read.version && this.now() - read.entry.at < this.ttlMs) {
+        return read.entry.d as T;
+      }
+      if (!read.locked) {
+        // The holder finished without storing (it failed, or a drop intervened) or died: fetch ourselves.
+        if (await this.lock(keys, token)) return this.loadAndStore(keys, read.version, token, load, live);
+        version = read.version;
+      }
+    }
+    const value = await load();
+    void this.store(keys, version, value, live);
+    return value;
+  }
+
+  private async loadAndStore<T>(
+    keys: Keys,
+    version: string,
+    token: string,
+    load: () => Promise<T>,
+    live: boolean,
+  ): Promise<T> {
+    try {
+      const value = await load();
+      await this.store(keys, version, value, live);
+      return value;
+    } finally {
+      this.command(['EVAL', UNLOCK, '1', keys.lock, token]).catch(() => undefined);
+    }
+  }
+
+  /** One background refresh per part: in this process (a set) and across instances (the lock). */
+  private revalidate(keys: Keys, version: string, load: () => Promise<unknown>): void {
+    if (this.revalidating.has(keys.entry) || this.revalidating.size >= MAX_REVALIDATING) return;
+    this.revalidating.add(keys.entry);
+    const token = randomBytes(9).toString('base64url');
+    void (async () => {
+      try {
+        if (!(await this.lock(keys, token))) return;
+        this.revalidations++;
+        await this.loadAndStore(keys, version, token, load, true);
+      } catch (err) {
+        this.options.logger.debug({ err }, 'page cache: a background refresh failed; the next view reads upstream');
+      } finally {
+        this.revalidating.delete(keys.entry);
+      }
+    })();
+  }
+
+  private keysOf(pageId: string, part: CachedPart, variant: string): Keys {
+    // The page id in braces: a page's keys land on one Redis Cluster slot, as the scripts need.
+    const page = `${this.options.prefix}{${pageId}}`;
+    const id = createHash('sha256').update(variant).digest('base64url').slice(0, 22);
+    return { versions: `${page}:v`, entry: `${page}:${part}:${id}`, lock: `${page}:${part}:${id}:lock`, part };
+  }
+
+  private async read(keys: Keys): Promise<Read | undefined> {
+    try {
+      const reply = await this.command(['EVAL', READ, '3', keys.versions, keys.entry, keys.lock, keys.part]);
+      const [version, raw, locked] = Array.isArray(reply) ? (reply as unknown[]) : [];
+      let entry: Read['entry'];
+      if (typeof raw === 'string') {
+        const parsed = Stored.safeParse(safeJson(raw));
+        entry = parsed.success ? parsed.data : undefined;
+      }
+      return { version: typeof version === 'string' ? version : '0', entry, locked: locked === 1 };
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async version(keys: Keys): Promise<string | undefined> {
+    try {
+      const v = await this.command(['HGET', keys.versions, keys.part]);
+      return typeof v === 'string' ? v : '0';
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async lock(keys: Keys, token: string): Promise<boolean> {
+    try {
+      return (await this.command(['SET', keys.lock, token, 'NX', 'PX', String(this.lockMs)])) === 'OK';
+    } catch {
+      // Redis failing: nobody can wait on anyone; fetch.
+      return true;
+    }
+  }
+
+  private async store(keys: Keys, version: string, value: unknown, live: boolean): Promise<void> {
+    const record = JSON.stringify({ v: version, at: this.now(), d: value });
+    if (Buffer.byteLength(record) > this.maxAnswerBytes) return;
+    // A live page's answer is kept staleFactor TTLs, to be served stale; a view of a page that is not live ignores it past the TTL.
+    const life = live ? this.ttlMs * this.staleFactor : this.ttlMs;
+    try {
+      await this.command([
+        'EVAL',
+        STORE,
+        '2',
+        keys.versions,
+        keys.entry,
+        keys.part,
+        version,
+        record,
+        String(life),
+        String(this.keepVersionsMs()),
+      ]);
+    } catch {
+      // Not kept: the next view reads upstream.
+    }
+  }
+
+  /** The versions hash outlives every entry stored under it, so a version never goes back while an entry lives. */
+  private keepVersionsMs(): number {
+    return this.ttlMs * this.staleFactor * 2;
+  }
+
+  private command(args: string[]): Promise<unknown> {
+    return this.redis.command(args, this.deadlineMs).catch((err: unknown) => {
+      if (this.now() - this.warned > 10_000) {
+        this.options.logger.warn(
+          { err: { name: (err as Error).name, message: (err as Error).message } },
+          'page cache (redis) unavailable; views read the provider',
+        );
+      }
+      this.warned = this.now();
+      throw err;
+    });
+  }
+}
+
+function safeJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

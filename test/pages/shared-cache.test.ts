@@ -1,0 +1,279 @@
+import http from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { createClient } from 'redis';
+import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
+import type { Config } from '../../src/config';
+import { createRedisSessionStore } from '../../src/session/redis';
+import { createMemorySessionStore } from '../../src/session/store';
+import { CookieClient } from '../support/cookieClient';
+import { realLogin } from '../support/realLogin';
+import { startInstance, type Instance } from '../support/stack';
+import { configFor, redisAnswers, startSharedEmulator } from '../session/helpers';
+import { feedDelivery, signed } from '../webhooks/deliver';
+
+/**
+ * The page cache and page events shared by every instance through Redis (docs/architecture.md#shared-cache):
+ * real Redis, several app instances, one emulator.
+ */
+const REDIS_URL = process.env.REDIS_URL;
+const available = REDIS_URL !== undefined && REDIS_URL !== '' && redisAnswers(REDIS_URL);
+if (!available) process.stderr.write('\nREDIS_URL unset or not answering: skipping the shared page-cache tests\n');
+const describeRedis = available ? describe : describe.skip;
+
+const ADA = SEED_IDS.users.ada;
+const BAKERY = SEED_IDS.pages.bakery;
+const RUN = `${process.pid}-${randomBytes(4).toString('hex')}`;
+const PREFIX = `pagelight-test:${RUN}:`;
+const VERIFY = 'verify-token-for-tests-0001';
+
+describeRedis('the page cache shared through Redis', () => {
+  let emulator: RunningEmulator;
+  let admin: ReturnType<typeof createClient>;
+  let config: Config;
+  let prefix = PREFIX;
+  let run = 0;
+  /** Offset of the instances' clock, for the TTL (the Redis keys' own expiry runs on real time). */
+  let skew = 0;
+  const now = () => Date.now() + skew;
+  const running = new Set<Instance>();
+
+  beforeEach(() => {
+    skew = 0;
+    prefix = `${PREFIX}${run++}:`;
+    config = configFor(emulator, {
+      SESSION_STORE: 'redis',
+      REDIS_URL: REDIS_URL!,
+      REDIS_PREFIX: prefix,
+      PAGE_CACHE_TTL: '60',
+      FB_WEBHOOK_VERIFY_TOKEN: VERIFY,
+      // Granted, so connecting subscribes the page and it is live.
+      FB_SCOPES: 'pages_show_list pages_read_engagement pages_manage_metadata',
+    });
+  });
+
+  const start = async (cfg: Config = config): Promise<Instance> => {
+    const instance = await startInstance(cfg, (logger) => createRedisSessionStore(cfg, logger), now);
+    running.add(instance);
+    return instance;
+  };
+  const startMany = async (n: number) => {
+    const instances = await Promise.all(Array.from({ length: n }, () => start()));
+    // Every instance listens on the events channel before the test publishes anything.
+    await until(async () => ((await admin.pubSubNumSub(`${prefix}events`))[`${prefix}events`] ?? 0) >= n);
+    return instances as [Instance, Instance, Instance];
+  };
+
+  /** A person signed in on `instance`, the page connected (so their page token is confirmed) and viewed once. */
+  async function viewer(instance: Instance): Promise<CookieClient> {
+    const browser = new CookieClient(instance.url, 10_000);
+    const outcome = await realLogin(instance.url, ADA, BAKERY, browser);
+    expect(outcome).toMatchObject({ ok: true });
+    return browser;
+  }
+
+  /** Page reads the provider answered: details, and the first feed page. */
+  const reads = () => {
+    const all = emulator.controls.calls({ method: 'GET', path: `/${BAKERY}`, tokenKind: 'page' });
+    const feed = emulator.controls.calls({ method: 'GET', path: `/${BAKERY}/feed`, tokenKind: 'page' });
+    return { details: all - feed, feed };
+  };
+  const since = (before: { details: number; feed: number }) => {
+    const after = reads();
+    return { details: after.details - before.details, feed: after.feed - before.feed };
+  };
+  /** What a second instance's page would do to the page's cached parts: bump their versions (a drop). */
+  const dropEverywhere = () =>
+    admin
+      .hIncrBy(`${prefix}cache:{${BAKERY}}:v`, 'details', 1)
+      .then(() => admin.hIncrBy(`${prefix}cache:{${BAKERY}}:v`, 'feed', 1));
+
+  beforeAll(async () => {
+    emulator = await startSharedEmulator();
+    admin = createClient({ url: REDIS_URL! });
+    admin.on('error', () => undefined);
+    await admin.connect();
+  });
+  afterEach(async () => {
+    await Promise.all([...running].map((i) => i.close()));
+    running.clear();
+  });
+  afterAll(async () => {
+    const left: string[] = [];
+    for await (const batch of admin.scanIterator({ MATCH: `${PREFIX}*`, COUNT: 1000 })) left.push(...batch);
+    if (left.length) await admin.del(left);
+    await admin.close();
+    await emulator.close();
+  });
+
+  it('a view on instance 1 warms the cache for instance 2: another session’s view there reads nothing upstream', async () => {
+    const [one, two] = await startMany(2);
+    await viewer(one);
+    const before = reads();
+    const other = await viewer(two);
+    expect((await other.get(`/pages/${BAKERY}`)).status).toBe(200);
+    expect(since(before)).toEqual({ details: 0, feed: 0 });
+    // Answers are in Redis under the page, with an expiry (PAGE_CACHE_TTL, or 10× on a live page).
+    const keys: string[] = [];
+    for await (const batch of admin.scanIterator({ MATCH: `${prefix}cache:{${BAKERY}}:*`, COUNT: 100 }))
+      keys.push(...batch);
+    const entries = keys.filter((k) => !k.endsWith(':v'));
+    expect(entries).toHaveLength(2);
+    for (const key of entries) expect(await admin.pTTL(key)).toBeGreaterThan(0);
+  });
+
+  it('a webhook delivered to instance 1 drops the feed for instance 2 and tells a stream open on instance 2', async () => {
+    const [one, two] = await startMany(2);
+    await viewer(one);
+    const watcher = await viewer(two);
+    const stream = await openStream(two.url, `/pages/${BAKERY}/events`, watcher.cookieHeader());
+    try {
+      expect(stream.status).toBe(200);
+      const before = reads();
+      const { raw, signature } = signed(feedDelivery(BAKERY, { item: 'status', verb: 'add', post_id: `${BAKERY}_9` }));
+      const res = await fetch(`${one.url}/webhooks/facebook`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature },
+        body: raw,
+      });
+      expect(res.status).toBe(200);
+      await until(() => stream.text().includes('event: new-posts'));
+      expect(stream.text()).toContain('data: {"count":1}');
+      // The feed is read again (once); the details were not dropped.
+      expect((await watcher.get(`/pages/${BAKERY}`)).status).toBe(200);
+      expect(since(before)).toEqual({ details: 0, feed: 1 });
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('a forged delivery to instance 1 drops nothing anywhere', async () => {
+    const [one, two] = await startMany(2);
+    await viewer(one);
+    const other = await viewer(two);
+    const before = reads();
+    const { raw } = signed(feedDelivery(BAKERY, { item: 'status', verb: 'add', post_id: `${BAKERY}_8` }));
+    const { signature: forged } = signed({}, 'not-the-app-secret-000');
+    const res = await fetch(`${one.url}/webhooks/facebook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-hub-signature-256': forged },
+      body: raw,
+    });
+    expect(res.status).toBe(403);
+    expect((await other.get(`/pages/${BAKERY}`)).status).toBe(200);
+    expect(since(before)).toEqual({ details: 0, feed: 0 });
+  });
+
+  it('three instances missing the same page at once make one upstream read per part', async () => {
+    const instances = await startMany(3);
+    const people = [];
+    for (const instance of instances) people.push(await viewer(instance));
+    await dropEverywhere();
+    // Each read takes a while, so the three views overlap.
+    emulator.controls.failNext(1, { kind: 'slow', ms: 300, match: `/${BAKERY}/feed` });
+    const before = reads();
+    const views = await Promise.all(people.map((p) => p.get(`/pages/${BAKERY}`)));
+    expect(views.map((v) => v.status)).toEqual([200, 200, 200]);
+    expect(since(before)).toEqual({ details: 1, feed: 1 });
+  });
+
+  it('when the instance holding the lock dies, the others fetch themselves once its lock expires', async () => {
+    const [one] = await startMany(1);
+    const person = await viewer(one);
+    const entries: string[] = [];
+    for await (const batch of admin.scanIterator({ MATCH: `${prefix}cache:{${BAKERY}}:*`, COUNT: 100 }))
+      entries.push(...batch.filter((k) => !k.endsWith(':v')));
+    expect(entries).toHaveLength(2);
+    // A holder that took both locks and died: nobody will store or unlock; the locks expire in 400 ms.
+    for (const key of entries) await admin.set(`${key}:lock`, 'dead-holder', { PX: 400 });
+    await dropEverywhere();
+    const before = reads();
+    const started = Date.now();
+    const view = await person.get(`/pages/${BAKERY}`);
+    const waited = Date.now() - started;
+    expect(view.status).toBe(200);
+    expect(since(before)).toEqual({ details: 1, feed: 1 });
+    expect(waited).toBeGreaterThanOrEqual(350);
+    expect(waited).toBeLessThan(2500);
+  });
+
+  it('a live page is served stale past its TTL once, while one refresh runs; then the fresh answer', async () => {
+    const [one, two] = await startMany(2);
+    await viewer(one);
+    // A post the app has not been told about (no webhook): only a read upstream shows it.
+    emulator.controls.addPost({ pageId: BAKERY, message: 'Fresh sourdough at noon' });
+    skew = 61_000;
+    // The refresh is slow, so views while it runs are served the stale answer without waiting for it.
+    emulator.controls.failNext(1, { kind: 'slow', ms: 600, match: `/${BAKERY}/feed` });
+    const before = reads();
+    // A new session: its own token confirmed just now, so the freshness rule lets it use the cache.
+    const started = Date.now();
+    const late = await viewer(two);
+    const during = await Promise.all([late.get(`/pages/${BAKERY}`), late.get(`/pages/${BAKERY}`)]);
+    for (const view of during) expect(await view.text()).not.toContain('Fresh sourdough at noon');
+    expect(Date.now() - started).toBeLessThan(600);
+    // The feed's refresh is still under way (the emulator logs a call when it answers).
+    expect(since(before)).toEqual({ details: 1, feed: 0 });
+    await until(async () => (await (await late.get(`/pages/${BAKERY}`)).text()).includes('Fresh sourdough at noon'));
+    // One background refresh per part, however many views were served stale meanwhile.
+    expect(since(before)).toEqual({ details: 1, feed: 1 });
+  });
+
+  it('an answer older than 10 TTLs is not served, even on a live page', async () => {
+    const [one, two] = await startMany(2);
+    await viewer(one);
+    skew = 601_000;
+    const before = reads();
+    await viewer(two);
+    expect(since(before)).toEqual({ details: 1, feed: 1 });
+  });
+
+  it('when Redis fails under the cache, views read the provider instead of failing', async () => {
+    const dead = {
+      command: () => Promise.reject(new Error('connection refused')),
+      subscribe: () => Promise.reject(new Error('connection refused')),
+    };
+    // Redis taking commands but never answering: each fails at its deadline, as the connection's do.
+    const stalled = {
+      command: (_args: string[], ms: number) =>
+        new Promise<never>((_resolve, reject) => setTimeout(() => reject(new Error('deadline')), ms)),
+      subscribe: () => new Promise<never>(() => undefined),
+    };
+    for (const redis of [dead, stalled]) {
+      // The session store works (memory); only the cache's Redis fails.
+      const instance = await startInstance(config, () => ({ ...createMemorySessionStore(config), redis }));
+      running.add(instance);
+      const before = reads();
+      const person = await viewer(instance);
+      const view = await person.get(`/pages/${BAKERY}`);
+      expect(view.status).toBe(200);
+      expect(await view.text()).toContain('<h1>');
+      expect(since(before)).toEqual({ details: 2, feed: 2 });
+    }
+  });
+});
+
+interface Stream {
+  status: number;
+  text: () => string;
+  close(): void;
+}
+
+function openStream(base: string, path: string, cookie: string): Promise<Stream> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(new URL(path, base), { headers: { cookie, accept: 'text/event-stream' } }, (res) => {
+      let received = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (received += chunk));
+      resolve({ status: res.statusCode ?? 0, text: () => received, close: () => req.destroy() });
+    });
+    req.on('error', reject);
+  });
+}
+
+async function until(check: () => boolean | Promise<boolean>, ms = 3000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
