@@ -5,37 +5,18 @@
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import { DEFAULT_SEED, SEED_IDS } from '@pagelight/graph-emulator';
-import { axeProblems, offLoopback, Stack, type Watch } from './harness';
+import { axeProblems, browsing, Stack } from './harness';
 
 const BAKERY = SEED_IDS.pages.bakery;
 const BAKERY_NAME = 'Lovelace Analytical Bakery';
 const bakeryFeed = DEFAULT_SEED.pages.find((p) => p.id === BAKERY)!.feed;
 
 const stack = new Stack();
+const browser = browsing(stack);
 let context: BrowserContext;
-let watch: Watch;
 let page: Page;
-
-beforeAll(async () => {
-  await stack.start();
-});
-
-afterAll(async () => {
-  await stack.stop();
-});
-
-beforeEach(async () => {
-  ({ context, watch } = await stack.context());
-  page = await context.newPage();
-});
-
-afterEach(async () => {
-  // Whatever the scenario, nothing the browser did may break the CSP, log an
-  // error, or leave loopback (tokens and pages stay on the server).
-  await context.close();
-  expect(watch.cspViolations).toEqual([]);
-  expect(watch.consoleErrors).toEqual([]);
-  expect(offLoopback(watch.requests)).toEqual([]);
+beforeEach(() => {
+  ({ context, page } = browser);
 });
 
 async function expectAccessible(p: Page): Promise<void> {

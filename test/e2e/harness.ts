@@ -150,3 +150,34 @@ export function offLoopback(urls: string[]): string[] {
     return host !== '127.0.0.1' && host !== 'localhost';
   });
 }
+
+/** One browser context per test, on `stack`: what a suite's tests share. */
+export interface Browsing {
+  context: BrowserContext;
+  watch: Watch;
+  page: Page;
+}
+
+/**
+ * Registers the hooks every browser suite needs: the stack started once, a
+ * fresh context and page per test, and after each test the checks that hold
+ * whatever the scenario — nothing broke the CSP, logged an error, or left
+ * loopback (tokens and pages stay on the server). Read the current context
+ * and page from the returned object inside a test.
+ */
+export function browsing(stack: Stack): Browsing {
+  const current = {} as Browsing;
+  beforeAll(() => stack.start());
+  afterAll(() => stack.stop());
+  beforeEach(async () => {
+    const { context, watch } = await stack.context();
+    Object.assign(current, { context, watch, page: await context.newPage() });
+  });
+  afterEach(async () => {
+    await current.context.close();
+    expect(current.watch.cspViolations).toEqual([]);
+    expect(current.watch.consoleErrors).toEqual([]);
+    expect(offLoopback(current.watch.requests)).toEqual([]);
+  });
+  return current;
+}

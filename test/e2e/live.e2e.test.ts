@@ -2,9 +2,9 @@
  * A live page in real Chromium (docs/architecture.md#live-updates): a post added at the provider shows up as
  * "1 new post — Show" on the open page without a reload, and the button shows it.
  */
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { Stack, type Watch } from './harness';
+import { browsing, Stack } from './harness';
 
 const BAKERY = SEED_IDS.pages.bakery;
 const BAKERY_NAME = 'Lovelace Analytical Bakery';
@@ -16,24 +16,10 @@ const stack = new Stack(
   { FB_WEBHOOK_VERIFY_TOKEN: VERIFY_TOKEN, FB_SCOPES: 'pages_show_list pages_read_engagement pages_manage_metadata' },
   { FB_WEBHOOK_VERIFY_TOKEN: VERIFY_TOKEN },
 );
-let context: BrowserContext;
-let watch: Watch;
+const browser = browsing(stack);
 let page: Page;
-
-beforeAll(async () => {
-  await stack.start();
-});
-afterAll(async () => {
-  await stack.stop();
-});
-beforeEach(async () => {
-  ({ context, watch } = await stack.context());
-  page = await context.newPage();
-});
-afterEach(async () => {
-  await context.close();
-  expect(watch.cspViolations).toEqual([]);
-  expect(watch.consoleErrors).toEqual([]);
+beforeEach(() => {
+  ({ page } = browser);
 });
 
 describe('a live page', () => {

@@ -7,35 +7,18 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { SEED_IDS, type CallbackDelivery } from '@pagelight/graph-emulator';
 import { control } from '../support/emulator';
-import { axeProblems, offLoopback, Stack, type Watch } from './harness';
+import { axeProblems, browsing, Stack } from './harness';
 
 const BAKERY = SEED_IDS.pages.bakery;
 const BAKERY_NAME = 'Lovelace Analytical Bakery';
 
 const stack = new Stack();
+const browser = browsing(stack);
 let context: BrowserContext;
-let watch: Watch;
 let appTab: Page;
-
-beforeAll(async () => {
-  await stack.start();
-});
-
-afterAll(async () => {
-  await stack.stop();
-});
-
 beforeEach(async () => {
-  ({ context, watch } = await stack.context());
-  appTab = await context.newPage();
+  ({ context, page: appTab } = browser);
   await control(stack.providerUrl, 'POST', '/reset', {});
-});
-
-afterEach(async () => {
-  await context.close();
-  expect(watch.cspViolations).toEqual([]);
-  expect(watch.consoleErrors).toEqual([]);
-  expect(offLoopback(watch.requests)).toEqual([]);
 });
 
 /** Ada signs in through the dialog and connects the bakery. */
