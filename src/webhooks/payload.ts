@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PAGE_FIELDS } from '../graph/schemas';
 
 /**
  * The parts of a webhook delivery the app reads (docs/provider-interface.md#webhook-deliveries). Everything else
@@ -31,19 +32,11 @@ export const feedValueSchema = z.object({
 /** Feed items that are posts of their own (a new one shows in the feed); comments and reactions only change counts. */
 export const POST_ITEMS: ReadonlySet<string> = new Set(['post', 'status', 'photo', 'video', 'share', 'link', 'event']);
 
-/** Page fields that change what the page's details show (the `feed` field changes the feed). */
-export const DETAIL_FIELDS: ReadonlySet<string> = new Set([
-  'name',
-  'about',
-  'attire',
-  'bio',
-  'location',
-  'parking',
-  'hours',
-  'emails',
-  'email',
-  'website',
-]);
+/**
+ * Page fields that change what the page's details show (the `feed` field changes the feed): the fields the
+ * details view reads, plus `email`, the singular name a page-field webhook may use.
+ */
+export const DETAIL_FIELDS: ReadonlySet<string> = new Set<string>([...PAGE_FIELDS, 'email']);
 
 /** What one delivery means for one page. */
 export interface PageChange {
