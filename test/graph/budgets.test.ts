@@ -1,7 +1,7 @@
-import { GraphClient } from '../../src/graph/client';
 import { GraphApiError } from '../../src/graph/errors';
 import { UsageGovernor } from '../../src/graph/usage';
 import { listen } from '../support/stack';
+import { stubGraphClient } from '../support/graphClient';
 
 /** The app and page budgets are apart, as the provider's "Rate Limiting" page describes (docs/provider-interface.md#usage-headers). */
 describe('app-level and page-level usage holds', () => {
@@ -45,15 +45,7 @@ describe('a provider that ignores the Authorization header on one path', () => {
       }
       res.end('{"data":[]}');
     });
-    const client = new GraphClient({
-      graphUrl: provider.url,
-      apiVersion: 'v26.0',
-      appId: '1',
-      appSecret: '',
-      redirectUri: 'http://app.test/auth/callback',
-      timeoutMs: 1000,
-      now: Date.now,
-    });
+    const client = stubGraphClient(provider.url);
     try {
       await client.permissions('user-token-1');
       await client.permissions('user-token-2');
@@ -78,15 +70,7 @@ describe('a provider that ignores the Authorization header on one path', () => {
         '{"error":{"message":"An access token is required to request this resource.","type":"OAuthException","code":104}}',
       );
     });
-    const client = new GraphClient({
-      graphUrl: provider.url,
-      apiVersion: 'v26.0',
-      appId: '1',
-      appSecret: '',
-      redirectUri: 'http://app.test/auth/callback',
-      timeoutMs: 1000,
-      now: Date.now,
-    });
+    const client = stubGraphClient(provider.url);
     try {
       await expect(client.permissions('t')).rejects.toBeInstanceOf(GraphApiError);
     } finally {

@@ -1,9 +1,9 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { DEFAULT_API_VERSION } from '../../src/config';
-import { GraphClient } from '../../src/graph/client';
 import { createLogger } from '../../src/log/logger';
 import { loginAndConnect } from '../support/flow';
 import { agentFor, listen, LogCapture, startStack, type Stack } from '../support/stack';
+import { stubGraphClient } from '../support/graphClient';
 
 const BAKERY = SEED_IDS.pages.bakery;
 
@@ -44,16 +44,7 @@ describe('an answer at another version than configured', () => {
       res.end('{"data":[]}');
     });
     const logs = new LogCapture();
-    const client = new GraphClient({
-      graphUrl: provider.url,
-      apiVersion: 'v26.0',
-      appId: '1',
-      appSecret: '',
-      redirectUri: 'http://app.test/auth/callback',
-      timeoutMs: 1000,
-      logger: createLogger({ level: 'debug', destination: logs }),
-      now: Date.now,
-    });
+    const client = stubGraphClient(provider.url, { logger: createLogger({ level: 'debug', destination: logs }) });
     try {
       await client.permissions('user-token-a');
       await client.permissions('user-token-b');

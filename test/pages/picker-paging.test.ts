@@ -1,7 +1,8 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { ACCOUNTS_CALLS, GraphClient } from '../../src/graph/client';
+import { ACCOUNTS_CALLS } from '../../src/graph/client';
 import { login } from '../support/flow';
 import { agentFor, listen, startStack, type Stack } from '../support/stack';
+import { stubGraphClient } from '../support/graphClient';
 
 /** A provider whose /me/accounts gives one page per call, `total` in all, with the real paging shape. */
 async function pagedProvider(total: number) {
@@ -19,15 +20,7 @@ async function pagedProvider(total: number) {
       }),
     );
   });
-  const client = new GraphClient({
-    graphUrl: provider.url,
-    apiVersion: 'v26.0',
-    appId: '1',
-    appSecret: '',
-    redirectUri: 'http://app.test/auth/callback',
-    timeoutMs: 1000,
-    now: Date.now,
-  });
+  const client = stubGraphClient(provider.url);
   return { calls, client, close: async () => (client.close(), await provider.close()) };
 }
 
