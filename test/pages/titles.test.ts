@@ -1,0 +1,26 @@
+import { agentFor, startStack, type Stack } from '../support/stack';
+
+/** The browser tab's title: docs/architecture.md#themes */
+describe('page titles', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(() => stack.close());
+
+  function titleOf(html: string): string | undefined {
+    return /<title>([^<]*)<\/title>/.exec(html)?.[1];
+  }
+
+  it('when the home page is shown, then its tab names the app once, with what it is for', async () => {
+    const html = (await agentFor(stack).get('/').expect(200)).text;
+    expect(titleOf(html)).toBe('Pagelight — your Page, readable');
+  });
+
+  it('when another page is shown, then its tab reads "<page> · Pagelight"', async () => {
+    expect(titleOf((await agentFor(stack).get('/privacy').expect(200)).text)).toBe('Privacy · Pagelight');
+    const notFound = titleOf((await agentFor(stack).get('/no-such-page').expect(404)).text) ?? '';
+    expect(notFound).toMatch(/^\S.* · Pagelight$/);
+    expect(notFound).not.toMatch(/^Pagelight · /);
+  });
+});
