@@ -1,0 +1,208 @@
+/**
+ * Accessibility in both themes (docs/architecture.md#themes): axe finds nothing on any screen, in
+ * light and in dark, and the whole flow can be completed with the keyboard alone, with a focus
+ * ring that can be seen at every stop.
+ */
+import type { Locator, Page } from 'playwright-core';
+import { DEFAULT_SEED, SEED_IDS } from '@pagelight/graph-emulator';
+import AxeBuilder from '@axe-core/playwright';
+import { browsing, Stack } from './harness';
+
+const THEMES = ['light', 'dark'] as const;
+type Theme = (typeof THEMES)[number];
+
+const ADA = DEFAULT_SEED.users.find((u) => u.id === SEED_IDS.users.ada)!;
+const pageName = (id: string): string => DEFAULT_SEED.pages.find((p) => p.id === id)!.name;
+const BAKERY = SEED_IDS.pages.bakery;
+const BAKERY_NAME = pageName(BAKERY);
+/** Ada's other Page, the one the keyboard flow leaves out at the dialog. */
+const OTHER = ADA.roles.map((r) => r.pageId).find((id) => id !== BAKERY)!;
+
+const stack = new Stack();
+const browser = browsing(stack);
+beforeEach(() => stack.control('/reset'));
+
+/**
+ * Every axe violation, whatever its impact (the harness's `axeProblems` keeps the serious and
+ * critical ones for the other suites): this suite is where the screens are held to none at all.
+ */
+async function axeViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations.map(
+    (v) =>
+      `${v.impact ?? 'unknown'} ${v.id}: ${v.help} — ${v.nodes
+        .map((n) => n.target.join(' '))
+        .slice(0, 5)
+        .join(', ')}`,
+  );
+}
+
+/** The theme as the person's system would set it; it holds across navigations of the tab. */
+async function inTheme(theme: Theme): Promise<Page> {
+  await browser.page.emulateMedia({ colorScheme: theme });
+  return browser.page;
+}
+
+describe.each(THEMES)('every screen in the %s theme', (theme) => {
+  test('when axe checks each screen of the flow, the emulator and the error pages, then it finds nothing', async () => {
+    const page = await inTheme(theme);
+    const problems: Record<string, string[]> = {};
+    const check = async (screen: string): Promise<void> => {
+      // The theme really is the one asked for: the page background follows it.
+      const dark = await page.evaluate(() => window.matchMedia('(prefers-color-scheme: dark)').matches);
+      expect(dark).toBe(theme === 'dark');
+      problems[screen] = await axeViolations(page);
+    };
+
+    await page.goto(`${stack.appUrl}/`);
+    await check('home');
+    await page.goto(`${stack.appUrl}/privacy`);
+    await check('privacy');
+    await page.goto(`${stack.appUrl}/no-such-page`);
+    await check('error: not found');
+    await page.goto(`${stack.appUrl}/pages/${BAKERY}`);
+    await check('error: not connected');
+
+    await page.goto(`${stack.appUrl}/auth/login`);
+    await page.waitForURL((u) => u.origin === stack.providerUrl);
+    await check('dialog');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.waitForURL((u) => u.origin === stack.appUrl);
+    await check('cancelled');
+
+    await page.goto(`${stack.appUrl}/auth/login`);
+    await page.getByRole('radio', { name: new RegExp(ADA.name) }).check();
+    await check('dialog: page selection');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.waitForURL(`${stack.appUrl}/pages`);
+    await check('picker');
+    await page.getByRole('button', { name: `Connect ${BAKERY_NAME}` }).click();
+    await page.waitForURL(`${stack.appUrl}/pages/${BAKERY}`);
+    await check('page');
+    await page.getByRole('link', { name: 'Older posts' }).click();
+    await page.waitForURL(/\/feed\?after=/);
+    await check('older posts');
+    await page.goto(`${stack.appUrl}/`);
+    await check('home, connected');
+
+    await page.goto(`${stack.providerUrl}/settings/apps`);
+    await check('emulator: settings, choose a person');
+    await page.goto(`${stack.providerUrl}/settings/apps?user=${ADA.id}`);
+    await check('emulator: app settings');
+    await page.getByRole('button', { name: 'Remove and request deletion' }).click();
+    await page.waitForURL(`${stack.providerUrl}/settings/apps/remove`);
+    await check('emulator: app removed');
+    await page.getByRole('link', { name: 'Deletion status' }).click();
+    await page.waitForURL((u) => u.origin === stack.appUrl && u.pathname.startsWith('/auth/data-deletion/'));
+    await check('deletion status');
+
+    const found = Object.entries(problems).filter(([, list]) => list.length > 0);
+    expect(Object.fromEntries(found)).toEqual({});
+    expect(Object.keys(problems)).toHaveLength(15);
+  });
+});
+
+/** What the person sees of the focused element: its outline, and how it stands out from the page. */
+interface FocusRing {
+  element: string;
+  style: string;
+  width: number;
+  contrast: number;
+}
+
+async function focusRing(page: Page): Promise<FocusRing | undefined> {
+  return page.evaluate(() => {
+    const el = document.activeElement;
+    if (!el || el === document.body) return undefined;
+    const rgb = (css: string): number[] => (css.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number);
+    const luminance = (css: string): number => {
+      const [r = 0, g = 0, b = 0] = rgb(css).map((v) => {
+        const c = v / 255;
+        return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    /** The first opaque background behind the element: what its outline is drawn on. */
+    const behind = (node: Element | null): string => {
+      for (let n = node?.parentElement; n; n = n.parentElement) {
+        const bg = getComputedStyle(n).backgroundColor;
+        if (!/rgba\(.*,\s*0\)$/.test(bg) && bg !== 'transparent') return bg;
+      }
+      return getComputedStyle(document.documentElement).backgroundColor;
+    };
+    const style = getComputedStyle(el);
+    const [a, b] = [luminance(style.outlineColor), luminance(behind(el))];
+    const label = (el.getAttribute('aria-label') ?? (el as HTMLElement).innerText ?? '').trim().slice(0, 40);
+    return {
+      element: `${el.tagName.toLowerCase()} ${label || el.getAttribute('name') || el.id}`,
+      style: style.outlineStyle,
+      width: parseFloat(style.outlineWidth),
+      contrast: (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05),
+    };
+  });
+}
+
+/**
+ * Presses Tab (or Shift+Tab) until `target` has the focus, checking the ring at every stop on the
+ * way: a visible outline at least 2 px wide with 3:1 against what it is drawn on (WCAG 2.4.7, 1.4.11).
+ */
+async function tabTo(page: Page, target: Locator, key: 'Tab' | 'Shift+Tab' = 'Tab'): Promise<void> {
+  const stops: string[] = [];
+  for (let i = 0; i < 60; i++) {
+    await page.keyboard.press(key);
+    const ring = await focusRing(page);
+    if (!ring) continue;
+    stops.push(ring.element);
+    expect({ ...ring, visible: ring.style !== 'none' && ring.width >= 2 && ring.contrast >= 3 }).toMatchObject({
+      element: ring.element,
+      visible: true,
+    });
+    if (await target.evaluate((el) => el === document.activeElement)) return;
+  }
+  throw new Error(`focus never reached the target; it stopped at: ${stops.join(' | ')}`);
+}
+
+describe.each(THEMES)('the keyboard alone, in the %s theme', (theme) => {
+  test('when a person uses only Tab, Shift+Tab, Enter and Space, then they connect a page, page back and log out, and always see where the focus is', async () => {
+    const page = await inTheme(theme);
+    await page.goto(`${stack.appUrl}/`);
+
+    await tabTo(page, page.getByRole('link', { name: 'Connect page' }));
+    await page.keyboard.press('Enter');
+    await page.waitForURL((u) => u.origin === stack.providerUrl && u.pathname.endsWith('/dialog/oauth'));
+
+    // The dialog: Ada (a radio group takes one Tab stop; the arrows move within it), then her Pages.
+    const ada = page.getByRole('radio', { name: new RegExp(ADA.name) });
+    await tabTo(page, page.getByRole('radio').first());
+    for (let i = 0; i < DEFAULT_SEED.users.length && !(await ada.isChecked()); i++)
+      await page.keyboard.press('ArrowDown');
+    expect(await ada.isChecked()).toBe(true);
+    const other = page.getByRole('checkbox', { name: pageName(OTHER) });
+    await tabTo(page, other);
+    await page.keyboard.press('Space');
+    expect(await other.isChecked()).toBe(false);
+    await expect(page.getByRole('checkbox', { name: BAKERY_NAME }).isChecked()).resolves.toBe(true);
+    await tabTo(page, page.getByRole('button', { name: 'Continue' }));
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${stack.appUrl}/pages`);
+
+    // The picker lists only the Page chosen at the dialog.
+    await expect(page.locator('main h2').allInnerTexts()).resolves.toEqual([BAKERY_NAME]);
+    await tabTo(page, page.getByRole('button', { name: `Connect ${BAKERY_NAME}` }));
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${stack.appUrl}/pages/${BAKERY}`);
+    await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe(BAKERY_NAME);
+
+    // Older posts is near the end of a long page: backwards is the short way.
+    await tabTo(page, page.getByRole('link', { name: 'Older posts' }), 'Shift+Tab');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/feed\?after=/);
+    await expect(page.locator('li.post').count()).resolves.toBeGreaterThan(0);
+
+    await tabTo(page, page.getByRole('button', { name: 'Log out' }));
+    await page.keyboard.press('Enter');
+    await page.waitForURL((u) => u.origin === stack.appUrl && u.pathname === '/');
+    await expect(page.getByRole('status').innerText()).resolves.toContain('logged out');
+    await expect(page.getByRole('link', { name: 'Connect page' }).isVisible()).resolves.toBe(true);
+  });
+});
