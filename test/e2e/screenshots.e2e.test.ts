@@ -1,28 +1,57 @@
 /**
- * The README's screenshots, taken from the real flow at desktop and phone
- * widths. `npm run screenshots` writes them to docs/screenshots/ (tracked);
- * as part of `npm run test:e2e`, where they prove the layout fits a phone
- * screen, they go to the ignored test/e2e/.screenshots/ so a test run leaves
- * the tree clean.
+ * Every screen of the flow, at desktop (1280×800) and phone (390×844) widths, taken from the real
+ * flow in Chromium. `npm run screenshots` writes them, in both themes, to docs/screenshots/ as
+ * `<screen>-<desktop|phone>-<light|dark>.png` (listed in docs/screenshots/README.md). As part of
+ * `npm run test:e2e` the same walk, in the light theme and without writing files, proves that no
+ * screen scrolls sideways on a phone.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { SEED_IDS } from '@pagelight/graph-emulator';
+import { DEFAULT_SEED, SEED_IDS } from '@pagelight/graph-emulator';
 import { Stack } from './harness';
 
-const OUT = path.resolve(__dirname, '..', '..', process.env.SCREENSHOTS_DIR ?? 'test/e2e/.screenshots');
-const BAKERY = SEED_IDS.pages.bakery;
+const ROOT = path.resolve(__dirname, '..', '..');
+/** Set by `npm run screenshots`; unset, nothing is written. */
+const OUT = process.env.SCREENSHOTS_DIR ? path.resolve(ROOT, process.env.SCREENSHOTS_DIR) : undefined;
+const THEMES = OUT ? (['light', 'dark'] as const) : (['light'] as const);
 
 const VIEWPORTS = {
   desktop: { width: 1280, height: 800 },
   phone: { width: 390, height: 844 },
 } as const;
 
-const stack = new Stack();
+/** Every screen, in the order of the walk; the file names and the index follow this list. */
+const SCREENS = [
+  'home',
+  'error',
+  'privacy',
+  'dialog',
+  'dialog-pages',
+  'picker',
+  'page',
+  'older-posts',
+  'settings',
+  'signed-out',
+] as const;
+type Screen = (typeof SCREENS)[number];
+
+const ADA = DEFAULT_SEED.users.find((u) => u.id === SEED_IDS.users.ada)!;
+const BAKERY = SEED_IDS.pages.bakery;
+const BAKERY_NAME = DEFAULT_SEED.pages.find((p) => p.id === BAKERY)!.name;
+
+/**
+ * The content the pictures show, chosen here and nowhere else: a Stack's emulator starts with the
+ * emulator's default seed, the demo content (realistic pages, posts and pictures).
+ */
+function demoStack(): Stack {
+  return new Stack();
+}
+
+const stack = demoStack();
 
 beforeAll(async () => {
-  mkdirSync(OUT, { recursive: true });
+  if (OUT) mkdirSync(OUT, { recursive: true });
   await stack.start();
 });
 
@@ -31,41 +60,100 @@ afterAll(async () => {
 });
 
 /** Nothing sticks out sideways: a phone reader never scrolls horizontally. */
-async function expectNoSidewaysScroll(page: Page): Promise<void> {
+async function expectNoSidewaysScroll(page: Page, screen: Screen): Promise<void> {
   const overflow = await page.evaluate(
     () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
   );
-  expect(overflow).toBeLessThanOrEqual(0);
+  expect({ screen, overflow }).toEqual({ screen, overflow: 0 });
 }
 
-async function shoot(page: Page, name: string, fullPage = false): Promise<void> {
+/** Fonts ready and the pictures in view loaded (or failed), so a shot never catches a half-drawn screen. */
+async function settled(page: Page): Promise<void> {
   await page.evaluate(() => document.fonts.ready);
-  await expectNoSidewaysScroll(page);
-  await page.screenshot({ path: path.join(OUT, name), fullPage, animations: 'disabled', caret: 'hide' });
+  await page
+    .waitForFunction(
+      () =>
+        Array.from(document.images)
+          .filter((img) => img.getBoundingClientRect().top < window.innerHeight)
+          .every((img) => img.complete),
+      undefined,
+      { timeout: 5000 },
+    )
+    .catch(() => undefined);
 }
 
-describe.each(Object.entries(VIEWPORTS))('screenshots at %s width', (label, viewport) => {
-  test(`home, dialog, page details and older posts render without sideways scrolling (${label})`, async () => {
-    const { context } = await stack.context(viewport);
+async function shoot(page: Page, screen: Screen, viewport: keyof typeof VIEWPORTS, fullPage = false): Promise<void> {
+  await settled(page);
+  for (const theme of THEMES) {
+    await page.emulateMedia({ colorScheme: theme });
+    await expectNoSidewaysScroll(page, screen);
+    if (!OUT) continue;
+    await page.screenshot({
+      path: path.join(OUT, `${screen}-${viewport}-${theme}.png`),
+      fullPage,
+      animations: 'disabled',
+      caret: 'hide',
+    });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+describe.each(Object.keys(VIEWPORTS) as (keyof typeof VIEWPORTS)[])('every screen at %s width', (viewport) => {
+  test(`when a person walks the whole flow, then no screen scrolls sideways (${viewport})`, async () => {
+    const { context } = await stack.context(VIEWPORTS[viewport]);
     const page = await context.newPage();
+    const shot: Screen[] = [];
+    const take = async (screen: Screen, fullPage = false): Promise<void> => {
+      await shoot(page, screen, viewport, fullPage);
+      shot.push(screen);
+    };
 
     await page.goto(`${stack.appUrl}/`);
-    await shoot(page, `home-${label}.png`);
+    await take('home');
+    await page.goto(`${stack.appUrl}/no-such-page`);
+    await take('error');
+    await page.goto(`${stack.appUrl}/privacy`);
+    await take('privacy');
 
+    await page.goto(`${stack.appUrl}/`);
     await page.getByRole('link', { name: 'Connect page' }).click();
     await page.waitForURL((u) => u.origin === stack.providerUrl);
-    await shoot(page, `dialog-${label}.png`);
-
-    await page.getByRole('radio', { name: /Ada Lovelace/ }).check();
+    await take('dialog');
+    // The page-selection step: the chosen person's Pages, each of which can be left out.
+    await page.getByRole('radio', { name: new RegExp(ADA.name) }).check();
+    await page.getByRole('checkbox', { name: BAKERY_NAME }).scrollIntoViewIfNeeded();
+    await take('dialog-pages');
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.waitForURL(`${stack.appUrl}/pages`);
-    await page.getByRole('button', { name: 'Connect Lovelace Analytical Bakery' }).click();
-    await page.waitForURL(`${stack.appUrl}/pages/${BAKERY}`);
-    await shoot(page, `page-${label}.png`);
+    await take('picker');
 
+    await page.getByRole('button', { name: `Connect ${BAKERY_NAME}` }).click();
+    await page.waitForURL(`${stack.appUrl}/pages/${BAKERY}`);
+    // On a phone this is the page as it first appears: details collapsed, the posts within reach.
+    await take('page');
     await page.getByRole('link', { name: 'Older posts' }).click();
     await page.waitForURL(/\/feed\?after=/);
-    await shoot(page, `feed-${label}.png`);
+    await take('older-posts');
+
+    await page.goto(`${stack.providerUrl}/settings/apps?user=${ADA.id}`);
+    await take('settings');
+
+    await page.goto(`${stack.appUrl}/pages/${BAKERY}`);
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.waitForURL((u) => u.origin === stack.appUrl && u.pathname === '/');
+    await take('signed-out');
+
+    expect(shot).toEqual([...SCREENS]);
     await context.close();
   });
+});
+
+test('the screenshot index lists every file the walk writes, in both themes', () => {
+  const index = readFileSync(path.join(ROOT, 'docs', 'screenshots', 'README.md'), 'utf8');
+  const missing = SCREENS.flatMap((screen) =>
+    Object.keys(VIEWPORTS).flatMap((viewport) =>
+      ['light', 'dark'].map((theme) => `${screen}-${viewport}-${theme}.png`),
+    ),
+  ).filter((file) => !index.includes(`(${file})`));
+  expect(missing).toEqual([]);
 });
