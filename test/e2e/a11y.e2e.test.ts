@@ -51,7 +51,7 @@ describe.each(THEMES)('every screen in the %s theme', (theme) => {
       // The theme really is the one asked for: the page background follows it.
       const dark = await page.evaluate(() => window.matchMedia('(prefers-color-scheme: dark)').matches);
       expect(dark).toBe(theme === 'dark');
-      problems[screen] = await axeViolations(page);
+      problems[screen] = [...(await axeViolations(page)), ...(await ringsMissing(page))];
     };
 
     await page.goto(`${stack.appUrl}/`);
@@ -160,6 +160,34 @@ async function tabTo(page: Page, target: Locator, key: 'Tab' | 'Shift+Tab' = 'Ta
     if (await target.evaluate((el) => el === document.activeElement)) return;
   }
   throw new Error(`focus never reached the target; it stopped at: ${stops.join(' | ')}`);
+}
+
+/**
+ * Tabs through every stop of the screen once, from the top, and names each one whose focus ring
+ * cannot be seen: the "visible focus ring everywhere" half that axe does not check.
+ */
+async function ringsMissing(page: Page): Promise<string[]> {
+  const missing: string[] = [];
+  for (let i = 0; i < 150; i++) {
+    await page.keyboard.press('Tab');
+    // Once round: the focus is back on the first element it reached.
+    const again = await page.evaluate(() => {
+      const w = window as unknown as { firstStop?: Element };
+      const el = document.activeElement;
+      if (!el || el === document.body) return false;
+      if (w.firstStop === el) return true;
+      w.firstStop ??= el;
+      return false;
+    });
+    if (again) return missing;
+    const ring = await focusRing(page);
+    if (ring && !(ring.style !== 'none' && ring.width >= 2 && ring.contrast >= 3)) {
+      missing.push(
+        `no visible focus ring: ${ring.element} (${ring.style} ${ring.width}px, ${ring.contrast.toFixed(2)}:1)`,
+      );
+    }
+  }
+  return [...missing, 'the focus never came back round to the first element in 150 Tabs'];
 }
 
 describe.each(THEMES)('the keyboard alone, in the %s theme', (theme) => {
