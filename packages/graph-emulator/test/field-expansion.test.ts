@@ -1,9 +1,9 @@
 import request from 'supertest';
-import { DEFAULT_SEED } from '../src';
+import { TEST_SEED } from '../src';
 import { graphError, makeEmulator, PAGES, pageToken, userToken } from './helpers';
 
 const ORIGIN = 'http://graph.example.test';
-const bakeryFeed = DEFAULT_SEED.pages.find((p) => p.id === PAGES.bakery)!.feed;
+const bakeryFeed = TEST_SEED.pages.find((p) => p.id === PAGES.bakery)!.feed;
 /** Seeded posts by their place in the bakery feed (seed-media.ts). */
 const SOURDOUGH = bakeryFeed[0]!.id;
 const ALBUM = bakeryFeed[4]!.id;
@@ -288,7 +288,7 @@ describe('Graph field expansion on posts and pages', () => {
     it('when the app’s page field list is used, then the answer is the seeded fields exactly', async () => {
       const fields = 'name,about,attire,bio,location,parking,hours,emails,website';
       const res = await get(`/${PAGES.bakery}`, fields).expect(200);
-      const seed = DEFAULT_SEED.pages.find((p) => p.id === PAGES.bakery)!;
+      const seed = TEST_SEED.pages.find((p) => p.id === PAGES.bakery)!;
       expect(res.body).toEqual({
         id: PAGES.bakery,
         name: seed.name,
