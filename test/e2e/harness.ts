@@ -41,6 +41,7 @@ export class Stack {
   private provider?: Child;
   private providerPort = 0;
   private contexts: BrowserContext[] = [];
+  private seed: SeedName;
 
   /**
    * @param appEnv variables the app process starts with besides the harness's own (e.g. FB_PKCE).
@@ -51,8 +52,10 @@ export class Stack {
   constructor(
     private readonly appEnv: Record<string, string> = {},
     private readonly providerEnv: Record<string, string> = {},
-    private readonly options: { seed?: SeedName } = {},
-  ) {}
+    options: { seed?: SeedName } = {},
+  ) {
+    this.seed = options.seed ?? 'test';
+  }
 
   async start(): Promise<void> {
     const [appPort, providerPort] = await Promise.all([freePort(), freePort()]);
@@ -82,7 +85,13 @@ export class Stack {
   async startProvider(): Promise<void> {
     this.provider = await startEmulatorProcess(this.providerPort, this.appUrl, CREDENTIALS, {}, this.providerEnv);
     // Through the seed control, as any test driving a separate emulator would (again after a restart).
-    await loadSeed(this.providerUrl, this.options.seed ?? 'test');
+    await loadSeed(this.providerUrl, this.seed);
+  }
+
+  /** Switches the emulator's data (and resets it, as `/__emulator/reset` does); kept across a provider restart. */
+  async loadSeed(name: SeedName): Promise<void> {
+    this.seed = name;
+    await loadSeed(this.providerUrl, name);
   }
 
   /** Kills the emulator outright, as a crash would. */
