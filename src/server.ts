@@ -49,6 +49,8 @@ async function main(): Promise<void> {
           httpControls: true,
           // EMULATOR_ACTIVITY=on: a post now and then, so a person trying the demo sees one arrive live.
           activity: config.emulatorActivity,
+          // Realistic content; the tests load the hostile test seed through the seed control.
+          seed: 'demo',
         }),
       'PROVIDER_PORT',
       config.providerPort,

@@ -4,12 +4,12 @@
  * as separate processes, so "the provider is down" is a real dead process.
  */
 import type { BrowserContext, Page } from 'playwright-core';
-import { DEFAULT_SEED, SEED_IDS } from '@pagelight/graph-emulator';
+import { TEST_SEED, SEED_IDS } from '@pagelight/graph-emulator';
 import { axeProblems, browsing, Stack } from './harness';
 
 const BAKERY = SEED_IDS.pages.bakery;
 const BAKERY_NAME = 'Lovelace Analytical Bakery';
-const bakeryFeed = DEFAULT_SEED.pages.find((p) => p.id === BAKERY)!.feed;
+const bakeryFeed = TEST_SEED.pages.find((p) => p.id === BAKERY)!.feed;
 
 const stack = new Stack();
 const browser = browsing(stack);

@@ -28,6 +28,7 @@ describe('against a separately started provider, configured only by environment'
     const port = (server.address() as { port: number }).port;
     base = `http://127.0.0.1:${port}`;
     emulator = await startEmulator({
+      seed: 'test',
       clients: [
         {
           clientId: '987654321098765',

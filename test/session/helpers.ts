@@ -13,6 +13,7 @@ import { APP_ID, APP_SECRET, appEnv, BASE_URL } from '../support/stack';
 /** One emulator whose registered callback is the shared BASE_URL of every instance. */
 export function startSharedEmulator(): Promise<RunningEmulator> {
   return startEmulator({
+    seed: 'test',
     clients: [
       { clientId: APP_ID, clientSecret: APP_SECRET, redirectUri: `${BASE_URL}/auth/callback`, name: 'Pagelight test' },
     ],

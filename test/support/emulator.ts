@@ -1,3 +1,4 @@
+import type { SeedName } from '@pagelight/graph-emulator';
 import type { Stack } from './stack';
 
 /** Requests the app made to the token endpoint so far. */
@@ -11,12 +12,20 @@ export function graphCalls(stack: Pick<Stack, 'emulator'>): number {
 }
 
 /**
+ * Loads a seed (`test`: what the suites assert on; `demo`: what people see) in
+ * an emulator running as its own process, through its seed control.
+ */
+export async function loadSeed(emulatorUrl: string, name: SeedName): Promise<void> {
+  await control(emulatorUrl, 'PUT', '/seed', { name });
+}
+
+/**
  * One of the emulator's test controls (/__emulator/*) over HTTP, for an emulator
  * running as its own process. Resolves to the JSON answer, or undefined on 204.
  */
 export async function control(
   emulatorUrl: string,
-  method: 'GET' | 'POST' | 'DELETE',
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   route: string,
   body?: unknown,
 ): Promise<unknown> {

@@ -15,6 +15,7 @@ import {
   type EmulatorOptions,
   type EmulatorProfile,
   type RunningEmulator,
+  type SeedName,
 } from '@pagelight/graph-emulator';
 import { credentialsSeenBy, leakedLines } from './logScrape';
 
@@ -75,7 +76,13 @@ export interface StackOptions {
   /** The emulator's PKCE behaviour (default `facebook`, as the provider). */
   profile?: EmulatorProfile;
   /** Emulator options beyond the registered client (e.g. `accountsPageSize`). */
-  emulator?: Omit<EmulatorOptions, 'clients'>;
+  emulator?: Omit<EmulatorOptions, 'clients' | 'seed'>;
+  /**
+   * The emulator's data: `test` (default), the hostile and awkward content the
+   * suites assert on, or `demo`, the realistic content people see (screens,
+   * screenshots). The emulator's README, "Seeds".
+   */
+  seed?: SeedName;
 }
 
 /** The variables an operator would set to point the app at the emulator at `providerUrl`. */
@@ -104,6 +111,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       { clientId: APP_ID, clientSecret: APP_SECRET, redirectUri: `${baseUrl}/auth/callback`, name: 'Pagelight test' },
     ],
     ...options.emulator,
+    seed: options.seed ?? 'test',
   });
   open.add(emulator);
   const config = loadConfig({

@@ -7,7 +7,7 @@
  */
 import type { SeedPost } from './seed';
 import type { DataStore } from './store/data';
-import { graphTime } from './seed-posts';
+import { graphTime } from './seeds/common';
 import type { NewPost } from './types';
 import type { FeedChangeValue } from './webhooks/payload';
 import type { Webhooks } from './webhooks/webhooks';

@@ -8,7 +8,7 @@ import { CallbackLog } from './callbacks/deliver';
 import { DEFAULT_APP_VERSION, VERSION_RE } from './graph/respond';
 import { Faults } from './faults';
 import { RequestLog } from './log';
-import { DEFAULT_SEED } from './seed';
+import { isSeedName, SEEDS, type Seed, type SeedName } from './seed';
 import { CodeStore } from './store/codes';
 import { DataStore } from './store/data';
 import { DialogStore } from './store/dialogs';
@@ -24,6 +24,7 @@ import {
   type LoginConfiguration,
 } from './types';
 import { Activity } from './activity';
+import { MediaSigner } from './media/sign';
 import { DEFAULT_RETRY_DELAYS_MS, Webhooks } from './webhooks/webhooks';
 
 export interface Context {
@@ -47,6 +48,8 @@ export interface Context {
   /** Default and largest `/me/accounts` page. */
   accountsPageSize: number;
   data: DataStore;
+  /** The loaded seed's name; `custom` for a `Seed` given as an option. */
+  seedName: SeedName | 'custom';
   tokens: TokenStore;
   codes: CodeStore;
   dialogs: DialogStore;
@@ -60,6 +63,8 @@ export interface Context {
   formKey: Buffer;
   webhooks: Webhooks;
   activity: Activity;
+  /** Signs and checks the picture URLs Graph answers hand out (README#pictures). */
+  media: MediaSigner;
 }
 
 export function createContext(opts: EmulatorOptions): Context {
@@ -69,7 +74,8 @@ export function createContext(opts: EmulatorOptions): Context {
   const faults = new Faults();
   faults.latencyMs = initialLatencyMs;
   const clients = clientMap(opts.clients);
-  const data = new DataStore(opts.seed ?? DEFAULT_SEED);
+  const seedName = seedNameOf(opts.seed);
+  const data = new DataStore(seedName === 'custom' ? (opts.seed as Seed) : SEEDS[seedName]);
   const webhooks = webhooksFor(opts, clients, now);
   return {
     clients,
@@ -86,6 +92,7 @@ export function createContext(opts: EmulatorOptions): Context {
     configurations: configurationMap(opts.configurations ?? DEFAULT_CONFIGURATIONS),
     accountsPageSize: Math.floor(positive('accountsPageSize', opts.accountsPageSize ?? 10)),
     data,
+    seedName,
     tokens: new TokenStore(now),
     codes: new CodeStore(codeTtlMs, now),
     dialogs: new DialogStore(now),
@@ -97,6 +104,7 @@ export function createContext(opts: EmulatorOptions): Context {
     formKey: randomBytes(32),
     webhooks,
     activity: new Activity(data, webhooks, now),
+    media: new MediaSigner(),
   };
 }
 
@@ -183,6 +191,23 @@ function callbackUrl(clientId: string, field: string, raw: unknown): void {
       `createEmulator: ${field} of client ${clientId} must be an absolute http(s) URL without a fragment`,
     );
   }
+}
+
+/** A seed's name, or `custom` for a data set of the caller's; anything else fails fast. */
+function seedNameOf(seed: EmulatorOptions['seed']): SeedName | 'custom' {
+  if (seed === undefined) return 'demo';
+  // Checked as unknown: a caller in plain JavaScript may pass anything.
+  const given: unknown = seed;
+  if (typeof given === 'string') {
+    if (!isSeedName(given)) {
+      throw new Error(`createEmulator: seed must be "demo", "test" or a Seed, got "${given.slice(0, 20)}"`);
+    }
+    return given;
+  }
+  if (seed === null || typeof seed !== 'object' || !Array.isArray(seed.users) || !Array.isArray(seed.pages)) {
+    throw new Error('createEmulator: seed must be "demo", "test" or a Seed ({ users, pages })');
+  }
+  return 'custom';
 }
 
 function profileOf(profile: EmulatorProfile | undefined): EmulatorProfile {

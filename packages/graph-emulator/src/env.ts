@@ -3,6 +3,7 @@
  * from the same variables the app reads, so both agree on the client.
  */
 import { appUrls, demoClient } from './demo';
+import { isSeedName, SEED_NAMES, type SeedName } from './seed';
 import { EMULATOR_PROFILES, type EmulatorClient, type EmulatorProfile } from './types';
 
 export interface ProviderEnv {
@@ -12,6 +13,8 @@ export interface ProviderEnv {
   profile: EmulatorProfile;
   /** EMULATOR_ACTIVITY=on: the demo's post generator (README#activity). */
   activity: boolean;
+  /** EMULATOR_SEED: `demo` (default) or `test` (README#seeds). */
+  seed: SeedName;
 }
 
 /** A bad value, reported as one line naming the variable. */
@@ -64,6 +67,15 @@ function profileOf(env: NodeJS.ProcessEnv): EmulatorProfile {
   return raw as EmulatorProfile;
 }
 
+function seedOf(env: NodeJS.ProcessEnv): SeedName {
+  const raw = env.EMULATOR_SEED;
+  if (raw === undefined || raw === '') return 'demo';
+  if (!isSeedName(raw)) {
+    throw new ProviderEnvError('EMULATOR_SEED', `must be one of ${SEED_NAMES.join(', ')}, got "${raw.slice(0, 20)}"`);
+  }
+  return raw;
+}
+
 function activityOf(env: NodeJS.ProcessEnv): boolean {
   const raw = env.EMULATOR_ACTIVITY;
   if (raw === undefined || raw === '' || raw === 'off') return false;
@@ -83,9 +95,10 @@ export function loadProviderEnv(env: NodeJS.ProcessEnv): ProviderEnv {
   const baseUrl = baseUrlOf(env);
   const profile = profileOf(env);
   const activity = activityOf(env);
+  const seed = seedOf(env);
   const appId = env.FB_APP_ID;
   if (appId === undefined || appId === '') {
-    return { port, client: withWebhook(demoClient(baseUrl), env, baseUrl), demo: true, profile, activity };
+    return { port, client: withWebhook(demoClient(baseUrl), env, baseUrl), demo: true, profile, activity, seed };
   }
   const secret = env.FB_APP_SECRET;
   if (secret === undefined || secret === '') {
@@ -96,6 +109,7 @@ export function loadProviderEnv(env: NodeJS.ProcessEnv): ProviderEnv {
     demo: false,
     profile,
     activity,
+    seed,
     client: withWebhook(
       { clientId: appId, clientSecret: secret, name: 'Pagelight', ...appUrls(baseUrl) },
       env,

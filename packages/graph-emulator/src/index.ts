@@ -5,8 +5,18 @@
 export { createEmulator } from './app';
 export { startEmulator } from './server';
 export { appUrls, DEMO_CLIENT, demoClient } from './demo';
-export { DEFAULT_SEED, SEED_IDS } from './seed';
-export type { Seed, SeedPage, SeedPost, SeedUser, SeedRole, PageLocation } from './seed';
+export { DEFAULT_SEED, DEMO_SEED, SEED_IDS, SEED_NAMES, TEST_SEED } from './seed';
+export type {
+  Seed,
+  SeedAttachment,
+  SeedComment,
+  SeedName,
+  SeedPage,
+  SeedPost,
+  SeedUser,
+  SeedRole,
+  PageLocation,
+} from './seed';
 export { DEFAULT_CONFIGURATIONS, PERMISSIONS } from './permissions';
 export { EMULATOR_PROFILES } from './types';
 export type {

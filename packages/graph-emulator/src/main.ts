@@ -28,6 +28,7 @@ async function main(): Promise<void> {
       httpControls: true,
       profile: env.profile,
       activity: env.activity,
+      seed: env.seed,
     });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
@@ -40,7 +41,7 @@ async function main(): Promise<void> {
   console.log(
     `provider emulator listening on ${running.url} — client_id ${client.clientId}, ` +
       `secret ${maskSecret(client.clientSecret)}, redirect_uri ${client.redirectUri}${env.demo ? ' (demo client)' : ''}, ` +
-      `profile ${env.profile}; settings page ${running.url}/settings/apps` +
+      `profile ${env.profile}, seed ${env.seed}; settings page ${running.url}/settings/apps` +
       (env.activity ? ' — activity on: a post now and then' : ''),
   );
 

@@ -3,7 +3,7 @@
  * Kept in one module so the app, its tests and the benchmarks can import
  * them without pulling in Express.
  */
-import type { Seed } from './seed';
+import type { Seed, SeedName } from './seed';
 
 /** A registered app ("client" in RFC 6749 §2). */
 export interface EmulatorClient {
@@ -54,8 +54,12 @@ export interface EmulatorOptions {
   longLivedTtlSec?: number;
   /** Clock in epoch milliseconds, for tests. */
   now?: () => number;
-  /** Data set; default the deterministic seed in `seed.ts`. */
-  seed?: Seed;
+  /**
+   * Data set: a seed's name (`demo`, the default: realistic content; `test`:
+   * the hostile content the app's tests assert on) or a `Seed` of your own
+   * (README#seeds). `loadSeed` switches later.
+   */
+  seed?: Seed | SeedName;
   /**
    * Origin the emulator's own links (paging `next`/`previous`) point at, never
    * taken from a request's Host header. Default: the listening URL for
@@ -232,6 +236,10 @@ export interface EmulatorControls {
   setPageField(pageId: string, field: string, value: unknown): void;
   /** Back to the seed data; clears failures, latency, rate limits and the log. Tokens stay. */
   reset(): void;
+  /** Replaces the data with the named seed (`demo` or `test`), then resets as `reset()` does. */
+  loadSeed(name: SeedName): void;
+  /** The loaded seed's name (`custom` for a `Seed` given as an option). */
+  seedName(): SeedName | 'custom';
   /** Live log, oldest first (bounded). */
   readonly requestLog: readonly LogEntry[];
   /** The same live array as `requestLog`. */

@@ -39,9 +39,15 @@ export interface TestEmulator {
 
 const made = new Set<EmulatorControls>();
 
+/** An emulator on the test seed (the content these tests assert on) unless `opts.seed` says otherwise. */
 export function makeEmulator(opts: Partial<EmulatorOptions> = {}): TestEmulator {
   const clock = new Clock();
-  const { app, controls } = createEmulator({ clients: [CLIENT, OTHER_CLIENT], now: clock.now, ...opts });
+  const { app, controls } = createEmulator({
+    clients: [CLIENT, OTHER_CLIENT],
+    now: clock.now,
+    seed: 'test',
+    ...opts,
+  });
   made.add(controls);
   return { app, controls, clock };
 }

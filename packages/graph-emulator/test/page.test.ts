@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { DEFAULT_SEED } from '../src';
+import { TEST_SEED } from '../src';
 import { graphError, makeEmulator, PAGES, pageToken, userToken, USERS } from './helpers';
 
 const SPEC_FIELDS = 'about,attire,bio,location,parking,hours,emails,website';
@@ -148,8 +148,8 @@ describe('GET /<page_id>', () => {
   });
 
   it('when the seed is read, then the main page has every SPEC field and the data is frozen', () => {
-    const main = DEFAULT_SEED.pages.find((p) => p.id === PAGES.bakery);
+    const main = TEST_SEED.pages.find((p) => p.id === PAGES.bakery);
     for (const f of SPEC_FIELDS.split(',')) expect(main).toHaveProperty(f);
-    expect(Object.isFrozen(DEFAULT_SEED.pages)).toBe(true);
+    expect(Object.isFrozen(TEST_SEED.pages)).toBe(true);
   });
 });

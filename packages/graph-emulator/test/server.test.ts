@@ -74,6 +74,7 @@ describe('stand-alone configuration (npm run provider)', () => {
       demo: true,
       profile: 'facebook',
       activity: false,
+      seed: 'demo',
       client: {
         ...DEMO_CLIENT,
         redirectUri: 'http://localhost:3000/auth/callback',
@@ -100,6 +101,7 @@ describe('stand-alone configuration (npm run provider)', () => {
       demo: false,
       profile: 'facebook',
       activity: false,
+      seed: 'demo',
       client: {
         clientId: '42',
         clientSecret: 's3cret',
@@ -109,6 +111,11 @@ describe('stand-alone configuration (npm run provider)', () => {
         name: 'Pagelight',
       },
     });
+  });
+
+  it('when EMULATOR_SEED is test, then the test seed; empty means the demo', () => {
+    expect(loadProviderEnv({ EMULATOR_SEED: 'test' }).seed).toBe('test');
+    expect(loadProviderEnv({ EMULATOR_SEED: '' }).seed).toBe('demo');
   });
 
   it('when PORT is set without BASE_URL, then the callback uses it', () => {
@@ -124,6 +131,8 @@ describe('stand-alone configuration (npm run provider)', () => {
     [{ BASE_URL: 'ftp://x' }, /^BASE_URL/],
     [{ BASE_URL: 'not a url' }, /^BASE_URL/],
     [{ FB_APP_ID: '42' }, /^FB_APP_SECRET is required/],
+    [{ EMULATOR_SEED: 'prod' }, /^EMULATOR_SEED must be one of demo, test, got "prod"$/],
+    [{ EMULATOR_SEED: 'Test' }, /^EMULATOR_SEED/],
   ])('when %j, then one line naming the variable', (env, message) => {
     expect(() => loadProviderEnv(env)).toThrow(message);
   });

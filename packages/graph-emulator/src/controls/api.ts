@@ -28,8 +28,10 @@ import {
   rateLimitSchema,
   removeAppSchema,
   revokeSchema,
+  seedSchema,
   tokenFilterSchema,
 } from './schemas';
+import { SEEDS, type SeedName } from '../seed';
 
 function parse<T>(what: string, run: () => T): T {
   try {
@@ -72,12 +74,16 @@ export function createControls(ctx: Context): EmulatorControls {
       ctx.data.setPageField(pageId, field, value);
     },
     reset(): void {
-      ctx.data.reset();
-      ctx.faults.clear(ctx.initialLatencyMs);
-      ctx.usage.reset();
-      ctx.log.clear();
-      ctx.callbacks.clear();
-      ctx.webhooks.reset();
+      resetAll(ctx);
+    },
+    loadSeed(name: SeedName): void {
+      const parsed = parse('loadSeed', () => seedSchema.parse({ name })).name;
+      ctx.data.load(SEEDS[parsed]);
+      ctx.seedName = parsed;
+      resetAll(ctx);
+    },
+    seedName() {
+      return ctx.seedName;
     },
     get requestLog() {
       return ctx.log.entries;
@@ -112,6 +118,16 @@ export function createControls(ctx: Context): EmulatorControls {
       return ctx.callbacks.all();
     },
   };
+}
+
+/** Back to the loaded seed's data, with no latency, failure, rate limit, log or webhook state. */
+function resetAll(ctx: Context): void {
+  ctx.data.reset();
+  ctx.faults.clear(ctx.initialLatencyMs);
+  ctx.usage.reset();
+  ctx.log.clear();
+  ctx.callbacks.clear();
+  ctx.webhooks.reset();
 }
 
 /** Mints a token as if the user had approved the dialog (for tests and benchmarks). */

@@ -4,7 +4,7 @@
  * too. These endpoints have no authentication, so they are mounted only
  * when asked for (`httpControls: true`), answer only a loopback Host (a page
  * on another site that rebinds its DNS name to 127.0.0.1 still sends its own
- * name), and take POSTs only as JSON (a cross-site form or `text/plain`
+ * name), and take POST and PUT bodies only as JSON (a cross-site form or `text/plain`
  * fetch cannot send that without a CORS preflight, which is never granted).
  */
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
@@ -21,6 +21,7 @@ import {
   rateLimitSchema,
   removeAppSchema,
   revokeSchema,
+  seedSchema,
   tokenFilterSchema,
 } from './schemas';
 
@@ -33,7 +34,10 @@ export function controlsRouter(ctx: Context, controls: EmulatorControls): Router
         .json({ error: 'The emulator controls answer only on a loopback address (localhost, 127.0.0.1, [::1])' });
       return;
     }
-    if (req.method === 'POST' && !/^application\/json\s*(;|$)/i.test(req.get('content-type') ?? '')) {
+    if (
+      (req.method === 'POST' || req.method === 'PUT') &&
+      !/^application\/json\s*(;|$)/i.test(req.get('content-type') ?? '')
+    ) {
       res.status(415).json({ error: 'The emulator controls take POST bodies as Content-Type: application/json' });
       return;
     }
@@ -122,6 +126,10 @@ export function controlsRouter(ctx: Context, controls: EmulatorControls): Router
   router.get('/seed', (_req, res) => {
     res.json(seedSummary(ctx));
   });
+  router.put('/seed', (req, res) => {
+    controls.loadSeed(seedSchema.parse(body(req)).name);
+    res.status(204).end();
+  });
   router.use(activityRouter(controls));
   router.use((_req, res) => {
     res.status(404).json({ error: 'Unknown emulator control' });
@@ -151,6 +159,7 @@ function controlErrorMessage(err: unknown): string {
 /** Ids and counts only: never secrets or tokens. */
 function seedSummary(ctx: Context): unknown {
   return {
+    name: ctx.seedName,
     clients: [...ctx.clients.values()].map((c) => ({
       clientId: c.clientId,
       name: c.name,

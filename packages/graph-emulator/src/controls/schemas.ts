@@ -3,6 +3,7 @@
  * endpoints so both refuse the same mistakes with the same messages.
  */
 import { z } from 'zod';
+import { SEED_NAMES } from '../seed';
 import type { Failure } from '../types';
 
 const digits = z.string().regex(/^\d+$/, 'must be a numeric id');
@@ -56,6 +57,10 @@ export const failSchema = z.strictObject({
   n: z.number().int().min(1).max(1_000_000).default(1),
   failure: z.unknown(),
   match,
+});
+
+export const seedSchema = z.strictObject({
+  name: z.enum(SEED_NAMES, { message: `must be one of ${SEED_NAMES.map((n) => `"${n}"`).join(', ')}` }),
 });
 
 export const latencySchema = z.strictObject({ ms: z.number().int().min(0).max(600_000) });

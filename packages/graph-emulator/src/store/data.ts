@@ -1,6 +1,6 @@
 /**
  * The emulator's mutable copy of the seed: users, their page roles, pages and
- * feeds. `reset()` returns to the seed; tests change single page fields with
+ * feeds. `reset()` returns to the seed, `load()` switches to another; tests change single page fields with
  * `setPageField` (e.g. to inject HTML-looking text).
  */
 import type { Seed, SeedPost, SeedRole, SeedUser } from '../seed';
@@ -45,7 +45,13 @@ export class DataStore {
   private users = new Map<string, SeedUser>();
   private pages = new Map<string, PageState>();
 
-  constructor(private readonly seed: Seed) {
+  constructor(private seed: Seed) {
+    this.reset();
+  }
+
+  /** Another data set from now on (the seed control); `reset()` returns to it. */
+  load(seed: Seed): void {
+    this.seed = seed;
     this.reset();
   }
 

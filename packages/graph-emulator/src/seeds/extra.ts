@@ -4,8 +4,8 @@
  * `/me/accounts` lists nothing for them), and one with many Pages (so the
  * app has to follow `/me/accounts` paging over several calls).
  */
-import { ALL_TASKS } from './permissions';
-import type { SeedPage, SeedUser } from './seed';
+import { ALL_TASKS } from '../permissions';
+import type { SeedPage, SeedUser } from './types';
 
 export const EXTRA_IDS = Object.freeze({
   users: Object.freeze({

@@ -1,21 +1,14 @@
 /**
- * Seeded feeds. Deterministic: texts and created_time values are fixed, so a
+ * The test seed's feeds. Deterministic: texts and created_time values are fixed, so a
  * page of results is the same on every run. The bakery feed deliberately
  * carries hostile and awkward content (HTML-looking text, bidi overrides,
  * a very long message, story-only posts) for the app's rendering tests.
  */
-import type { SeedPost } from './seed';
+import { buildFeed, type Content } from './common';
+import type { SeedPost } from './types';
 
 /** Newest post of every seeded feed. */
 const NEWEST = Date.UTC(2026, 9, 1, 12, 0, 0);
-const HOUR = 3_600_000;
-
-/** The provider's timestamp format: ISO 8601 without milliseconds, "+0000". */
-export function graphTime(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+0000');
-}
-
-type Content = Pick<SeedPost, 'message' | 'story'>;
 
 const LONG_PARAGRAPH =
   'The Analytical Engine weaves algebraic patterns just as the Jacquard loom weaves flowers and leaves. ';
@@ -49,28 +42,18 @@ function filler(i: number): Content {
   return { message: `Today's special (#${i}): ${bake}.` };
 }
 
-function build(pageId: string, contents: Content[], spacingHours: number): SeedPost[] {
-  const total = contents.length;
-  return contents.map((content, i) => ({
-    // Post ids are "<page id>_<post number>"; numbers grow with time.
-    id: `${pageId}_${String(900_000_000_000 + (total - i) * 137)}`,
-    // Irregular but fixed spacing, newest first.
-    created_time: graphTime(NEWEST - i * spacingHours * HOUR - (i % 5) * 17 * 60_000),
-    ...content,
-  }));
-}
-
 /** 64 posts, newest first. */
 export function bakeryFeed(pageId: string): SeedPost[] {
   const contents = [...SPECIAL];
   for (let i = contents.length; i < 64; i++) contents.push(filler(i));
-  return build(pageId, contents, 26);
+  return buildFeed(pageId, NEWEST, contents, 26);
 }
 
 /** 5 posts, newest first. */
 export function cafeFeed(pageId: string): SeedPost[] {
-  return build(
+  return buildFeed(
     pageId,
+    NEWEST,
     [
       { message: 'First bug found: a moth. Coffee is on us today.' },
       { story: 'Hopper Compiler Café changed their profile picture.' },

@@ -1,0 +1,121 @@
+/**
+ * What every seed builds with: the provider's timestamp format, post ids,
+ * pictures, media added to posts by their place in a feed, and the seeded
+ * people (the same in every seed, so `SEED_IDS.users` always means them).
+ */
+import { ALL_TASKS } from '../permissions';
+import { mediaPath } from '../media/sign';
+import { extraUsers } from './extra';
+import { SEED_IDS } from './ids';
+import type { Seed, SeedAttachment, SeedComment, SeedPost, SeedRole, SeedUser } from './types';
+
+export const HOUR = 3_600_000;
+
+/** The provider's timestamp format: ISO 8601 without milliseconds, "+0000". */
+export function graphTime(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+0000');
+}
+
+export type Content = Pick<SeedPost, 'message' | 'story'>;
+
+/**
+ * Posts newest first from their texts: ids `<page id>_<post number>` (numbers
+ * grow with time), `created_time` from `newest` back by `spacingHours` with a
+ * fixed irregularity, so every run answers the same feed.
+ */
+export function buildFeed(
+  pageId: string,
+  newest: number,
+  contents: Content[],
+  spacingHours: number,
+  earlierMs: (i: number) => number = (i) => (i % 5) * 17 * 60_000,
+): SeedPost[] {
+  const total = contents.length;
+  return contents.map((content, i) => ({
+    id: `${pageId}_${String(900_000_000_000 + (total - i) * 137)}`,
+    created_time: graphTime(newest - i * spacingHours * HOUR - earlierMs(i)),
+    ...content,
+  }));
+}
+
+/** Business hours: each post a fixed few hours and minutes before the day's latest time. */
+export const daytime = (i: number): number => (i === 0 ? 0 : ((i * 7) % 9) * HOUR + (i % 4) * 13 * 60_000);
+
+/** What a post carries besides its text; comments get their ids from `withMedia`. */
+export type Media = Pick<SeedPost, 'full_picture' | 'attachments' | 'shares' | 'reactions' | 'imageExpired'> & {
+  comments?: Omit<SeedComment, 'id'>[];
+};
+
+/** A square photo of a scene (media/art.ts), as the provider's 720-pixel feed picture. */
+export const square = (scene: string): string => mediaPath(scene, 720);
+
+export const photo = (scene: string, title?: string): SeedAttachment => ({
+  type: 'photo',
+  ...(title !== undefined ? { title } : {}),
+  media: { image: { src: square(scene), width: 720, height: 720 } },
+});
+
+/** A photo post's picture and attachment. */
+export const photoPost = (scene: string): Pick<Media, 'full_picture' | 'attachments'> => ({
+  full_picture: square(scene),
+  attachments: [photo(scene)],
+});
+
+/** The feed with each indexed post's media added; comment ids are `<post number>_<n>` like the provider's. */
+export function withMedia(feed: SeedPost[], media: Readonly<Record<number, Media>>): SeedPost[] {
+  return feed.map((post, i) => {
+    const extra = media[i];
+    if (extra === undefined) return post;
+    const { comments, ...rest } = extra;
+    return {
+      ...post,
+      ...rest,
+      ...(comments !== undefined
+        ? { comments: comments.map((c, n) => ({ id: `${post.id.split('_')[1] ?? ''}_${1000 + n}`, ...c })) }
+        : {}),
+    };
+  });
+}
+
+const U = SEED_IDS.users;
+const P = SEED_IDS.pages;
+
+/** The seeded people; `adaAlso` adds Pages Ada manages in one seed only. */
+export function people(adaAlso: SeedRole[] = []): SeedUser[] {
+  return [
+    {
+      id: U.ada,
+      name: 'Ada Lovelace',
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      email: 'ada@example.com',
+      roles: [{ pageId: P.bakery, tasks: [...ALL_TASKS] }, { pageId: P.sparse, tasks: [...ALL_TASKS] }, ...adaAlso],
+    },
+    {
+      id: U.grace,
+      name: 'Grace Hopper',
+      first_name: 'Grace',
+      last_name: 'Hopper',
+      email: 'grace@example.com',
+      roles: [
+        { pageId: P.cafe, tasks: [...ALL_TASKS] },
+        // A shared page with a narrower role.
+        { pageId: P.bakery, tasks: ['ANALYZE', 'MODERATE', 'CREATE_CONTENT'] },
+      ],
+    },
+    { id: U.alan, name: 'Alan Turing', first_name: 'Alan', last_name: 'Turing', email: 'alan@example.com', roles: [] },
+    ...extraUsers(),
+  ];
+}
+
+export function deepFreeze<T extends Seed>(value: T): T {
+  return freeze(value);
+}
+
+function freeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value as object)) freeze(v);
+  }
+  return value;
+}

@@ -1,0 +1,306 @@
+/**
+ * The demo seed's feeds: what a bakery, a café and a repair shop really post
+ * (photos, shared links, an album, a long story, opening hours, a job ad),
+ * with reactions, comments and shares in the ranges such Pages see.
+ * Deterministic: fixed texts, fixed times spread over weeks.
+ */
+import { mediaPath } from '../media/sign';
+import { buildFeed, daytime, graphTime, HOUR, photo, photoPost, withMedia, type Content, type Media } from './common';
+import type { SeedAttachment, SeedComment, SeedPost } from './types';
+
+const BAKERY_POSTS = 40;
+
+/** Newest demo post: a Thursday afternoon; older ones fall between 7 am and 5 pm. */
+const NEWEST = Date.UTC(2026, 10, 20, 16, 45, 0);
+
+const link = (url: string, title: string, description: string, scene: string): SeedAttachment => ({
+  type: 'share',
+  title,
+  description,
+  url,
+  media: { image: { src: mediaPath(scene, 1200, 630), width: 1200, height: 630 } },
+  target: { url },
+});
+
+const album = (title: string, set: string, scenes: string[]): Pick<Media, 'full_picture' | 'attachments'> => ({
+  full_picture: mediaPath(scenes[0]!, 720),
+  attachments: [
+    {
+      type: 'album',
+      title,
+      url: `https://www.facebook.com/media/set/?set=a.${set}`,
+      media: { image: { src: mediaPath(scenes[0]!, 720), width: 720, height: 720 } },
+      subattachments: scenes.map((scene) => photo(scene)),
+    },
+  ],
+});
+
+const LONG_STORY = [
+  'Ten years ago this week, we opened the shutters on St James’s Square with one oven, two bakers and a sourdough starter called Charles (after Babbage, of course).',
+  'We sold out of bread by half past nine on the first day, mostly to the builders next door, and we have been getting up at four ever since. The starter is still going. So is the oven, just about, although it now has two younger siblings and a proper extraction fan.',
+  'A lot has changed. We make croissants now (it took us a year to get the lamination right), the cinnamon buns have a cardamom cousin, and Hopper’s round the corner pours coffee good enough that we stopped trying to compete. We have trained twenty-three bakers, and four of them have opened bakeries of their own.',
+  'Some things have not changed. Every loaf still takes thirty-six hours from starter to crust. We still bake everything on site, and whatever is left at closing time still goes to the shelter on Jermyn Street.',
+  'Thank you to everyone who has queued in the rain, brought their children in to watch the bakers, told a friend, or simply come back. On Saturday, the first coffee and the first slice of birthday cake are on us. Come and say hello.',
+].join('\n\n');
+
+const BAKERY_TEXTS: Content[] = [
+  {
+    message:
+      'Fresh out of the oven: our country sourdough, 36 hours from starter to crust. 🍞 The first batch usually goes by 10, so come early or pre-order.',
+  },
+  {
+    message:
+      'We made the list! Thank you to everyone who queued in the rain for this one. https://citypaper.example/food/best-bakeries-2026',
+  },
+  { message: 'Saturday’s bread class: twelve first-time bakers, forty loaves and a lot of flour. Thank you all! 📸' },
+  { story: 'Lovelace Analytical Bakery updated their cover photo.' },
+  { message: LONG_STORY },
+  {
+    message:
+      'Christmas orders are open! Stollen, mince pies and panettone: order by 18 December at https://lovelace-bakery.example/christmas and collect from the shop or our market stall. Allergen information: https://lovelace-bakery.example/allergens',
+  },
+  { message: 'Butter, flour, patience: 27 layers in every croissant. 🥐' },
+  {
+    message:
+      'Opening hours over the holidays:\nTue 23 Dec 07:00–14:00\nWed 24 Dec 07:00–12:00\nThu 25 and Fri 26 Dec closed\nBack to normal on Saturday 27 Dec.',
+  },
+  { story: 'Lovelace Analytical Bakery added 4 new photos to the album Behind the counter.' },
+  { message: 'Cinnamon buns are back on Saturdays, with cardamom this time.' },
+  {
+    story: 'Lovelace Analytical Bakery is feeling thankful.',
+    message:
+      '12,000 followers! Thank you for every loaf, every queue and every kind word. Free coffee with any pastry this Sunday. ☕',
+  },
+  { message: 'How we keep our starter alive (and how you can keep yours).' },
+  { message: 'Rosemary and sea-salt focaccia today, baked in the big tray.' },
+  {
+    message:
+      'We’re hiring: an early-morning baker (04:00 starts, four days a week) and a weekend shop assistant. Send us a note at jobs@lovelace-bakery.example.',
+  },
+  { message: 'Baguettes, two ways: classic, and seeded with sesame, poppy and linseed.' },
+];
+
+/** Everyday posts after the special ones, in a fixed rotation. */
+const EVERYDAY: Content[] = [
+  { message: 'Rye and caraway loaves are on the shelf until 2 pm.' },
+  { message: 'Quiet morning: the sourdough is still warm and there is no queue. Perfect timing.' },
+  { message: 'Pumpkin and sage scones today, while the pumpkins last. 🎃' },
+  { message: 'Our ovens are off for maintenance on Monday. See you on Tuesday!' },
+  { message: 'Almond croissants: yesterday’s croissants, filled, baked again, gone by eleven.' },
+  { message: 'Thank you to the 14 of you who brought your own bags this week. 🌱' },
+  { story: 'Lovelace Analytical Bakery added a new photo.' },
+  { message: 'Wholemeal sandwich loaves are back by popular demand.' },
+  { message: 'Sunday special: cardamom knots, coffee, and the papers.' },
+  { message: 'Gluten-free brown bread on Wednesdays and Fridays. Baked first, on its own line.' },
+  { message: 'The shop will open at 9 this Saturday because of the half marathon road closures.' },
+  { message: 'Fig and walnut loaf: a new one for the autumn.' },
+];
+
+const EVERYDAY_SCENES = ['rye', '', 'cinnamon-buns', '', 'croissants', '', 'sourdough', 'baguettes', '', '', '', 'rye'];
+
+/** Index → pictures, links and counts of the bakery's posts. */
+function bakeryMedia(): Record<number, Media> {
+  const media: Record<number, Media> = {
+    0: { ...photoPost('sourdough'), reactions: { like: 902, love: 271, wow: 31 }, shares: { count: 38 } },
+    1: {
+      full_picture: mediaPath('bakery-cover', 1200, 630),
+      attachments: [
+        link(
+          'https://citypaper.example/food/best-bakeries-2026',
+          'The 25 best bakeries in London, tried and tasted',
+          'From laminated pastry to 36-hour sourdough: where to queue this winter.',
+          'bakery-cover',
+        ),
+      ],
+      reactions: { like: 340, love: 88 },
+      shares: { count: 57 },
+    },
+    2: {
+      ...album('Bread class, November', '104735298799100', [
+        'sourdough',
+        'baguettes',
+        'croissants',
+        'cinnamon-buns',
+        'focaccia',
+        'rye',
+      ]),
+      reactions: { like: 214, love: 60 },
+      shares: { count: 3 },
+    },
+    3: {
+      full_picture: mediaPath('bakery-cover', 720, 270),
+      attachments: [
+        { type: 'photo', media: { image: { src: mediaPath('bakery-cover', 720, 270), width: 720, height: 270 } } },
+      ],
+      reactions: { like: 96, love: 12 },
+    },
+    4: { reactions: { like: 611, love: 402, care: 25 }, shares: { count: 19 } },
+    5: { reactions: { like: 95 }, shares: { count: 22 } },
+    6: { ...photoPost('croissants'), reactions: { like: 430, love: 120, haha: 2 }, shares: { count: 9 } },
+    7: { reactions: { like: 61 }, shares: { count: 4 } },
+    8: {
+      ...album('Behind the counter', '104735298799200', ['baguettes', 'focaccia', 'cinnamon-buns', 'sourdough']),
+      reactions: { like: 150, love: 21 },
+    },
+    9: { ...photoPost('cinnamon-buns'), reactions: { like: 512, love: 140, wow: 4 }, shares: { count: 12 } },
+    10: { reactions: { like: 780, love: 300, care: 14 }, shares: { count: 6 } },
+    11: {
+      attachments: [
+        link(
+          'https://lovelace-bakery.example/blog/starter',
+          'Keeping a sourdough starter alive: a baker’s notes',
+          'Flour, water, time and a little attention every day.',
+          'rye',
+        ),
+      ],
+      full_picture: mediaPath('rye', 1200, 630),
+      reactions: { like: 188, love: 20 },
+      shares: { count: 73 },
+    },
+    12: { ...photoPost('focaccia'), reactions: { like: 240, love: 45 } },
+    13: { reactions: { like: 133 }, shares: { count: 41 } },
+    14: { ...photoPost('baguettes'), reactions: { like: 205, love: 17 }, shares: { count: 2 } },
+  };
+  for (let i = BAKERY_TEXTS.length; i < BAKERY_POSTS; i++) {
+    const k = i - BAKERY_TEXTS.length;
+    const scene = EVERYDAY_SCENES[k % EVERYDAY_SCENES.length]!;
+    // Fewer reactions further back, with a fixed wobble.
+    const like = 40 + ((k * 37) % 90) + Math.max(0, 120 - k * 4);
+    media[i] = {
+      ...(scene === '' ? {} : photoPost(scene)),
+      reactions: { like, ...(k % 3 === 0 ? { love: 5 + (k % 11) } : {}) },
+      ...(k % 4 === 1 ? { shares: { count: 1 + (k % 6) } } : {}),
+    };
+  }
+  return media;
+}
+
+/** Comment counts of the bakery's posts, by index (the rest have none). */
+const BAKERY_COMMENTS: Readonly<Record<number, number>> = {
+  0: 86,
+  1: 12,
+  2: 9,
+  4: 47,
+  5: 14,
+  6: 18,
+  7: 3,
+  9: 33,
+  10: 64,
+  11: 5,
+  12: 7,
+  13: 21,
+  16: 2,
+  18: 4,
+  21: 1,
+};
+
+const CHATTER = [
+  'Best bread in London, no contest.',
+  'Is the rye back this week?',
+  'Saving one for me please!',
+  'We drove 40 minutes for these and it was worth it.',
+  'Do you do a gluten-free version?',
+  'Congratulations, well deserved! 🎉',
+  'The cinnamon buns are dangerous.',
+  'What time do you open on Sunday?',
+  'Happy to see you busy. Great team.',
+  'Can I pre-order for Saturday?',
+  'My kids loved watching the bakers.',
+  'Still thinking about that croissant.',
+];
+
+/** `n` visitors' comments on a post, a few minutes apart after it. */
+function chatter(post: SeedPost, n: number): SeedComment[] {
+  const at = Date.parse(post.created_time.replace('+0000', 'Z'));
+  return Array.from({ length: n }, (_, k) => ({
+    id: `${post.id.split('_')[1] ?? ''}_${2000 + k}`,
+    created_time: graphTime(at + (k + 1) * 7 * 60_000),
+    message: CHATTER[(k * 5 + n) % CHATTER.length]!,
+  }));
+}
+
+function withChatter(feed: SeedPost[], counts: Readonly<Record<number, number>>): SeedPost[] {
+  return feed.map((post, i) => (counts[i] === undefined ? post : { ...post, comments: chatter(post, counts[i]) }));
+}
+
+/** 40 posts over six weeks, newest first. */
+export function demoBakeryFeed(pageId: string): SeedPost[] {
+  const texts = [...BAKERY_TEXTS];
+  for (let i = texts.length; i < BAKERY_POSTS; i++) texts.push(EVERYDAY[(i - BAKERY_TEXTS.length) % EVERYDAY.length]!);
+  return withChatter(withMedia(buildFeed(pageId, NEWEST, texts, 24, daytime), bakeryMedia()), BAKERY_COMMENTS);
+}
+
+/** 8 posts over three weeks, newest first. */
+export function demoCafeFeed(pageId: string): SeedPost[] {
+  const feed = buildFeed(
+    pageId,
+    NEWEST - 3 * HOUR,
+    [
+      { message: 'New on the bar: a washed Ethiopian from Guji, bright and floral. Ask for it as a pour-over. ☕' },
+      { message: 'Our espresso blend has changed: more chocolate, less acidity. Tell us what you think!' },
+      { message: 'The winter menu is here: https://hopper-cafe.example/menu' },
+      { story: 'Hopper Compiler Café updated their profile picture.' },
+      { message: 'Quiet hours every Tuesday, 9–11 am: no music, low lights, good Wi-Fi. Laptops welcome.' },
+      { message: 'Pastries arrive from Lovelace Bakery every morning at 8. The almond croissants go first.' },
+      { message: 'Closed on Monday 3 November while we fit the new espresso machine. Back on Tuesday!' },
+      { message: 'Loyalty cards are back: the tenth coffee is on us.' },
+    ],
+    72,
+    daytime,
+  );
+  const media: Record<number, Media> = {
+    0: { ...photoPost('coffee'), reactions: { like: 210, love: 40 }, shares: { count: 5 } },
+    1: { ...photoPost('espresso'), reactions: { like: 98, wow: 3 } },
+    2: {
+      full_picture: mediaPath('cafe-cover', 1200, 630),
+      attachments: [
+        link(
+          'https://hopper-cafe.example/menu',
+          'Winter menu: Hopper Compiler Café',
+          'Spiced oat lattes, hot chocolate made with real chocolate, and toasties until 3 pm.',
+          'cafe-cover',
+        ),
+      ],
+      reactions: { like: 77, love: 9 },
+      shares: { count: 11 },
+    },
+    3: { ...photoPost('cafe-logo'), reactions: { like: 54 } },
+    4: { reactions: { like: 163, love: 31 }, shares: { count: 14 } },
+    5: { ...photoPost('croissants'), reactions: { like: 120, love: 18 } },
+    6: { reactions: { like: 25, sad: 4 } },
+    7: { reactions: { like: 88 } },
+  };
+  return withChatter(withMedia(feed, media), { 0: 7, 1: 3, 2: 2, 4: 11, 5: 4, 6: 1 });
+}
+
+/** The repair shop: 6 posts over three weeks, newest first. */
+export function demoRepairFeed(pageId: string): SeedPost[] {
+  const feed = buildFeed(
+    pageId,
+    NEWEST - 26 * HOUR,
+    [
+      {
+        message:
+          'This 1954 radio came in silent. New capacitors, a cleaned tuning gang and a fresh cloth grille later, it plays again. 📻',
+      },
+      { message: 'What’s inside: the old wax capacitors are nearly always the culprits.' },
+      { message: 'Back from holiday. Drop-offs Tuesday to Saturday, 10 till 4.' },
+      { message: 'Clock season: three longcase clocks and a carriage clock on the bench this week.' },
+      {
+        message:
+          'Can’t bring it in? Tell us about it at https://difference-engine.example/quote and we’ll send a rough quote within two days.',
+      },
+      { story: 'Difference Engine Repairs updated their information.' },
+    ],
+    96,
+    daytime,
+  );
+  const media: Record<number, Media> = {
+    0: { ...photoPost('radio'), reactions: { like: 356, love: 98, wow: 22 }, shares: { count: 15 } },
+    1: { ...photoPost('radio-inside'), reactions: { like: 71, wow: 6 } },
+    2: { reactions: { like: 19 } },
+    3: { ...photoPost('bench'), reactions: { like: 44, love: 3 } },
+    4: { reactions: { like: 12 }, shares: { count: 2 } },
+  };
+  return withChatter(withMedia(feed, media), { 0: 41, 1: 6, 3: 2 });
+}

@@ -1,0 +1,99 @@
+/** The shapes of a seed: people, their roles, Pages and posts, as the Graph API answers them. */
+
+export interface SeedPost {
+  id: string;
+  /** Provider format: 2026-10-01T12:00:00+0000. */
+  created_time: string;
+  message?: string;
+  story?: string;
+  /** Path on the emulator's own origin (`/media/…`, see `mediaPath`); served as a signed absolute URL. */
+  full_picture?: string;
+  /** Every picture URL of this post is handed out already past its expiry (the CDN then answers 403). */
+  imageExpired?: boolean;
+  attachments?: SeedAttachment[];
+  /** Omitted when the post was never shared, as the provider does. */
+  shares?: { count: number };
+  /** Reaction counts by type (`like`, `love`, …); the activity controls change them. */
+  reactions?: Record<string, number>;
+  /** Visitors' comments, oldest first. */
+  comments?: SeedComment[];
+}
+
+/** A StoryAttachment (Post reference, `attachments` edge): `photo`, `share` (a link) or `album`. */
+export interface SeedAttachment {
+  type: 'photo' | 'share' | 'album';
+  title?: string;
+  description?: string;
+  url?: string;
+  /** `media.image.src` is a path on the emulator's origin, like `full_picture`. */
+  media?: { image: { src: string; width: number; height: number } };
+  target?: { id?: string; url: string };
+  subattachments?: SeedAttachment[];
+}
+
+export interface SeedComment {
+  id: string;
+  created_time: string;
+  message: string;
+}
+
+export interface PageLocation {
+  street?: string;
+  city?: string;
+  state?: string;
+  zip?: string;
+  country?: string;
+  latitude?: number;
+  longitude?: number;
+}
+
+/** Field shapes as the Graph API returns them (docs/provider-interface.md#page-fields). */
+export interface SeedPage {
+  id: string;
+  name: string;
+  category: string;
+  link?: string;
+  username?: string;
+  fan_count?: number;
+  followers_count?: number;
+  about?: string;
+  attire?: string;
+  bio?: string;
+  description?: string;
+  phone?: string;
+  location?: PageLocation;
+  parking?: { lot: 0 | 1; street: 0 | 1; valet: 0 | 1 };
+  hours?: Record<string, string>;
+  emails?: string[];
+  website?: string;
+  /** Profile picture: a scene name (`media/art.ts`), drawn at the size asked; without one, the silhouette. */
+  picture?: string;
+  /** Cover Photo reference shape; `source` is a path on the emulator's origin. */
+  cover?: { id: string; source: string; offset_x: number; offset_y: number };
+  /** Newest first. */
+  feed: SeedPost[];
+}
+
+export interface SeedRole {
+  pageId: string;
+  tasks: string[];
+}
+
+export interface SeedUser {
+  id: string;
+  name: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  roles: SeedRole[];
+  /**
+   * Pages the person reaches only through a business portfolio: the real
+   * `/me/accounts` does not list them, and no page token comes from them.
+   */
+  businessPages?: string[];
+}
+
+export interface Seed {
+  users: SeedUser[];
+  pages: SeedPage[];
+}
