@@ -18,7 +18,7 @@ const BAKERY_NAME = pageName(BAKERY);
 /** Ada's other Page, the one the keyboard flow leaves out at the dialog. */
 const OTHER = ADA.roles.map((r) => r.pageId).find((id) => id !== BAKERY)!;
 
-const stack = new Stack();
+const stack = new Stack({}, {}, { seed: 'demo' });
 const browser = browsing(stack);
 beforeEach(() => stack.control('/reset'));
 

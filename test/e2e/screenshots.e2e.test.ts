@@ -45,7 +45,7 @@ const BAKERY_NAME = DEFAULT_SEED.pages.find((p) => p.id === BAKERY)!.name;
  * emulator's default seed, the demo content (realistic pages, posts and pictures).
  */
 function demoStack(): Stack {
-  return new Stack();
+  return new Stack({}, {}, { seed: 'demo' });
 }
 
 const stack = demoStack();
