@@ -18,6 +18,7 @@ import { faultMiddleware } from './faults';
 import { graphHandler } from './graph/dispatch';
 import { graphHeaders, sendGraphError } from './graph/respond';
 import { logForm, logRequests, requestKind } from './log';
+import { mediaRouter } from './media/routes';
 import { settingsRouter } from './settings/routes';
 import { oidcRouter } from './oidc/routes';
 import type { EmulatorControls, EmulatorOptions } from './types';
@@ -56,6 +57,8 @@ export function buildEmulator(opts: EmulatorOptions): BuiltEmulator {
   app.get('/favicon.ico', (_req, res) => {
     res.status(204).end();
   });
+  // The CDN's pictures: not API calls, so neither logged, delayed nor failed.
+  app.use(mediaRouter(ctx));
   if (opts.httpControls === true) app.use('/__emulator', controlsRouter(ctx, controls));
   // The person's own settings page: a browser page, not an API call, so neither logged nor failed.
   app.use(settingsRouter(ctx));

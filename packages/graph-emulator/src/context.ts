@@ -24,6 +24,7 @@ import {
   type LoginConfiguration,
 } from './types';
 import { Activity } from './activity';
+import { MediaSigner } from './media/sign';
 import { DEFAULT_RETRY_DELAYS_MS, Webhooks } from './webhooks/webhooks';
 
 export interface Context {
@@ -60,6 +61,8 @@ export interface Context {
   formKey: Buffer;
   webhooks: Webhooks;
   activity: Activity;
+  /** Signs and checks the picture URLs Graph answers hand out (README#pictures). */
+  media: MediaSigner;
 }
 
 export function createContext(opts: EmulatorOptions): Context {
@@ -97,6 +100,7 @@ export function createContext(opts: EmulatorOptions): Context {
     formKey: randomBytes(32),
     webhooks,
     activity: new Activity(data, webhooks, now),
+    media: new MediaSigner(),
   };
 }
 

@@ -4,6 +4,7 @@
  * feeds keep their order, ids and texts. Image paths live on the emulator's
  * own origin and are served as absolute URLs.
  */
+import { mediaPath } from './media/sign';
 import type { SeedAttachment, SeedComment, SeedPost } from './seed';
 
 type Media = Pick<SeedPost, 'full_picture' | 'attachments' | 'shares' | 'reactions'> & {
@@ -16,12 +17,15 @@ const photo = (src: string, title?: string): SeedAttachment => ({
   media: { image: { src, width: 720, height: 720 } },
 });
 
+const SQUARE = (scene: string): string => mediaPath(scene, 720);
+const WEEK = ['sourdough', 'croissants', 'cinnamon-buns', 'baguettes', 'focaccia'];
+
 /** Feed index → what that bakery post carries. */
 export const BAKERY_MEDIA: Readonly<Record<number, Media>> = {
   // "Fresh sourdough is out of the oven!"
   0: {
-    full_picture: '/media/posts/sourdough.jpg',
-    attachments: [photo('/media/posts/sourdough.jpg')],
+    full_picture: SQUARE('sourdough'),
+    attachments: [photo(SQUARE('sourdough'))],
     shares: { count: 4 },
     reactions: { like: 12, love: 5, wow: 1 },
     comments: [
@@ -32,20 +36,20 @@ export const BAKERY_MEDIA: Readonly<Record<number, Media>> = {
   },
   // "… updated their cover photo."
   1: {
-    full_picture: '/media/bakery-cover.jpg',
-    attachments: [photo('/media/bakery-cover.jpg')],
+    full_picture: SQUARE('bakery-cover'),
+    attachments: [photo(SQUARE('bakery-cover'))],
     reactions: { like: 2 },
   },
   // "<img …> Photo of the week": an album whose photos are subattachments.
   4: {
-    full_picture: '/media/posts/week-1.jpg',
+    full_picture: SQUARE(WEEK[0]!),
     attachments: [
       {
         type: 'album',
         title: 'Photos of the week',
         url: 'https://www.facebook.com/media/set/?set=a.104735298799100',
-        media: { image: { src: '/media/posts/week-1.jpg', width: 720, height: 540 } },
-        subattachments: [1, 2, 3, 4, 5].map((n) => photo(`/media/posts/week-${n}.jpg`, `Week photo ${n}`)),
+        media: { image: { src: mediaPath(WEEK[0]!, 720, 540), width: 720, height: 540 } },
+        subattachments: WEEK.map((scene, n) => photo(SQUARE(scene), `Week photo ${n + 1}`)),
       },
     ],
     reactions: { like: 30, haha: 2 },
@@ -58,7 +62,7 @@ export const BAKERY_MEDIA: Readonly<Record<number, Media>> = {
         title: 'The bakery blog: notes on the Analytical Loaf',
         description: 'How a loaf follows an algorithm.',
         url: 'https://lovelace-bakery.example/blog?utm=1&x=<b>bold</b>',
-        media: { image: { src: '/media/links/blog.jpg', width: 1200, height: 630 } },
+        media: { image: { src: mediaPath('rye', 1200, 630), width: 1200, height: 630 } },
         target: { url: 'https://lovelace-bakery.example/blog?utm=1&x=<b>bold</b>' },
       },
     ],

@@ -3,6 +3,7 @@
  * timestamps (no randomness), so tests can assert on exact values.
  */
 import { ALL_TASKS } from './permissions';
+import { mediaPath } from './media/sign';
 import { bakeryFeed, cafeFeed } from './seed-posts';
 import { BAKERY_MEDIA, CAFE_MEDIA, withMedia } from './seed-media';
 import { EXTRA_IDS, extraPages, extraUsers } from './seed-extra';
@@ -13,8 +14,10 @@ export interface SeedPost {
   created_time: string;
   message?: string;
   story?: string;
-  /** Path on the emulator's own origin (`/media/…`); served as an absolute URL. */
+  /** Path on the emulator's own origin (`/media/…`, see `mediaPath`); served as a signed absolute URL. */
   full_picture?: string;
+  /** Every picture URL of this post is handed out already past its expiry (the CDN then answers 403). */
+  imageExpired?: boolean;
   attachments?: SeedAttachment[];
   /** Omitted when the post was never shared, as the provider does. */
   shares?: { count: number };
@@ -71,7 +74,7 @@ export interface SeedPage {
   hours?: Record<string, string>;
   emails?: string[];
   website?: string;
-  /** Profile picture file stem under `/media/`; without one the provider serves a silhouette. */
+  /** Profile picture: a scene name (`media/art.ts`), drawn at the size asked; without one, the silhouette. */
   picture?: string;
   /** Cover Photo reference shape; `source` is a path on the emulator's origin. */
   cover?: { id: string; source: string; offset_x: number; offset_y: number };
@@ -166,8 +169,8 @@ const bakery: SeedPage = {
   },
   emails: ['hello@lovelace-bakery.example', 'orders@lovelace-bakery.example'],
   website: 'https://lovelace-bakery.example/',
-  picture: 'bakery-profile',
-  cover: { id: '104735298799001', source: '/media/bakery-cover.jpg', offset_x: 0, offset_y: 42 },
+  picture: 'bakery-logo',
+  cover: { id: '104735298799001', source: mediaPath('bakery-cover', 1200, 450), offset_x: 0, offset_y: 42 },
   feed: withMedia(bakeryFeed(P.bakery), BAKERY_MEDIA),
 };
 
@@ -199,7 +202,7 @@ const cafe: SeedPage = {
     fri_1_open: '09:00',
     fri_1_close: '15:00',
   },
-  picture: 'cafe-profile',
+  picture: 'cafe-logo',
   feed: withMedia(cafeFeed(P.cafe), CAFE_MEDIA),
 };
 

@@ -9,6 +9,9 @@ const SOURDOUGH = bakeryFeed[0]!.id;
 const ALBUM = bakeryFeed[4]!.id;
 const LINK = bakeryFeed[9]!.id;
 const PLAIN = bakeryFeed[2]!.id;
+/** A picture URL as the CDN hands it out: the scene's path, signed and expiring (docs/provider-interface.md#image-urls). */
+const signed = (path: string) =>
+  expect.stringMatching(new RegExp(`^${ORIGIN}${path.replace(/\./g, '\\.')}\\?oh=00_[\\w-]{43}&oe=[0-9A-F]{8}$`));
 
 describe('Graph field expansion on posts and pages', () => {
   const { app, controls } = makeEmulator({ publicUrl: ORIGIN });
@@ -29,7 +32,7 @@ describe('Graph field expansion on posts and pages', () => {
       const res = await get(`/${SOURDOUGH}`, 'full_picture,permalink_url,shares').expect(200);
       expect(res.body).toEqual({
         id: SOURDOUGH,
-        full_picture: `${ORIGIN}/media/posts/sourdough.jpg`,
+        full_picture: signed('/media/sourdough_720x720.svg'),
         permalink_url: `https://www.facebook.com/${PAGES.bakery}/posts/${SOURDOUGH.split('_')[1]}`,
         shares: { count: 4 },
       });
@@ -111,7 +114,7 @@ describe('Graph field expansion on posts and pages', () => {
             {
               type: 'photo',
               media_type: 'photo',
-              media: { image: { src: `${ORIGIN}/media/posts/sourdough.jpg`, width: 720, height: 720 } },
+              media: { image: { src: signed('/media/sourdough_720x720.svg'), width: 720, height: 720 } },
             },
           ],
         },
@@ -148,7 +151,9 @@ describe('Graph field expansion on posts and pages', () => {
       expect(album.subattachments).toEqual({
         data: [1, 2, 3].map((n) => ({
           title: `Week photo ${n}`,
-          media: { image: { src: `${ORIGIN}/media/posts/week-${n}.jpg` } },
+          media: {
+            image: { src: signed(`/media/${['sourdough', 'croissants', 'cinnamon-buns'][n - 1]}_720x720.svg`) },
+          },
         })),
       });
     });
@@ -214,7 +219,7 @@ describe('Graph field expansion on posts and pages', () => {
       const body = res.body as { data: Record<string, unknown>[]; paging: { next: string } };
       expect(body.data[0]).toMatchObject({
         id: SOURDOUGH,
-        full_picture: `${ORIGIN}/media/posts/sourdough.jpg`,
+        full_picture: signed('/media/sourdough_720x720.svg'),
         reactions: { data: [], summary: { total_count: 18 } },
         comments: { data: [], summary: { total_count: 3 } },
       });
@@ -255,7 +260,7 @@ describe('Graph field expansion on posts and pages', () => {
         followers_count: 1907,
         link: `https://www.facebook.com/${PAGES.bakery}`,
         category: 'Bakery',
-        cover: { id: '104735298799001', source: `${ORIGIN}/media/bakery-cover.jpg`, offset_x: 0, offset_y: 42 },
+        cover: { id: '104735298799001', source: signed('/media/bakery-cover_1200x450.svg'), offset_x: 0, offset_y: 42 },
       });
     });
 
@@ -264,13 +269,13 @@ describe('Graph field expansion on posts and pages', () => {
       expect(plain.body).toEqual({
         id: PAGES.bakery,
         picture: {
-          data: { height: 50, is_silhouette: false, url: `${ORIGIN}/media/bakery-profile-50.jpg`, width: 50 },
+          data: { height: 50, is_silhouette: false, url: signed('/media/bakery-logo_50x50.svg'), width: 50 },
         },
       });
       const large = await get(`/${PAGES.bakery}`, 'picture.type(large){url,width}').expect(200);
       expect(large.body).toEqual({
         id: PAGES.bakery,
-        picture: { data: { url: `${ORIGIN}/media/bakery-profile-200.jpg`, width: 200 } },
+        picture: { data: { url: signed('/media/bakery-logo_200x200.svg'), width: 200 } },
       });
     });
 

@@ -15,6 +15,7 @@ import { authenticate, type Caller } from './auth';
 import { debugToken } from './debug-token';
 import type { GraphCall } from './call';
 import { pageEdge, pageNode } from './page';
+import { pictureEdge } from './picture';
 import { postNode } from './post-node';
 import { subscribedApps } from './subscribed-apps';
 import { sendJson, VERSION_RE } from './respond';
@@ -53,6 +54,13 @@ function graphCall(
     return;
   }
   const formHasToken = typeof (form as Record<string, unknown> | undefined)?.access_token === 'string';
+  if (segments.length === 2 && segments[1] === 'picture' && isTokenless(req, params)) {
+    // A published Page's picture is public: no token needed (one that is sent is checked as usual).
+    const page = ctx.data.page(segments[0] ?? '');
+    if (page === undefined) throw unsupportedGet(segments[0] ?? '');
+    pictureEdge(ctx, params, page, res);
+    return;
+  }
   const caller = authenticate(ctx, req, params, formHasToken, logEntryOf(res));
   meter(ctx.usage, caller.record, res);
 
@@ -78,7 +86,12 @@ function graphCall(
   if (method !== 'get') throw unsupportedGet(nodeId, method);
 
   const call: GraphCall = { ctx, req, caller, params, version };
-  sendJson(res, 200, answer(call, resolveNode(ctx, caller, nodeId), edge));
+  const node = resolveNode(ctx, caller, nodeId);
+  if (node.kind === 'page' && edge === 'picture') {
+    pictureEdge(ctx, params, node.page, res);
+    return undefined;
+  }
+  sendJson(res, 200, answer(call, node, edge));
   return undefined;
 }
 
@@ -108,6 +121,10 @@ function resolveNode(ctx: Context, caller: Caller, nodeId: string): Node {
   const post = page?.feed.find((p) => p.id === id);
   if (page !== undefined && post !== undefined) return { kind: 'post', page, post };
   throw unsupportedGet(nodeId);
+}
+
+function isTokenless(req: Request, params: Record<string, string>): boolean {
+  return req.get('authorization') === undefined && (params.access_token ?? '') === '';
 }
 
 function effectiveMethod(httpMethod: string, override: string | undefined): string {

@@ -9,8 +9,9 @@ import { grantsPage } from '../store/tokens';
 import { hasScope } from './auth';
 import type { GraphCall } from './call';
 import { feedEdge } from './feed';
-import { namesOf, parseFields, withId, type FieldRequest, type PictureType } from './fields';
+import { namesOf, parseFields, withId, type FieldRequest } from './fields';
 import { mediaUrl } from './post';
+import { pictureOf } from './picture';
 import { project, SCALAR, scalars, validate, type ObjectType } from './select';
 
 /** Fields a user token may read on a Page: the page token request, see the app's docs/provider-interface.md#page-token. */
@@ -48,15 +49,6 @@ export const PAGE: ObjectType = {
   fields: Object.fromEntries(PAGE_FIELDS.map((name) => [name, NESTED[name] ?? SCALAR])),
 };
 
-/** Square sizes per `.type(…)`; without one the provider answers the 50×50 picture. */
-const PICTURE_SIZES: Readonly<Record<PictureType, number>> = {
-  small: 50,
-  square: 50,
-  album: 50,
-  normal: 100,
-  large: 200,
-};
-
 export function pageNode(call: GraphCall, page: PageState): Record<string, unknown> {
   const { caller } = call;
   const fields = withId(parseFields(call.params.fields, ['id', 'name']));
@@ -72,19 +64,10 @@ function pageValue(call: GraphCall, page: PageState, fields: readonly FieldReque
   value.id = page.id;
   value.access_token = call.caller.token;
   const picture = fields.find((f) => f.name === 'picture');
-  if (picture !== undefined) value.picture = pictureOf(call, page, picture.type);
+  if (picture !== undefined) value.picture = { data: pictureOf(call.ctx, page, picture.type) };
   const cover = page.fields.get('cover') as { source: string } | undefined;
-  if (cover !== undefined) value.cover = { ...cover, source: mediaUrl(call, cover.source) };
+  if (cover !== undefined) value.cover = { ...cover, source: mediaUrl(call.ctx, cover.source) };
   return value;
-}
-
-/** Every Page has a picture: its own, or the provider's silhouette (`is_silhouette: true`). */
-function pictureOf(call: GraphCall, page: PageState, type: PictureType | undefined): { data: Record<string, unknown> } {
-  const size = PICTURE_SIZES[type ?? 'square'];
-  const stem = page.fields.get('picture');
-  const own = typeof stem === 'string';
-  const path = own ? `/media/${stem}-${size}.jpg` : `/media/silhouette-${size}.png`;
-  return { data: { height: size, is_silhouette: !own, url: mediaUrl(call, path), width: size } };
 }
 
 /**

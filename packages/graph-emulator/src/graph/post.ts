@@ -8,6 +8,7 @@
 import { missingPermission } from '../errors';
 import type { SeedAttachment, SeedPost } from '../seed';
 import { hasScope } from './auth';
+import type { Context } from '../context';
 import type { GraphCall } from './call';
 import { SCALAR, scalars, type EdgeValue, type ObjectType } from './select';
 
@@ -60,9 +61,12 @@ export const POST: ObjectType = {
 
 export const POST_DEFAULTS = ['created_time', 'message', 'story'];
 
-/** Seeded image paths become URLs on the emulator's configured origin (never the Host header). */
-export function mediaUrl(call: GraphCall, path: string): string {
-  return `${call.ctx.publicUrl}${path}`;
+/**
+ * Seeded image paths become signed, expiring CDN URLs on the emulator's
+ * configured origin (never the Host header): docs/provider-interface.md#image-urls.
+ */
+export function mediaUrl(ctx: Context, path: string, expired = false): string {
+  return `${ctx.publicUrl}${ctx.media.sign(path, ctx.now(), expired)}`;
 }
 
 /** Everything a post can answer; `project` then keeps what was asked for. */
@@ -78,30 +82,36 @@ export function postValue(call: GraphCall, post: SeedPost): Record<string, unkno
     reactions: reactionsOf(post),
     comments: commentsOf(post),
   };
-  if (post.full_picture !== undefined) value.full_picture = mediaUrl(call, post.full_picture);
-  if (post.attachments !== undefined) value.attachments = attachmentsEdge(call, post.attachments, `${post.id}.a`);
+  const expired = post.imageExpired === true;
+  if (post.full_picture !== undefined) value.full_picture = mediaUrl(call.ctx, post.full_picture, expired);
+  if (post.attachments !== undefined)
+    value.attachments = attachmentsEdge(call, post.attachments, `${post.id}.a`, expired);
   return value;
 }
 
-function attachmentsEdge(call: GraphCall, list: readonly SeedAttachment[], scope: string): EdgeValue {
+function attachmentsEdge(call: GraphCall, list: readonly SeedAttachment[], scope: string, expired: boolean): EdgeValue {
   return {
     total: list.length,
     scope,
     summary: { total_count: list.length },
-    slice: (n) => list.slice(0, n).map((a, i) => attachmentValue(call, a, `${scope}.${i}`)),
+    slice: (n) => list.slice(0, n).map((a, i) => attachmentValue(call, a, `${scope}.${i}`, expired)),
   };
 }
 
-function attachmentValue(call: GraphCall, a: SeedAttachment, scope: string): Record<string, unknown> {
+function attachmentValue(call: GraphCall, a: SeedAttachment, scope: string, expired: boolean): Record<string, unknown> {
   return {
     type: a.type,
     title: a.title,
     description: a.description,
     url: a.url,
     media_type: a.type === 'share' ? 'link' : a.type,
-    media: a.media === undefined ? undefined : { image: { ...a.media.image, src: mediaUrl(call, a.media.image.src) } },
+    media:
+      a.media === undefined
+        ? undefined
+        : { image: { ...a.media.image, src: mediaUrl(call.ctx, a.media.image.src, expired) } },
     target: a.target === undefined ? undefined : { ...a.target },
-    subattachments: a.subattachments === undefined ? undefined : attachmentsEdge(call, a.subattachments, scope),
+    subattachments:
+      a.subattachments === undefined ? undefined : attachmentsEdge(call, a.subattachments, scope, expired),
   };
 }
 
