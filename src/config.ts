@@ -196,7 +196,9 @@ function imageOrigins(env: Env, name: string): string[] {
       url.username ||
       url.password ||
       item.includes('*', wildcard ? item.indexOf('*') + 1 : 0) ||
-      (wildcard && !host.includes('.'))
+      (wildcard && !host.includes('.')) ||
+      // The URL parser lets `;` and `'` through in a host: in a CSP they would end the directive.
+      !/^([a-z0-9-]+(\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])$/.test(host)
     ) {
       throw new ConfigError(
         name,

@@ -26,7 +26,8 @@ export function imageFilter(origins: readonly string[]): (url: string | undefine
     if (exact.has(url.origin)) return url.href;
     const host = url.hostname;
     const allowed = suffixes.some(
-      (s) => s.protocol === url.protocol && s.port === url.port && host.endsWith(s.suffix) && host.length > s.suffix.length,
+      (s) =>
+        s.protocol === url.protocol && s.port === url.port && host.endsWith(s.suffix) && host.length > s.suffix.length,
     );
     return allowed ? url.href : undefined;
   };

@@ -317,7 +317,9 @@ export function toPostView(post: Post, options: ViewOptions = {}): PostView {
     timeIso: time.iso,
     timeText: time.text,
     counts: [
-      post.reactions?.summary.total_count ? formatCount(post.reactions.summary.total_count, 'reaction', 'reactions') : '',
+      post.reactions?.summary.total_count
+        ? formatCount(post.reactions.summary.total_count, 'reaction', 'reactions')
+        : '',
       post.comments?.summary.total_count ? formatCount(post.comments.summary.total_count, 'comment', 'comments') : '',
       post.shares?.count ? formatCount(post.shares.count, 'share', 'shares') : '',
     ].filter(Boolean),
@@ -410,7 +412,8 @@ export function missingDetails(view: PageView): string | undefined {
   }).map(([, word]) => word);
   if (missing.length === 0) return undefined;
   if (missing.length === DETAIL_WORDS.length) return 'This Page has not filled in its details yet.';
-  const list = missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(', ')} or ${missing[missing.length - 1]}`;
+  const list =
+    missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(', ')} or ${missing[missing.length - 1]}`;
   return `No ${list} given.`;
 }
 
