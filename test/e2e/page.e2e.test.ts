@@ -5,7 +5,7 @@
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { browsing, Stack } from './harness';
+import { axeProblems, browsing, Stack } from './harness';
 
 const BAKERY = SEED_IDS.pages.bakery;
 const BAKERY_NAME = 'Lovelace Analytical Bakery';
@@ -69,6 +69,7 @@ describe('the page view in a browser', () => {
       expect(img.alt).not.toBeNull();
     }
     expect(await page.locator('.media .extra').first().textContent()).toMatch(/^\+\d+$/);
+    expect(await axeProblems(page)).toEqual([]);
   });
 
   it('when a picture fails to load (an expired CDN link), then a box of the same size takes its place', async () => {
@@ -161,6 +162,7 @@ describe('the page view in a browser', () => {
       // The details are one tap away.
       await p.getByText('hours, address and contact').click();
       expect(await p.locator('details#about table.hours').isVisible()).toBe(true);
+      expect(await axeProblems(p)).toEqual([]);
     } finally {
       await phone.close();
     }
