@@ -152,10 +152,20 @@
   if (details.length && window.matchMedia) {
     var wide = window.matchMedia('(min-width: 761px)');
     var apply = function () {
-      for (var i = 0; i < details.length; i++) if (wide.matches) details[i].open = true;
+      for (var i = 0; i < details.length; i++) {
+        if (wide.matches) details[i].open = true;
+        // On a wide screen the summary is only a heading: not a tab stop, and it does not fold the details.
+        var summary = details[i].querySelector('summary');
+        if (summary) summary.tabIndex = wide.matches ? -1 : 0;
+      }
     };
     apply();
     if (wide.addEventListener) wide.addEventListener('change', apply);
+    document.addEventListener('click', function (event) {
+      var summary =
+        event.target && event.target.closest ? event.target.closest('details[data-open-wide] > summary') : null;
+      if (summary && wide.matches) event.preventDefault();
+    });
   }
   document.addEventListener(
     'toggle',

@@ -166,8 +166,11 @@ describe('the page view in a browser', () => {
     } finally {
       await phone.close();
     }
-    // On a wide screen they are open from the start, with script or without.
+    // On a wide screen they are open from the start, with script or without, and the heading does not fold them.
     expect(await page.locator('details#about table.hours').isVisible()).toBe(true);
+    await page.locator('details#about > summary').click();
+    expect(await page.locator('details#about').evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
+    expect(await page.locator('details#about > summary').getAttribute('tabindex')).toBe('-1');
     const noScript = await sameSessionIn({ javaScriptEnabled: false, viewport: { width: 1280, height: 800 } });
     try {
       const p = await noScript.newPage();
