@@ -55,3 +55,128 @@
       });
   });
 })();
+
+// Local time (docs/architecture.md#views): the server writes an exact UTC time into every <time datetime>;
+// here it becomes the reader's own time zone and language, relative when recent ("3 hours ago",
+// "yesterday"), with the exact local time on hover. Without script the server's text stays.
+(function () {
+  if (!window.Intl || !Intl.DateTimeFormat || !document.querySelectorAll) return;
+  var exact = new Intl.DateTimeFormat(undefined, {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZoneName: 'short',
+  });
+  var relative = Intl.RelativeTimeFormat ? new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' }) : null;
+  var MINUTE = 60 * 1000;
+  var HOUR = 60 * MINUTE;
+
+  function midnight(date) {
+    return new Date(date.getFullYear(), date.getMonth(), date.getDate()).getTime();
+  }
+
+  function wording(date, now) {
+    var ago = now.getTime() - date.getTime();
+    // The future (a clock off by a little) and anything older than a week read as the exact time.
+    if (!relative || ago < -MINUTE || ago > 7 * 24 * HOUR) return exact.format(date);
+    if (ago < MINUTE) return relative.format(0, 'second');
+    if (ago < HOUR) return relative.format(-Math.floor(ago / MINUTE), 'minute');
+    if (ago < 12 * HOUR || midnight(date) === midnight(now)) return relative.format(-Math.floor(ago / HOUR), 'hour');
+    return relative.format(-Math.round((midnight(now) - midnight(date)) / (24 * HOUR)), 'day');
+  }
+
+  function localise(root) {
+    var now = new Date();
+    var times = root.querySelectorAll('time[datetime]');
+    for (var i = 0; i < times.length; i++) {
+      var date = new Date(times[i].getAttribute('datetime'));
+      if (isNaN(date.getTime())) continue;
+      times[i].textContent = wording(date, now);
+      times[i].title = exact.format(date);
+    }
+  }
+
+  localise(document);
+  // Posts the live notice swaps in come with the server's text too.
+  var posts = document.getElementById('feed-posts');
+  if (posts && window.MutationObserver) {
+    new MutationObserver(function () {
+      localise(posts);
+    }).observe(posts, { childList: true });
+  }
+})();
+
+// Images from the provider's CDN expire (it answers 403): a failed image becomes a neutral box of the
+// same size that says so, instead of a broken-image icon. Errors do not bubble, hence the capture phase;
+// images that failed before this script ran are found by their state.
+(function () {
+  function fallback(img) {
+    if (!img.parentNode || img.getAttribute('data-failed') !== null) return;
+    img.setAttribute('data-failed', '');
+    var box = document.createElement('span');
+    box.className = 'img-fallback ' + img.className;
+    var alt = img.getAttribute('alt');
+    if (alt) {
+      box.setAttribute('role', 'img');
+      box.setAttribute('aria-label', alt + ' (not available)');
+    } else {
+      box.setAttribute('aria-hidden', 'true');
+    }
+    var width = Number(img.getAttribute('width'));
+    var height = Number(img.getAttribute('height'));
+    // CSSOM, not a style attribute: allowed by the CSP, which has no 'unsafe-inline'.
+    if (width > 0 && height > 0) box.style.aspectRatio = width + ' / ' + height;
+    img.parentNode.replaceChild(box, img);
+  }
+
+  document.addEventListener(
+    'error',
+    function (event) {
+      var target = event.target;
+      if (target && target.tagName === 'IMG') fallback(target);
+    },
+    true,
+  );
+  var images = document.images;
+  for (var i = images.length - 1; i >= 0; i--) {
+    if (images[i].complete && images[i].naturalWidth === 0 && images[i].getAttribute('src')) fallback(images[i]);
+  }
+})();
+
+// The page's details: open on wide screens (CSS shows them there without script, in browsers that can),
+// collapsed behind "About" on narrow ones so the posts come first. "See more" moves focus to the rest.
+(function () {
+  var details = document.querySelectorAll('details[data-open-wide]');
+  if (details.length && window.matchMedia) {
+    var wide = window.matchMedia('(min-width: 761px)');
+    var apply = function () {
+      for (var i = 0; i < details.length; i++) {
+        if (wide.matches) details[i].open = true;
+        // On a wide screen the summary is only a heading: not a tab stop, and it does not fold the details.
+        var summary = details[i].querySelector('summary');
+        if (summary) summary.tabIndex = wide.matches ? -1 : 0;
+      }
+    };
+    apply();
+    if (wide.addEventListener) wide.addEventListener('change', apply);
+    document.addEventListener('click', function (event) {
+      var summary =
+        event.target && event.target.closest ? event.target.closest('details[data-open-wide] > summary') : null;
+      if (summary && wide.matches) event.preventDefault();
+    });
+  }
+  document.addEventListener(
+    'toggle',
+    function (event) {
+      var more = event.target;
+      if (!more || !more.classList || !more.classList.contains('more') || !more.open) return;
+      var rest = more.querySelector('.rest');
+      if (!rest) return;
+      rest.setAttribute('tabindex', '-1');
+      rest.focus();
+    },
+    true,
+  );
+})();

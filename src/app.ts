@@ -155,7 +155,7 @@ export function createApp(config: Config, deps: AppDeps): Express {
 }
 
 /**
- * helmet with a CSP that has no inline scripts or styles, lets a form start
+ * helmet with a CSP that has no inline scripts or styles, takes images only from here and FB_IMAGE_ORIGINS, lets a form start
  * the dialog redirect (form-action includes the provider's dialog origin),
  * and sends no referrer so the callback URL leaks nowhere (docs/architecture.md#security-rules).
  */
@@ -167,7 +167,8 @@ function securityHeaders(config: Config) {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
         styleSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:'],
+        // The provider's image hosts (FB_IMAGE_ORIGINS) and nothing else: the views show no other images.
+        imgSrc: ["'self'", ...config.imageOrigins],
         fontSrc: ["'self'"],
         connectSrc: ["'self'"],
         objectSrc: ["'none'"],

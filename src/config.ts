@@ -16,6 +16,11 @@ export interface Config {
   readonly apiVersion: string;
   readonly authUrl: string;
   readonly graphUrl: string;
+  /**
+   * Origins whose images the pages show and the CSP's `img-src` lists (FB_IMAGE_ORIGINS); an origin may start
+   * its host with `*.` (any subdomain), as a CSP host source does. Demo mode adds the emulator's origin.
+   */
+  readonly imageOrigins: readonly string[];
   readonly scopes: readonly string[];
   /** Facebook Login for Business: the configuration the dialog logs in with (it holds the permissions). */
   readonly configId: string | undefined;
@@ -161,6 +166,49 @@ function origin(env: Env, name: string, fallback: string): string {
     );
   }
   return url.origin;
+}
+
+/**
+ * The provider's image hosts (docs/architecture.md#configuration): photos and covers come from its CDN,
+ * `scontent…fbcdn.net` with a host per region, and profile pictures from `platform-lookaside.fbsbx.com`.
+ */
+export const DEFAULT_IMAGE_ORIGINS = 'https://*.fbcdn.net https://platform-lookaside.fbsbx.com';
+
+/** A space-separated list of http(s) origins, each host optionally starting with `*.`; lowercased, deduplicated. */
+function imageOrigins(env: Env, name: string): string[] {
+  const raw = read(env, name) ?? DEFAULT_IMAGE_ORIGINS;
+  const out: string[] = [];
+  for (const item of raw.split(/\s+/)) {
+    const wildcard = /^https?:\/\/\*\./i.test(item);
+    let url: URL | undefined;
+    try {
+      url = new URL(wildcard ? item.replace('*.', 'wildcard.') : item);
+    } catch {
+      url = undefined;
+    }
+    const host = url?.hostname.replace(/^wildcard\./, '') ?? '';
+    if (
+      !url ||
+      (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+      (url.pathname !== '/' && url.pathname !== '') ||
+      url.search ||
+      url.hash ||
+      url.username ||
+      url.password ||
+      item.includes('*', wildcard ? item.indexOf('*') + 1 : 0) ||
+      (wildcard && !host.includes('.')) ||
+      // The URL parser lets `;` and `'` through in a host: in a CSP they would end the directive.
+      !/^([a-z0-9-]+(\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])$/.test(host)
+    ) {
+      throw new ConfigError(
+        name,
+        `must be space-separated http(s) origins such as https://*.fbcdn.net (no path or query), got "${item.slice(0, 100)}"`,
+      );
+    }
+    const origin = wildcard ? url.origin.replace('//wildcard.', '//*.') : url.origin;
+    if (!out.includes(origin)) out.push(origin);
+  }
+  return out;
 }
 
 /** An absolute http(s) URL (a path is allowed), or undefined when unset. */
@@ -342,6 +390,7 @@ export function loadConfig(env: Env = process.env): Config {
     apiVersion,
     authUrl,
     graphUrl: origin(env, 'FB_GRAPH_URL', 'https://graph.facebook.com'),
+    imageOrigins: imageOrigins(env, 'FB_IMAGE_ORIGINS'),
     scopes,
     configId,
     pkce: pkceRaw === 'on',
@@ -431,13 +480,21 @@ export function withProvider(
     graphUrl: string;
     oidcIssuer?: string;
     jwksUrl?: string;
+    /** Where this provider serves its images: added to FB_IMAGE_ORIGINS. */
+    imageOrigin?: string;
   },
 ): Config {
+  const { imageOrigin, ...urls } = provider;
+  const imageOrigins =
+    imageOrigin === undefined || config.imageOrigins.includes(imageOrigin)
+      ? config.imageOrigins
+      : [...config.imageOrigins, imageOrigin];
   return Object.freeze({
     ...config,
     oidcIssuer: provider.authUrl,
     jwksUrl: `${provider.authUrl}${JWKS_PATH}`,
-    ...provider,
+    ...urls,
+    imageOrigins,
   });
 }
 

@@ -70,6 +70,8 @@ async function main(): Promise<void> {
       // The emulator signs id_tokens as its own origin and serves its keys there; the server reads them on loopback.
       oidcIssuer: running.url,
       jwksUrl: `${running.url}${JWKS_PATH}`,
+      // The seed's pictures are served by the emulator on its own origin.
+      imageOrigin: running.url,
     });
     logger.warn(
       { providerUrl: running.url },

@@ -1,4 +1,4 @@
-import { loadConfig, ConfigError, DEFAULT_API_VERSION } from '../src/config';
+import { loadConfig, ConfigError, DEFAULT_API_VERSION, DEFAULT_IMAGE_ORIGINS, withProvider } from '../src/config';
 
 const REAL = {
   FB_APP_ID: '1234567890',
@@ -155,5 +155,46 @@ describe('loadConfig', () => {
     ])('when %s is "%s", then a one-line error names it', (name, value) => {
       expect(errorOf({ ...configured, [name]: value }).variable).toBe(name);
     });
+  });
+
+  it("when FB_IMAGE_ORIGINS is unset, then the provider's image hosts; when set, its origins, lowercased and once each", () => {
+    expect(loadConfig(REAL).imageOrigins).toEqual(DEFAULT_IMAGE_ORIGINS.split(' '));
+    expect(loadConfig(REAL).imageOrigins).toEqual(['https://*.fbcdn.net', 'https://platform-lookaside.fbsbx.com']);
+    expect(
+      loadConfig({ ...REAL, FB_IMAGE_ORIGINS: ' https://CDN.example  http://127.0.0.1:3001 https://cdn.example/ ' })
+        .imageOrigins,
+    ).toEqual(['https://cdn.example', 'http://127.0.0.1:3001']);
+  });
+
+  it('when an FB_IMAGE_ORIGINS entry is not an http(s) origin, then a one-line error naming the variable and the entry', () => {
+    for (const bad of [
+      'ftp://cdn.example',
+      'https://cdn.example/path',
+      'https://cdn.example?x=1',
+      'https://user@cdn.example',
+      'cdn.example',
+      "'self'",
+      'https://*',
+      'https://a.*.example',
+      'https://cdn.example;script-src',
+      '*',
+    ]) {
+      const err = errorOf({ ...REAL, FB_IMAGE_ORIGINS: `https://ok.example ${bad}` });
+      expect(err.variable).toBe('FB_IMAGE_ORIGINS');
+      expect(err.message).not.toContain('\n');
+      expect(err.message).toContain(bad.slice(0, 20));
+    }
+  });
+
+  it("when demo mode points the app at its emulator, then the emulator's origin is added to the image origins", () => {
+    const config = withProvider(loadConfig({}), {
+      appId: '1',
+      appSecret: 'x'.repeat(10),
+      authUrl: 'http://localhost:3001',
+      graphUrl: 'http://127.0.0.1:3001',
+      imageOrigin: 'http://127.0.0.1:3001',
+    });
+    expect(config.imageOrigins).toEqual([...DEFAULT_IMAGE_ORIGINS.split(' '), 'http://127.0.0.1:3001']);
+    expect(config).not.toHaveProperty('imageOrigin');
   });
 });

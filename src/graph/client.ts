@@ -13,7 +13,8 @@ import {
   permissionsSchema,
   subscribeSchema,
   tokenSchema,
-  PAGE_FIELDS,
+  FEED_FIELDS_PARAM,
+  PAGE_FIELDS_PARAM,
   type FeedResponse,
   type Me,
   type PageDetails,
@@ -216,7 +217,7 @@ export class GraphClient {
     const body = await this.read(
       pageToken,
       `/${pageId}`,
-      { fields: PAGE_FIELDS.join(',') },
+      { fields: PAGE_FIELDS_PARAM },
       pageDetailsSchema,
       'page',
       gate,
@@ -232,7 +233,7 @@ export class GraphClient {
    */
   async feed(pageToken: string, pageId: string, query: FeedQuery = {}, gate?: ReadGate): Promise<FeedResponse> {
     const params = (after: string | undefined, before: string | undefined): Record<string, string> => ({
-      fields: 'id,created_time,message,story',
+      fields: FEED_FIELDS_PARAM,
       limit: String(query.limit ?? 25),
       ...(after ? { after } : {}),
       ...(before ? { before } : {}),

@@ -99,9 +99,19 @@ export const locationSchema = z.object({
 
 const flag = opt(z.union([z.number(), z.boolean()]).transform((v) => v === true || v === 1));
 
+/** An image as the provider describes it; a URL that is not a string drops the image, not the page. */
+const imageSchema = z.object({
+  url: z.string().max(4000),
+  width: opt(z.number().int().positive().max(10_000)),
+  height: opt(z.number().int().positive().max(10_000)),
+});
+
 export const pageDetailsSchema = z.object({
   id: idString,
   name: opt(text),
+  category: opt(z.string().max(200)),
+  link: opt(z.string().max(2000)),
+  followers_count: opt(z.number().int().nonnegative()),
   about: opt(text),
   attire: opt(text),
   bio: opt(text),
@@ -110,9 +120,34 @@ export const pageDetailsSchema = z.object({
   hours: opt(z.record(z.string().max(40), z.string().max(40))),
   emails: opt(z.array(z.string().max(320)).max(50)),
   website: opt(z.string().max(2000)),
+  // ProfilePictureSource, wrapped in `data` (Page reference: `picture`).
+  picture: opt(z.object({ data: imageSchema })),
+  // CoverPhoto: `source` is the image URL.
+  cover: opt(z.object({ source: z.string().max(4000) })),
 });
 export type PageDetails = z.infer<typeof pageDetailsSchema>;
 export type PageLocation = z.infer<typeof locationSchema>;
+
+/** `media.image` of an attachment (StoryAttachmentMedia): the one place the provider gives an image's size. */
+const mediaSchema = z.object({
+  image: z.object({
+    src: z.string().max(4000),
+    width: opt(z.number().int().positive().max(10_000)),
+    height: opt(z.number().int().positive().max(10_000)),
+  }),
+});
+
+const attachmentSchema = z.object({
+  type: opt(z.string().max(100)),
+  title: opt(text),
+  url: opt(z.string().max(4000)),
+  media: opt(mediaSchema),
+  // An album's photos; only how many there are and the first image are shown.
+  subattachments: opt(z.object({ data: z.array(z.object({ media: opt(mediaSchema) })).max(1000) })),
+});
+
+/** `.summary(total_count)` of an edge asked for with `.limit(0)`: only the count is read. */
+const countSummary = opt(z.object({ summary: z.object({ total_count: z.number().int().nonnegative() }) }));
 
 export const feedSchema = z.object({
   data: z
@@ -122,6 +157,13 @@ export const feedSchema = z.object({
         created_time: z.string().max(40),
         message: opt(text),
         story: opt(text),
+        full_picture: opt(z.string().max(4000)),
+        permalink_url: opt(z.string().max(2000)),
+        // Each attachment parsed on its own: a malformed one is dropped, the others stay.
+        attachments: opt(z.object({ data: z.array(attachmentSchema.optional().catch(undefined)).max(100) })),
+        shares: opt(z.object({ count: z.number().int().nonnegative() })),
+        reactions: countSummary,
+        comments: countSummary,
       }),
     )
     .max(100),
@@ -137,8 +179,12 @@ export const feedSchema = z.object({
 export type FeedResponse = z.infer<typeof feedSchema>;
 export type Post = FeedResponse['data'][number];
 
+/** The Page fields the view reads (docs/provider-interface.md#page-fields). */
 export const PAGE_FIELDS = [
   'name',
+  'category',
+  'link',
+  'followers_count',
   'about',
   'attire',
   'bio',
@@ -147,4 +193,27 @@ export const PAGE_FIELDS = [
   'hours',
   'emails',
   'website',
+  'picture',
+  'cover',
 ] as const;
+
+/** The `fields` parameter of the details call: the 200×200 picture (`.type(large)`) for the header card. */
+export const PAGE_FIELDS_PARAM = PAGE_FIELDS.map((f) => (f === 'picture' ? 'picture.type(large)' : f)).join(',');
+
+/**
+ * The `fields` parameter of the feed call: exactly what a post shows (docs/provider-interface.md#feed-fields).
+ * Reactions and comments are counted only (`.limit(0)`): reading comments themselves would need
+ * `pages_read_user_content`. An album's photos are counted up to 100 for its "+N".
+ */
+export const FEED_FIELDS_PARAM = [
+  'id',
+  'created_time',
+  'message',
+  'story',
+  'full_picture',
+  'permalink_url',
+  'attachments{type,title,url,media,subattachments.limit(100){media}}',
+  'shares',
+  'reactions.summary(total_count).limit(0)',
+  'comments.summary(total_count).limit(0)',
+].join(',');

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import type { AppContext } from '../context';
 import type { ReadGate } from '../graph/client';
-import { PAGE_FIELDS, type FeedResponse, type PageDetails, type PageList } from '../graph/schemas';
+import { PAGE_FIELDS_PARAM, type FeedResponse, type PageDetails, type PageList } from '../graph/schemas';
 import type { ConnectedPage } from '../session/types';
 
 /**
@@ -10,7 +10,7 @@ import type { ConnectedPage } from '../session/types';
  * @see docs/architecture.md#page-cache
  */
 
-const DETAILS_FIELDS = PAGE_FIELDS.join(',');
+const DETAILS_FIELDS = PAGE_FIELDS_PARAM;
 
 /**
  * Details and the first feed page, fetched in parallel: one upstream round

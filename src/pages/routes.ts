@@ -11,7 +11,8 @@ import { save } from '../session/persist';
 import { subscribePage } from '../webhooks/subscribe';
 import { sessionRateLimit } from './limits';
 import { confirmToken, gateOf, listPages, noteRole, readPage } from './reads';
-import { toFeedView, toPageView, type FeedView, type PageView } from './viewModel';
+import { imageFilter } from './images';
+import { toFeedView, toPageView, type FeedView, type PageView, type ViewOptions } from './viewModel';
 
 /**
  * The routes the cache does not serve (the picker, older posts), limited per
@@ -30,6 +31,8 @@ export function pageRateLimits(ctx: AppContext): Router {
 /** /pages: the picker, connecting a page, its details and feed. */
 export function pageRoutes(ctx: AppContext): Router {
   const router = Router();
+  // Only images the CSP lets the browser load are rendered (docs/architecture.md#images).
+  const images = imageFilter(ctx.config.imageOrigins);
   // Every :pageId is checked before anything goes upstream.
   router.param('pageId', (req, _res, next, value) => {
     req.params.pageId = pageIdParam(value);
@@ -37,9 +40,9 @@ export function pageRoutes(ctx: AppContext): Router {
   });
   router.get('/', (req, res) => picker(ctx, req, res));
   router.post('/:pageId/connect', requireCsrf, (req, res) => connect(ctx, req, res));
-  router.get('/:pageId', (req, res) => page(ctx, req, res));
-  router.get('/:pageId/feed', (req, res) => olderPosts(ctx, req, res));
-  router.get('/:pageId/feed/fresh', (req, res) => freshPosts(ctx, req, res));
+  router.get('/:pageId', (req, res) => page(ctx, req, res, images));
+  router.get('/:pageId/feed', (req, res) => olderPosts(ctx, req, res, images));
+  router.get('/:pageId/feed/fresh', (req, res) => freshPosts(ctx, req, res, images));
   return router;
 }
 
@@ -77,19 +80,21 @@ async function connect(ctx: AppContext, req: Request, res: Response): Promise<vo
   res.redirect(303, `/pages/${pageId}`);
 }
 
-async function page(ctx: AppContext, req: Request, res: Response): Promise<void> {
+type Images = NonNullable<ViewOptions['images']>;
+
+async function page(ctx: AppContext, req: Request, res: Response, images: Images): Promise<void> {
   const pageId = req.params.pageId as string;
   // Authorization first: the shared cache is read only for a session that holds a token for this page.
   const token = pageTokenOrRedirect(ctx, req, res, pageId);
   if (!token) return;
   const [details, feed] = await forPage(ctx, pageId, readPage(ctx, req, pageId, token));
-  const view = viewOf(details, pageViews, (d) => toPageView(d, ''));
+  const view = viewOf(details, pageViews, (d) => toPageView(d, '', { images }));
   ctx.keeper.renamePage(req, pageId, view.name);
   const live = ctx.keeper.current(req)?.pages[pageId]?.live === true;
   res.render('page', {
     title: view.name,
     page: view,
-    feed: viewOf(feed, feedViews, (f) => toFeedView(f, 'first')),
+    feed: viewOf(feed, feedViews, (f) => toFeedView(f, 'first', { images, pageId })),
     live,
     // The stream replays changes after this moment: what this rendering has not seen.
     liveSince: ctx.now(),
@@ -100,18 +105,22 @@ async function page(ctx: AppContext, req: Request, res: Response): Promise<void>
  * The first feed page as a fragment (the posts partial, escaped as on the page), for the "new posts — Show"
  * button of a live page (docs/architecture.md#live-updates). Read like the page view, cache included.
  */
-async function freshPosts(ctx: AppContext, req: Request, res: Response): Promise<void> {
+async function freshPosts(ctx: AppContext, req: Request, res: Response, images: Images): Promise<void> {
   const pageId = req.params.pageId as string;
   const token = pageTokenOrRedirect(ctx, req, res, pageId);
   if (!token) return;
   const [, feed] = await forPage(ctx, pageId, readPage(ctx, req, pageId, token));
-  res.render('partials/posts', { page: { id: pageId }, feed: viewOf(feed, feedViews, (f) => toFeedView(f, 'first')) });
+  res.render('partials/posts', {
+    page: { id: pageId },
+    feed: viewOf(feed, feedViews, (f) => toFeedView(f, 'first', { images, pageId })),
+  });
 }
 
-async function olderPosts(ctx: AppContext, req: Request, res: Response): Promise<void> {
+async function olderPosts(ctx: AppContext, req: Request, res: Response, images: Images): Promise<void> {
   const pageId = req.params.pageId as string;
   const after = cursor(req, 'after');
   const before = cursor(req, 'before');
+  const offset = feedOffset(req);
   if (!after === !before) throw new BadRequestError('Give exactly one of the cursors "after" or "before".');
   const token = pageTokenOrRedirect(ctx, req, res, pageId);
   if (!token) return;
@@ -119,7 +128,11 @@ async function olderPosts(ctx: AppContext, req: Request, res: Response): Promise
     staleCursor,
   );
   const name = ctx.keeper.connectedPages(req).find((p) => p.id === pageId)?.name || `Page ${pageId}`;
-  res.render('feed', { title: `${name}: posts`, page: { id: pageId, name }, feed: toFeedView(feed, 'older') });
+  res.render('feed', {
+    title: `${name}: posts`,
+    page: { id: pageId, name },
+    feed: toFeedView(feed, 'older', { images, pageId, offset }),
+  });
 }
 
 /**
@@ -163,6 +176,21 @@ function cursor(req: Request, name: string): string | undefined {
   if (value === undefined) return undefined;
   if (!cursorSchema.safeParse(value).success) throw new BadRequestError(`The "${name}" cursor is malformed.`);
   return value;
+}
+
+/** Posts a feed page can stand after: far more than anyone pages through, small enough to print. */
+export const MAX_OFFSET = 100_000;
+
+/**
+ * Where a /feed page stands (`offset`: the posts before it), carried in our own links for "Posts 26–50".
+ * Absent: the position is not shown. Not a small whole number: 400, as for a bad cursor.
+ */
+function feedOffset(req: Request): number | undefined {
+  const value = singleParam(req.query, 'offset', 10);
+  if (value === undefined) return undefined;
+  if (!/^\d{1,6}$/.test(value) || Number(value) > MAX_OFFSET)
+    throw new BadRequestError(`The "offset" must be a whole number from 0 to ${MAX_OFFSET}.`);
+  return Number(value);
 }
 
 /** The page token from the session; without one, back to the picker (logged in) or an explanation (not). */

@@ -1,4 +1,5 @@
 import type { FeedResponse, PageDetails, PageLocation, Post } from '../graph/schemas';
+import { imageFilter } from './images';
 
 /**
  * Page data shaped for people (docs/architecture.md#views): the templates only print these
@@ -10,9 +11,35 @@ export interface HoursRow {
   times: string[];
 }
 
+/** An image the view may show: on an origin of FB_IMAGE_ORIGINS, with its box size (no layout shift). */
+export interface ImageView {
+  src: string;
+  width: number;
+  height: number;
+  /** Empty when the image is decorative (the text beside it says what it shows). */
+  alt: string;
+  /** Below the fold: loaded when scrolled near. */
+  lazy: boolean;
+  /** The size is a guess (the provider gave none): the image is cropped to the box. */
+  cropped: boolean;
+}
+
+/** A run of text, or a link whose text is the address it goes to. */
+export interface Segment {
+  text: string;
+  href?: string;
+}
+
 export interface PageView {
   id: string;
   name: string;
+  category?: string;
+  /** "12,408 followers". */
+  followers?: string;
+  /** The Page on the provider (http(s) only). */
+  link?: string;
+  picture?: ImageView;
+  cover?: ImageView;
   about?: string;
   bio?: string[];
   attire?: string;
@@ -21,14 +48,32 @@ export interface PageView {
   hours?: HoursRow[];
   emails: { address: string; href: string }[];
   website?: { text: string; href?: string };
+  /** One quiet line for every detail the page left empty ("No bio, attire or parking given."). */
+  missing?: string;
+}
+
+export interface LinkPreview {
+  href?: string;
+  title: string;
+  domain?: string;
+  image?: ImageView;
 }
 
 export interface PostView {
   id: string;
-  lines: string[];
+  /** Paragraphs, each a list of segments; `more` is the rest of a long text, behind "See more". */
+  lines: Segment[][];
+  more?: Segment[][];
   isStory: boolean;
   timeIso?: string;
   timeText: string;
+  picture?: ImageView;
+  /** "+3" on an album: the photos beyond the first. */
+  extra?: string;
+  preview?: LinkPreview;
+  /** "12 reactions", "3 comments", "1 share": the non-zero counts. */
+  counts: string[];
+  permalink?: string;
 }
 
 export interface FeedView {
@@ -36,7 +81,26 @@ export interface FeedView {
   /** Cursors for our own /feed links; the provider's next/previous URLs are never used (they carry the token). */
   after?: string;
   before?: string;
+  /** Our links to the older and newer pages; "newer" from the second page is the page view itself. */
+  older?: string;
+  newer?: string;
+  /** "Posts 26–50", when the position is known. */
+  position?: string;
+  /** The provider has nothing older: this page ends with the Page's first post. */
+  end: boolean;
 }
+
+/** What shaping a view needs beyond the answer: the images the CSP allows, and where the feed page stands. */
+export interface ViewOptions {
+  /** Default: no image is shown. */
+  images?: (url: string | undefined) => string | undefined;
+  /** Posts before this feed page (our own `offset` link parameter); undefined when not known. */
+  offset?: number;
+}
+
+/** Posts per feed call (the `limit` the client asks for). */
+export const FEED_PAGE_SIZE = 25;
+const NO_IMAGES = imageFilter([]);
 
 const DAYS: [string, string][] = [
   ['mon', 'Monday'],
@@ -123,36 +187,244 @@ export function formatTime(created: string): { iso?: string; text: string } {
   return { iso: date.toISOString(), text: `${DATE_FORMAT.format(date)} UTC` };
 }
 
-export function toPostView(post: Post): PostView {
+const NUMBER = new Intl.NumberFormat('en-GB');
+
+/** "12,408 followers", "1 follower". */
+export function formatCount(n: number, one: string, many: string): string {
+  return `${NUMBER.format(n)} ${n === 1 ? one : many}`;
+}
+
+/** An http(s) URL, normalised; anything else (`javascript:`, relative, junk) is no link. */
+export function httpHref(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  try {
+    const url = new URL(raw.trim());
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"]+/gi;
+const TRAILING = /[.,;:!?'"*]$/;
+const CLOSERS: Record<string, string> = { ')': '(', ']': '[', '}': '{' };
+
+/** Punctuation after a URL in prose belongs to the sentence; a closing bracket only when it opened outside. */
+function trimUrl(candidate: string): string {
+  let url = candidate;
+  for (;;) {
+    const last = url.charAt(url.length - 1);
+    const opener = CLOSERS[last];
+    if (TRAILING.test(url)) url = url.slice(0, -1);
+    else if (opener && url.split(opener).length < url.split(last).length) url = url.slice(0, -1);
+    else return url;
+  }
+}
+
+/**
+ * A line of post text with its http(s) URLs as links. As in formatWebsite, the link text is the URL as the
+ * parser normalises it, so the text always reads as the address the link goes to; other schemes stay text.
+ */
+export function linkify(line: string): Segment[] {
+  const out: Segment[] = [];
+  let last = 0;
+  for (const match of line.matchAll(URL_IN_TEXT)) {
+    const start = match.index;
+    const candidate = trimUrl(match[0]);
+    const href = httpHref(candidate);
+    if (!href || !new URL(href).hostname) continue;
+    if (start > last) out.push({ text: line.slice(last, start) });
+    out.push({ text: href, href });
+    last = start + candidate.length;
+  }
+  if (last < line.length || out.length === 0) out.push({ text: line.slice(last) });
+  return out;
+}
+
+/** Text up to about this many characters or lines shows whole; longer text shows this much and "See more". */
+export const SEE_MORE_CHARS = 320;
+export const SEE_MORE_LINES = 5;
+
+/** Splits long text at a word boundary near SEE_MORE_CHARS (or after SEE_MORE_LINES lines); short text: undefined. */
+export function splitLong(lines: string[]): { head: string[]; rest: string[] } | undefined {
+  const total = lines.reduce((n, l) => n + l.length, 0);
+  // Hiding a few words behind a button costs more than it saves.
+  if (total <= SEE_MORE_CHARS * 1.25 && lines.length <= SEE_MORE_LINES + 1) return undefined;
+  const head: string[] = [];
+  let used = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (head.length >= SEE_MORE_LINES) return { head, rest: lines.slice(i) };
+    if (used + line.length <= SEE_MORE_CHARS) {
+      head.push(line);
+      used += line.length;
+      continue;
+    }
+    const cut = line.lastIndexOf(' ', SEE_MORE_CHARS - used);
+    if (cut <= 0) return head.length ? { head, rest: lines.slice(i) } : undefined;
+    head.push(line.slice(0, cut));
+    return { head, rest: [line.slice(cut + 1), ...lines.slice(i + 1)] };
+  }
+  return undefined;
+}
+
+type Attachment = NonNullable<NonNullable<Post['attachments']>['data'][number]>;
+
+/** The shown domain of a link: the provider may wrap it in its redirector (`l.facebook.com/l.php?u=…`). */
+export function linkDomain(raw: string | undefined): string | undefined {
+  const href = httpHref(raw);
+  if (!href) return undefined;
+  const url = new URL(href);
+  const wrapped = url.hostname === 'l.facebook.com' ? httpHref(url.searchParams.get('u') ?? undefined) : undefined;
+  return new URL(wrapped ?? href).hostname.replace(/^www\./, '') || undefined;
+}
+
+function image(
+  src: string | undefined,
+  size: { width?: number | undefined; height?: number | undefined } | undefined,
+  alt: string,
+  lazy: boolean,
+  images: NonNullable<ViewOptions['images']>,
+  fallback: { width: number; height: number },
+): ImageView | undefined {
+  const allowed = images(src);
+  if (!allowed) return undefined;
+  const known = size?.width !== undefined && size.height !== undefined;
+  return {
+    src: allowed,
+    width: known ? size.width! : fallback.width,
+    height: known ? size.height! : fallback.height,
+    alt,
+    lazy,
+    cropped: !known,
+  };
+}
+
+const POST_BOX = { width: 720, height: 540 };
+const PREVIEW_BOX = { width: 1200, height: 630 };
+
+export function toPostView(post: Post, options: ViewOptions = {}): PostView {
+  const images = options.images ?? NO_IMAGES;
   const text = post.message ?? post.story ?? '';
   const time = formatTime(post.created_time);
-  return {
+  const paragraphs = text.split(/\r?\n/);
+  const long = splitLong(paragraphs);
+  const first = post.attachments?.data.find((a): a is Attachment => a !== undefined);
+  const view: PostView = {
     id: post.id,
-    lines: text.split(/\r?\n/),
+    lines: (long ? long.head : paragraphs).map(linkify),
     isStory: post.message === undefined && post.story !== undefined,
     timeIso: time.iso,
     timeText: time.text,
+    counts: [
+      post.reactions?.summary.total_count
+        ? formatCount(post.reactions.summary.total_count, 'reaction', 'reactions')
+        : '',
+      post.comments?.summary.total_count ? formatCount(post.comments.summary.total_count, 'comment', 'comments') : '',
+      post.shares?.count ? formatCount(post.shares.count, 'share', 'shares') : '',
+    ].filter(Boolean),
   };
+  if (long) view.more = long.rest.map(linkify);
+  const permalink = httpHref(post.permalink_url);
+  if (permalink) view.permalink = permalink;
+  const media = first?.media?.image;
+  if (first?.type === 'share') {
+    const title = first.title?.trim() || linkDomain(first.url) || 'Shared link';
+    const preview: LinkPreview = { title };
+    const href = httpHref(first.url);
+    if (href) preview.href = href;
+    const domain = linkDomain(first.url);
+    if (domain) preview.domain = domain;
+    // Decorative: the title beside it names the link.
+    const picture = image(media?.src ?? post.full_picture, media, '', true, images, PREVIEW_BOX);
+    if (picture) preview.image = picture;
+    view.preview = preview;
+    return view;
+  }
+  const photos = first?.subattachments?.data.length ?? 0;
+  const album = photos > 1;
+  const title = first?.title?.trim();
+  const alt = album
+    ? `First of ${photos} photos${title ? ` in the album “${title}”` : ''}`
+    : title || (first?.type === 'video' ? 'Still from the video in this post' : 'Photo in this post');
+  const picture = image(post.full_picture ?? media?.src, media, alt, true, images, POST_BOX);
+  if (picture) {
+    view.picture = picture;
+    if (album) view.extra = `+${photos - 1}`;
+  }
+  return view;
 }
 
 /**
  * `where`: the page view shows the first (newest) posts, `/feed` an older or newer page. The provider's first
  * page can carry `previous` too, so "Newer posts" is offered only away from the first page; "Older posts"
  * exactly when the provider sent `next`, even after an empty page (docs/provider-interface.md#feed-paging).
+ * With `pageId`, our own links are made too, carrying the position (`offset`); "Newer posts" from the second
+ * page goes to the page view.
  */
-export function toFeedView(feed: FeedResponse, where: 'first' | 'older'): FeedView {
+export function toFeedView(
+  feed: FeedResponse,
+  where: 'first' | 'older',
+  options: ViewOptions & { pageId?: string } = {},
+): FeedView {
   const cursors = feed.paging?.cursors;
-  return {
-    posts: feed.data.map(toPostView),
+  const offset = where === 'first' ? 0 : options.offset;
+  const posts = feed.data.map((p) => toPostView(p, options));
+  const view: FeedView = {
+    posts,
     // A cursor alone does not mean there is more: the provider says so with next/previous.
     after: feed.paging?.next ? cursors?.after : undefined,
     before: where === 'older' && feed.paging?.previous ? cursors?.before : undefined,
+    end: !feed.paging?.next && posts.length > 0,
   };
+  if (offset !== undefined && posts.length > 0) view.position = `Posts ${offset + 1}–${offset + posts.length}`;
+  const base = options.pageId === undefined ? undefined : `/pages/${encodeURIComponent(options.pageId)}`;
+  if (base !== undefined && view.after !== undefined) {
+    const at = offset === undefined ? '' : `&offset=${offset + posts.length}`;
+    view.older = `${base}/feed?after=${encodeURIComponent(view.after)}${at}`;
+  }
+  if (base !== undefined && view.before !== undefined) {
+    const newer = offset === undefined ? undefined : offset - FEED_PAGE_SIZE;
+    view.newer =
+      newer !== undefined && newer <= 0
+        ? base
+        : `${base}/feed?before=${encodeURIComponent(view.before)}${newer === undefined ? '' : `&offset=${newer}`}`;
+  }
+  return view;
 }
 
-export function toPageView(details: PageDetails, fallbackName: string): PageView {
+const DETAIL_WORDS: [keyof PageView, string][] = [
+  ['about', 'description'],
+  ['bio', 'bio'],
+  ['attire', 'attire'],
+  ['address', 'address'],
+  ['parking', 'parking'],
+  ['hours', 'opening hours'],
+  ['emails', 'email'],
+  ['website', 'website'],
+];
+
+/** "No bio, attire or parking given." for the details the page left empty; undefined when none is. */
+export function missingDetails(view: PageView): string | undefined {
+  const missing = DETAIL_WORDS.filter(([key]) => {
+    const value = view[key];
+    return value === undefined || (Array.isArray(value) && value.length === 0);
+  }).map(([, word]) => word);
+  if (missing.length === 0) return undefined;
+  if (missing.length === DETAIL_WORDS.length) return 'This Page has not filled in its details yet.';
+  const list =
+    missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(', ')} or ${missing[missing.length - 1]}`;
+  return `No ${list} given.`;
+}
+
+const PROFILE_BOX = { width: 200, height: 200 };
+/** The provider's cover ratio (820×312 on desktop); its CoverPhoto gives no size. */
+const COVER_BOX = { width: 820, height: 312 };
+
+export function toPageView(details: PageDetails, fallbackName: string, options: ViewOptions = {}): PageView {
+  const images = options.images ?? NO_IMAGES;
   const address = formatAddress(details.location);
-  return {
+  const view: PageView = {
     id: details.id,
     name: details.name?.trim() || fallbackName || `Page ${details.id}`,
     about: details.about?.trim() || undefined,
@@ -164,4 +436,18 @@ export function toPageView(details: PageDetails, fallbackName: string): PageView
     emails: formatEmails(details.emails),
     website: formatWebsite(details.website),
   };
+  const category = details.category?.trim();
+  if (category) view.category = category;
+  if (details.followers_count !== undefined)
+    view.followers = formatCount(details.followers_count, 'follower', 'followers');
+  const link = httpHref(details.link);
+  if (link) view.link = link;
+  // Both decorative: the Page's name is the heading beside them. Above the fold, so not lazy.
+  const picture = details.picture?.data;
+  const profile = image(picture?.url, picture, '', false, images, PROFILE_BOX);
+  if (profile) view.picture = profile;
+  const cover = image(details.cover?.source, undefined, '', false, images, COVER_BOX);
+  if (cover) view.cover = cover;
+  view.missing = missingDetails(view);
+  return view;
 }

@@ -85,7 +85,7 @@ describe('the page cache', () => {
     const agent = agentFor(stack);
     await loginAndConnect(agent, BAKERY);
     const page = await viewCost(stack, agent);
-    const after = /href="\/pages\/\d+\/feed\?after=([^"&]+)"/.exec(page.text)?.[1];
+    const after = /href="\/pages\/\d+\/feed\?after=([^"&]+)/.exec(page.text)?.[1];
     expect(after).toBeDefined();
     expect(stack.cache.size).toBeGreaterThan(0);
 
@@ -105,7 +105,7 @@ describe('the page cache', () => {
     const agent = agentFor(stack);
     await loginAndConnect(agent, BAKERY);
     const page = await viewCost(stack, agent);
-    const after = /href="\/pages\/\d+\/feed\?after=([^"&]+)"/.exec(page.text)?.[1];
+    const after = /href="\/pages\/\d+\/feed\?after=([^"&]+)/.exec(page.text)?.[1];
     stack.emulator.controls.failNext(1, {
       status: 403,
       error: { code: 10, message: '(#10) This endpoint requires the pages_read_engagement permission' },

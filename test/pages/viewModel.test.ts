@@ -88,11 +88,11 @@ describe('page view model', () => {
       toPostView({ id: '1_2', created_time: '2026-10-01T12:30:00+0000', story: 'Ada updated the cover photo.' }),
     ).toMatchObject({
       isStory: true,
-      lines: ['Ada updated the cover photo.'],
+      lines: [[{ text: 'Ada updated the cover photo.' }]],
     });
     expect(toPostView({ id: '1_3', created_time: '2026-10-01T12:30:00+0000', message: 'a\nb' })).toMatchObject({
       isStory: false,
-      lines: ['a', 'b'],
+      lines: [[{ text: 'a' }], [{ text: 'b' }]],
     });
   });
   it('when the provider says there is a next page, then the after cursor is offered; otherwise not', () => {
@@ -102,11 +102,13 @@ describe('page view model', () => {
       posts: [],
       after: 'A',
       before: undefined,
+      end: false,
     });
     expect(toFeedView({ data: [], paging: { cursors: { after: 'A', before: 'B' } } }, 'older')).toEqual({
       posts: [],
       after: undefined,
       before: undefined,
+      end: false,
     });
   });
   it('when the first page carries previous, then no Newer posts there; on an older page, yes', () => {

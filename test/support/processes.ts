@@ -190,6 +190,8 @@ export async function startAppProcess(
       FB_APP_SECRET: creds.appSecret,
       FB_AUTH_URL: providerUrl,
       FB_GRAPH_URL: providerUrl,
+      // The emulator serves its seed's pictures on its own origin.
+      FB_IMAGE_ORIGINS: providerUrl,
       SESSION_SECRET: creds.sessionSecret,
       LOG_LEVEL: 'warn',
       ...env,

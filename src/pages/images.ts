@@ -1,0 +1,34 @@
+/**
+ * Which image URLs a view may show (docs/architecture.md#images): only those on an origin of
+ * FB_IMAGE_ORIGINS, the same list the CSP's `img-src` allows, so that an image the view renders is
+ * one the browser will load and a provider answer cannot make the page fetch from anywhere else.
+ */
+
+/** A test for URLs on the given origins; `https://*.host` matches any subdomain of host (not host itself), as in CSP. */
+export function imageFilter(origins: readonly string[]): (url: string | undefined) => string | undefined {
+  const exact = new Set<string>();
+  const suffixes: { protocol: string; suffix: string; port: string }[] = [];
+  for (const origin of origins) {
+    const wild = /^(https?:)\/\/\*(\.[^:/]+)(?::(\d+))?$/.exec(origin);
+    if (wild) suffixes.push({ protocol: wild[1]!, suffix: wild[2]!, port: wild[3] ?? '' });
+    else exact.add(origin);
+  }
+  return (raw) => {
+    if (raw === undefined) return undefined;
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      return undefined;
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
+    if (url.username || url.password) return undefined;
+    if (exact.has(url.origin)) return url.href;
+    const host = url.hostname;
+    const allowed = suffixes.some(
+      (s) =>
+        s.protocol === url.protocol && s.port === url.port && host.endsWith(s.suffix) && host.length > s.suffix.length,
+    );
+    return allowed ? url.href : undefined;
+  };
+}

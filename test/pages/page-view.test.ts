@@ -1,0 +1,132 @@
+import { SEED_IDS } from '@pagelight/graph-emulator';
+import { loginAndConnect } from '../support/flow';
+import { graphCalls } from '../support/emulator';
+import { agentFor, startStack, type Stack } from '../support/stack';
+
+const BAKERY = SEED_IDS.pages.bakery;
+
+/** The attributes of every `<img>` in some HTML. */
+function images(html: string): Record<string, string>[] {
+  return [...html.matchAll(/<img\s([^>]*)>/g)].map((m) =>
+    Object.fromEntries([...m[1]!.matchAll(/([a-z-]+)="([^"]*)"/g)].map((a) => [a[1]!, a[2]!])),
+  );
+}
+
+/** The page view's HTML (docs/architecture.md#views, docs/architecture.md#images). */
+describe('GET /pages/:pageId, the page and its posts', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(() => stack.close());
+
+  it('when the page is served, then the CSP allows images from itself and FB_IMAGE_ORIGINS only', async () => {
+    const res = await agentFor(stack).get('/');
+    const csp = res.headers['content-security-policy'] as string;
+    expect(csp).toContain(`img-src 'self' ${stack.emulator.url};`);
+    expect(csp).not.toContain('data:');
+  });
+
+  it('when the page is viewed, then every image is on the image origin, sized, without referrer, with alt; posts\u2019 images are lazy', async () => {
+    const agent = agentFor(stack);
+    await loginAndConnect(agent, BAKERY);
+    const html = (await agent.get(`/pages/${BAKERY}`).expect(200)).text;
+    const imgs = images(html);
+    expect(imgs.length).toBeGreaterThanOrEqual(4);
+    for (const img of imgs) {
+      expect(img.src!.startsWith(`${stack.emulator.url}/`)).toBe(true);
+      expect(Number(img.width)).toBeGreaterThan(0);
+      expect(Number(img.height)).toBeGreaterThan(0);
+      expect(img.referrerpolicy).toBe('no-referrer');
+      expect(img).toHaveProperty('alt');
+    }
+    const postImages = images(html.slice(html.indexOf('<ol class="posts">')));
+    expect(postImages.length).toBeGreaterThan(0);
+    expect(postImages.every((img) => img.loading === 'lazy')).toBe(true);
+    // The header card: the Page's link, its followers, the Page's picture above the fold (not lazy).
+    expect(html).toMatch(
+      /<a class="button ghost external" href="https:\/\/[^"]+" rel="noopener noreferrer">View on Facebook<\/a>/,
+    );
+    expect(html).toMatch(/<span>[\d,]+ followers?<\/span>/);
+    expect(images(html).find((img) => img.class === 'profile')).not.toHaveProperty('loading');
+    // One feed call asking for exactly the fields a post shows.
+    const feedCall = stack.emulator.controls.log.find((e) => e.path.endsWith(`/${BAKERY}/feed`));
+    expect(feedCall?.query.fields).toContain('reactions.summary(total_count).limit(0)');
+  });
+
+  it('when a post carries markup, a javascript: text and a URL with quotes, then all is escaped and only the http(s) URL is a link', async () => {
+    stack.emulator.controls.addPost({
+      pageId: BAKERY,
+      message: '<script>window.__x=1</script> javascript:alert(1) see https://shop.example/a"onmouseover="x\'.',
+    });
+    const agent = agentFor(stack);
+    await loginAndConnect(agent, BAKERY);
+    const html = (await agent.get(`/pages/${BAKERY}`).expect(200)).text;
+    expect(html).not.toContain('<script>window.__x');
+    expect(html).toContain('&lt;script&gt;window.__x=1&lt;/script&gt; javascript:alert(1) see ');
+    expect(html).toContain(
+      '<a href="https://shop.example/a" rel="noopener noreferrer nofollow">https://shop.example/a</a>&#34;onmouseover=&#34;x&#39;.',
+    );
+    expect(html).not.toMatch(/href="javascript:/i);
+  });
+
+  it('when FB_IMAGE_ORIGINS does not list where the pictures are, then no picture is rendered and the CSP lists only what was set', async () => {
+    const other = await startStack({ env: { FB_IMAGE_ORIGINS: 'https://*.cdn.example' } });
+    try {
+      const agent = agentFor(other);
+      await loginAndConnect(agent, BAKERY);
+      const res = await agent.get(`/pages/${BAKERY}`).expect(200);
+      expect(res.headers['content-security-policy']).toContain("img-src 'self' https://*.cdn.example;");
+      expect(images(res.text)).toEqual([]);
+      // The posts are still there, their counts and links too.
+      expect(res.text).toContain('class="post-foot"');
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('GET /pages/:pageId/feed, the position', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(() => stack.close());
+
+  it('when older posts are followed from the page, then "Posts 26–50" and Newer posts leads back to the page view', async () => {
+    const agent = agentFor(stack);
+    await loginAndConnect(agent, BAKERY);
+    const first = (await agent.get(`/pages/${BAKERY}`).expect(200)).text;
+    expect(first).toContain('<p class="position">Posts 1–25</p>');
+    const older = /href="(\/pages\/\d+\/feed\?after=[^"]+)"/.exec(first)![1]!.replace(/&amp;/g, '&');
+    expect(older).toMatch(/&offset=25$/);
+    const second = (await agent.get(older).expect(200)).text;
+    expect(second).toContain('<p class="position">Posts 26–50</p>');
+    expect(second).toContain(`<a class="button" href="/pages/${BAKERY}">Newer posts</a>`);
+  });
+
+  it('when the last page is reached, then it says it ends with the Page\u2019s first post', async () => {
+    const agent = agentFor(stack);
+    await loginAndConnect(agent, BAKERY);
+    let html = (await agent.get(`/pages/${BAKERY}`).expect(200)).text;
+    for (let hop = 0; hop < 10; hop++) {
+      const older = /href="(\/pages\/\d+\/feed\?after=[^"]+)"/.exec(html)?.[1];
+      if (!older) break;
+      html = (await agent.get(older.replace(/&amp;/g, '&')).expect(200)).text;
+    }
+    expect(html).toContain('<p class="end">That\'s the first post on this Page.</p>');
+    expect(html).not.toContain('rel="next"');
+  });
+
+  it.each([['-1'], ['abc'], ['1e3'], ['2.5'], ['100001'], ['9'.repeat(11)]])(
+    'when the offset is %s, then 400 and no upstream call',
+    async (offset) => {
+      const agent = agentFor(stack);
+      await loginAndConnect(agent, BAKERY);
+      const before = graphCalls(stack);
+      const res = await agent.get(`/pages/${BAKERY}/feed?after=QVFI&offset=${offset}`).expect(400);
+      expect(res.text).toContain('offset');
+      expect(graphCalls(stack)).toBe(before);
+    },
+  );
+});
