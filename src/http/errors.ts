@@ -191,14 +191,18 @@ function retryPath(req: Request): string {
   return /^\/pages\/\d+\/connect$/.test(req.path) ? '/pages' : '/';
 }
 
-function resolve(kind: ActionKind, req: Request): Action {
+function resolve(kind: ActionKind, req: Request, err?: AppError): Action {
   const back = retryPath(req);
   const returnTo = back === '/' ? '' : `return_to=${encodeURIComponent(back)}`;
   switch (kind) {
     case 'retry':
       return { href: back, label: 'Try again' };
     case 'connect':
-      return { href: `/auth/login${returnTo ? `?${returnTo}` : ''}`, label: 'Connect again' };
+      return {
+        href: `/auth/login${returnTo ? `?${returnTo}` : ''}`,
+        // Someone who never connected in this browser connects; everyone else connects again.
+        label: err?.code === 'not_connected' && !timedOut(req) ? 'Connect page' : 'Connect again',
+      };
     case 'ask_again':
       return { href: `/auth/login?rerequest=1${returnTo ? `&${returnTo}` : ''}`, label: 'Ask again' };
     case 'home':
@@ -242,7 +246,7 @@ function describe(err: unknown, req: Request): ErrorPage {
       status: err.status,
       title: err.userTitle ?? page.title(err, req),
       message: err.userMessage ?? page.text(err, req),
-      actions: page.actions.map((kind) => resolve(kind, req)),
+      actions: page.actions.map((kind) => resolve(kind, req, err)),
       headers: page.headers?.(err) ?? {},
       details: {
         status: err.status,

@@ -42,7 +42,7 @@ describe('GET /auth/callback', () => {
     const res = await agent
       .get('/auth/callback?error=server_error&error_description=%3Cb%3Eboom%3C%2Fb%3E')
       .expect(400);
-    expect(res.text).toContain('The provider had a problem completing the login.');
+    expect(res.text).toContain('Facebook had a problem completing the login.');
     expect(res.text).not.toContain('boom');
   });
 
@@ -121,7 +121,7 @@ describe('GET /auth/callback', () => {
     const callback = await approvedCallback(agent);
     stack.emulator.controls.failNext(5, { kind: 'reset' });
     const res = await agent.get(pathOf(callback)).expect(502);
-    expect(res.text).toContain('The provider is not answering');
+    expect(res.text).toContain('We couldn&#39;t reach Facebook — Try again');
     stack.emulator.controls.reset();
     await agent.get(`/pages/${BAKERY}`).expect(200);
   });
@@ -173,13 +173,13 @@ describe('declined permissions at the dialog', () => {
     const agent = agentFor(stack);
     await login(agent, { decline: ['pages_read_engagement'] });
     const picker = await agent.get('/pages').expect(200);
-    expect(picker.text).toContain('You did not allow <code>pages_read_engagement</code>');
+    expect(picker.text).toContain('You didn&#39;t allow “Read your Page&#39;s posts and details”');
     expect(picker.text).toContain('href="/auth/login?rerequest=1"');
   });
 
   it('when every permission is granted, then no such notice', async () => {
     const agent = agentFor(stack);
     await login(agent);
-    expect((await agent.get('/pages').expect(200)).text).not.toContain('You did not allow');
+    expect((await agent.get('/pages').expect(200)).text).not.toContain('You didn&#39;t allow');
   });
 });

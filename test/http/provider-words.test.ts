@@ -37,7 +37,7 @@ describe('provider errors the person reads', () => {
       error: { code: 10, message: "(#10) requires the 'pages_read_engagement' permission" },
     });
     const res = await agent.get(`/pages/${BAKERY}`).expect(403);
-    expect(res.text).toContain('Permission needed');
+    expect(res.text).toContain('Pagelight needs your permission');
   });
 
   it('when the provider answers 341 (application limit), then 429 with Retry-After like any rate limit', async () => {
@@ -46,15 +46,15 @@ describe('provider errors the person reads', () => {
     stack.emulator.controls.failNext(2, { error: { code: 341 } });
     const res = await agent.get(`/pages/${BAKERY}`).expect(429);
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
-    expect(res.text).toContain('Too many requests');
+    expect(res.text).toContain('Facebook asked Pagelight to slow down');
   });
 
-  it('when the provider answers 368 (temporarily blocked for policy), then 403 "Temporarily blocked", no retry', async () => {
+  it('when the provider answers 368 (temporarily blocked for policy), then 403 "Facebook has paused this for now", no retry', async () => {
     const agent = agentFor(stack);
     await loginAndConnect(agent, BAKERY);
     stack.emulator.controls.failNext(2, { error: { code: 368 } });
     const res = await agent.get(`/pages/${BAKERY}`).expect(403);
-    expect(res.text).toContain('Temporarily blocked');
+    expect(res.text).toContain('Facebook has paused this for now');
     expect(res.text).toContain('policy');
     expect(res.headers['retry-after']).toBeUndefined();
   });
