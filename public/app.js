@@ -81,7 +81,14 @@
   });
 
   document.addEventListener('click', function (event) {
-    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey)
+    if (
+      event.defaultPrevented ||
+      event.button !== 0 ||
+      event.metaKey ||
+      event.ctrlKey ||
+      event.shiftKey ||
+      event.altKey
+    )
       return;
     var link = event.target && event.target.closest ? event.target.closest(PROGRESS) : null;
     if (!link || link.getAttribute('target')) return;

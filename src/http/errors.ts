@@ -78,7 +78,8 @@ export const ERROR_PAGES: Readonly<Record<ErrorCode, PageCopy>> = {
   ),
   login_rate_limit: copy(
     'Too many logins just now',
-    (err) => `Too many logins were started from your network just now. Please try again in ${waitWords(retryAfter(err))}.`,
+    (err) =>
+      `Too many logins were started from your network just now. Please try again in ${waitWords(retryAfter(err))}.`,
     ['home'],
     retryAfterHeader,
   ),
@@ -95,7 +96,8 @@ export const ERROR_PAGES: Readonly<Record<ErrorCode, PageCopy>> = {
   ),
   graph_rate_limit: copy(
     `${FB} asked Pagelight to slow down`,
-    (err) => `${FB} is limiting how often Pagelight may ask for now. Please try again in ${waitWords(retryAfter(err))}.`,
+    (err) =>
+      `${FB} is limiting how often Pagelight may ask for now. Please try again in ${waitWords(retryAfter(err))}.`,
     ['retry', 'home'],
     retryAfterHeader,
   ),
@@ -104,20 +106,17 @@ export const ERROR_PAGES: Readonly<Record<ErrorCode, PageCopy>> = {
     `${FB} has temporarily blocked this for your account or Page, for a policy reason. Waiting a minute will not help; check your notifications on ${FB} for details.`,
     ['home'],
   ),
-  graph_not_found: copy(
-    'Page not found',
-    `${FB} has no Page at this address, or your account can't see it.`,
-    ['home'],
-  ),
+  graph_not_found: copy('Page not found', `${FB} has no Page at this address, or your account can't see it.`, ['home']),
   graph_invalid: copy(
     `${FB} couldn't answer this request`,
     `${STILL_CONNECTED} Please try again; if it keeps happening, tell the site owner.`,
     ['retry', 'home'],
   ),
-  graph_transient: copy(`${FB} had a problem — Try again`, `${FB} had a problem answering just now. ${STILL_CONNECTED}`, [
-    'retry',
-    'home',
-  ]),
+  graph_transient: copy(
+    `${FB} had a problem — Try again`,
+    `${FB} had a problem answering just now. ${STILL_CONNECTED}`,
+    ['retry', 'home'],
+  ),
   graph_other: copy(`${FB} had a problem — Try again`, `${FB} had a problem answering just now. ${STILL_CONNECTED}`, [
     'retry',
     'home',
@@ -149,7 +148,8 @@ export const ERROR_PAGES: Readonly<Record<ErrorCode, PageCopy>> = {
   ),
   too_many_requests: copy(
     'One moment, please',
-    (err) => `You are opening pages faster than we can fetch them. Please wait ${waitWords(retryAfter(err))} and try again.`,
+    (err) =>
+      `You are opening pages faster than we can fetch them. Please wait ${waitWords(retryAfter(err))} and try again.`,
     ['retry'],
     retryAfterHeader,
   ),

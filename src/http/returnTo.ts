@@ -12,6 +12,8 @@ export const MAX_RETURN_TO = 600;
 
 /** `/pages`, `/pages/<id>`, `/pages/<id>/feed`, with an optional query of URL-safe characters. */
 const OWN_ROUTE = /^\/pages(?:\/\d{1,32}(?:\/feed)?)?(?:\?[A-Za-z0-9._~%&=+-]*)?$/;
+// Control characters are exactly what this must find (CR, LF, NUL…).
+// eslint-disable-next-line no-control-regex
 const CONTROL = /[\x00-\x1f\x7f]/;
 
 /** The same-origin path itself when it is one of our page routes, else undefined. */

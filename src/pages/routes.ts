@@ -152,7 +152,8 @@ async function withoutFeed(
   const details = await forPage(ctx, pageId, ctx.graph.pageDetails(token, pageId, gateOf(ctx, req))).catch(
     (err: unknown) => {
       if (!isPermissionError(err)) throw err;
-      return { id: pageId } as PageDetails;
+      const bare: PageDetails = { id: pageId };
+      return bare;
     },
   );
   return [details, undefined];
@@ -182,7 +183,8 @@ async function olderPosts(ctx: AppContext, req: Request, res: Response): Promise
   const pageId = req.params.pageId as string;
   const after = cursor(req, 'after');
   const before = cursor(req, 'before');
-  if (!after === !before) throw new BadRequestError(
+  if (!after === !before)
+    throw new BadRequestError(
       'This link to more posts is incomplete or was changed. Go back to the page and open the posts from there.',
     );
   const token = pageTokenOrRedirect(ctx, req, res, pageId);
@@ -233,7 +235,8 @@ async function forPage<T>(ctx: AppContext, pageId: string, read: Promise<T>): Pr
 function cursor(req: Request, name: string): string | undefined {
   const value = singleParam(req.query, name, MAX_CURSOR);
   if (value === undefined) return undefined;
-  if (!cursorSchema.safeParse(value).success) throw new BadRequestError(
+  if (!cursorSchema.safeParse(value).success)
+    throw new BadRequestError(
       'This link to more posts is incomplete or was changed. Go back to the page and open the posts from there.',
     );
   return value;

@@ -152,7 +152,9 @@ describe('when the connection breaks', () => {
     await stack.control('/tokens/expire', {});
     await page.getByRole('link', { name: 'Older posts' }).click();
     await page.waitForURL((u) => u.origin === stack.appUrl && u.pathname === '/');
-    await expect(page.getByRole('status').innerText()).resolves.toContain('Facebook signed you out of Pagelight — connect again.');
+    await expect(page.getByRole('status').innerText()).resolves.toContain(
+      'Facebook signed you out of Pagelight — connect again.',
+    );
     await expect(page.getByRole('link', { name: 'Connect page' }).isVisible()).resolves.toBe(true);
     await expectAccessible(page);
   });

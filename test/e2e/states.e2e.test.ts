@@ -126,21 +126,29 @@ describe('error pages with the action that helps', () => {
 
   test.each([
     ['expired', '/tokens/expire', {}, 'Your sign-in had expired'],
-    ['revoked: password changed', '/tokens/revoke', { userId: ADA, reason: 'password_changed' }, 'password was changed'],
+    [
+      'revoked: password changed',
+      '/tokens/revoke',
+      { userId: ADA, reason: 'password_changed' },
+      'password was changed',
+    ],
     ['revoked: app removed', '/tokens/revoke', { userId: ADA, reason: 'app_removed' }, 'Pagelight was removed'],
-  ])('when the sign-in is %s, then "Facebook signed you out of Pagelight" with why, and Connect works', async (_n, route, body, why) => {
-    await connectBakery(page);
-    await stack.control(route, body);
-    await page.reload();
-    await page.waitForURL(`${stack.appUrl}/`);
-    const status = await page.getByRole('status').innerText();
-    expect(status).toContain('Facebook signed you out of Pagelight — connect again.');
-    expect(status).toContain(why);
-    await expectPlainWords(page);
-    await page.getByRole('link', { name: 'Connect page' }).click();
-    await continueAsAda(page);
-    await page.waitForURL(`${stack.appUrl}/pages`);
-  });
+  ])(
+    'when the sign-in is %s, then "Facebook signed you out of Pagelight" with why, and Connect works',
+    async (_n, route, body, why) => {
+      await connectBakery(page);
+      await stack.control(route, body);
+      await page.reload();
+      await page.waitForURL(`${stack.appUrl}/`);
+      const status = await page.getByRole('status').innerText();
+      expect(status).toContain('Facebook signed you out of Pagelight — connect again.');
+      expect(status).toContain(why);
+      await expectPlainWords(page);
+      await page.getByRole('link', { name: 'Connect page' }).click();
+      await continueAsAda(page);
+      await page.waitForURL(`${stack.appUrl}/pages`);
+    },
+  );
 
   test('when the session timed out (the cookie outlived its session), then "Your session timed out — connect again", back to the page after', async () => {
     await connectBakery(page);

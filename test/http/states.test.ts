@@ -39,14 +39,12 @@ describe('pages that speak to people', () => {
       const page = await agent.get(`/pages/${BAKERY}`).expect(200);
       expect(visibleText(page.text)).toContain('Signed in as');
       await new Promise<void>((resolve, reject) =>
-        stack.sessions.store.clear?.((err?: unknown) => (err ? reject(err as Error) : resolve())),
+        stack.sessions.store.clear?.((err?: unknown) => (err ? reject(err) : resolve())),
       );
       const res = await agent.get(`/pages/${BAKERY}/feed?after=QVFIUmx1`).expect(401);
       expect(headline(res.text)).toBe('Your session timed out — connect again');
       const connect = hrefOf(res.text, 'Connect again');
-      expect(connect).toBe(
-        `/auth/login?return_to=${encodeURIComponent(`/pages/${BAKERY}/feed?after=QVFIUmx1`)}`,
-      );
+      expect(connect).toBe(`/auth/login?return_to=${encodeURIComponent(`/pages/${BAKERY}/feed?after=QVFIUmx1`)}`);
       expectPlain(res.text);
     });
   });
@@ -69,17 +67,20 @@ describe('pages that speak to people', () => {
         () => stack.emulator.controls.revokeTokens({ reason: 'logged_out' }),
         'You logged out of Facebook',
       ],
-    ])('when the token is %s, then home says "Facebook signed you out of Pagelight" and why, with Connect', async (_n, fault, why) => {
-      const agent = await connected();
-      fault();
-      await agent.get(`/pages/${BAKERY}`).expect(303).expect('location', '/');
-      const home = await agent.get('/').expect(200);
-      const text = visibleText(home.text);
-      expect(text).toContain('Facebook signed you out of Pagelight — connect again.');
-      expect(text).toContain(why);
-      expect(hrefOf(home.text, 'Connect page')).toBe('/auth/login');
-      expectPlain(home.text);
-    });
+    ])(
+      'when the token is %s, then home says "Facebook signed you out of Pagelight" and why, with Connect',
+      async (_n, fault, why) => {
+        const agent = await connected();
+        fault();
+        await agent.get(`/pages/${BAKERY}`).expect(303).expect('location', '/');
+        const home = await agent.get('/').expect(200);
+        const text = visibleText(home.text);
+        expect(text).toContain('Facebook signed you out of Pagelight — connect again.');
+        expect(text).toContain(why);
+        expect(hrefOf(home.text, 'Connect page')).toBe('/auth/login');
+        expectPlain(home.text);
+      },
+    );
   });
 
   describe('Facebook is slow or limits us', () => {
