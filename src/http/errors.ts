@@ -73,7 +73,7 @@ export const ERROR_PAGES: Readonly<Record<ErrorCode, PageCopy>> = {
   ),
   pkce_refused: copy(
     "We couldn't finish connecting",
-    `${FB} did not accept how this site asked you to log in, so you are not connected. This is a problem with the site's setup, not with your account. Please connect again; if the same thing happens, tell the site owner.`,
+    `${FB} did not accept how this site asked you to log in, so you are not connected. This is a problem with the site’s setup, not with your account. Please connect again; if the same thing happens, tell the site owner.`,
     ['connect'],
   ),
   login_rate_limit: copy(
@@ -178,11 +178,28 @@ function retryAfter(err: AppError): number {
   return err.retryAfterSec ?? 60;
 }
 
-/** The request came with a session cookie, but its session is gone (idle expiry) and no login is under way. */
+/**
+ * The request came with a session cookie whose session is gone (idle expiry: the store let it lapse), so
+ * express-session started a new one under another id. A session that is still there but no longer
+ * connected (absolute lifetime, a token no key opens) is not a timeout.
+ */
 function timedOut(req: Request): boolean {
   const name = req.app.get('session cookie') as string | undefined;
-  if (!name || req.session?.pending?.length) return false;
-  return (req.headers.cookie ?? '').split(';').some((c) => c.trim().startsWith(`${name}=`));
+  if (!name || !req.sessionID) return false;
+  const cookie = (req.headers.cookie ?? '')
+    .split(';')
+    .map((c) => c.trim())
+    .find((c) => c.startsWith(`${name}=`));
+  if (!cookie) return false;
+  let value: string;
+  try {
+    value = decodeURIComponent(cookie.slice(name.length + 1));
+  } catch {
+    return false;
+  }
+  // express-session's signed value: "s:<id>.<signature>".
+  const id = value.startsWith('s:') ? value.slice(2, value.lastIndexOf('.')) : undefined;
+  return id !== undefined && id.length > 0 && id !== req.sessionID;
 }
 
 /** Where "Try again" leads: the same page for a GET, the page a form came from for a POST. */
@@ -242,10 +259,12 @@ export const notFound: RequestHandler = (_req, _res, next) => {
 function describe(err: unknown, req: Request): ErrorPage {
   if (err instanceof AppError) {
     const page = ERROR_PAGES[err.code];
+    // A permission we can name reads best in our words for it; the provider's may carry its identifier.
+    const theirs = !(err.code === 'graph_permission' && err.permission !== undefined);
     return {
       status: err.status,
-      title: err.userTitle ?? page.title(err, req),
-      message: err.userMessage ?? page.text(err, req),
+      title: (theirs ? err.userTitle : undefined) ?? page.title(err, req),
+      message: (theirs ? err.userMessage : undefined) ?? page.text(err, req),
       actions: page.actions.map((kind) => resolve(kind, req, err)),
       headers: page.headers?.(err) ?? {},
       details: {
@@ -254,7 +273,8 @@ function describe(err: unknown, req: Request): ErrorPage {
         ...(err.permission !== undefined ? { permission: err.permission } : {}),
         ...(err.subcode !== undefined ? { subcode: err.subcode } : {}),
         ...(err.fbtraceId !== undefined ? { fbtraceId: err.fbtraceId } : {}),
-        message: redactText(err.message),
+        // The provider's own text helps the operator; our internal ones (how a login was set up) go to the log only.
+        ...(err.code.startsWith('graph_') ? { message: redactText(err.message) } : {}),
       },
     };
   }

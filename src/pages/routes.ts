@@ -102,11 +102,13 @@ async function page(ctx: AppContext, req: Request, res: Response): Promise<void>
   // Authorization first: the shared cache is read only for a session that holds a token for this page.
   const token = pageTokenOrRedirect(ctx, req, res, pageId);
   if (!token) return;
-  const read = await forPage(ctx, pageId, readPage(ctx, req, pageId, token)).catch(async (err: unknown) => {
-    if (!isPermissionError(err)) throw err;
-    return withoutFeed(ctx, req, pageId, token);
-  });
-  const [details, feed] = read;
+  const [details, feed, refusal] = await forPage(ctx, pageId, readPage(ctx, req, pageId, token)).then(
+    ([d, f]): [PageDetails, FeedResponse | undefined, GraphApiError | undefined] => [d, f, undefined],
+    async (err: unknown) => {
+      if (!isPermissionError(err)) throw err;
+      return withoutFeed(ctx, req, pageId, token, err);
+    },
+  );
   const view = viewOf(details, pageViews, (d) => toPageView(d, knownName(ctx, req, pageId)));
   if (details.name) ctx.keeper.renamePage(req, pageId, view.name);
   const live = feed !== undefined && ctx.keeper.current(req)?.pages[pageId]?.live === true;
@@ -115,19 +117,27 @@ async function page(ctx: AppContext, req: Request, res: Response): Promise<void>
     page: view,
     feed: feed ? viewOf(feed, feedViews, (f) => toFeedView(f, 'first')) : NO_FEED,
     // The feed needs a permission the person declined: the page shows what it can, and says so.
-    feedBlocked: feed === undefined ? feedBlocked(pageId) : undefined,
+    feedBlocked: refusal ? feedBlocked(pageId, refusal) : undefined,
     live,
     // The stream replays changes after this moment: what this rendering has not seen.
     liveSince: ctx.now(),
   });
 }
 
-/** What the feed section says instead of posts, and the way to grant the permission (back to this page after). */
-function feedBlocked(pageId: string): { text: string; askAgain: string } {
+/**
+ * What the feed section says instead of posts — the provider's own words for the person when it wrote
+ * some (escaped by the template), else the permission in words — and the way to grant it, back to this
+ * page after.
+ */
+function feedBlocked(pageId: string, refusal: GraphApiError): { text: string; askAgain: string } {
+  // A refusal that names the permission reads best in our words for it; the provider's may name its identifier.
+  const theirs =
+    refusal.permission === undefined ? [refusal.userTitle, refusal.userMessage].filter(Boolean).join(': ') : '';
   return {
     text:
-      `Pagelight can't show this Page's posts, because the permission “${permissionWords(FEED_SCOPE)}” ` +
-      `wasn't granted on ${PROVIDER_NAME}. Ask again and allow it to see them here.`,
+      theirs ||
+      `Pagelight can't show this Page's posts, because the permission “${permissionWords(refusal.permission ?? FEED_SCOPE)}” ` +
+        `wasn't granted on ${PROVIDER_NAME}. Ask again and allow it to see them here.`,
     askAgain: `/auth/login?rerequest=1&return_to=${encodeURIComponent(`/pages/${pageId}`)}`,
   };
 }
@@ -148,7 +158,8 @@ async function withoutFeed(
   req: Request,
   pageId: string,
   token: string,
-): Promise<[PageDetails, FeedResponse | undefined]> {
+  refusal: GraphApiError,
+): Promise<[PageDetails, undefined, GraphApiError]> {
   const details = await forPage(ctx, pageId, ctx.graph.pageDetails(token, pageId, gateOf(ctx, req))).catch(
     (err: unknown) => {
       if (!isPermissionError(err)) throw err;
@@ -156,7 +167,7 @@ async function withoutFeed(
       return bare;
     },
   );
-  return [details, undefined];
+  return [details, undefined, refusal];
 }
 
 /** The page's name as the session or the picker's list last had it. */

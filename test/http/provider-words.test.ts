@@ -24,10 +24,19 @@ describe('provider errors the person reads', () => {
         userMessage: 'This Page is restricted in your country & <script>alert(1)</script>.',
       },
     });
-    const res = await agent.get(`/pages/${BAKERY}`).expect(403);
+    // On the page view, the feed section says it instead of the posts.
+    const res = await agent.get(`/pages/${BAKERY}`).expect(200);
+    expect(res.text).toContain('class="notice feed-blocked"');
     expect(res.text).toContain('Page &lt;b&gt;restricted&lt;/b&gt;');
     expect(res.text).toContain('restricted in your country &amp; &lt;script&gt;alert(1)&lt;/script&gt;.');
     expect(res.text).not.toContain('<script>alert');
+    // Anywhere else, the error page does.
+    stack.emulator.controls.failNext(2, {
+      error: { code: 200, message: '(#200) Permissions error', userTitle: 'Page <b>restricted</b>' },
+    });
+    const older = await agent.get(`/pages/${BAKERY}/feed?after=QVFIUmx1`).expect(403);
+    expect(older.text).toContain('<h1>Page &lt;b&gt;restricted&lt;/b&gt;</h1>');
+    stack.emulator.controls.reset();
   });
 
   it('when the error has no words for the person, then our own text shows', async () => {
@@ -36,8 +45,9 @@ describe('provider errors the person reads', () => {
     stack.emulator.controls.failNext(2, {
       error: { code: 10, message: "(#10) requires the 'pages_read_engagement' permission" },
     });
-    const res = await agent.get(`/pages/${BAKERY}`).expect(403);
+    const res = await agent.get(`/pages/${BAKERY}/feed?after=QVFIUmx1`).expect(403);
     expect(res.text).toContain('Pagelight needs your permission');
+    stack.emulator.controls.reset();
   });
 
   it('when the provider answers 341 (application limit), then 429 with Retry-After like any rate limit', async () => {

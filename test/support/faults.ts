@@ -49,9 +49,10 @@ export const FAULTS: [string, number, Failure, RegExp][] = [
     { status: 403, error: { code: 613, message: 'Calls to this api have exceeded the rate limit.' } },
     /try again/,
   ],
+  // A page view without the feed, not an error page (docs/architecture.md#error-model).
   [
     'a permission error (code 200)',
-    403,
+    200,
     {
       status: 403,
       error: { code: 200, message: '(#200) Requires pages_read_engagement permission to manage the object' },
