@@ -50,5 +50,5 @@ scenario('FB_PKCE=on without openid', { FB_PKCE: 'on', FB_SCOPES: SCOPES }, asyn
   await page.getByRole('heading', { name: "We couldn't finish connecting" }).waitFor();
   await page.getByText('This is a problem with the site’s setup, not with your account').waitFor();
   expect(await page.content()).not.toMatch(/code_verifier|code_challenge/);
-  await page.getByRole('link', { name: 'Connect page' }).waitFor();
+  await page.getByRole('link', { name: 'Connect again' }).waitFor();
 });
