@@ -224,4 +224,22 @@ describe('busy buttons', () => {
     expect(posts).toEqual([`${stack.appUrl}/pages/${BAKERY}/connect`]);
     expect(await page.evaluate(() => sessionStorage.getItem('busy'))).toBe('true true');
   });
+
+  test('when a link waits on Facebook (Older posts), then it shows progress until the next page comes', async () => {
+    await connectBakery(page);
+    await page.evaluate(() => {
+      const link = Array.from(document.querySelectorAll('a')).find((a) => a.textContent?.trim() === 'Older posts')!;
+      new MutationObserver(() => {
+        sessionStorage.setItem(
+          'progress',
+          `${link.getAttribute('aria-busy')} ${link.classList.contains('is-loading')}`,
+        );
+      }).observe(link, { attributes: true });
+    });
+    await stack.control('/latency', { ms: 400 });
+    await page.getByRole('link', { name: 'Older posts' }).click();
+    await page.waitForURL(/\/feed\?after=/);
+    await stack.control('/latency', { ms: 0 });
+    expect(await page.evaluate(() => sessionStorage.getItem('progress'))).toBe('true true');
+  });
 });
