@@ -274,7 +274,7 @@ function describe(err: unknown, req: Request): ErrorPage {
         ...(err.subcode !== undefined ? { subcode: err.subcode } : {}),
         ...(err.fbtraceId !== undefined ? { fbtraceId: err.fbtraceId } : {}),
         // The provider's own text helps the operator; our internal ones (how a login was set up) go to the log only.
-        ...(err.code.startsWith('graph_') ? { message: redactText(err.message) } : {}),
+        ...(err.code.startsWith('graph_') || err.code === 'token_endpoint' ? { message: redactText(err.message) } : {}),
       },
     };
   }

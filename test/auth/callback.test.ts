@@ -110,7 +110,11 @@ describe('GET /auth/callback', () => {
     const replay = await approvedCallback(second);
     replay.searchParams.set('code', code);
     const res = await second.get(pathOf(replay)).expect(400);
-    expect(res.text).toContain('This authorization code has been used');
+    // In people's words, and the provider's reason for the operator.
+    expect(res.text).toContain('the link was used already');
+    expect(res.text).toMatch(
+      /<details class="operator">[\s\S]*This authorization code has been used[\s\S]*<\/details>/,
+    );
     expect(res.text).not.toContain(code);
     expect(res.text).not.toContain(stack.config.appSecret);
   });

@@ -140,7 +140,7 @@ describe('the login-to-feed flow', () => {
       .type('form')
       .send({ _csrf: csrfFrom(picker.text) })
       .expect(403);
-    expect(res.text).toContain('does not manage this page');
+    expect(res.text).toContain('account doesn&#39;t manage this Page');
   });
 });
 
