@@ -109,7 +109,8 @@ async function page(ctx: AppContext, req: Request, res: Response): Promise<void>
       return withoutFeed(ctx, req, pageId, token, err);
     },
   );
-  const view = viewOf(details, pageViews, (d) => toPageView(d, knownName(ctx, req, pageId)));
+  const fallbackName = refusal ? await knownName(ctx, req, pageId) : '';
+  const view = viewOf(details, pageViews, (d) => toPageView(d, fallbackName));
   if (details.name) ctx.keeper.renamePage(req, pageId, view.name);
   const live = feed !== undefined && ctx.keeper.current(req)?.pages[pageId]?.live === true;
   res.render('page', {
@@ -117,7 +118,7 @@ async function page(ctx: AppContext, req: Request, res: Response): Promise<void>
     page: view,
     feed: feed ? viewOf(feed, feedViews, (f) => toFeedView(f, 'first')) : NO_FEED,
     // The feed needs a permission the person declined: the page shows what it can, and says so.
-    feedBlocked: refusal ? feedBlocked(pageId, refusal) : undefined,
+    feedBlocked: refusal ? feedBlocked(pageId, refusal, details.name === undefined) : undefined,
     live,
     // The stream replays changes after this moment: what this rendering has not seen.
     liveSince: ctx.now(),
@@ -129,14 +130,14 @@ async function page(ctx: AppContext, req: Request, res: Response): Promise<void>
  * some (escaped by the template), else the permission in words — and the way to grant it, back to this
  * page after.
  */
-function feedBlocked(pageId: string, refusal: GraphApiError): { text: string; askAgain: string } {
+function feedBlocked(pageId: string, refusal: GraphApiError, noDetails: boolean): { text: string; askAgain: string } {
   // A refusal that names the permission reads best in our words for it; the provider's may name its identifier.
   const theirs =
     refusal.permission === undefined ? [refusal.userTitle, refusal.userMessage].filter(Boolean).join(': ') : '';
   return {
     text:
       theirs ||
-      `Pagelight can't show this Page's posts, because the permission “${permissionWords(refusal.permission ?? FEED_SCOPE)}” ` +
+      `Pagelight can't show this Page's posts${noDetails ? ' or details' : ''}, because the permission “${permissionWords(refusal.permission ?? FEED_SCOPE)}” ` +
         `wasn't granted on ${PROVIDER_NAME}. Ask again and allow it to see them here.`,
     askAgain: `/auth/login?rerequest=1&return_to=${encodeURIComponent(`/pages/${pageId}`)}`,
   };
@@ -170,12 +171,17 @@ async function withoutFeed(
   return [details, undefined, refusal];
 }
 
-/** The page's name as the session or the picker's list last had it. */
-function knownName(ctx: AppContext, req: Request, pageId: string): string {
+/**
+ * The page's name when its details cannot be read: as the session last had it, else from the person's
+ * list of Pages (kept briefly, so usually no call), else none.
+ */
+async function knownName(ctx: AppContext, req: Request, pageId: string): Promise<string> {
   const stored = ctx.keeper.connectedPages(req).find((p) => p.id === pageId)?.name;
   if (stored) return stored;
   const userToken = ctx.keeper.userToken(req);
-  return (userToken && ctx.accounts.peek(userToken)?.pages.find((p) => p.id === pageId)?.name) || '';
+  if (!userToken) return '';
+  const list = await listPages(ctx, req, userToken).catch(() => undefined);
+  return list?.pages.find((p) => p.id === pageId)?.name ?? '';
 }
 
 /**

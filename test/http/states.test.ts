@@ -219,6 +219,17 @@ describe('pages that speak to people', () => {
       await agent.get(`/pages/${BAKERY}`).expect(200);
     });
 
+    it('when a login that comes back to a page declined its permission, then the page still has its name and says what is missing', async () => {
+      const agent = agentFor(stack);
+      const dialog = await startLogin(agent, `?return_to=${encodeURIComponent(`/pages/${BAKERY}`)}`);
+      const callback = await completeDialog(dialog, { decline: ['pages_read_engagement'] });
+      await agent.get(pathOf(callback)).expect(303).expect('location', `/pages/${BAKERY}`);
+      const res = await agent.get(`/pages/${BAKERY}`).expect(200);
+      expect(headline(res.text)).toBe('Lovelace Analytical Bakery');
+      expect(visibleText(res.text)).toContain("Pagelight can't show this Page's posts or details");
+      expectPlain(res.text);
+    });
+
     it('when the page asked for is older posts, then the login ends there', async () => {
       const agent = agentFor(stack);
       const first = await connected();
