@@ -180,3 +180,56 @@
     true,
   );
 })();
+
+// Busy state (docs/architecture.md#views): a submitted form's button says it is working and a second
+// click sends nothing more; links that wait on Facebook (Connect, Older posts, a Page in the picker)
+// show progress. The button is disabled only after the submit event has been dispatched, so the form
+// still submits with it. Coming Back to a page kept in the back/forward cache restores everything.
+// Without script, buttons and links simply work as they are.
+(function () {
+  var PROGRESS = 'a[data-progress], .pager a, a[href^="/auth/login"]';
+
+  document.addEventListener('submit', function (event) {
+    var form = event.target;
+    if (!form || form.nodeName !== 'FORM') return;
+    if (form.getAttribute('data-busy') === 'true') {
+      event.preventDefault();
+      return;
+    }
+    form.setAttribute('data-busy', 'true');
+    var buttons = form.querySelectorAll('button[type="submit"], button:not([type])');
+    for (var i = 0; i < buttons.length; i++) buttons[i].setAttribute('aria-busy', 'true');
+    window.setTimeout(function () {
+      if (form.getAttribute('data-busy') !== 'true') return;
+      for (var j = 0; j < buttons.length; j++) buttons[j].disabled = true;
+    }, 0);
+  });
+
+  document.addEventListener('click', function (event) {
+    if (
+      event.defaultPrevented ||
+      event.button !== 0 ||
+      event.metaKey ||
+      event.ctrlKey ||
+      event.shiftKey ||
+      event.altKey
+    )
+      return;
+    var link = event.target && event.target.closest ? event.target.closest(PROGRESS) : null;
+    if (!link || link.getAttribute('target')) return;
+    link.setAttribute('aria-busy', 'true');
+    link.classList.add('is-loading');
+  });
+
+  window.addEventListener('pageshow', function (event) {
+    if (!event.persisted) return;
+    var forms = document.querySelectorAll('form[data-busy]');
+    for (var i = 0; i < forms.length; i++) forms[i].removeAttribute('data-busy');
+    var busy = document.querySelectorAll('[aria-busy="true"]');
+    for (var j = 0; j < busy.length; j++) {
+      busy[j].removeAttribute('aria-busy');
+      busy[j].classList.remove('is-loading');
+      if (busy[j].nodeName === 'BUTTON') busy[j].disabled = false;
+    }
+  });
+})();

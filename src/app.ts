@@ -93,6 +93,8 @@ export function createApp(config: Config, deps: AppDeps): Express {
   app.locals.flash = undefined;
   app.locals.csrf = () => '';
   app.locals.userName = undefined;
+  // FB_PAGE_ID pins one page: the header offers no "Switch page".
+  app.locals.pagePinned = config.pageId !== undefined;
 
   const trustRequestId = behindProxy(config);
   app.use(securityHeaders(config));

@@ -73,8 +73,10 @@ export abstract class AppError extends Error {
   readonly permission?: string;
   /** Seconds until the provider lets us call again. */
   readonly retryAfterSec?: number;
-  /** The provider's trace id, for the log line. */
+  /** The provider's trace id, for the log line and the operator's details. */
   readonly fbtraceId?: string;
+  /** The provider's `error_subcode`: for an unusable token, why (expired, password changed, app removed…). */
+  readonly subcode?: number;
   /** The provider's own title and text for the person (`error_user_title`/`error_user_msg`), shown escaped. */
   readonly userTitle?: string;
   readonly userMessage?: string;

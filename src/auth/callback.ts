@@ -1,5 +1,6 @@
 import { BadRequestError } from '../errors';
 import { singleParam } from '../http/params';
+import { PROVIDER_NAME as FB } from '../words';
 
 declare const validated: unique symbol;
 
@@ -36,7 +37,7 @@ export function isCancel(params: CallbackParams): boolean {
 }
 
 export function requireCode(params: CallbackParams & { kind: 'code' }): string {
-  if (!params.code) throw new BadRequestError('The provider sent no authorization code. Please connect again.');
+  if (!params.code) throw new BadRequestError('Facebook sent no sign-in code. Please connect again.');
   return params.code;
 }
 
@@ -46,15 +47,14 @@ export function requireCode(params: CallbackParams & { kind: 'code' }): string {
  * link, which anyone can write (`error_description` especially).
  */
 const DENIED_MESSAGES: Readonly<Record<string, string>> = {
-  invalid_request: 'The provider found the login request invalid. Please connect again.',
-  unauthorized_client: 'The provider does not allow this app to log you in this way. Please tell the site owner.',
-  unsupported_response_type:
-    'The provider does not support the kind of login this app asked for. Please tell the site owner.',
-  invalid_scope: 'The provider did not accept the permissions this app asked for. Please tell the site owner.',
-  server_error: 'The provider had a problem completing the login. Please connect again in a moment.',
-  temporarily_unavailable: 'The provider is busy just now. Please connect again in a moment.',
+  invalid_request: `${FB} found the login request invalid. Please connect again.`,
+  unauthorized_client: `${FB} does not allow Pagelight to log you in this way. Please tell the site owner.`,
+  unsupported_response_type: `${FB} does not support the kind of login Pagelight asked for. Please tell the site owner.`,
+  invalid_scope: `${FB} did not accept the permissions Pagelight asked for. Please tell the site owner.`,
+  server_error: `${FB} had a problem completing the login. Please connect again in a moment.`,
+  temporarily_unavailable: `${FB} is busy just now. Please connect again in a moment.`,
 };
-const DENIED_OTHERWISE = 'The provider could not complete the login. Please connect again.';
+const DENIED_OTHERWISE = `${FB} could not complete the login. Please connect again.`;
 
 export function deniedMessage(params: CallbackParams & { kind: 'denied' }): string {
   return Object.hasOwn(DENIED_MESSAGES, params.error) ? DENIED_MESSAGES[params.error]! : DENIED_OTHERWISE;

@@ -16,13 +16,19 @@ export const PENDING_TTL_MS = PENDING_SESSION_MS;
  * configuration asks for them, kept in the session. The oldest pending one
  * goes when the set is full.
  */
-export function beginLogin(req: Request, now: number, use: { pkce: boolean; oidc: boolean }): PendingLogin {
+export function beginLogin(
+  req: Request,
+  now: number,
+  use: { pkce: boolean; oidc: boolean },
+  returnTo?: string,
+): PendingLogin {
   const pending = (req.session.pending ?? []).filter((p) => now - p.createdAt < PENDING_TTL_MS);
   const login: PendingLogin = {
     state: randomToken(),
     ...(use.pkce ? { verifier: randomToken() } : {}),
     ...(use.oidc ? { nonce: randomToken() } : {}),
     createdAt: now,
+    ...(returnTo !== undefined ? { returnTo } : {}),
   };
   pending.push(login);
   req.session.pending = pending.slice(-MAX_PENDING);
@@ -30,7 +36,8 @@ export function beginLogin(req: Request, now: number, use: { pkce: boolean; oidc
 }
 
 export type StateCheck =
-  { ok: true; callback: VerifiedCallback } | { ok: false; reason: 'missing' | 'unknown' | 'expired' };
+  | { ok: true; callback: VerifiedCallback; returnTo: string | undefined }
+  | { ok: false; reason: 'missing' | 'unknown' | 'expired' };
 
 /**
  * Checks the `state` the provider sent back against the pending logins
@@ -57,7 +64,7 @@ export function consumeState(req: Request, params: CallbackParams & { kind: 'cod
     ...(match.verifier !== undefined ? { verifier: match.verifier } : {}),
     ...(match.nonce !== undefined ? { nonce: match.nonce } : {}),
   };
-  return { ok: true, callback: callback as VerifiedCallback };
+  return { ok: true, callback: callback as VerifiedCallback, returnTo: match.returnTo };
 }
 
 /** A cancelled login gives its state back without judging anything else. */

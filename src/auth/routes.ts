@@ -1,9 +1,10 @@
 import { Router, type Request, type Response } from 'express';
 import type { AppContext } from '../context';
-import { BadRequestError } from '../errors';
+import { AppError, BadRequestError } from '../errors';
 import { TokenEndpointError, GraphApiError } from '../graph/errors';
 import type { CodeGrant, UserTokenGrant, VerifiedCallback } from '../graph/client';
 import { singleParam } from '../http/params';
+import { ownPath, pageIdOf } from '../http/returnTo';
 import { connectPage } from '../session/connect';
 import { requireCsrf } from '../session/csrf';
 import { shortenIfPendingOnly } from '../session/lifetimes';
@@ -30,7 +31,9 @@ export function authRoutes(ctx: AppContext): Router {
 async function login(ctx: AppContext, req: Request, res: Response): Promise<void> {
   const rerequest = singleParam(req.query, 'rerequest', 1);
   if (rerequest !== undefined && rerequest !== '1') throw new BadRequestError('rerequest takes the value 1.');
-  const pending = beginLogin(req, ctx.now(), { pkce: ctx.config.pkce, oidc: ctx.config.oidc });
+  // Anything but one of our own page paths is ignored: the login then ends at the default destination.
+  const returnTo = ownPath(req.query.return_to);
+  const pending = beginLogin(req, ctx.now(), { pkce: ctx.config.pkce, oidc: ctx.config.oidc }, returnTo);
   // Until the login completes, the session lives no longer than the login may take.
   shortenIfPendingOnly(req);
   const url = new URL(`${ctx.config.authUrl}/${ctx.config.apiVersion}/dialog/oauth`);
@@ -70,6 +73,13 @@ async function callback(ctx: AppContext, req: Request, res: Response): Promise<v
   }
   const check = consumeState(req, params, ctx.now());
   if (!check.ok) {
+    // Already signed in: a reload of the callback, or Back into the dialog and Continue. Nothing is
+    // exchanged or changed, so this is no login CSRF (RFC 6749 §10.12); the person just carries on.
+    if (ctx.keeper.current(req)) {
+      req.session.flash = "You're already connected.";
+      res.redirect(303, ctx.config.pageId ? `/pages/${ctx.config.pageId}` : '/pages');
+      return;
+    }
     throw new StateMismatchError(check.reason);
   }
   const short = await exchange(ctx, check.callback);
@@ -96,8 +106,33 @@ async function callback(ctx: AppContext, req: Request, res: Response): Promise<v
     await connectPage(ctx, req, ctx.config.pageId);
     await subscribePage(ctx, req, ctx.config.pageId);
   }
+  const target = ctx.config.pageId ? `/pages/${ctx.config.pageId}` : await returnTarget(ctx, req, check.returnTo);
   await save(req);
-  res.redirect(303, ctx.config.pageId ? `/pages/${ctx.config.pageId}` : '/pages');
+  res.redirect(303, target);
+}
+
+/**
+ * Where a login ends: the page the person asked for when it began (checked
+ * again: it was kept server-side, but the rules may have changed), connected
+ * on the way when it names a page — or the picker, with a note, when that
+ * page is not among those the person chose at the dialog.
+ * @see docs/architecture.md#return-to
+ */
+async function returnTarget(ctx: AppContext, req: Request, kept: string | undefined): Promise<string> {
+  const path = ownPath(kept);
+  if (!path) return '/pages';
+  const pageId = pageIdOf(path);
+  if (!pageId) return path;
+  try {
+    await connectPage(ctx, req, pageId);
+    await subscribePage(ctx, req, pageId);
+    return path;
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    ctx.logger.info({ err, pageId }, 'the page asked for before login could not be connected');
+    req.session.flash = "The Page you asked for isn't among the Pages you connected. Choose one here.";
+    return '/pages';
+  }
 }
 
 /**

@@ -41,6 +41,7 @@ export class GraphApiError extends AppError {
   declare readonly permission: string | undefined;
   declare readonly retryAfterSec: number | undefined;
   declare readonly fbtraceId: string | undefined;
+  declare readonly subcode: number | undefined;
   declare readonly userTitle: string | undefined;
   declare readonly userMessage: string | undefined;
   /** Worth another attempt: the provider called it transient, or failed with a 5xx. */
@@ -65,6 +66,7 @@ export class GraphApiError extends AppError {
       : undefined;
     this.retryAfterSec = kind === 'rate_limit' ? (retryAfterSec ?? DEFAULT_RETRY_AFTER_SEC) : undefined;
     this.fbtraceId = graph.fbtraceId;
+    this.subcode = graph.subcode;
     this.userTitle = graph.userTitle;
     this.userMessage = graph.userMessage;
   }

@@ -13,6 +13,7 @@ import { sessionRateLimit } from './limits';
 import { confirmToken, gateOf, listPages, noteRole, readPage } from './reads';
 import { imageFilter } from './images';
 import { toFeedView, toPageView, type FeedView, type PageView, type ViewOptions } from './viewModel';
+import { PROVIDER_NAME, permissionWords } from '../words';
 
 /**
  * The routes the cache does not serve (the picker, older posts), limited per
@@ -53,20 +54,39 @@ async function picker(ctx: AppContext, req: Request, res: Response): Promise<voi
     res.redirect(303, `/pages/${ctx.config.pageId}`);
     return;
   }
-  const { pages, cut } = await listPages(ctx, req, userToken);
+  // Declining the permission to list Pages is not "you manage no Pages": the picker says which it is.
+  const list = await listPages(ctx, req, userToken).catch((err: unknown) => {
+    if (isPermissionError(err)) return undefined;
+    throw err;
+  });
   const connected = new Set(ctx.keeper.connectedPages(req).map((p) => p.id));
   res.render('picker', {
     title: 'Choose a page',
-    cut,
-    pages: pages.map((p) => ({ id: p.id, name: p.name, category: p.category, connected: connected.has(p.id) })),
-    declined: declinedPermissions(ctx, req),
+    listBlocked: list === undefined,
+    cut: list?.cut ?? false,
+    pages: (list?.pages ?? []).map((p) => ({
+      id: p.id,
+      name: p.name,
+      category: p.category,
+      connected: connected.has(p.id),
+    })),
+    declined: declinedPermissions(ctx, req)
+      .filter((scope) => !(list === undefined && scope === LIST_SCOPE))
+      .map(permissionWords),
   });
 }
+
+const LIST_SCOPE = 'pages_show_list';
 
 /** Permissions the app asked for that the person did not grant at login (known when the provider lists them). */
 function declinedPermissions(ctx: AppContext, req: Request): string[] {
   const granted = ctx.keeper.current(req)?.scopes;
-  return granted ? ctx.config.scopes.filter((scope) => !granted.includes(scope)) : [];
+  // `openid` is no choice on the dialog and nothing the person can grant again.
+  return granted ? ctx.config.scopes.filter((scope) => !granted.includes(scope) && scope !== 'openid') : [];
+}
+
+function isPermissionError(err: unknown): err is GraphApiError {
+  return err instanceof GraphApiError && err.kind === 'permission';
 }
 
 async function connect(ctx: AppContext, req: Request, res: Response): Promise<void> {
@@ -87,18 +107,92 @@ async function page(ctx: AppContext, req: Request, res: Response, images: Images
   // Authorization first: the shared cache is read only for a session that holds a token for this page.
   const token = pageTokenOrRedirect(ctx, req, res, pageId);
   if (!token) return;
-  const [details, feed] = await forPage(ctx, pageId, readPage(ctx, req, pageId, token));
-  const view = viewOf(details, pageViews, (d) => toPageView(d, '', { images }));
-  ctx.keeper.renamePage(req, pageId, view.name);
-  const live = ctx.keeper.current(req)?.pages[pageId]?.live === true;
+  const [details, feed, refusal] = await forPage(ctx, pageId, readPage(ctx, req, pageId, token)).then(
+    ([d, f]): [PageDetails, FeedResponse | undefined, GraphApiError | undefined] => [d, f, undefined],
+    async (err: unknown) => {
+      if (!isPermissionError(err)) throw err;
+      return withoutFeed(ctx, req, pageId, token, err);
+    },
+  );
+  const fallbackName = refusal ? await knownName(ctx, req, pageId) : '';
+  const view = viewOf(details, pageViews, (d) => toPageView(d, fallbackName, { images }));
+  if (details.name) ctx.keeper.renamePage(req, pageId, view.name);
+  const live = feed !== undefined && ctx.keeper.current(req)?.pages[pageId]?.live === true;
   res.render('page', {
     title: view.name,
     page: view,
-    feed: viewOf(feed, feedViews, (f) => toFeedView(f, 'first', { images, pageId })),
+    feed: feed ? viewOf(feed, feedViews, (f) => toFeedView(f, 'first', { images, pageId })) : NO_FEED,
+    // The feed needs a permission the person declined: the page shows what it can, and says so.
+    feedBlocked: refusal ? feedBlocked(pageId, refusal, details.name === undefined) : undefined,
     live,
     // The stream replays changes after this moment: what this rendering has not seen.
     liveSince: ctx.now(),
   });
+}
+
+/**
+ * What the feed section says instead of posts — the provider's own words for the person when it wrote
+ * some (escaped by the template), else the permission in words — and the way to grant it, back to this
+ * page after.
+ */
+function feedBlocked(
+  pageId: string,
+  refusal: GraphApiError,
+  noDetails: boolean,
+): { text: string; askAgain: string; noDetails: boolean } {
+  // A refusal that names the permission reads best in our words for it; the provider's may name its identifier.
+  const theirs =
+    refusal.permission === undefined ? [refusal.userTitle, refusal.userMessage].filter(Boolean).join(': ') : '';
+  return {
+    text:
+      theirs ||
+      `Pagelight can't show this Page's posts${noDetails ? ' or details' : ''}, because the permission “${permissionWords(refusal.permission ?? FEED_SCOPE)}” ` +
+        `wasn't granted on ${PROVIDER_NAME}. Ask again and allow it to see them here.`,
+    askAgain: `/auth/login?rerequest=1&return_to=${encodeURIComponent(`/pages/${pageId}`)}`,
+    // Details that could not be read are not "not given": the card leaves them out.
+    noDetails,
+  };
+}
+
+const FEED_SCOPE = 'pages_read_engagement';
+
+/** An empty feed, for the templates' sake: the feed section shows the explanation instead. */
+const NO_FEED: FeedView = toFeedView({ data: [] }, 'first');
+
+/**
+ * A page view when the provider refused a permission (the person declined
+ * `pages_read_engagement`, or the Page's settings keep its posts from the
+ * app): the details alone when they can still be read, else only the name
+ * the session knows, and no feed (docs/architecture.md#error-model).
+ */
+async function withoutFeed(
+  ctx: AppContext,
+  req: Request,
+  pageId: string,
+  token: string,
+  refusal: GraphApiError,
+): Promise<[PageDetails, undefined, GraphApiError]> {
+  const details = await forPage(ctx, pageId, ctx.graph.pageDetails(token, pageId, gateOf(ctx, req))).catch(
+    (err: unknown) => {
+      if (!isPermissionError(err)) throw err;
+      const bare: PageDetails = { id: pageId };
+      return bare;
+    },
+  );
+  return [details, undefined, refusal];
+}
+
+/**
+ * The page's name when its details cannot be read: as the session last had it, else from the person's
+ * list of Pages (kept briefly, so usually no call), else none.
+ */
+async function knownName(ctx: AppContext, req: Request, pageId: string): Promise<string> {
+  const stored = ctx.keeper.connectedPages(req).find((p) => p.id === pageId)?.name;
+  if (stored) return stored;
+  const userToken = ctx.keeper.userToken(req);
+  if (!userToken) return '';
+  const list = await listPages(ctx, req, userToken).catch(() => undefined);
+  return list?.pages.find((p) => p.id === pageId)?.name ?? '';
 }
 
 /**
@@ -121,7 +215,10 @@ async function olderPosts(ctx: AppContext, req: Request, res: Response, images: 
   const after = cursor(req, 'after');
   const before = cursor(req, 'before');
   const offset = feedOffset(req);
-  if (!after === !before) throw new BadRequestError('Give exactly one of the cursors "after" or "before".');
+  if (!after === !before)
+    throw new BadRequestError(
+      'This link to more posts is incomplete or was changed. Go back to the page and open the posts from there.',
+    );
   const token = pageTokenOrRedirect(ctx, req, res, pageId);
   if (!token) return;
   const feed = await forPage(ctx, pageId, ctx.graph.feed(token, pageId, { after, before }, gateOf(ctx, req))).catch(
@@ -174,7 +271,10 @@ async function forPage<T>(ctx: AppContext, pageId: string, read: Promise<T>): Pr
 function cursor(req: Request, name: string): string | undefined {
   const value = singleParam(req.query, name, MAX_CURSOR);
   if (value === undefined) return undefined;
-  if (!cursorSchema.safeParse(value).success) throw new BadRequestError(`The "${name}" cursor is malformed.`);
+  if (!cursorSchema.safeParse(value).success)
+    throw new BadRequestError(
+      'This link to more posts is incomplete or was changed. Go back to the page and open the posts from there.',
+    );
   return value;
 }
 

@@ -17,6 +17,8 @@ export const pendingLoginSchema = z.object({
   nonce: z.string().optional(),
   /** Epoch ms. */
   createdAt: z.number().finite(),
+  /** The page the person asked for when the login began, re-checked when used (docs/architecture.md#return-to). */
+  returnTo: z.string().max(600).optional().catch(undefined),
 });
 
 /** A connected page: its sealed page token and its name for the home page. */

@@ -17,7 +17,7 @@ describe('GET /auth/callback with a provider error', () => {
 
   it.each([
     ['invalid_request', 'found the login request invalid'],
-    ['unauthorized_client', 'does not allow this app'],
+    ['unauthorized_client', 'does not allow Pagelight'],
     ['unsupported_response_type', 'does not support the kind of login'],
     ['invalid_scope', 'did not accept the permissions'],
     ['server_error', 'had a problem completing the login'],
@@ -40,7 +40,7 @@ describe('GET /auth/callback with a provider error', () => {
       .get('/auth/callback')
       .query({ error: 'Call_555_0100_now', error_description: HOSTILE })
       .expect(400);
-    expect(res.text).toContain('The provider could not complete the login. Please connect again.');
+    expect(res.text).toContain('Facebook could not complete the login. Please connect again.');
     expect(res.text).not.toContain('555');
     expect(res.text).not.toContain('suspended');
   });
@@ -56,6 +56,6 @@ describe('GET /auth/callback with a provider error', () => {
 
   it('when the error is a name of Object.prototype, then the generic sentence, not a crash', async () => {
     const res = await agentFor(stack).get('/auth/callback').query({ error: 'constructor' }).expect(400);
-    expect(res.text).toContain('The provider could not complete the login.');
+    expect(res.text).toContain('Facebook could not complete the login.');
   });
 });

@@ -42,7 +42,7 @@ describe('GET /auth/callback', () => {
     const res = await agent
       .get('/auth/callback?error=server_error&error_description=%3Cb%3Eboom%3C%2Fb%3E')
       .expect(400);
-    expect(res.text).toContain('The provider had a problem completing the login.');
+    expect(res.text).toContain('Facebook had a problem completing the login.');
     expect(res.text).not.toContain('boom');
   });
 
@@ -110,7 +110,11 @@ describe('GET /auth/callback', () => {
     const replay = await approvedCallback(second);
     replay.searchParams.set('code', code);
     const res = await second.get(pathOf(replay)).expect(400);
-    expect(res.text).toContain('This authorization code has been used');
+    // In people's words, and the provider's reason for the operator.
+    expect(res.text).toContain('the link was used already');
+    expect(res.text).toMatch(
+      /<details class="operator">[\s\S]*This authorization code has been used[\s\S]*<\/details>/,
+    );
     expect(res.text).not.toContain(code);
     expect(res.text).not.toContain(stack.config.appSecret);
   });
@@ -121,7 +125,7 @@ describe('GET /auth/callback', () => {
     const callback = await approvedCallback(agent);
     stack.emulator.controls.failNext(5, { kind: 'reset' });
     const res = await agent.get(pathOf(callback)).expect(502);
-    expect(res.text).toContain('The provider is not answering');
+    expect(res.text).toContain('We couldn&#39;t reach Facebook — Try again');
     stack.emulator.controls.reset();
     await agent.get(`/pages/${BAKERY}`).expect(200);
   });
@@ -173,13 +177,13 @@ describe('declined permissions at the dialog', () => {
     const agent = agentFor(stack);
     await login(agent, { decline: ['pages_read_engagement'] });
     const picker = await agent.get('/pages').expect(200);
-    expect(picker.text).toContain('You did not allow <code>pages_read_engagement</code>');
+    expect(picker.text).toContain("You didn't allow “Read your Page&#39;s posts and details”");
     expect(picker.text).toContain('href="/auth/login?rerequest=1"');
   });
 
   it('when every permission is granted, then no such notice', async () => {
     const agent = agentFor(stack);
     await login(agent);
-    expect((await agent.get('/pages').expect(200)).text).not.toContain('You did not allow');
+    expect((await agent.get('/pages').expect(200)).text).not.toContain("You didn't allow");
   });
 });

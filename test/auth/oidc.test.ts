@@ -100,7 +100,7 @@ describe('FB_PKCE=on with openid in FB_SCOPES (the provider’s OIDC code flow)'
       body: JSON.stringify({ access_token: 'EAAnotverified', token_type: 'bearer', expires_in: 3600 }),
     });
     const res = await agent.get(pathOf(await completeDialog(dialog))).expect(502);
-    expect(res.text).toMatch(/We could not confirm with the provider who you are/);
+    expect(res.text).toMatch(/We could not confirm with Facebook who you are/);
     expect(res.text).toMatch(/href="\/auth\/login"/);
     expect((await connections(stack)).length).toBe(before);
     expect(callsAfterExchange(stack)).toBe(0);
@@ -197,7 +197,7 @@ describe('an id_token that does not verify is refused, with nothing stored', () 
       const agent = agentFor(stack);
       const res = await loginWith(agent, idToken);
       expect(res.status).toBe(502);
-      expect(res.text).toMatch(/We could not confirm with the provider who you are/);
+      expect(res.text).toMatch(/We could not confirm with Facebook who you are/);
       expect(res.text).not.toMatch(/EAAfromthetest/);
       expect((await connections(stack)).length).toBe(before);
       expect(callsAfterExchange(stack)).toBe(0);
@@ -217,7 +217,7 @@ describe('FB_PKCE=on without openid against the provider (profile "facebook")', 
     const agent = agentFor(stack);
     const res = await login(agent);
     expect(res.status).toBe(502);
-    expect(res.text).toMatch(/The login could not be completed/);
+    expect(res.text).toMatch(/We couldn&#39;t finish connecting/);
     expect(res.text).toMatch(/This is a problem with the site’s setup, not with your account/);
     expect(res.text).not.toMatch(/code_verifier|code_challenge|PKCE|OIDC/);
     expect(res.text).toMatch(/href="\/auth\/login"/);

@@ -152,7 +152,9 @@ describe('when the connection breaks', () => {
     await stack.control('/tokens/expire', {});
     await page.getByRole('link', { name: 'Older posts' }).click();
     await page.waitForURL((u) => u.origin === stack.appUrl && u.pathname === '/');
-    await expect(page.getByRole('status').innerText()).resolves.toContain('Your connection expired — connect again.');
+    await expect(page.getByRole('status').innerText()).resolves.toContain(
+      'Facebook signed you out of Pagelight — connect again.',
+    );
     await expect(page.getByRole('link', { name: 'Connect page' }).isVisible()).resolves.toBe(true);
     await expectAccessible(page);
   });
@@ -165,7 +167,7 @@ describe('when the connection breaks', () => {
       const res = await page.goto(`${stack.appUrl}${older}`);
       expect([502, 504]).toContain(res?.status());
       expect(await page.getByRole('heading', { level: 1 }).textContent()).toMatch(
-        /The provider is (not answering|taking too long)/,
+        /^(Facebook didn't answer in time|We couldn't reach Facebook) — Try again$/,
       );
       await expectAccessible(page);
       const health = await page.request.get(`${stack.appUrl}/healthz`);
@@ -192,7 +194,7 @@ describe('when the connection breaks', () => {
     await expect(page.getByRole('link', { name: 'Connect page' }).isVisible()).resolves.toBe(true);
     const res = await page.goto(`${stack.appUrl}/pages/${BAKERY}`);
     expect(res?.status()).toBe(401);
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Not connected');
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Connect with Facebook to see this');
     expect(await page.locator('main').innerText()).not.toContain('Bread computed');
     await expectAccessible(page);
   });

@@ -47,8 +47,8 @@ scenario(
 
 scenario('FB_PKCE=on without openid', { FB_PKCE: 'on', FB_SCOPES: SCOPES }, async (stack, page) => {
   await page.waitForURL((u) => u.origin === stack.appUrl && u.pathname === '/auth/callback');
-  await page.getByRole('heading', { name: 'The login could not be completed' }).waitFor();
+  await page.getByRole('heading', { name: "We couldn't finish connecting" }).waitFor();
   await page.getByText('This is a problem with the site’s setup, not with your account').waitFor();
   expect(await page.content()).not.toMatch(/code_verifier|code_challenge/);
-  await page.getByRole('link', { name: 'Connect page' }).waitFor();
+  await page.getByRole('link', { name: 'Connect again' }).waitFor();
 });

@@ -14,7 +14,7 @@ describe('the login-to-feed flow', () => {
 
   it('when a person opens the home page, then a Connect page link starts the login', async () => {
     const res = await agentFor(stack).get('/').expect(200);
-    expect(res.text).toMatch(/<a class="button primary" href="\/auth\/login">Connect page<\/a>/);
+    expect(res.text).toMatch(/<a class="button primary" data-progress href="\/auth\/login">Connect page<\/a>/);
     expect(res.headers['set-cookie']).toBeUndefined();
   });
 
@@ -130,7 +130,7 @@ describe('the login-to-feed flow', () => {
     const agent = agentFor(stack);
     await login(agent, { user: SEED_IDS.users.alan });
     const picker = await agent.get('/pages').expect(200);
-    expect(picker.text).toContain('No page to show');
+    expect(picker.text).toContain('You manage no Pages that Pagelight can see');
   });
 
   it('when a person asks for a page they do not manage, then 403 and no token is kept', async () => {
@@ -142,7 +142,7 @@ describe('the login-to-feed flow', () => {
       .type('form')
       .send({ _csrf: csrfFrom(picker.text) })
       .expect(403);
-    expect(res.text).toContain('does not manage this page');
+    expect(res.text).toContain('account doesn&#39;t manage this Page');
   });
 });
 

@@ -24,10 +24,19 @@ describe('provider errors the person reads', () => {
         userMessage: 'This Page is restricted in your country & <script>alert(1)</script>.',
       },
     });
-    const res = await agent.get(`/pages/${BAKERY}`).expect(403);
+    // On the page view, the feed section says it instead of the posts.
+    const res = await agent.get(`/pages/${BAKERY}`).expect(200);
+    expect(res.text).toContain('class="notice feed-blocked"');
     expect(res.text).toContain('Page &lt;b&gt;restricted&lt;/b&gt;');
     expect(res.text).toContain('restricted in your country &amp; &lt;script&gt;alert(1)&lt;/script&gt;.');
     expect(res.text).not.toContain('<script>alert');
+    // Anywhere else, the error page does.
+    stack.emulator.controls.failNext(2, {
+      error: { code: 200, message: '(#200) Permissions error', userTitle: 'Page <b>restricted</b>' },
+    });
+    const older = await agent.get(`/pages/${BAKERY}/feed?after=QVFIUmx1`).expect(403);
+    expect(older.text).toContain('<h1>Page &lt;b&gt;restricted&lt;/b&gt;</h1>');
+    stack.emulator.controls.reset();
   });
 
   it('when the error has no words for the person, then our own text shows', async () => {
@@ -36,8 +45,9 @@ describe('provider errors the person reads', () => {
     stack.emulator.controls.failNext(2, {
       error: { code: 10, message: "(#10) requires the 'pages_read_engagement' permission" },
     });
-    const res = await agent.get(`/pages/${BAKERY}`).expect(403);
-    expect(res.text).toContain('Permission needed');
+    const res = await agent.get(`/pages/${BAKERY}/feed?after=QVFIUmx1`).expect(403);
+    expect(res.text).toContain('Pagelight needs your permission');
+    stack.emulator.controls.reset();
   });
 
   it('when the provider answers 341 (application limit), then 429 with Retry-After like any rate limit', async () => {
@@ -46,15 +56,15 @@ describe('provider errors the person reads', () => {
     stack.emulator.controls.failNext(2, { error: { code: 341 } });
     const res = await agent.get(`/pages/${BAKERY}`).expect(429);
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
-    expect(res.text).toContain('Too many requests');
+    expect(res.text).toContain('Facebook asked Pagelight to slow down');
   });
 
-  it('when the provider answers 368 (temporarily blocked for policy), then 403 "Temporarily blocked", no retry', async () => {
+  it('when the provider answers 368 (temporarily blocked for policy), then 403 "Facebook has paused this for now", no retry', async () => {
     const agent = agentFor(stack);
     await loginAndConnect(agent, BAKERY);
     stack.emulator.controls.failNext(2, { error: { code: 368 } });
     const res = await agent.get(`/pages/${BAKERY}`).expect(403);
-    expect(res.text).toContain('Temporarily blocked');
+    expect(res.text).toContain('Facebook has paused this for now');
     expect(res.text).toContain('policy');
     expect(res.headers['retry-after']).toBeUndefined();
   });

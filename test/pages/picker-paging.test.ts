@@ -77,7 +77,7 @@ describe('the picker against the emulator’s hard-to-reach seeded people', () =
     const agent = agentFor(stack);
     await login(agent, { user: SEED_IDS.users.somerville });
     const picker = await agent.get('/pages').expect(200);
-    expect(picker.text).toContain('No page to show');
+    expect(picker.text).toContain('You manage no Pages that Pagelight can see');
     expect(picker.text).toContain('business portfolio');
     expect(picker.text).not.toContain('Somerville Instrument Shop');
   });
@@ -90,7 +90,7 @@ describe('the picker against the emulator’s hard-to-reach seeded people', () =
     const picker = await agent.get('/pages').expect(200);
     for (let i = 1; i <= 30; i++) expect(picker.text).toContain(`Fairfax Branch ${String(i).padStart(2, '0')}`);
     expect(stack.emulator.controls.calls({ path: '/me/accounts' })).toBe(3);
-    expect(picker.text).not.toContain('You manage more pages than');
+    expect(picker.text).not.toContain('You manage more Pages than');
   });
 
   it(`when the Pages need more than ${ACCOUNTS_CALLS} calls, then the picker shows the first ones and says the list was cut`, async () => {
@@ -102,7 +102,7 @@ describe('the picker against the emulator’s hard-to-reach seeded people', () =
     expect(stack.emulator.controls.calls({ path: '/me/accounts' })).toBe(ACCOUNTS_CALLS);
     expect(picker.text).toContain('Fairfax Branch 20');
     expect(picker.text).not.toContain('Fairfax Branch 21');
-    expect(picker.text).toContain('You manage more pages than Pagelight lists at once: only the first 20 are shown.');
+    expect(picker.text).toContain('You manage more Pages than Pagelight lists at once: only the first 20 are shown.');
   });
 
   it('when the person keeps only one of their Pages at the dialog, then the picker lists only that one', async () => {

@@ -21,19 +21,19 @@ describe('page reads that fail', () => {
     const res = await agent.get(`/pages/${BAKERY}`).expect(303);
     expect(res.headers.location).toBe('/');
     const home = await agent.get('/').expect(200);
-    expect(home.text).toContain('Your connection expired — connect again.');
+    expect(home.text).toContain('Facebook signed you out of Pagelight — connect again. Your sign-in had expired');
     expect(home.text).toContain('href="/auth/login">Connect page');
     const calls = graphCalls(stack);
     await agent.get(`/pages/${BAKERY}`).expect(401);
     expect(graphCalls(stack)).toBe(calls);
   });
 
-  it('when a page read is refused for a missing permission, then 403 naming it and offering to ask again', async () => {
+  it('when a page read is refused for a missing permission, then the page without its posts, naming it in words, offering to ask again', async () => {
     const agent = agentFor(stack);
     await loginAndConnect(agent, BAKERY, { decline: ['pages_read_engagement'] });
-    const res = await agent.get(`/pages/${BAKERY}`).expect(403);
-    expect(res.text).toContain('pages_read_engagement');
-    expect(res.text).toContain('href="/auth/login?rerequest=1"');
+    const res = await agent.get(`/pages/${BAKERY}`).expect(200);
+    expect(res.text).toContain('Read your Page&#39;s posts and details');
+    expect(res.text).toContain(`href="/auth/login?rerequest=1&amp;return_to=%2Fpages%2F${BAKERY}"`);
     const again = await startLogin(agent, '?rerequest=1');
     expect(new URL(again).searchParams.get('auth_type')).toBe('rerequest');
   });

@@ -38,7 +38,9 @@ describe('faults injected by the provider during a page view', () => {
     await loginAndConnect(person, BAKERY);
     stack.emulator.controls.revokeTokens({ reason: 'password_changed' });
     await person.get(`/pages/${BAKERY}`).expect(303).expect('location', '/');
-    expect((await person.get('/')).text).toContain('Your connection expired');
+    expect((await person.get('/')).text).toContain(
+      'Facebook signed you out of Pagelight — connect again. Your Facebook password was changed',
+    );
     await loginAndConnect(person, BAKERY);
     await person.get(`/pages/${BAKERY}`).expect(200);
   });

@@ -209,7 +209,7 @@ describeRedis(available ? 'sessions in Redis' : `sessions in Redis — ${SKIP_RE
       const down = await timed(browser, `${instance.url}/pages/${BAKERY}`);
       expect(down.status).toBe(503);
       expect(down.html).toBe(true);
-      expect(down.body).toContain('Sessions are unavailable for a moment');
+      expect(down.body).toContain('Pagelight is busy for a moment');
       expect(down.ms).toBeLessThan(2000);
 
       proxy.set('up');
