@@ -6,17 +6,35 @@ import { readStoredSession } from './schema';
  * is not a session (corrupted, or written by something else) reads as "no
  * session", and a part of the wrong shape (an older version's, or tampered
  * with) is left out. The person starts afresh instead of meeting an error
- * page on every request until the value expires.
+ * page on every request until the value expires. For a store others can
+ * write to (Redis): every read is checked.
  */
 export const tolerantJson = {
   stringify: (sess: SessionData | object): string => JSON.stringify(sess),
-  parse: (raw: string): SessionData => {
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      return undefined as unknown as SessionData;
-    }
-    return readStoredSession(value) as unknown as SessionData;
-  },
+  parse: (raw: string): SessionData => readStoredSession(parseOrUndefined(raw)) as unknown as SessionData,
 };
+
+/**
+ * The same check, made when a value is written instead of each time it is
+ * read, for a store only this process writes to (memory): what it holds went
+ * through the schema on the way in, so a read is a plain JSON.parse. Reads
+ * outnumber writes (a view only touches its session), and the schema read was
+ * the warm view's largest session cost (docs/architecture.md#sessions).
+ * A value that is not a session is stored as `null`, which reads as no session.
+ */
+export const checkedOnWriteJson = {
+  stringify: (sess: SessionData | object): string => {
+    // Through JSON first: the stored form is what the schema judges (a Cookie writes itself with toJSON).
+    const checked = readStoredSession(JSON.parse(JSON.stringify(sess)));
+    return checked === undefined ? 'null' : JSON.stringify(checked);
+  },
+  parse: (raw: string): SessionData => parseOrUndefined(raw) as SessionData,
+};
+
+function parseOrUndefined(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+}
