@@ -5,7 +5,7 @@ import { LRUCache } from 'lru-cache';
  * Values opened lately, so that a view does not decipher the same two tokens on every request: creating a GCM
  * decipher is most of an opening's cost, and 2.5 % of a warm view's instructions went to the two. Kept briefly
  * and bounded; what was opened stays in this process's memory only, as it does while a request uses it, never in
- * the store (docs/architecture.md#sessions).
+ * the store (docs/architecture.md#sealed-tokens).
  */
 const OPENED_MAX = 5_000;
 const OPENED_TTL_MS = 60_000;

@@ -19,17 +19,41 @@ export const tolerantJson = {
  * read, for a store only this process writes to (memory): what it holds went
  * through the schema on the way in, so a read is a plain JSON.parse. Reads
  * outnumber writes (a view only touches its session), and the schema read was
- * the warm view's largest session cost (docs/architecture.md#sessions).
- * A value that is not a session is stored as `null`, which reads as no session.
+ * the warm view's largest session cost (docs/architecture.md#stores).
+ *
+ * Stored as two lines, the cookie and then the rest, so that a touch (a new
+ * cookie, nothing else: see withCookie) rewrites the first line only instead
+ * of parsing and writing the whole session. JSON.stringify never writes a
+ * line break. A value that is not a session is stored as `null`, which reads
+ * as no session.
  */
 export const checkedOnWriteJson = {
   stringify: (sess: SessionData | object): string => {
     // Through JSON first: the stored form is what the schema judges (a Cookie writes itself with toJSON).
     const checked = readStoredSession(JSON.parse(JSON.stringify(sess)));
-    return checked === undefined ? 'null' : JSON.stringify(checked);
+    if (checked === undefined) return 'null';
+    const { cookie, ...rest } = checked;
+    return `${JSON.stringify(cookie)}\n${JSON.stringify(rest)}`;
   },
-  parse: (raw: string): SessionData => parseOrUndefined(raw) as SessionData,
+  parse: (raw: string): SessionData => {
+    const split = raw.indexOf('\n');
+    if (split < 0) return parseOrUndefined(raw) as SessionData;
+    const cookie = parseOrUndefined(raw.slice(0, split));
+    const rest = parseOrUndefined(raw.slice(split + 1));
+    if (typeof cookie !== 'object' || cookie === null || typeof rest !== 'object' || rest === null)
+      return undefined as unknown as SessionData;
+    return { cookie, ...rest } as SessionData;
+  },
 };
+
+/**
+ * A value stored by checkedOnWriteJson with its cookie replaced, the rest as it is; undefined when `raw` is not
+ * one (`null`, "not a session", has no cookie to renew).
+ */
+export function withCookie(raw: string, cookie: unknown): string | undefined {
+  const split = raw.indexOf('\n');
+  return split < 0 ? undefined : `${JSON.stringify(cookie)}${raw.slice(split)}`;
+}
 
 function parseOrUndefined(raw: string): unknown {
   try {

@@ -4,7 +4,7 @@ import type { Config } from '../config';
 import { LRUCache } from 'lru-cache';
 import { isShortLived, PENDING_SESSION_MS, TOMBSTONE_MS } from './lifetimes';
 import { MemoryRecords, type RecordStore } from './records';
-import { checkedOnWriteJson } from './serializer';
+import { checkedOnWriteJson, withCookie } from './serializer';
 import { MemorySessionIndex, type SessionIndex } from './userIndex';
 
 /**
@@ -207,27 +207,19 @@ interface MemoryStoreInternals {
  * the response go out in one write (`npm run bench -- --profile`: the largest cost of a
  * warm view that the bare-Express floor does not pay).
  *
- * The touch keeps what is stored and puts in the new cookie, as memorystore's does, but reads the stored value
- * with JSON.parse and writes it back with JSON.stringify: it was checked when it was written
- * (./serializer checkedOnWriteJson), and only the cookie changes. memorystore's own would check it again on
- * both ways, on every view.
+ * The touch keeps what is stored and puts in the new cookie, as memorystore's does, but without reading the
+ * session: the stored value keeps its cookie on a line of its own (./serializer checkedOnWriteJson), and only that
+ * line is written anew. memorystore's own parsed and re-wrote (and checked, both ways) the whole session on
+ * every view.
  */
 function syncTouch(Base: MemoryStoreClass): MemoryStoreClass {
   return class SyncTouchMemoryStore extends Base {
     override touch(sid: string, sess: session.SessionData, callback?: (err?: unknown) => void): void {
       const { store, options } = this as unknown as MemoryStoreInternals;
-      try {
-        const raw = store.get(sid);
-        const stored = raw === undefined ? null : (JSON.parse(raw) as Record<string, unknown> | null);
-        // Gone, or stored as "not a session": nothing to keep alive.
-        if (stored !== null) {
-          stored.cookie = sess.cookie;
-          store.set(sid, JSON.stringify(stored), options.ttl);
-        }
-      } catch (err) {
-        callback?.(err);
-        return;
-      }
+      const raw = store.get(sid);
+      // Gone, or stored as "not a session": nothing to keep alive.
+      const touched = raw === undefined ? undefined : withCookie(raw, sess.cookie);
+      if (touched !== undefined) store.set(sid, touched, options.ttl);
       callback?.();
     }
   };
