@@ -134,23 +134,26 @@ export class GraphTransport {
       ms,
     });
     const body = parseJson(res.data);
-    const graphError = body === undefined ? undefined : graphErrorSchema.safeParse(body);
+    // Only a body with an `error` key can be the provider's error: a feed of 25 posts is not run through its schema.
+    const graphError = hasErrorKey(body) ? graphErrorSchema.safeParse(body) : undefined;
     const answered = headerString(res.headers['facebook-api-version'])?.slice(0, 20);
-    this.options.logger?.debug(
-      {
-        provider: {
-          method: req.method,
-          path: req.path,
-          status: res.status,
-          ms: Math.round(ms * 10) / 10,
-          fbtrace_id: graphError?.success
-            ? graphError.data.error.fbtrace_id
-            : headerString(res.headers['x-fb-trace-id']),
-          apiVersion: answered,
+    const logger = this.options.logger;
+    if (logger?.isLevelEnabled('debug'))
+      logger.debug(
+        {
+          provider: {
+            method: req.method,
+            path: req.path,
+            status: res.status,
+            ms: Math.round(ms * 10) / 10,
+            fbtrace_id: graphError?.success
+              ? graphError.data.error.fbtrace_id
+              : headerString(res.headers['x-fb-trace-id']),
+            apiVersion: answered,
+          },
         },
-      },
-      'provider call',
-    );
+        'provider call',
+      );
     this.checkVersion(answered);
     if (graphError?.success) throw this.graphError(req, graphError.data.error, res.status, pageId);
     if (res.status < 200 || res.status >= 300) {
@@ -289,6 +292,10 @@ export class GraphTransport {
 /** The base URL and a call's path, as axios joins them: one slash between. */
 function joinPath(base: string, path: string): string {
   return `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
+}
+
+function hasErrorKey(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && 'error' in body;
 }
 
 function parseJson(text: unknown): unknown {
