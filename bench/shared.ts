@@ -101,14 +101,18 @@ export async function startApp(
   tag: string,
   env: Record<string, string> = {},
   port = bench.appPort,
+  extraNodeArgs: string[] = [],
 ): Promise<Child> {
-  const nodeArgs = bench.opts.profile
-    ? [
-        '--cpu-prof',
-        `--cpu-prof-dir=${path.join(RESULTS, 'profiles')}`,
-        `--cpu-prof-name=app-${tag}-${Date.now()}.cpuprofile`,
-      ]
-    : [];
+  const nodeArgs = [
+    ...extraNodeArgs,
+    ...(bench.opts.profile
+      ? [
+          '--cpu-prof',
+          `--cpu-prof-dir=${path.join(RESULTS, 'profiles')}`,
+          `--cpu-prof-name=app-${tag}-${Date.now()}.cpuprofile`,
+        ]
+      : []),
+  ];
   const child = await startAppProcess(
     port,
     bench.emulatorUrl,
@@ -188,6 +192,21 @@ export function cpuMs(child: Child): number {
 
 /** USER_HZ: 100 on every Linux the bench runs on (getconf CLK_TCK); /proc counts in these ticks. */
 const CLOCK_TICKS = 100;
+
+/** Node flags and env that load bench/heap-probe.js into an app started with startApp, on `port`. */
+export function heapProbe(port: number): { nodeArgs: string[]; env: Record<string, string> } {
+  return {
+    nodeArgs: ['--expose-gc', '--require', path.join(__dirname, 'heap-probe.js')],
+    env: { BENCH_HEAP_PORT: String(port) },
+  };
+}
+
+/** The app's heap in use after a full collection, in bytes, from the probe on `port` (see heapProbe). */
+export async function heapUsed(port: number): Promise<number> {
+  const res = await fetch(`http://127.0.0.1:${port}/heap`);
+  if (!res.ok) throw new Error(`heap probe: ${res.status}`);
+  return ((await res.json()) as { heapUsed: number }).heapUsed;
+}
 
 /** Resident memory of a child in KB (Linux), unrounded, for per-connection deltas. */
 export function rssKB(child: Child): number {

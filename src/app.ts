@@ -1,13 +1,12 @@
 import path from 'node:path';
-import { randomUUID } from 'node:crypto';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
-import { pinoHttp } from 'pino-http';
 import { behindProxy, type Config } from './config';
 import { IdTokenVerifier } from './auth/idToken';
 import type { AppContext } from './context';
 import type { GraphClient } from './graph/client';
-import { SERIALIZERS, type Logger } from './log/logger';
+import type { Logger } from './log/logger';
+import { requestLogging } from './log/requestLog';
 import { authRoutes } from './auth/routes';
 import { providerCallbackRoutes } from './auth/providerCallbacks';
 import { pageRateLimits, pageRoutes } from './pages/routes';
@@ -23,6 +22,7 @@ import { RedisPageEvents } from './live/redisBus';
 import { AccountsCache } from './pages/accounts';
 import { SessionGate } from './pages/limits';
 import { errorHandler, notFound } from './http/errors';
+import { fixedHeaders } from './http/fixedHeaders';
 import { ConnectionKeeper } from './session/connection';
 import { csrfToken } from './session/csrf';
 import { sessionCookieName, sessionMiddleware } from './session/middleware';
@@ -97,25 +97,9 @@ export function createApp(config: Config, deps: AppDeps): Express {
   app.locals.pagePinned = config.pageId !== undefined;
 
   const trustRequestId = behindProxy(config);
-  app.use(securityHeaders(config));
+  app.use(fixedHeaders(securityHeaders(config)));
   app.use('/public', express.static(path.join(ROOT, 'public'), { maxAge: '1h', index: false, fallthrough: true }));
-  app.use(
-    pinoHttp({
-      logger: deps.logger,
-      serializers: SERIALIZERS,
-      wrapSerializers: false,
-      genReqId: (req, res) => {
-        // A client could otherwise choose the id its lines are logged under; only a proxy we trust sets it.
-        const given = trustRequestId ? req.headers['x-request-id'] : undefined;
-        const id = typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
-      customLogLevel: (_req, res, err) =>
-        err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : 'debug',
-      autoLogging: { ignore: (req) => req.url === '/healthz' },
-    }),
-  );
+  app.use(requestLogging(deps.logger, { trustRequestId, ignore: (req) => req.url === '/healthz' }));
 
   app.get('/healthz', (_req, res) => {
     const ok = deps.sessions.healthy();

@@ -5,6 +5,7 @@ import type { ZodType } from 'zod';
 import type { Logger } from '../log/logger';
 import { redactText } from '../log/redact';
 import { GraphApiError, ProviderUnavailableError, TokenEndpointError, type GraphErrorBody } from './errors';
+import { ACCEPT_ENCODING, httpGet, type RawAnswer } from './httpGet';
 import { graphErrorSchema, type GraphErrorJson } from './schemas';
 import { DEFAULT_USAGE_POLICY, pageOfPath, UsageGovernor } from './usage';
 
@@ -54,7 +55,14 @@ export interface GraphRequest {
   budget?: 'app' | 'page';
 }
 
-/** One keep-alive axios instance per provider origin, which never throws on a status. */
+/** Largest answer read from the provider (after decompression). */
+const MAX_ANSWER_BYTES = 2 * 1024 * 1024;
+
+/**
+ * One pair of keep-alive agents per provider origin. Reads (GET) go out with node:http on those agents
+ * (./httpGet: the hot path of a page view); the token exchanges and other writes through one axios instance on
+ * the same agents. Neither throws on a status: every answer goes through the same checks below.
+ */
 export class GraphTransport {
   private readonly http: AxiosInstance;
   private readonly agents: { http: http.Agent; https: https.Agent };
@@ -77,7 +85,7 @@ export class GraphTransport {
       httpsAgent: this.agents.https,
       validateStatus: () => true,
       maxRedirects: 0,
-      maxContentLength: 2 * 1024 * 1024,
+      maxContentLength: MAX_ANSWER_BYTES,
       responseType: 'text',
       // We parse ourselves: a non-JSON body is a provider failure, not a crash.
       transformResponse: (data: unknown) => data,
@@ -109,22 +117,11 @@ export class GraphTransport {
     const pageId = req.tokenEndpoint || req.budget !== 'page' ? undefined : pageOfPath(req.path);
     if (!req.tokenEndpoint) await this.throttle(req.path, pageId);
     const started = process.hrtime.bigint();
-    let res: AxiosResponse<string>;
+    const timeoutMs =
+      remainingMs === undefined ? this.options.timeoutMs : Math.max(1, Math.min(this.options.timeoutMs, remainingMs));
+    let res: RawAnswer;
     try {
-      res = await this.http.request<string>({
-        method: req.method,
-        url: req.path,
-        params: req.query,
-        data: req.form ? new URLSearchParams(req.form).toString() : undefined,
-        headers: {
-          ...(req.form ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}),
-          ...(req.bearer ? { Authorization: `Bearer ${req.bearer}` } : {}),
-        },
-        timeout:
-          remainingMs === undefined
-            ? this.options.timeoutMs
-            : Math.max(1, Math.min(this.options.timeoutMs, remainingMs)),
-      });
+      res = req.method === 'GET' && !req.form ? await this.get(req, timeoutMs) : await this.viaAxios(req, timeoutMs);
     } catch (err) {
       throw this.transportError(err, req.path);
     }
@@ -137,23 +134,26 @@ export class GraphTransport {
       ms,
     });
     const body = parseJson(res.data);
-    const graphError = body === undefined ? undefined : graphErrorSchema.safeParse(body);
+    // Only a body with an `error` key can be the provider's error: a feed of 25 posts is not run through its schema.
+    const graphError = hasErrorKey(body) ? graphErrorSchema.safeParse(body) : undefined;
     const answered = headerString(res.headers['facebook-api-version'])?.slice(0, 20);
-    this.options.logger?.debug(
-      {
-        provider: {
-          method: req.method,
-          path: req.path,
-          status: res.status,
-          ms: Math.round(ms * 10) / 10,
-          fbtrace_id: graphError?.success
-            ? graphError.data.error.fbtrace_id
-            : headerString(res.headers['x-fb-trace-id']),
-          apiVersion: answered,
+    const logger = this.options.logger;
+    if (logger?.isLevelEnabled('debug'))
+      logger.debug(
+        {
+          provider: {
+            method: req.method,
+            path: req.path,
+            status: res.status,
+            ms: Math.round(ms * 10) / 10,
+            fbtrace_id: graphError?.success
+              ? graphError.data.error.fbtrace_id
+              : headerString(res.headers['x-fb-trace-id']),
+            apiVersion: answered,
+          },
         },
-      },
-      'provider call',
-    );
+        'provider call',
+      );
     this.checkVersion(answered);
     if (graphError?.success) throw this.graphError(req, graphError.data.error, res.status, pageId);
     if (res.status < 200 || res.status >= 300) {
@@ -172,6 +172,36 @@ export class GraphTransport {
       throw new ProviderUnavailableError('bad_response', 'The provider answered with data of an unexpected shape.');
     }
     return parsed.data;
+  }
+
+  private get(req: GraphRequest, timeoutMs: number): Promise<RawAnswer> {
+    const url = new URL(joinPath(this.options.baseUrl, req.path));
+    if (req.query) for (const [name, value] of Object.entries(req.query)) url.searchParams.append(name, value);
+    return httpGet(url, {
+      agent: url.protocol === 'https:' ? this.agents.https : this.agents.http,
+      headers: {
+        Accept: 'application/json',
+        'Accept-Encoding': ACCEPT_ENCODING,
+        ...(req.bearer ? { Authorization: `Bearer ${req.bearer}` } : {}),
+      },
+      timeoutMs,
+      maxBytes: MAX_ANSWER_BYTES,
+    });
+  }
+
+  private async viaAxios(req: GraphRequest, timeoutMs: number): Promise<RawAnswer> {
+    const res: AxiosResponse<string> = await this.http.request<string>({
+      method: req.method,
+      url: req.path,
+      params: req.query,
+      data: req.form ? new URLSearchParams(req.form).toString() : undefined,
+      headers: {
+        ...(req.form ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}),
+        ...(req.bearer ? { Authorization: `Bearer ${req.bearer}` } : {}),
+      },
+      timeout: timeoutMs,
+    });
+    return { status: res.status, headers: res.headers, data: res.data };
   }
 
   /**
@@ -257,6 +287,15 @@ export class GraphTransport {
     this.agents.http.destroy();
     this.agents.https.destroy();
   }
+}
+
+/** The base URL and a call's path, as axios joins them: one slash between. */
+function joinPath(base: string, path: string): string {
+  return `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
+}
+
+function hasErrorKey(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && 'error' in body;
 }
 
 function parseJson(text: unknown): unknown {

@@ -12,8 +12,9 @@ export interface LoggerOptions {
 
 /**
  * What a request, a response and an error look like in a log line: short,
- * and with credentials scrubbed from URLs and messages. pino-http is given
- * the same ones (it would otherwise log every header and the raw query).
+ * and with credentials scrubbed from URLs and messages. A request's lines
+ * (./requestLog) carry `req` through the first: its id, method and URL, never
+ * its headers or raw query.
  */
 export const SERIALIZERS = {
   req: (req: { id?: unknown; method?: string; url?: string }) => ({

@@ -6,17 +6,59 @@ import { readStoredSession } from './schema';
  * is not a session (corrupted, or written by something else) reads as "no
  * session", and a part of the wrong shape (an older version's, or tampered
  * with) is left out. The person starts afresh instead of meeting an error
- * page on every request until the value expires.
+ * page on every request until the value expires. For a store others can
+ * write to (Redis): every read is checked.
  */
 export const tolerantJson = {
   stringify: (sess: SessionData | object): string => JSON.stringify(sess),
+  parse: (raw: string): SessionData => readStoredSession(parseOrUndefined(raw)) as unknown as SessionData,
+};
+
+/**
+ * The same check, made when a value is written instead of each time it is
+ * read, for a store only this process writes to (memory): what it holds went
+ * through the schema on the way in, so a read is a plain JSON.parse. Reads
+ * outnumber writes (a view only touches its session), and the schema read was
+ * the warm view's largest session cost (docs/architecture.md#stores).
+ *
+ * Stored as two lines, the cookie and then the rest, so that a touch (a new
+ * cookie, nothing else: see withCookie) rewrites the first line only instead
+ * of parsing and writing the whole session. JSON.stringify never writes a
+ * line break. A value that is not a session is stored as `null`, which reads
+ * as no session.
+ */
+export const checkedOnWriteJson = {
+  stringify: (sess: SessionData | object): string => {
+    // Through JSON first: the stored form is what the schema judges (a Cookie writes itself with toJSON).
+    const checked = readStoredSession(JSON.parse(JSON.stringify(sess)));
+    if (checked === undefined) return 'null';
+    const { cookie, ...rest } = checked;
+    return `${JSON.stringify(cookie)}\n${JSON.stringify(rest)}`;
+  },
   parse: (raw: string): SessionData => {
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch {
+    const split = raw.indexOf('\n');
+    if (split < 0) return parseOrUndefined(raw) as SessionData;
+    const cookie = parseOrUndefined(raw.slice(0, split));
+    const rest = parseOrUndefined(raw.slice(split + 1));
+    if (typeof cookie !== 'object' || cookie === null || typeof rest !== 'object' || rest === null)
       return undefined as unknown as SessionData;
-    }
-    return readStoredSession(value) as unknown as SessionData;
+    return { cookie, ...rest } as SessionData;
   },
 };
+
+/**
+ * A value stored by checkedOnWriteJson with its cookie replaced, the rest as it is; undefined when `raw` is not
+ * one (`null`, "not a session", has no cookie to renew).
+ */
+export function withCookie(raw: string, cookie: unknown): string | undefined {
+  const split = raw.indexOf('\n');
+  return split < 0 ? undefined : `${JSON.stringify(cookie)}${raw.slice(split)}`;
+}
+
+function parseOrUndefined(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+}

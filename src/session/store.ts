@@ -4,7 +4,7 @@ import type { Config } from '../config';
 import { LRUCache } from 'lru-cache';
 import { isShortLived, PENDING_SESSION_MS, TOMBSTONE_MS } from './lifetimes';
 import { MemoryRecords, type RecordStore } from './records';
-import { tolerantJson } from './serializer';
+import { checkedOnWriteJson, withCookie } from './serializer';
 import { MemorySessionIndex, type SessionIndex } from './userIndex';
 
 /**
@@ -72,14 +72,14 @@ export function createMemorySessionStore(
     checkPeriod: 60_000,
     max: maxPending,
     ttl: Math.min(PENDING_SESSION_MS, config.sessionIdleSec * 1000),
-    serializer: tolerantJson,
+    serializer: checkedOnWriteJson,
   });
   const signedOut = new LRUCache<string, true>({ max: MAX_TOMBSTONES, ttl: TOMBSTONE_MS, ttlAutopurge: false });
   const store = new (splitByLifetime(Memory, pending, index, signedOut))({
     checkPeriod: 60_000,
     max: maxSessions,
     ttl: config.sessionIdleSec * 1000,
-    serializer: tolerantJson,
+    serializer: checkedOnWriteJson,
     // Evicted or expired (pruned, or found stale on read): out of the index too. Not on overwrite: set() updates it.
     dispose: (sid: string) => index.remove(sid),
     noDisposeOnSet: true,
@@ -194,22 +194,32 @@ function splitByLifetime(
   };
 }
 
+/** What ./serializer's write check and the touch below reach of memorystore (1.6): its LRU of JSON strings, its TTL. */
+interface MemoryStoreInternals {
+  store: { get(sid: string): string | undefined; set(sid: string, value: string, ttlMs: number): void };
+  options: { ttl: number };
+}
+
 /**
  * memorystore answers `touch` on the next tick, and express-session holds
  * every response until the touch is answered, writing it in two parts. The
  * touch is an in-memory update, so answering at once is correct and lets
  * the response go out in one write (`npm run bench -- --profile`: the largest cost of a
  * warm view that the bare-Express floor does not pay).
+ *
+ * The touch keeps what is stored and puts in the new cookie, as memorystore's does, but without reading the
+ * session: the stored value keeps its cookie on a line of its own (./serializer checkedOnWriteJson), and only that
+ * line is written anew. memorystore's own parsed and re-wrote (and checked, both ways) the whole session on
+ * every view.
  */
 function syncTouch(Base: MemoryStoreClass): MemoryStoreClass {
   return class SyncTouchMemoryStore extends Base {
     override touch(sid: string, sess: session.SessionData, callback?: (err?: unknown) => void): void {
-      try {
-        super.touch(sid, sess);
-      } catch (err) {
-        callback?.(err);
-        return;
-      }
+      const { store, options } = this as unknown as MemoryStoreInternals;
+      const raw = store.get(sid);
+      // Gone, or stored as "not a session": nothing to keep alive.
+      const touched = raw === undefined ? undefined : withCookie(raw, sess.cookie);
+      if (touched !== undefined) store.set(sid, touched, options.ttl);
       callback?.();
     }
   };

@@ -28,4 +28,15 @@ describe('TokenSealer (tokens at rest)', () => {
     const sealed = new TokenSealer([key]).seal('EAAold');
     expect(new TokenSealer(['n'.repeat(32)]).open(sealed)).toBeUndefined();
   });
+  it('when a value opened before comes again, then it opens only with the same binding, and a tampered copy still does not', () => {
+    const sealer = new TokenSealer([key]);
+    const sealed = sealer.seal('EAAtoken', 'session:a');
+    expect(sealer.open(sealed, 'session:a')).toBe('EAAtoken');
+    expect(sealer.open(sealed, 'session:a')).toBe('EAAtoken');
+    expect(sealer.open(sealed, 'session:b')).toBeUndefined();
+    expect(sealer.open(sealed)).toBeUndefined();
+    const flipped = sealed.slice(0, -2) + (sealed.endsWith('A') ? 'B' : 'A') + sealed.slice(-1);
+    expect(sealer.open(flipped, 'session:a')).toBeUndefined();
+    expect(sealer.open(sealed, 'session:a')).toBe('EAAtoken');
+  });
 });

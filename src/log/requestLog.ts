@@ -1,0 +1,63 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RequestHandler } from 'express';
+import type { Logger } from './logger';
+
+declare module 'node:http' {
+  interface IncomingMessage {
+    /** The request's id: the trusted proxy's X-Request-Id, else a UUID; echoed in the response. */
+    id: string;
+    /** The logger for this request: every line carries `req` (id, method, redacted URL). */
+    log: Logger;
+  }
+}
+
+export interface RequestLogOptions {
+  /** Take the id a proxy we trust put in X-Request-Id (1–64 word characters); otherwise always make one. */
+  trustRequestId: boolean;
+  /** Requests not logged when they complete (e.g. the health check). */
+  ignore?: (req: IncomingMessage) => boolean;
+}
+
+const CHILD = Symbol('request logger');
+type WithChild = IncomingMessage & { [CHILD]?: Logger };
+
+/**
+ * A request id, `req.log`, and one line per completed request: 5xx as errors, 4xx as info, the rest at debug.
+ * What pino-http did here, at a fraction of its cost per request: `req.log` is made when a line is first
+ * logged (pino-http serialized and redacted the request into a child logger on every request, logged or not),
+ * and the completion line is built only when its level is enabled (docs/architecture.md#request-path).
+ */
+export function requestLogging(logger: Logger, options: RequestLogOptions): RequestHandler {
+  return (req, res, next) => {
+    // A client could otherwise choose the id its lines are logged under; only a proxy we trust sets it.
+    const given = options.trustRequestId ? req.headers['x-request-id'] : undefined;
+    req.id = typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
+    res.setHeader('X-Request-Id', req.id);
+    if (!Object.prototype.hasOwnProperty.call(req, 'log')) {
+      Object.defineProperty(req, 'log', {
+        configurable: true,
+        get(this: WithChild) {
+          return (this[CHILD] ??= logger.child({ req: this }));
+        },
+      });
+    }
+    if (options.ignore?.(req) !== true) {
+      const started = Date.now();
+      // 'close' comes once per response: after it was sent, or when the connection went first.
+      res.once('close', () => completed(logger, req, res, started));
+    }
+    next();
+  };
+}
+
+function completed(logger: Logger, req: IncomingMessage, res: ServerResponse, started: number): void {
+  const failed = res.statusCode >= 500;
+  const level = failed ? 'error' : res.statusCode >= 400 ? 'info' : 'debug';
+  // Checked on the base logger: the line's child logger is made only for a line that is written.
+  if (!logger.isLevelEnabled(level)) return;
+  const line = { res, responseTime: Date.now() - started };
+  if (failed)
+    req.log.error({ ...line, err: new Error(`failed with status code ${res.statusCode}`) }, 'request errored');
+  else req.log[level](line, 'request completed');
+}

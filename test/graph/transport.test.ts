@@ -1,0 +1,121 @@
+import { gzipSync } from 'node:zlib';
+import type { RequestListener } from 'node:http';
+import { z } from 'zod';
+import { ProviderUnavailableError } from '../../src/graph/errors';
+import { GraphTransport, type GraphRequest } from '../../src/graph/transport';
+import { listen } from '../support/stack';
+
+/**
+ * The transport's contract on a read (GET, node:http on the keep-alive agents): the deadline, the body limit,
+ * compressed answers, no redirects, and every failure as a ProviderUnavailableError with its reason.
+ */
+const READ: GraphRequest = {
+  method: 'GET',
+  path: '/v26.0/123/feed',
+  query: { limit: '25' },
+  bearer: 'page-token',
+  idempotent: true,
+};
+const anything = z.unknown();
+
+async function readFrom(handler: RequestListener, timeoutMs = 300) {
+  const provider = await listen(handler);
+  const transport = new GraphTransport({ baseUrl: provider.url, timeoutMs, now: Date.now });
+  try {
+    return await transport.call(READ, anything).then(
+      (value) => ({ value, error: undefined }),
+      (error: unknown) => ({ value: undefined, error }),
+    );
+  } finally {
+    transport.close();
+    await provider.close();
+  }
+}
+
+function reasonOf(error: unknown): string | undefined {
+  return error instanceof ProviderUnavailableError ? error.reason : undefined;
+}
+
+describe('GraphTransport, a read', () => {
+  it('when the provider answers, then the path, query, bearer token and accepted encodings go out as asked', async () => {
+    const seen: Record<string, unknown>[] = [];
+    const { value } = await readFrom((req, res) => {
+      seen.push({ url: req.url, authorization: req.headers.authorization, encodings: req.headers['accept-encoding'] });
+      res.setHeader('content-type', 'application/json');
+      res.end('{"data":[]}');
+    });
+    expect(value).toEqual({ data: [] });
+    expect(seen).toEqual([
+      { url: '/v26.0/123/feed?limit=25', authorization: 'Bearer page-token', encodings: 'gzip, deflate, br' },
+    ]);
+  });
+
+  it('when the answer is gzip-compressed, then it is read as the JSON it holds', async () => {
+    const { value } = await readFrom((_req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.setHeader('content-encoding', 'gzip');
+      res.end(gzipSync('{"data":[{"id":"1"}]}'));
+    });
+    expect(value).toEqual({ data: [{ id: '1' }] });
+  });
+
+  it('when the answer says it is larger than 2 MB, then bad_response without reading it', async () => {
+    const { error } = await readFrom((_req, res) => {
+      res.setHeader('content-length', String(3 * 1024 * 1024));
+      res.write('{"data":[');
+    });
+    expect(reasonOf(error)).toBe('bad_response');
+  });
+
+  it('when a chunked answer grows past 2 MB, then bad_response', async () => {
+    const { error } = await readFrom((_req, res) => {
+      const chunk = 'x'.repeat(64 * 1024);
+      for (let i = 0; i < 40; i++) res.write(chunk);
+      res.end();
+    }, 2000);
+    expect(reasonOf(error)).toBe('bad_response');
+  });
+
+  it('when the headers come at once but the body never ends, then timeout at the deadline of the whole exchange', async () => {
+    const started = Date.now();
+    const { error } = await readFrom((_req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.write('{"data":');
+      const drip = setInterval(() => res.write(' '), 50);
+      res.on('close', () => clearInterval(drip));
+    });
+    expect(reasonOf(error)).toBe('timeout');
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+
+  it('when the provider redirects, then the redirect is not followed: http_error', async () => {
+    let calls = 0;
+    const { error } = await readFrom((_req, res) => {
+      calls++;
+      res.statusCode = 302;
+      res.setHeader('location', '/elsewhere');
+      res.end();
+    });
+    expect(reasonOf(error)).toBe('http_error');
+    expect(calls).toBe(1);
+  });
+
+  it('when the connection is cut mid-answer, then unreachable', async () => {
+    const { error } = await readFrom((req, res) => {
+      res.setHeader('content-length', '100');
+      res.write('{"data":');
+      setTimeout(() => req.socket.destroy(), 10);
+    });
+    expect(reasonOf(error)).toBe('unreachable');
+  });
+
+  it('when nothing listens, then unreachable with the network error code', async () => {
+    const provider = await listen();
+    await provider.close();
+    const transport = new GraphTransport({ baseUrl: provider.url, timeoutMs: 300, now: Date.now });
+    const error = await transport.call(READ, anything).catch((e: unknown) => e);
+    transport.close();
+    expect(reasonOf(error)).toBe('unreachable');
+    expect((error as Error).message).toContain('ECONNREFUSED');
+  });
+});
