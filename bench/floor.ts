@@ -8,6 +8,7 @@
 import path from 'node:path';
 import express from 'express';
 import { GraphClient } from '../src/graph/client';
+import { imageFilter } from '../src/pages/images';
 import { toFeedView, toPageView } from '../src/pages/viewModel';
 
 function required(name: string): string {
@@ -30,12 +31,15 @@ async function main(): Promise<void> {
   const token = required('PAGE_TOKEN');
   const [details, feed] = await Promise.all([graph.pageDetails(token, pageId), graph.feed(token, pageId)]);
   graph.close();
-  const page = toPageView(details, '');
+  // The app's test processes allow the emulator's pictures (FB_IMAGE_ORIGINS): the floor shows them too.
+  const images = imageFilter([new URL(required('GRAPH_URL')).origin]);
+  const page = toPageView(details, '', { images });
   const data = {
     title: page.name,
     page,
-    feed: toFeedView(feed, 'first'),
+    feed: toFeedView(feed, 'first', { images, pageId }),
     connected: true,
+    pagePinned: false,
     userName: 'Ada Lovelace',
     // As the app renders a page that is not subscribed to webhooks (the bench asks for no pages_manage_metadata).
     live: false,

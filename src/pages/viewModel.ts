@@ -178,20 +178,30 @@ export function formatEmails(emails: string[] | undefined): PageView['emails'] {
   return (emails ?? []).filter((e) => EMAIL.test(e)).map((address) => ({ address, href: `mailto:${address}` }));
 }
 
-const DATE_FORMAT = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+/** The month names of the en-GB medium date ("Oct", "Sept"), asked of Intl once. */
+const MONTHS = Array.from({ length: 12 }, (_, m) =>
+  new Intl.DateTimeFormat('en-GB', { month: 'short', timeZone: 'UTC' }).format(Date.UTC(2026, m, 1)),
+);
+const two = (n: number): string => (n < 10 ? `0${n}` : String(n));
 
-/** "2026-10-01T12:00:00+0000" → "1 Oct 2026, 12:00 UTC" and the ISO form for `<time datetime>`. */
+/**
+ * "2026-10-01T12:00:00+0000" → "1 Oct 2026, 12:00 UTC" and the ISO form for `<time datetime>`. Put
+ * together by hand, not with `Intl.DateTimeFormat#format`: a cold view formats 25 of them, and Intl was the
+ * largest app cost the profile of a cold view showed (docs/architecture.md#views).
+ */
 export function formatTime(created: string): { iso?: string; text: string } {
   const date = new Date(created.replace(/([+-]\d\d)(\d\d)$/, '$1:$2'));
   if (Number.isNaN(date.getTime())) return { text: 'Unknown time' };
-  return { iso: date.toISOString(), text: `${DATE_FORMAT.format(date)} UTC` };
+  const text = `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}, ${two(date.getUTCHours())}:${two(date.getUTCMinutes())} UTC`;
+  return { iso: date.toISOString(), text };
 }
 
 const NUMBER = new Intl.NumberFormat('en-GB');
 
-/** "12,408 followers", "1 follower". */
+/** "12,408 followers", "1 follower". Whole counts are grouped by hand (cheaper than Intl, same text). */
 export function formatCount(n: number, one: string, many: string): string {
-  return `${NUMBER.format(n)} ${n === 1 ? one : many}`;
+  const digits = Number.isSafeInteger(n) && n >= 0 ? String(n).replace(/\B(?=(\d{3})+$)/g, ',') : NUMBER.format(n);
+  return `${digits} ${n === 1 ? one : many}`;
 }
 
 /** An http(s) URL, normalised; anything else (`javascript:`, relative, junk) is no link. */
