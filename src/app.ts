@@ -88,6 +88,8 @@ export function createApp(config: Config, deps: AppDeps): Express {
   app.set('view engine', 'ejs');
   app.set('session cookie', sessionCookieName(config));
   if (config.nodeEnv === 'production') app.set('view cache', true);
+  // Pages are no-store and personal: an ETag (a SHA-1 of every body) would validate nothing. Static files keep theirs.
+  app.set('etag', false);
   // Defaults for pages rendered before the session is read (an early error).
   app.locals.connected = false;
   app.locals.flash = undefined;

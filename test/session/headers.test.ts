@@ -18,6 +18,8 @@ describe('answers that may show session data', () => {
     for (const path of ['/', '/pages', `/pages/${BAKERY}`, `/pages/${BAKERY}/feed?after=x`, '/no/such/page']) {
       const res = await agent.get(path);
       expect([path, res.headers['cache-control']]).toEqual([path, 'no-store']);
+      // An answer no one may keep needs no validator: hashing every page for an ETag is wasted work.
+      expect([path, res.headers.etag]).toEqual([path, undefined]);
     }
   });
 
@@ -25,6 +27,7 @@ describe('answers that may show session data', () => {
     const res = await request(stack.app).get('/public/style.css');
     expect(res.status).toBe(200);
     expect(res.headers['cache-control']).not.toBe('no-store');
+    expect(res.headers.etag).toBeDefined();
   });
 });
 
