@@ -326,7 +326,9 @@ export function errorHandler(logger: Logger, keeper: ConnectionKeeper): ErrorReq
         },
         'provider refused the token: connection dropped',
       );
-      res.redirect(303, '/');
+      // Home offers Connect, which brings the person back to the page they were reading (docs/architecture.md#return-to).
+      const back = req.method === 'GET' ? ownPath(req.originalUrl) : undefined;
+      res.redirect(303, back ? `/?return_to=${encodeURIComponent(back)}` : '/');
       return;
     }
     const page = describe(err, req);

@@ -134,19 +134,19 @@ describe('error pages with the action that helps', () => {
     ],
     ['revoked: app removed', '/tokens/revoke', { userId: ADA, reason: 'app_removed' }, 'Pagelight was removed'],
   ])(
-    'when the sign-in is %s, then "Facebook signed you out of Pagelight" with why, and Connect works',
+    'when the sign-in is %s, then "Facebook signed you out of Pagelight" with why, and Connect leads back to the page',
     async (_n, route, body, why) => {
       await connectBakery(page);
       await stack.control(route, body);
       await page.reload();
-      await page.waitForURL(`${stack.appUrl}/`);
+      await page.waitForURL(`${stack.appUrl}/?return_to=${encodeURIComponent(`/pages/${BAKERY}`)}`);
       const status = await page.getByRole('status').innerText();
       expect(status).toContain('Facebook signed you out of Pagelight — connect again.');
       expect(status).toContain(why);
       await expectPlainWords(page);
       await page.getByRole('link', { name: 'Connect page' }).click();
       await continueAsAda(page);
-      await page.waitForURL(`${stack.appUrl}/pages`);
+      await page.waitForURL(`${stack.appUrl}/pages/${BAKERY}`);
     },
   );
 

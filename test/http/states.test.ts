@@ -72,12 +72,16 @@ describe('pages that speak to people', () => {
       async (_n, fault, why) => {
         const agent = await connected();
         fault();
-        await agent.get(`/pages/${BAKERY}`).expect(303).expect('location', '/');
-        const home = await agent.get('/').expect(200);
+        const back = `/?return_to=${encodeURIComponent(`/pages/${BAKERY}`)}`;
+        await agent.get(`/pages/${BAKERY}`).expect(303).expect('location', back);
+        const home = await agent.get(back).expect(200);
         const text = visibleText(home.text);
         expect(text).toContain('Facebook signed you out of Pagelight — connect again.');
         expect(text).toContain(why);
-        expect(hrefOf(home.text, 'Connect page')).toBe('/auth/login');
+        // Connect leads back to the page the person was reading.
+        expect(hrefOf(home.text, 'Connect page')).toBe(
+          `/auth/login?return_to=${encodeURIComponent(`/pages/${BAKERY}`)}`,
+        );
         expectPlain(home.text);
       },
     );

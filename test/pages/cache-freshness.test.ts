@@ -50,7 +50,7 @@ describe('the shared page cache and a session whose token stopped working', () =
     }
     const after = await view(revoked.agent);
     expect(after.status).toBe(303);
-    expect(after.location).toBe('/');
+    expect(after.location).toBe(`/?return_to=${encodeURIComponent(`/pages/${BAKERY}`)}`);
     expect(after.calls).toBeGreaterThan(0);
     expect(after.text).not.toContain('Lovelace Analytical Bakery');
     expect(after.text).not.toContain('Edited after the revocation');

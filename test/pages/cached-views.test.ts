@@ -122,7 +122,7 @@ describe('the page cache', () => {
     stack.cache.dropPage(BAKERY);
     stack.emulator.controls.expireTokens();
     const res = await agent.get(`/pages/${BAKERY}`).expect(303);
-    expect(res.headers.location).toBe('/');
+    expect(res.headers.location).toBe(`/?return_to=${encodeURIComponent(`/pages/${BAKERY}`)}`);
     expect(stack.cache.size).toBe(0);
   });
 });

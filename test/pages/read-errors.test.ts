@@ -19,7 +19,8 @@ describe('page reads that fail', () => {
     await loginAndConnect(agent, BAKERY);
     stack.emulator.controls.expireTokens();
     const res = await agent.get(`/pages/${BAKERY}`).expect(303);
-    expect(res.headers.location).toBe('/');
+    // Home, whose Connect leads back to the page.
+    expect(res.headers.location).toBe(`/?return_to=${encodeURIComponent(`/pages/${BAKERY}`)}`);
     const home = await agent.get('/').expect(200);
     expect(home.text).toContain('Facebook signed you out of Pagelight — connect again. Your sign-in had expired');
     expect(home.text).toContain('href="/auth/login">Connect page');

@@ -37,7 +37,10 @@ describe('faults injected by the provider during a page view', () => {
     const person = agentFor(stack);
     await loginAndConnect(person, BAKERY);
     stack.emulator.controls.revokeTokens({ reason: 'password_changed' });
-    await person.get(`/pages/${BAKERY}`).expect(303).expect('location', '/');
+    await person
+      .get(`/pages/${BAKERY}`)
+      .expect(303)
+      .expect('location', `/?return_to=${encodeURIComponent(`/pages/${BAKERY}`)}`);
     expect((await person.get('/')).text).toContain(
       'Facebook signed you out of Pagelight — connect again. Your Facebook password was changed',
     );

@@ -1,0 +1,45 @@
+import request from 'supertest';
+import { startStack, type Stack } from '../support/stack';
+import { hrefOf } from '../support/words';
+
+/**
+ * Home's Connect leads back to the page a person was reading when Facebook signed them out
+ * (docs/architecture.md#return-to): only one of our own page paths, and a link whose author chose
+ * anything else still opens home, with the plain Connect.
+ */
+describe('home: where Connect leads back to', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(() => stack.close());
+
+  it('when home is given one of our page paths, then Connect carries it to the login', async () => {
+    const res = await request(stack.app).get(`/?return_to=${encodeURIComponent('/pages/123/feed?after=abc')}`);
+    expect(res.status).toBe(200);
+    expect(hrefOf(res.text, 'Connect page')).toBe(
+      `/auth/login?return_to=${encodeURIComponent('/pages/123/feed?after=abc')}`,
+    );
+  });
+
+  it.each([
+    ['another site', '//evil.example/pages/1'],
+    ['a backslash', '/\\evil.example'],
+    ['a scheme', 'https://evil.example/pages/1'],
+    ['script', 'javascript:alert(1)'],
+    ['a header break', '/pages/1\r\nSet-Cookie: x=1'],
+    ['a path not ours', '/auth/logout'],
+    ['too long', `/pages/1?x=${'a'.repeat(700)}`],
+  ])('when home is given %s, then it opens with the plain Connect', async (_name, value) => {
+    const res = await request(stack.app).get(`/?return_to=${encodeURIComponent(value)}`);
+    expect(res.status).toBe(200);
+    expect(hrefOf(res.text, 'Connect page')).toBe('/auth/login');
+    expect(res.text).not.toContain('evil.example');
+  });
+
+  it('when return_to is repeated, then home opens with the plain Connect', async () => {
+    const res = await request(stack.app).get('/?return_to=/pages/1&return_to=/pages/2');
+    expect(res.status).toBe(200);
+    expect(hrefOf(res.text, 'Connect page')).toBe('/auth/login');
+  });
+});
