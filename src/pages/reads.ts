@@ -29,29 +29,42 @@ export async function readPage(
   pageId: string,
   token: string,
 ): Promise<[PageDetails, FeedResponse]> {
+  return unwrap(await readPageSettled(ctx, req, pageId, token));
+}
+
+/**
+ * readPage's two reads, each as it ended: a view that can show the details without the feed (a declined
+ * permission) uses the details already read instead of asking again.
+ */
+export async function readPageSettled(
+  ctx: AppContext,
+  req: Request,
+  pageId: string,
+  token: string,
+): Promise<Settled<PageDetails, FeedResponse>> {
   const gate = gateOf(ctx, req);
   const details = () => ctx.graph.pageDetails(token, pageId, gate);
   const feed = () => ctx.graph.feed(token, pageId, {}, gate);
   const cache = ctx.pageCache;
-  if (!cache.enabled) return both(details(), feed());
+  if (!cache.enabled) return settle(details(), feed());
   const share = await shareKey(ctx, req, pageId);
-  if (share === undefined) return both(details(), feed());
+  if (share === undefined) return settle(details(), feed());
   const now = ctx.now();
   const page = connectedPage(ctx, req, pageId);
   // Subscribed to webhooks: a change would have dropped the answer, so it may be served stale while it refreshes.
   const options = { live: page?.live === true };
   if (page?.tokenConfirmedAt !== undefined && now - page.tokenConfirmedAt < ctx.config.pageCacheTtlSec * 1000) {
-    return both(
+    return settle(
       cache.get(pageId, 'details', `${DETAILS_FIELDS} ${share}`, details, options),
       cache.get(pageId, 'feed', `first ${share}`, feed, options),
     );
   }
-  const answers = await both(
+  const answers = await settle(
     cache.refresh(pageId, 'details', `${DETAILS_FIELDS} ${share}`, details, options),
     cache.refresh(pageId, 'feed', `first ${share}`, feed, options),
   );
-  // Written once per PAGE_CACHE_TTL, not on every warm view.
-  confirmToken(ctx, req, pageId, now);
+  // Written once per PAGE_CACHE_TTL, not on every warm view; only when both reads succeeded with the token.
+  if (answers[0].status === 'fulfilled' && answers[1].status === 'fulfilled') confirmToken(ctx, req, pageId, now);
   return answers;
 }
 
@@ -109,13 +122,19 @@ function connectedPage(ctx: AppContext, req: Request, pageId: string): Connected
   return ctx.keeper.current(req)?.pages[pageId];
 }
 
+export type Settled<A, B> = [PromiseSettledResult<A>, PromiseSettledResult<B>];
+
 /**
- * Both reads, concurrently; on a failure, waits for the other before
- * answering. With Promise.all the sibling would go on retrying after the
- * response, and the next view would join that doomed call (coalescing).
+ * Both reads, concurrently, each waited for: on a failure the other is not left running. With Promise.all
+ * the sibling would go on retrying after the response, and the next view would join that doomed call
+ * (coalescing).
  */
-export async function both<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, B]> {
-  const [ra, rb] = await Promise.allSettled([a, b]);
+function settle<A, B>(a: Promise<A>, b: Promise<B>): Promise<Settled<A, B>> {
+  return Promise.allSettled([a, b]);
+}
+
+/** Both answers, or the first failure (the details' before the feed's). */
+export function unwrap<A, B>([ra, rb]: Settled<A, B>): [A, B] {
   if (ra.status === 'rejected') throw ra.reason;
   if (rb.status === 'rejected') throw rb.reason;
   return [ra.value, rb.value];

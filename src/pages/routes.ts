@@ -10,7 +10,7 @@ import { sessionCookieName } from '../session/middleware';
 import { save } from '../session/persist';
 import { subscribePage } from '../webhooks/subscribe';
 import { sessionRateLimit } from './limits';
-import { confirmToken, gateOf, listPages, noteRole, readPage } from './reads';
+import { confirmToken, gateOf, listPages, noteRole, readPage, readPageSettled, unwrap, type Settled } from './reads';
 import { imageFilter } from './images';
 import { toFeedView, toPageView, type FeedView, type PageView, type ViewOptions } from './viewModel';
 import { PROVIDER_NAME, permissionWords } from '../words';
@@ -107,13 +107,7 @@ async function page(ctx: AppContext, req: Request, res: Response, images: Images
   // Authorization first: the shared cache is read only for a session that holds a token for this page.
   const token = pageTokenOrRedirect(ctx, req, res, pageId);
   if (!token) return;
-  const [details, feed, refusal] = await forPage(ctx, pageId, readPage(ctx, req, pageId, token)).then(
-    ([d, f]): [PageDetails, FeedResponse | undefined, GraphApiError | undefined] => [d, f, undefined],
-    async (err: unknown) => {
-      if (!isPermissionError(err)) throw err;
-      return withoutFeed(ctx, req, pageId, token, err);
-    },
-  );
+  const [details, feed, refusal] = partialRead(ctx, pageId, await readPageSettled(ctx, req, pageId, token));
   const fallbackName = refusal ? await knownName(ctx, req, pageId) : '';
   const view = viewOf(details, pageViews, (d) => toPageView(d, fallbackName, { images }));
   if (details.name) ctx.keeper.renamePage(req, pageId, view.name);
@@ -162,23 +156,25 @@ const NO_FEED: FeedView = toFeedView({ data: [] }, 'first');
 /**
  * A page view when the provider refused a permission (the person declined
  * `pages_read_engagement`, or the Page's settings keep its posts from the
- * app): the details alone when they can still be read, else only the name
- * the session knows, and no feed (docs/architecture.md#error-model).
+ * app): the details alone when they were read, else only the name the
+ * session knows, and no feed (docs/architecture.md#error-model). Any other
+ * failure is the page's error, as for every read.
  */
-async function withoutFeed(
+function partialRead(
   ctx: AppContext,
-  req: Request,
   pageId: string,
-  token: string,
-  refusal: GraphApiError,
-): Promise<[PageDetails, undefined, GraphApiError]> {
-  const details = await forPage(ctx, pageId, ctx.graph.pageDetails(token, pageId, gateOf(ctx, req))).catch(
-    (err: unknown) => {
-      if (!isPermissionError(err)) throw err;
-      const bare: PageDetails = { id: pageId };
-      return bare;
-    },
-  );
+  [detailsRead, feedRead]: Settled<PageDetails, FeedResponse>,
+): [PageDetails, FeedResponse | undefined, GraphApiError | undefined] {
+  const failures = [detailsRead, feedRead].flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
+  if (failures.length === 0) {
+    const [details, feed] = unwrap([detailsRead, feedRead]);
+    return [details, feed, undefined];
+  }
+  failures.forEach((err) => dropOnRefusal(ctx, pageId, err));
+  const other = failures.find((err) => !isPermissionError(err));
+  if (other !== undefined) throw other as Error;
+  const refusal = (feedRead.status === 'rejected' ? feedRead.reason : failures[0]) as GraphApiError;
+  const details: PageDetails = detailsRead.status === 'fulfilled' ? detailsRead.value : { id: pageId };
   return [details, undefined, refusal];
 }
 
@@ -262,10 +258,14 @@ async function forPage<T>(ctx: AppContext, pageId: string, read: Promise<T>): Pr
   try {
     return await read;
   } catch (err) {
-    if (err instanceof GraphApiError && (err.kind === 'token' || err.kind === 'permission'))
-      ctx.pageCache.dropPage(pageId);
+    dropOnRefusal(ctx, pageId, err);
     throw err;
   }
+}
+
+function dropOnRefusal(ctx: AppContext, pageId: string, err: unknown): void {
+  if (err instanceof GraphApiError && (err.kind === 'token' || err.kind === 'permission'))
+    ctx.pageCache.dropPage(pageId);
 }
 
 function cursor(req: Request, name: string): string | undefined {

@@ -141,7 +141,10 @@ describe('pages that speak to people', () => {
     it('when the feed permission was declined, then the page shows what it can and, in the feed, an explanation with Ask again', async () => {
       const agent = agentFor(stack);
       await loginAndConnect(agent, BAKERY, { decline: ['pages_read_engagement'] });
+      const reads = stack.emulator.controls.calls({ path: BAKERY });
       const res = await agent.get(`/pages/${BAKERY}`).expect(200);
+      // The details and the feed, read once each: what was refused is not asked again.
+      expect(stack.emulator.controls.calls({ path: BAKERY }) - reads).toBe(2);
       expect(res.text).toContain('class="notice feed-blocked"');
       expect(visibleText(res.text)).toContain("Read your Page's posts and details");
       expect(headline(res.text)).toBe('Lovelace Analytical Bakery');
