@@ -163,13 +163,9 @@ export function formatParking(parking: PageDetails['parking']): string | undefin
 export function formatWebsite(website: string | undefined): PageView['website'] {
   const text = website?.trim();
   if (!text) return undefined;
-  try {
-    const url = new URL(text);
-    if (url.protocol === 'http:' || url.protocol === 'https:') return { text: url.href, href: url.href };
-  } catch {
-    // not a URL: shown as text
-  }
-  return { text };
+  const href = httpHref(text);
+  // Not an http(s) URL: shown as text.
+  return href ? { text: href, href } : { text };
 }
 
 const EMAIL = /^[^\s@<>()"',;:]+@[^\s@<>()"',;:]+\.[^\s@<>()"',;:]+$/;
