@@ -5,7 +5,9 @@
  *
  * Env: PORT, GRAPH_URL, PAGE_ID, PAGE_TOKEN, APP_SECRET (the data is read once, at start).
  */
+import fs from 'node:fs';
 import path from 'node:path';
+import ejs from 'ejs';
 import express from 'express';
 import { GraphClient } from '../src/graph/client';
 import { imageFilter } from '../src/pages/images';
@@ -49,10 +51,20 @@ async function main(): Promise<void> {
   };
 
   const app = express();
-  app.set('views', path.join(__dirname, '..', 'views'));
+  const views = path.join(__dirname, '..', 'views');
+  app.set('views', views);
   app.set('view engine', 'ejs');
   app.set('view cache', true);
-  app.get('/pages/:pageId', (_req, res) => res.render('page', data));
+  // Everything rendered on every request, card, details and posts included (the app renders those once per
+  // cached answer, src/pages/fragments.ts): each partial compiled once and called, which is what an include costs.
+  const partial = (name: string) => {
+    const file = path.join(views, 'partials', `${name}.ejs`);
+    return ejs.compile(fs.readFileSync(file, 'utf8'), { filename: file });
+  };
+  const [card, about, posts] = [partial('pageCard'), partial('pageDetails'), partial('posts')];
+  app.get('/pages/:pageId', (_req, res) =>
+    res.render('page', { ...data, card: card({ page }), about: about({ page }), posts: posts({ feed: data.feed }) }),
+  );
   const server = app.listen(Number(process.env.PORT), '127.0.0.1', () => process.stdout.write('floor listening\n'));
   process.on('SIGTERM', () => server.close(() => process.exit(0)));
 }

@@ -11,6 +11,7 @@ import { save } from '../session/persist';
 import { subscribePage } from '../webhooks/subscribe';
 import { sessionRateLimit } from './limits';
 import { confirmToken, gateOf, listPages, noteRole, readPage, readPageSettled, unwrap, type Settled } from './reads';
+import { fragment } from './fragments';
 import { imageFilter } from './images';
 import { toFeedView, toPageView, type FeedView, type PageView, type ViewOptions } from './viewModel';
 import { PROVIDER_NAME, permissionWords } from '../words';
@@ -112,12 +113,22 @@ async function page(ctx: AppContext, req: Request, res: Response, images: Images
   const view = viewOf(details, pageViews, (d) => toPageView(d, fallbackName, { images }));
   if (details.name) ctx.keeper.renamePage(req, pageId, view.name);
   const live = feed !== undefined && ctx.keeper.current(req)?.pages[pageId]?.live === true;
+  const feedView = feed ? viewOf(feed, feedViews, (f) => toFeedView(f, 'first', { images, pageId })) : NO_FEED;
+  // Details that could not be read are not "not given": the card alone, no details section.
+  const noDetails = refusal !== undefined && details.name === undefined;
+  const [card, about, posts] = await Promise.all([
+    fragment(req.app, 'pageCard', view),
+    noDetails ? '' : fragment(req.app, 'pageDetails', view),
+    feed ? fragment(req.app, 'posts', feedView) : '',
+  ]);
   res.render('page', {
     title: view.name,
     page: view,
-    feed: feed ? viewOf(feed, feedViews, (f) => toFeedView(f, 'first', { images, pageId })) : NO_FEED,
+    card,
+    about,
+    posts,
     // The feed needs a permission the person declined: the page shows what it can, and says so.
-    feedBlocked: refusal ? feedBlocked(pageId, refusal, details.name === undefined) : undefined,
+    feedBlocked: refusal ? feedBlocked(pageId, refusal, noDetails) : undefined,
     live,
     // The stream replays changes after this moment: what this rendering has not seen.
     liveSince: ctx.now(),
@@ -129,11 +140,7 @@ async function page(ctx: AppContext, req: Request, res: Response, images: Images
  * some (escaped by the template), else the permission in words — and the way to grant it, back to this
  * page after.
  */
-function feedBlocked(
-  pageId: string,
-  refusal: GraphApiError,
-  noDetails: boolean,
-): { text: string; askAgain: string; noDetails: boolean } {
+function feedBlocked(pageId: string, refusal: GraphApiError, noDetails: boolean): { text: string; askAgain: string } {
   // A refusal that names the permission reads best in our words for it; the provider's may name its identifier.
   const theirs =
     refusal.permission === undefined ? [refusal.userTitle, refusal.userMessage].filter(Boolean).join(': ') : '';
@@ -143,8 +150,6 @@ function feedBlocked(
       `Pagelight can't show this Page's posts${noDetails ? ' or details' : ''}, because the permission “${permissionWords(refusal.permission ?? FEED_SCOPE)}” ` +
         `wasn't granted on ${PROVIDER_NAME}. Ask again and allow it to see them here.`,
     askAgain: `/auth/login?rerequest=1&return_to=${encodeURIComponent(`/pages/${pageId}`)}`,
-    // Details that could not be read are not "not given": the card leaves them out.
-    noDetails,
   };
 }
 
@@ -200,10 +205,13 @@ async function freshPosts(ctx: AppContext, req: Request, res: Response, images: 
   const token = pageTokenOrRedirect(ctx, req, res, pageId);
   if (!token) return;
   const [, feed] = await forPage(ctx, pageId, readPage(ctx, req, pageId, token));
-  res.render('partials/posts', {
-    page: { id: pageId },
-    feed: viewOf(feed, feedViews, (f) => toFeedView(f, 'first', { images, pageId })),
-  });
+  res.type('html').send(
+    await fragment(
+      req.app,
+      'posts',
+      viewOf(feed, feedViews, (f) => toFeedView(f, 'first', { images, pageId })),
+    ),
+  );
 }
 
 async function olderPosts(ctx: AppContext, req: Request, res: Response, images: Images): Promise<void> {

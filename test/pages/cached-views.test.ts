@@ -13,6 +13,15 @@ async function viewCost(stack: Stack, agent: Agent, status = 200): Promise<{ cal
   return { calls: graphCalls(stack) - before, text: res.text };
 }
 
+/** The posts of a page view, as sent: what `<div id="feed-posts">` holds. */
+function postsHtml(page: string): string {
+  const open = '<div id="feed-posts">';
+  const start = page.indexOf(open);
+  const end = page.lastIndexOf('</div>', page.indexOf('</section>', start));
+  if (start < 0 || end < start) throw new Error('no posts in the page');
+  return page.slice(start + open.length, end);
+}
+
 /** docs/architecture.md#page-cache */
 describe('the page cache', () => {
   let stack: Stack;
@@ -34,6 +43,28 @@ describe('the page cache', () => {
     expect(stack.cache.hits).toBe(hits + 2);
     expect(postIds(warm.text)).toEqual(postIds(cold.text));
     expect(warm.text).toContain('<h1>Lovelace Analytical Bakery</h1>');
+  });
+
+  it('when a cached page is viewed again, then its posts are the HTML a fresh render makes, and a changed feed is rendered anew', async () => {
+    const agent = agentFor(stack);
+    await loginAndConnect(agent, BAKERY);
+    stack.cache.dropPage(BAKERY);
+    const cold = postsHtml((await viewCost(stack, agent)).text);
+    // Served from the cache: the posts come from the HTML rendered for this answer.
+    const warm = await viewCost(stack, agent);
+    expect(warm.calls).toBe(0);
+    expect(postsHtml(warm.text)).toBe(cold);
+    // A new answer with the same content renders to the same HTML.
+    stack.cache.dropPage(BAKERY);
+    expect(postsHtml((await viewCost(stack, agent)).text)).toBe(cold);
+    // The feed changed at the provider: once the cache lets go, the new post is there.
+    stack.emulator.controls.addPost({ pageId: BAKERY, message: 'Rye & <b>caraway</b> today' });
+    stack.cache.dropPage(BAKERY);
+    const changed = postsHtml((await viewCost(stack, agent)).text);
+    expect(changed).not.toBe(cold);
+    expect(changed).toContain('Rye &amp; &lt;b&gt;caraway&lt;/b&gt; today');
+    // And the fragment for the live notice's "Show" is the same HTML as the page's.
+    expect((await agent.get(`/pages/${BAKERY}/feed/fresh`).expect(200)).text.trim()).toBe(changed.trim());
   });
 
   it('when another session holding a token for the page views it, then it is served from the cache', async () => {
