@@ -76,6 +76,8 @@ export interface Bench {
   appPort: number;
   appUrl: string;
   floorPort: number;
+  /** The emulator process (its CPU time is part of the cold view's story: it shares the cores). */
+  emulator?: Child;
   /** Children still running, stopped on the way out. */
   children: Set<Child>;
   /** Called on the way out (e.g. deleting the bench's keys from a shared Redis). */
