@@ -116,17 +116,12 @@ async function page(ctx: AppContext, req: Request, res: Response, images: Images
   const feedView = feed ? viewOf(feed, feedViews, (f) => toFeedView(f, 'first', { images, pageId })) : NO_FEED;
   // Details that could not be read are not "not given": the card alone, no details section.
   const noDetails = refusal !== undefined && details.name === undefined;
-  const [card, about, posts] = await Promise.all([
-    fragment(req.app, 'pageCard', view),
-    noDetails ? '' : fragment(req.app, 'pageDetails', view),
-    feed ? fragment(req.app, 'posts', feedView) : '',
-  ]);
   res.render('page', {
     title: view.name,
     page: view,
-    card,
-    about,
-    posts,
+    card: fragment(req.app, 'pageCard', view),
+    about: noDetails ? '' : fragment(req.app, 'pageDetails', view),
+    posts: feed ? fragment(req.app, 'posts', feedView) : '',
     // The feed needs a permission the person declined: the page shows what it can, and says so.
     feedBlocked: refusal ? feedBlocked(pageId, refusal, noDetails) : undefined,
     live,
@@ -206,7 +201,7 @@ async function freshPosts(ctx: AppContext, req: Request, res: Response, images: 
   if (!token) return;
   const [, feed] = await forPage(ctx, pageId, readPage(ctx, req, pageId, token));
   res.type('html').send(
-    await fragment(
+    fragment(
       req.app,
       'posts',
       viewOf(feed, feedViews, (f) => toFeedView(f, 'first', { images, pageId })),
