@@ -76,14 +76,36 @@ export class Faults {
   }
 }
 
+/** Holds the answer (`res.end`) until `deadline` (performance.now() ms); one made after it goes out at once. */
+function holdUntil(res: Response, deadline: number, faults: Faults): void {
+  if (faults.latencyMs <= 0) return;
+  const end = res.end.bind(res) as (...args: unknown[]) => Response;
+  res.end = ((...args: unknown[]) => {
+    const wait = deadline - performance.now();
+    if (wait < 1) return end(...args);
+    void faults.sleep(wait).then(() => end(...args));
+    return res;
+  }) as Response['end'];
+}
+
 const DEFAULT_HTTP_BODY = '<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>';
 
-/** Applies latency, then the next scripted failure matching the path, if any. */
+/**
+ * Applies latency, and the next scripted failure matching the path, if any.
+ *
+ * The latency is the round trip as a client sees it: an answer goes out `latencyMs` after its request came in,
+ * however long the emulator took to make it, as the provider's own work happens within its round trip.
+ * (Sleeping first and working after added the emulator's CPU time, spent on the client's own machine, to
+ * every call.) A scripted failure is answered after the latency too.
+ */
 export function faultMiddleware(faults: Faults) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    await faults.sleep(faults.latencyMs);
     const failure = faults.take(req.path);
-    if (failure === undefined) return next();
+    if (failure === undefined) {
+      holdUntil(res, performance.now() + faults.latencyMs, faults);
+      return next();
+    }
+    await faults.sleep(faults.latencyMs);
     switch (failure.kind) {
       case 'reset':
         // What a crashed upstream or a dropped connection looks like to a client: ECONNRESET.

@@ -90,6 +90,27 @@ describe('controls: latency and scripted failures', () => {
     controls.setLatency(0);
   });
 
+  it('when latency is set, then it is the round trip: the answer is made when the request comes in and held until the latency has passed', async () => {
+    const { app, controls } = makeEmulator();
+    const user = await userToken(app);
+    const page = await pageToken(app, user, PAGES.bakery);
+    controls.setLatency(150);
+    const t = Date.now();
+    const answer = request(app)
+      .get(`/v23.0/${PAGES.bakery}`)
+      .query({ fields: 'name' })
+      .set('Authorization', `Bearer ${page}`);
+    const sent = answer.then((res) => res);
+    // Changed while the answer is on its way: the provider had already read the page.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    controls.setPageField(PAGES.bakery, 'name', 'Renamed meanwhile');
+    const res = await sent;
+    expect(res.status).toBe(200);
+    expect(Date.now() - t).toBeGreaterThanOrEqual(140);
+    expect(res.body.name).not.toBe('Renamed meanwhile');
+    controls.setLatency(0);
+  });
+
   it('when a Graph error is scripted for 2 calls, then exactly the next 2 get it, with the given status and default message', async () => {
     const { app, controls } = makeEmulator();
     const user = await userToken(app);
