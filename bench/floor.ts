@@ -3,7 +3,10 @@
  * with the same view model the app renders — no session, no helmet, no
  * logging, no upstream call. What the stack can do on this machine at best.
  *
- * Env: PORT, GRAPH_URL, PAGE_ID, PAGE_TOKEN, APP_SECRET (the data is read once, at start).
+ * With FLOOR_READS=each it is the cold floor: the same two reads upstream (the app's Graph client, keep-alive)
+ * for every request, then the same rendering — what a cold view costs with nothing of the app around it.
+ *
+ * Env: PORT, GRAPH_URL, PAGE_ID, PAGE_TOKEN (comma-separated: taken in turn), APP_SECRET, FLOOR_READS.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,7 +14,7 @@ import ejs from 'ejs';
 import express from 'express';
 import { GraphClient } from '../src/graph/client';
 import { imageFilter } from '../src/pages/images';
-import { toFeedView, toPageView } from '../src/pages/viewModel';
+import { toFeedView, toPageView, type FeedView, type PageView } from '../src/pages/viewModel';
 
 function required(name: string): string {
   const value = process.env[name];
@@ -30,9 +33,17 @@ async function main(): Promise<void> {
     now: Date.now,
   });
   const pageId = required('PAGE_ID');
-  const token = required('PAGE_TOKEN');
-  const [details, feed] = await Promise.all([graph.pageDetails(token, pageId), graph.feed(token, pageId)]);
-  graph.close();
+  // PAGE_TOKEN: one token, or several (comma-separated) taken in turn, as the app's sessions each have their own.
+  const tokens = required('PAGE_TOKEN').split(',');
+  let turn = 0;
+  const read = () => {
+    const token = tokens[turn++ % tokens.length]!;
+    return Promise.all([graph.pageDetails(token, pageId), graph.feed(token, pageId)]);
+  };
+  const [details, feed] = await read();
+  // FLOOR_READS=each: the cold floor, which reads the page upstream for every request as a cold view does.
+  const readEach = process.env.FLOOR_READS === 'each';
+  if (!readEach) graph.close();
   // The app's test processes allow the emulator's pictures (FB_IMAGE_ORIGINS): the floor shows them too.
   const images = imageFilter([new URL(required('GRAPH_URL')).origin]);
   const page = toPageView(details, '', { images });
@@ -62,9 +73,22 @@ async function main(): Promise<void> {
     return ejs.compile(fs.readFileSync(file, 'utf8'), { filename: file });
   };
   const [card, about, posts] = [partial('pageCard'), partial('pageDetails'), partial('posts')];
-  app.get('/pages/:pageId', (_req, res) =>
-    res.render('page', { ...data, card: card({ page }), about: about({ page }), posts: posts({ feed: data.feed }) }),
-  );
+  const render = (res: express.Response, view: { page: PageView; feed: FeedView }) =>
+    res.render('page', {
+      ...data,
+      ...view,
+      card: card({ page: view.page }),
+      about: about({ page: view.page }),
+      posts: posts({ feed: view.feed }),
+    });
+  app.get('/pages/:pageId', (_req, res, next) => {
+    if (!readEach) return render(res, data);
+    read().then(
+      ([d, f]) =>
+        render(res, { page: toPageView(d, '', { images }), feed: toFeedView(f, 'first', { images, pageId }) }),
+      next,
+    );
+  });
   const server = app.listen(Number(process.env.PORT), '127.0.0.1', () => process.stdout.write('floor listening\n'));
   process.on('SIGTERM', () => server.close(() => process.exit(0)));
 }
