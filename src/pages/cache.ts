@@ -28,6 +28,8 @@ export interface PageAnswers {
   ): Promise<T>;
   dropPage(pageId: string): void;
   dropPart(pageId: string, part: CachedPart): void;
+  /** Forgets one variant of one part: what the cache holds for one grant and role (docs/architecture.md#page-cache). */
+  dropEntry(pageId: string, part: CachedPart, variant: string): void;
 }
 
 export interface PageCacheOptions {
@@ -53,8 +55,9 @@ interface Entry {
  * token: the caller must have checked that the session holds a page token for
  * the page, and that this token succeeded upstream recently, *before* asking
  * (see pages/reads.ts). Bounded in entries and bytes
- * (LRU), entries live `ttlSec`, and a page's entries are dropped when the
- * provider refuses a token or a permission for it.
+ * (LRU), entries live `ttlSec`; a page's entries are dropped when the
+ * provider refuses a token for it, and those of one grant and role when it
+ * refuses a permission to a session holding them.
  */
 export class PageCache implements PageAnswers {
   readonly enabled: boolean;
@@ -115,7 +118,7 @@ export class PageCache implements PageAnswers {
     return value;
   }
 
-  /** Forgets everything cached for the page (the provider refused a token or a permission for it). */
+  /** Forgets everything cached for the page (the provider refused a token for it). */
   dropPage(pageId: string): void {
     this.epoch++;
     const keys = this.byPage.get(pageId);
@@ -134,6 +137,11 @@ export class PageCache implements PageAnswers {
     if (!keys || !this.lru) return;
     const prefix = `${pageId}\u0000${part}\u0000`;
     for (const key of [...keys]) if (key.startsWith(prefix)) this.lru.delete(key);
+  }
+
+  dropEntry(pageId: string, part: CachedPart, variant: string): void {
+    this.epoch++;
+    this.lru?.delete(`${pageId}\u0000${part}\u0000${variant}`);
   }
 
   get size(): number {

@@ -68,6 +68,20 @@ export async function readPageSettled(
   return answers;
 }
 
+/**
+ * The provider refused this session a permission for the page: what the cache holds for its grant and role
+ * goes, since that is all it could be served. The copies of other grants and roles stay, so a person who
+ * declined a permission, viewing the page again and again, does not empty everyone else's cache; their own
+ * refusals reach them within PAGE_CACHE_TTL like a revoked token's (docs/architecture.md#page-cache).
+ */
+export function dropOwnShare(ctx: AppContext, req: Request, pageId: string): void {
+  const share = knownShareKey(ctx, req, pageId);
+  // Unknown grant or role: nothing was ever cached for it.
+  if (share === undefined) return;
+  ctx.pageCache.dropEntry(pageId, 'details', `${DETAILS_FIELDS} ${share}`);
+  ctx.pageCache.dropEntry(pageId, 'feed', `first ${share}`);
+}
+
 /** Admits this session's provider reads within its share of concurrent reads (./limits). */
 export function gateOf(ctx: AppContext, req: Request): ReadGate {
   const session = req.sessionID;
@@ -103,6 +117,17 @@ async function shareKey(ctx: AppContext, req: Request, pageId: string): Promise<
   if (!scopes) return undefined;
   const tasks = await roleOf(ctx, req, pageId);
   if (!tasks) return undefined;
+  return shareKeyOf(scopes, tasks);
+}
+
+/** The share key from what the session already holds (no call to learn the role). */
+function knownShareKey(ctx: AppContext, req: Request, pageId: string): string | undefined {
+  const scopes = ctx.keeper.current(req)?.scopes;
+  const tasks = connectedPage(ctx, req, pageId)?.tasks;
+  return scopes && tasks ? shareKeyOf(scopes, tasks) : undefined;
+}
+
+function shareKeyOf(scopes: string[], tasks: string[]): string {
   return `${[...scopes].sort().join(',')} ${tasks.join(',')}`;
 }
 

@@ -10,7 +10,17 @@ import { sessionCookieName } from '../session/middleware';
 import { save } from '../session/persist';
 import { subscribePage } from '../webhooks/subscribe';
 import { sessionRateLimit } from './limits';
-import { confirmToken, gateOf, listPages, noteRole, readPage, readPageSettled, unwrap, type Settled } from './reads';
+import {
+  confirmToken,
+  dropOwnShare,
+  gateOf,
+  listPages,
+  noteRole,
+  readPage,
+  readPageSettled,
+  unwrap,
+  type Settled,
+} from './reads';
 import { fragment } from './fragments';
 import { imageFilter } from './images';
 import { toFeedView, toPageView, type FeedView, type PageView, type ViewOptions } from './viewModel';
@@ -108,7 +118,7 @@ async function page(ctx: AppContext, req: Request, res: Response, images: Images
   // Authorization first: the shared cache is read only for a session that holds a token for this page.
   const token = pageTokenOrRedirect(ctx, req, res, pageId);
   if (!token) return;
-  const [details, feed, refusal] = partialRead(ctx, pageId, await readPageSettled(ctx, req, pageId, token));
+  const [details, feed, refusal] = partialRead(ctx, req, pageId, await readPageSettled(ctx, req, pageId, token));
   const fallbackName = refusal ? await knownName(ctx, req, pageId) : '';
   const view = viewOf(details, pageViews, (d) => toPageView(d, fallbackName, { images }));
   if (details.name) ctx.keeper.renamePage(req, pageId, view.name);
@@ -162,6 +172,7 @@ const NO_FEED: FeedView = toFeedView({ data: [] }, 'first');
  */
 function partialRead(
   ctx: AppContext,
+  req: Request,
   pageId: string,
   [detailsRead, feedRead]: Settled<PageDetails, FeedResponse>,
 ): [PageDetails, FeedResponse | undefined, GraphApiError | undefined] {
@@ -170,7 +181,7 @@ function partialRead(
     const [details, feed] = unwrap([detailsRead, feedRead]);
     return [details, feed, undefined];
   }
-  failures.forEach((err) => dropOnRefusal(ctx, pageId, err));
+  failures.forEach((err) => dropOnRefusal(ctx, req, pageId, err));
   const other = failures.find((err) => !isPermissionError(err));
   if (other !== undefined) throw other as Error;
   const refusal = (feedRead.status === 'rejected' ? feedRead.reason : failures[0]) as GraphApiError;
@@ -199,7 +210,7 @@ async function freshPosts(ctx: AppContext, req: Request, res: Response, images: 
   const pageId = req.params.pageId as string;
   const token = pageTokenOrRedirect(ctx, req, res, pageId);
   if (!token) return;
-  const [, feed] = await forPage(ctx, pageId, readPage(ctx, req, pageId, token));
+  const [, feed] = await forPage(ctx, req, pageId, readPage(ctx, req, pageId, token));
   res.type('html').send(
     fragment(
       req.app,
@@ -220,9 +231,12 @@ async function olderPosts(ctx: AppContext, req: Request, res: Response, images: 
     );
   const token = pageTokenOrRedirect(ctx, req, res, pageId);
   if (!token) return;
-  const feed = await forPage(ctx, pageId, ctx.graph.feed(token, pageId, { after, before }, gateOf(ctx, req))).catch(
-    staleCursor,
-  );
+  const feed = await forPage(
+    ctx,
+    req,
+    pageId,
+    ctx.graph.feed(token, pageId, { after, before }, gateOf(ctx, req)),
+  ).catch(staleCursor);
   const name = ctx.keeper.connectedPages(req).find((p) => p.id === pageId)?.name || `Page ${pageId}`;
   res.render('feed', {
     title: `${name}: posts`,
@@ -256,19 +270,21 @@ function viewOf<A extends object, V>(answer: A, views: WeakMap<A, V>, make: (ans
   return view;
 }
 
-/** A read for one page; when the provider refuses the token or a permission for it, the page's cache goes too. */
-async function forPage<T>(ctx: AppContext, pageId: string, read: Promise<T>): Promise<T> {
+/** A read for one page; when the provider refuses the token or a permission for it, cached answers go too. */
+async function forPage<T>(ctx: AppContext, req: Request, pageId: string, read: Promise<T>): Promise<T> {
   try {
     return await read;
   } catch (err) {
-    dropOnRefusal(ctx, pageId, err);
+    dropOnRefusal(ctx, req, pageId, err);
     throw err;
   }
 }
 
-function dropOnRefusal(ctx: AppContext, pageId: string, err: unknown): void {
-  if (err instanceof GraphApiError && (err.kind === 'token' || err.kind === 'permission'))
-    ctx.pageCache.dropPage(pageId);
+/** A refused token: the page's cache. A refused permission: what this session's grant and role could be served. */
+function dropOnRefusal(ctx: AppContext, req: Request, pageId: string, err: unknown): void {
+  if (!(err instanceof GraphApiError)) return;
+  if (err.kind === 'token') ctx.pageCache.dropPage(pageId);
+  else if (err.kind === 'permission') dropOwnShare(ctx, req, pageId);
 }
 
 function cursor(req: Request, name: string): string | undefined {

@@ -161,6 +161,18 @@ export class RedisPageCache implements PageAnswers {
     this.drop(pageId, [part]);
   }
 
+  /**
+   * Deletes the entry; its part's version stays, so the other variants stay valid. A load for this variant under
+   * way may still store its answer: a session refused a permission is served from the cache only once its own
+   * token succeeded again (pages/reads.ts), so that answer reaches no one who was refused.
+   */
+  dropEntry(pageId: string, part: CachedPart, variant: string): void {
+    if (!this.enabled) return;
+    this.command(['DEL', this.keysOf(pageId, part, variant).entry]).catch(() => {
+      this.options.logger.error({ pageId, part }, 'page cache (redis): a drop failed; the answer expires by TTL');
+    });
+  }
+
   private drop(pageId: string, parts: CachedPart[]): void {
     if (!this.enabled) return;
     const versions = this.keysOf(pageId, parts[0]!, '').versions;

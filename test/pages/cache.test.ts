@@ -80,6 +80,20 @@ describe('PageCache', () => {
     expect(load).not.toHaveBeenCalled();
   });
 
+  it("when one entry is dropped, then the page's other variants and parts stay", async () => {
+    const cache = new PageCache({ ttlSec: 60 });
+    await cache.get('1', 'details', 'f narrow', async () => 'a');
+    await cache.get('1', 'details', 'f full', async () => 'b');
+    await cache.get('1', 'feed', 'first full', async () => 'c');
+    cache.dropEntry('1', 'details', 'f narrow');
+    expect(cache.size).toBe(2);
+    const load = jest.fn(async () => 'x');
+    expect(await cache.get('1', 'details', 'f full', load)).toBe('b');
+    expect(await cache.get('1', 'feed', 'first full', load)).toBe('c');
+    expect(await cache.get('1', 'details', 'f narrow', load)).toBe('x');
+    expect(load).toHaveBeenCalledTimes(1);
+  });
+
   it('when a page is dropped while a load is under way, then that load does not refill the cache', async () => {
     const cache = new PageCache({ ttlSec: 60 });
     const pending = cache.get('1', 'details', 'f', () => later('stale'));

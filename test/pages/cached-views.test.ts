@@ -114,6 +114,23 @@ describe('the page cache', () => {
     expect(postIds(res.text)).toEqual([]);
   });
 
+  it('when a session that declined a permission views the page again and again, then the copy cached for the full grant stays', async () => {
+    const full = agentFor(stack);
+    await loginAndConnect(full, BAKERY);
+    await viewCost(stack, full);
+    const narrow = agentFor(stack);
+    await loginAndConnect(narrow, BAKERY, { decline: ['pages_read_engagement'] });
+    for (let i = 0; i < 3; i++) {
+      const refused = await viewCost(stack, narrow);
+      expect(refused.calls).toBeGreaterThan(0);
+      expect(refused.text).toContain('class="notice feed-blocked"');
+    }
+    // Its refusals were about its own grant: the others' views still cost nothing upstream.
+    const warm = await viewCost(stack, full);
+    expect(warm.calls).toBe(0);
+    expect(postIds(warm.text).length).toBeGreaterThan(0);
+  });
+
   it('when a read for the page gets 190, then the page is dropped from the cache', async () => {
     const agent = agentFor(stack);
     await loginAndConnect(agent, BAKERY);
@@ -134,7 +151,7 @@ describe('the page cache', () => {
     expect((await viewCost(stack, again)).calls).toBe(2);
   });
 
-  it('when a read for the page is refused for permission, then the page is dropped from the cache', async () => {
+  it('when a read for the page is refused for permission, then what the cache holds for that grant and role is dropped', async () => {
     const agent = agentFor(stack);
     await loginAndConnect(agent, BAKERY);
     const page = await viewCost(stack, agent);

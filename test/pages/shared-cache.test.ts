@@ -121,6 +121,22 @@ describeRedis('the page cache shared through Redis', () => {
     for (const key of entries) expect(await admin.pTTL(key)).toBeGreaterThan(0);
   });
 
+  it('a session that declined a permission, refused on instance 2 again and again, leaves the copy instance 1 cached for the full grant', async () => {
+    const [one, two] = await startMany(2);
+    const full = await viewer(one);
+    const narrow = new CookieClient(two.url, 10_000);
+    const outcome = await realLogin(two.url, ADA, BAKERY, narrow, ['pages_read_engagement']);
+    expect(outcome.ok).toBe(true);
+    for (let i = 0; i < 3; i++) {
+      const res = await narrow.get(`/pages/${BAKERY}`);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toContain('class="notice feed-blocked"');
+    }
+    const before = reads();
+    expect((await full.get(`/pages/${BAKERY}`)).status).toBe(200);
+    expect(since(before)).toEqual({ details: 0, feed: 0 });
+  });
+
   it('a webhook delivered to instance 1 drops the feed for instance 2 and tells a stream open on instance 2', async () => {
     const [one, two] = await startMany(2);
     await viewer(one);

@@ -20,12 +20,17 @@ export async function realLogin(
   user: string | undefined,
   pageId: string,
   browser = new CookieClient(base),
+  /** Permissions to untick at the dialog. */
+  decline: string[] = [],
 ): Promise<LoginOutcome> {
   const offered: string[] = [];
   const fail = (step: string, status?: number): LoginOutcome => ({ ok: false, step, status, offered });
   const start = await browser.get('/auth/login');
   if (start.status !== 303) return fail('login', start.status);
-  const callback = await completeDialog(start.headers.get('location')!, user === undefined ? {} : { user });
+  const callback = await completeDialog(start.headers.get('location')!, {
+    ...(user === undefined ? {} : { user }),
+    decline,
+  });
   const done = await browser.get(`${callback.pathname}${callback.search}`);
   if (done.status !== 303) return fail('callback', done.status);
   const picker = await browser.get('/pages');
