@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import type { Logger } from '../log/logger';
 import type { SharedRedis } from '../session/store';
@@ -27,10 +28,17 @@ export const DEFAULT_MAX_ANSWER_BYTES = 256 * 1024;
 /** Background refreshes (stale-while-revalidate) under way in one process at most. */
 const MAX_REVALIDATING = 64;
 
-const Stored = z.object({ v: z.string(), at: z.number(), d: z.unknown() });
+/** An entry: the part's version it was stored under, when, a nonce, and the answer (`d` last: see stampOf). */
+const Stored = z.object({ v: z.string(), at: z.number(), n: z.string().optional(), d: z.unknown() });
+type StoredEntry = z.infer<typeof Stored>;
 
 // KEYS: versions hash, entry, lock. The part's version, the entry and whether someone holds the lock, at once.
-const READ = `return {redis.call('HGET', KEYS[1], ARGV[1]) or '0', redis.call('GET', KEYS[2]) or false, redis.call('EXISTS', KEYS[3])}`;
+// ARGV[2]: the stamp of the entry this instance already holds decoded, or ''. When the stored entry still begins
+// with it, the answer is `=` instead of the entry: nothing to send or parse.
+const READ = `
+local entry = redis.call('GET', KEYS[2])
+if entry and ARGV[2] ~= '' and string.sub(entry, 1, #ARGV[2]) == ARGV[2] then entry = '=' end
+return {redis.call('HGET', KEYS[1], ARGV[1]) or '0', entry or false, redis.call('EXISTS', KEYS[3])}`;
 // Stores only when nothing dropped the part since the load began (the version read then is still current).
 const STORE = `
 if (redis.call('HGET', KEYS[1], ARGV[1]) or '0') ~= ARGV[2] then return 0 end
@@ -52,8 +60,26 @@ interface Keys {
 
 interface Read {
   version: string;
-  entry: z.infer<typeof Stored> | undefined;
+  entry: StoredEntry | undefined;
   locked: boolean;
+}
+
+/** An entry as this instance last read or stored it, decoded, with the stamp that names it in Redis. */
+interface Decoded {
+  stamp: string;
+  entry: StoredEntry;
+}
+
+/** Entries kept decoded per instance, and their bytes (as JSON) at most: as the memory cache's bounds. */
+const DECODED_MAX_ENTRIES = 2000;
+const DECODED_MAX_BYTES = 32 * 1024 * 1024;
+
+/**
+ * What an entry's JSON begins with, up to its answer: version, time and nonce name one stored answer. Written
+ * as the record's first keys, so Redis can compare it with a prefix of the value.
+ */
+function stampOf(entry: { v: string; at: number; n?: string }): string {
+  return `${JSON.stringify({ v: entry.v, at: entry.at, ...(entry.n === undefined ? {} : { n: entry.n }) }).slice(0, -1)},`;
 }
 
 /**
@@ -83,6 +109,16 @@ export class RedisPageCache implements PageAnswers {
   /** Loads under way in this process, by entry key: a second view joins instead of polling Redis. */
   private readonly loading = new Map<string, Promise<unknown>>();
   private readonly revalidating = new Set<string>();
+  /**
+   * The answers this instance last read or stored, decoded, by entry key. A read that finds the same entry in
+   * Redis gets `=` instead of it (READ) and returns the same object, so the view model and the rendered
+   * fragments made for it are used again (docs/architecture.md#shared-cache), as with the memory cache.
+   */
+  private readonly decoded = new LRUCache<string, Decoded>({
+    max: DECODED_MAX_ENTRIES,
+    // Sized by each entry's JSON, given when it is kept.
+    maxSize: DECODED_MAX_BYTES,
+  });
   private warned = 0;
 
   constructor(
@@ -265,14 +301,22 @@ export class RedisPageCache implements PageAnswers {
   }
 
   private async read(keys: Keys): Promise<Read | undefined> {
+    const known = this.decoded.get(keys.entry);
     try {
-      const reply = await this.command(['EVAL', READ, '3', keys.versions, keys.entry, keys.lock, keys.part]);
+      const reply = await this.command([
+        'EVAL',
+        READ,
+        '3',
+        keys.versions,
+        keys.entry,
+        keys.lock,
+        keys.part,
+        known?.stamp ?? '',
+      ]);
       const [version, raw, locked] = Array.isArray(reply) ? (reply as unknown[]) : [];
       let entry: Read['entry'];
-      if (typeof raw === 'string') {
-        const parsed = Stored.safeParse(safeJson(raw));
-        entry = parsed.success ? parsed.data : undefined;
-      }
+      if (raw === '=' && known) entry = known.entry;
+      else if (typeof raw === 'string') entry = this.decode(keys, raw);
       return { version: typeof version === 'string' ? version : '0', entry, locked: locked === 1 };
     } catch {
       return undefined;
@@ -297,9 +341,21 @@ export class RedisPageCache implements PageAnswers {
     }
   }
 
+  /** An entry as Redis sent it, checked; kept decoded when it begins with its stamp (every entry we write does). */
+  private decode(keys: Keys, raw: string): StoredEntry | undefined {
+    const parsed = Stored.safeParse(safeJson(raw));
+    if (!parsed.success) return undefined;
+    const stamp = stampOf(parsed.data);
+    if (raw.startsWith(stamp)) this.decoded.set(keys.entry, { stamp, entry: parsed.data }, { size: raw.length });
+    return parsed.data;
+  }
+
   private async store(keys: Keys, version: string, value: unknown, live: boolean): Promise<void> {
-    const record = JSON.stringify({ v: version, at: this.now(), d: value });
+    const entry: StoredEntry = { v: version, at: this.now(), n: randomBytes(6).toString('base64url'), d: value };
+    const stamp = stampOf(entry);
+    const record = `${stamp}"d":${JSON.stringify(value) ?? 'null'}}`;
     if (Buffer.byteLength(record) > this.maxAnswerBytes) return;
+    this.decoded.set(keys.entry, { stamp, entry }, { size: record.length });
     // A live page's answer is kept staleFactor TTLs, to be served stale; a view of a page that is not live ignores it past the TTL.
     const life = live ? this.ttlMs * this.staleFactor : this.ttlMs;
     try {
