@@ -13,6 +13,7 @@ import path from 'node:path';
 import ejs from 'ejs';
 import express from 'express';
 import { GraphClient } from '../src/graph/client';
+import { useViews, VIEWS_DIR } from '../src/http/views';
 import { imageFilter } from '../src/pages/images';
 import { toFeedView, toPageView, type FeedView, type PageView } from '../src/pages/viewModel';
 
@@ -62,14 +63,13 @@ async function main(): Promise<void> {
   };
 
   const app = express();
-  const views = path.join(__dirname, '..', 'views');
-  app.set('views', views);
-  app.set('view engine', 'ejs');
+  // The app's view settings: views/, EJS, includes resolved from the views folder.
+  useViews(app);
   app.set('view cache', true);
   // Everything rendered on every request, card, details and posts included (the app renders those once per
   // cached answer, src/pages/fragments.ts): each partial compiled once and called, which is what an include costs.
   const partial = (name: string) => {
-    const file = path.join(views, 'partials', `${name}.ejs`);
+    const file = path.join(VIEWS_DIR, 'partials', `${name}.ejs`);
     return ejs.compile(fs.readFileSync(file, 'utf8'), { filename: file });
   };
   const [card, about, posts] = [partial('pageCard'), partial('pageDetails'), partial('posts')];

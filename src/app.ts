@@ -7,6 +7,7 @@ import type { AppContext } from './context';
 import type { GraphClient } from './graph/client';
 import type { Logger } from './log/logger';
 import { requestLogging } from './log/requestLog';
+import { useViews } from './http/views';
 import { authRoutes } from './auth/routes';
 import { providerCallbackRoutes } from './auth/providerCallbacks';
 import { pageRateLimits, pageRoutes } from './pages/routes';
@@ -84,8 +85,7 @@ export function createApp(config: Config, deps: AppDeps): Express {
 
   app.disable('x-powered-by');
   if (config.trustProxy !== undefined) app.set('trust proxy', config.trustProxy);
-  app.set('views', path.join(ROOT, 'views'));
-  app.set('view engine', 'ejs');
+  useViews(app);
   app.set('session cookie', sessionCookieName(config));
   if (config.nodeEnv === 'production') app.set('view cache', true);
   // Pages are no-store and personal: an ETag (a SHA-1 of every body) would validate nothing. Static files keep theirs.

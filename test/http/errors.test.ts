@@ -1,5 +1,5 @@
-import path from 'node:path';
 import express from 'express';
+import { useViews } from '../../src/http/views';
 import request from 'supertest';
 import { AppError, ERROR_STATUS, type ErrorCode } from '../../src/errors';
 import { GraphApiError } from '../../src/graph/errors';
@@ -22,8 +22,7 @@ const CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
 function appThrowing(err: unknown) {
   const logs = new LogCapture();
   const app = express();
-  app.set('views', path.resolve(__dirname, '../../views'));
-  app.set('view engine', 'ejs');
+  useViews(app);
   Object.assign(app.locals, { connected: false, flash: undefined, csrf: () => '' });
   app.get('/boom', () => {
     throw err;

@@ -1,5 +1,5 @@
-import path from 'node:path';
 import express from 'express';
+import { useViews } from '../../src/http/views';
 import { fragment } from '../../src/pages/fragments';
 import { imageFilter } from '../../src/pages/images';
 import { toFeedView, toPageView } from '../../src/pages/viewModel';
@@ -10,8 +10,7 @@ const images = imageFilter([CDN]);
 
 function appWith(viewCache: boolean): express.Express {
   const app = express();
-  app.set('views', path.join(__dirname, '..', '..', 'views'));
-  app.set('view engine', 'ejs');
+  useViews(app);
   if (viewCache) app.set('view cache', true);
   return app;
 }
