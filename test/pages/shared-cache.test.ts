@@ -219,15 +219,14 @@ describeRedis('the page cache shared through Redis', () => {
     emulator.controls.addPost({ pageId: BAKERY, message: 'Fresh sourdough at noon' });
     skew = 61_000;
     // The refresh is slow, so views while it runs are served the stale answer without waiting for it.
-    emulator.controls.failNext(1, { kind: 'slow', ms: 600, match: `/${BAKERY}/feed` });
+    emulator.controls.failNext(1, { kind: 'slow', ms: 1500, match: `/${BAKERY}/feed` });
     const before = reads();
     // A new session: its own token confirmed just now, so the freshness rule lets it use the cache.
-    const started = Date.now();
     const late = await viewer(two);
     const during = await Promise.all([late.get(`/pages/${BAKERY}`), late.get(`/pages/${BAKERY}`)]);
     for (const view of during) expect(await view.text()).not.toContain('Fresh sourdough at noon');
-    expect(Date.now() - started).toBeLessThan(600);
-    // The feed's refresh is still under way (the emulator logs a call when it answers).
+    // Served while the feed's refresh was still under way (the emulator logs a call when it answers), so
+    // they did not wait for it: the order of events, not a time that a busy machine stretches.
     expect(since(before)).toEqual({ details: 1, feed: 0 });
     await until(async () => (await (await late.get(`/pages/${BAKERY}`)).text()).includes('Fresh sourdough at noon'));
     // One background refresh per part, however many views were served stale meanwhile.
