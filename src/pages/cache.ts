@@ -139,8 +139,12 @@ export class PageCache implements PageAnswers {
     for (const key of [...keys]) if (key.startsWith(prefix)) this.lru.delete(key);
   }
 
+  /**
+   * Not counted as a drop (the epoch stays): a refused session drops its entries on every view, and a load of
+   * any page under way meanwhile would otherwise not be kept. A load of this very entry may still store it, as
+   * in the shared cache; its refused session reads the cache only once its own token succeeds again.
+   */
   dropEntry(pageId: string, part: CachedPart, variant: string): void {
-    this.epoch++;
     this.lru?.delete(`${pageId}\u0000${part}\u0000${variant}`);
   }
 

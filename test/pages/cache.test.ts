@@ -94,6 +94,16 @@ describe('PageCache', () => {
     expect(load).toHaveBeenCalledTimes(1);
   });
 
+  it('when an entry is dropped while another load is under way, then that load is still kept', async () => {
+    const cache = new PageCache({ ttlSec: 60 });
+    const pending = cache.get('2', 'feed', 'first full', () => later('b'));
+    cache.dropEntry('1', 'feed', 'first narrow');
+    expect(await pending).toBe('b');
+    const load = jest.fn(async () => 'x');
+    expect(await cache.get('2', 'feed', 'first full', load)).toBe('b');
+    expect(load).not.toHaveBeenCalled();
+  });
+
   it('when a page is dropped while a load is under way, then that load does not refill the cache', async () => {
     const cache = new PageCache({ ttlSec: 60 });
     const pending = cache.get('1', 'details', 'f', () => later('stale'));
