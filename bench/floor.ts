@@ -13,7 +13,7 @@ import path from 'node:path';
 import ejs from 'ejs';
 import express from 'express';
 import { GraphClient } from '../src/graph/client';
-import { useViews, VIEWS_DIR } from '../src/http/views';
+import { RenderedHtml, templateOptions, useViews, VIEWS_DIR } from '../src/http/views';
 import { imageFilter } from '../src/pages/images';
 import { toFeedView, toPageView, type FeedView, type PageView } from '../src/pages/viewModel';
 
@@ -70,7 +70,9 @@ async function main(): Promise<void> {
   // cached answer, src/pages/fragments.ts): each partial compiled once and called, which is what an include costs.
   const partial = (name: string) => {
     const file = path.join(VIEWS_DIR, 'partials', `${name}.ejs`);
-    return ejs.compile(fs.readFileSync(file, 'utf8'), { filename: file });
+    const { root, escape } = templateOptions(app);
+    const render = ejs.compile(fs.readFileSync(file, 'utf8'), { filename: file, root, escape });
+    return (data: object) => new RenderedHtml(render(data));
   };
   const [card, about, posts] = [partial('pageCard'), partial('pageDetails'), partial('posts')];
   const render = (res: express.Response, view: { page: PageView; feed: FeedView }) =>

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import ejs from 'ejs';
 import type { Application } from 'express';
+import { RenderedHtml, templateOptions } from '../http/views';
 import type { FeedView, PageView } from './viewModel';
 
 /**
@@ -25,17 +26,21 @@ interface Fragments {
 /** The one local each partial reads. */
 const LOCAL: { [F in keyof Fragments]: string } = { posts: 'feed', pageCard: 'page', pageDetails: 'page' };
 
-const rendered: { [F in keyof Fragments]: WeakMap<Fragments[F], string> } = {
+const rendered: { [F in keyof Fragments]: WeakMap<Fragments[F], RenderedHtml> } = {
   posts: new WeakMap(),
   pageCard: new WeakMap(),
   pageDetails: new WeakMap(),
 };
 
-/** views/partials/`partial` for `model`, as HTML: rendered the first time, remembered for the same model after. */
-export function fragment<F extends keyof Fragments>(app: Application, partial: F, model: Fragments[F]): string {
-  const memo = rendered[partial] as WeakMap<Fragments[F], string>;
+/**
+ * views/partials/`partial` for `model`, as HTML: rendered the first time, remembered for the same model after.
+ * RenderedHtml, which `<%= %>` prints as it is (src/http/views.ts).
+ */
+export function fragment<F extends keyof Fragments>(app: Application, partial: F, model: Fragments[F]): RenderedHtml {
+  const memo = rendered[partial] as WeakMap<Fragments[F], RenderedHtml>;
   let html = memo.get(model);
-  if (html === undefined) memo.set(model, (html = template(app, partial)({ [LOCAL[partial]]: model })));
+  if (html === undefined)
+    memo.set(model, (html = new RenderedHtml(template(app, partial)({ [LOCAL[partial]]: model }))));
   return html;
 }
 
@@ -50,7 +55,8 @@ function template(app: Application, partial: keyof Fragments): ejs.TemplateFunct
   const file = path.join(app.get('views') as string, 'partials', `${partial}.ejs`);
   const known = compiled.get(file);
   if (known !== undefined) return known;
-  const fn = ejs.compile(fs.readFileSync(file, 'utf8'), { filename: file });
+  const { root, escape } = templateOptions(app);
+  const fn = ejs.compile(fs.readFileSync(file, 'utf8'), { filename: file, root, escape });
   if (app.enabled('view cache')) compiled.set(file, fn);
   return fn;
 }

@@ -130,8 +130,8 @@ async function page(ctx: AppContext, req: Request, res: Response, images: Images
     title: view.name,
     page: view,
     card: fragment(req.app, 'pageCard', view),
-    about: noDetails ? '' : fragment(req.app, 'pageDetails', view),
-    posts: feed ? fragment(req.app, 'posts', feedView) : '',
+    about: noDetails ? undefined : fragment(req.app, 'pageDetails', view),
+    posts: feed ? fragment(req.app, 'posts', feedView) : undefined,
     // The feed needs a permission the person declined: the page shows what it can, and says so.
     feedBlocked: refusal ? feedBlocked(pageId, refusal, noDetails) : undefined,
     live,
@@ -216,7 +216,7 @@ async function freshPosts(ctx: AppContext, req: Request, res: Response, images: 
       req.app,
       'posts',
       viewOf(feed, feedViews, (f) => toFeedView(f, 'first', { images, pageId })),
-    ),
+    ).html,
   );
 }
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import express from 'express';
-import { useViews } from '../../src/http/views';
+import { escapeOutput, RenderedHtml, useViews } from '../../src/http/views';
 
 /** The views' settings (src/http/views.ts): includes are found without a look at the disk per render. */
 describe('useViews', () => {
@@ -27,5 +27,39 @@ describe('useViews', () => {
       exists.mockRestore();
       stat.mockRestore();
     }
+  });
+
+  it('when a view prints a value with <%= %>, then a string is escaped and only RenderedHtml is printed as it is', async () => {
+    expect(escapeOutput('<script>x</script> & "q"')).toBe('&lt;script&gt;x&lt;/script&gt; &amp; &#34;q&#34;');
+    expect(escapeOutput(undefined)).toBe('');
+    expect(escapeOutput(new RenderedHtml('<li class="post">ok</li>'))).toBe('<li class="post">ok</li>');
+
+    // The page view prints its fragments with <%= %>: text passed where a fragment was meant stays text.
+    const app = express();
+    useViews(app);
+    const page = { id: '1', name: 'Bakery', missing: undefined };
+    const html = await new Promise<string>((resolve, reject) =>
+      app.render(
+        'page',
+        {
+          connected: false,
+          flash: undefined,
+          csrf: () => '',
+          userName: undefined,
+          pagePinned: false,
+          title: 'Bakery',
+          page,
+          card: '<img src=x onerror=alert(1)>',
+          about: new RenderedHtml('<section class="about">fine</section>'),
+          posts: undefined,
+          live: false,
+          liveSince: 0,
+        },
+        (err: Error | null, out?: string) => (err ? reject(err) : resolve(out ?? '')),
+      ),
+    );
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect(html).not.toContain('<img src=x');
+    expect(html).toContain('<section class="about">fine</section>');
   });
 });

@@ -53,14 +53,14 @@ describe('fragment', () => {
     async (viewCache) => {
       const app = appWith(viewCache);
       const { feed, page } = models();
-      const posts = fragment(app, 'posts', feed);
+      const posts = fragment(app, 'posts', feed).html;
       expect(posts).toBe(await rendered(app, 'partials/posts', { feed }));
       expect(posts).toContain('&lt;script&gt;window.__pwned=1&lt;/script&gt; Rye &amp; caraway');
       expect(posts).not.toContain('<script>');
       expect(posts).not.toContain('javascript:');
-      expect(fragment(app, 'pageCard', page)).toBe(await rendered(app, 'partials/pageCard', { page }));
-      expect(fragment(app, 'pageDetails', page)).toBe(await rendered(app, 'partials/pageDetails', { page }));
-      expect(fragment(app, 'pageCard', page)).toContain('Bakery &#34;&lt;b&gt;&#34;');
+      expect(fragment(app, 'pageCard', page).html).toBe(await rendered(app, 'partials/pageCard', { page }));
+      expect(fragment(app, 'pageDetails', page).html).toBe(await rendered(app, 'partials/pageDetails', { page }));
+      expect(fragment(app, 'pageCard', page).html).toContain('Bakery &#34;&lt;b&gt;&#34;');
     },
   );
 
@@ -71,7 +71,7 @@ describe('fragment', () => {
     expect(fragment(app, 'posts', feed)).toBe(first);
     const other = toFeedView({ data: [] }, 'first', { images, pageId: '1' });
     const empty = fragment(app, 'posts', other);
-    expect(empty).not.toBe(first);
-    expect(empty).not.toContain('post-1_2');
+    expect(empty.html).not.toBe(first.html);
+    expect(empty.html).not.toContain('post-1_2');
   });
 });
