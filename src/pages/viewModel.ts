@@ -212,19 +212,28 @@ export function httpHref(raw: string | undefined): string | undefined {
 }
 
 const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"]+/gi;
-const TRAILING = /[.,;:!?'"*]$/;
-const CLOSERS: Record<string, string> = { ')': '(', ']': '[', '}': '{' };
+const TRAILING = new Set(['.', ',', ';', ':', '!', '?', "'", '"', '*']);
+const OPENERS: Record<string, string> = { ')': '(', ']': '[', '}': '{' };
 
-/** Punctuation after a URL in prose belongs to the sentence; a closing bracket only when it opened outside. */
+/**
+ * Punctuation after a URL in prose belongs to the sentence; a closing bracket only when it opened outside
+ * (more closers than openers of its kind in what is left). One count, then one pass back from the end: post
+ * text is anyone's, and this must stay linear in it (docs/architecture.md#security-rules).
+ */
 function trimUrl(candidate: string): string {
-  let url = candidate;
-  for (;;) {
-    const last = url.charAt(url.length - 1);
-    const opener = CLOSERS[last];
-    if (TRAILING.test(url)) url = url.slice(0, -1);
-    else if (opener && url.split(opener).length < url.split(last).length) url = url.slice(0, -1);
-    else return url;
+  const count: Record<string, number> = { '(': 0, ')': 0, '[': 0, ']': 0, '{': 0, '}': 0 };
+  for (const ch of candidate) if (ch in count) count[ch]!++;
+  let end = candidate.length;
+  while (end > 0) {
+    const last = candidate.charAt(end - 1);
+    const opener = OPENERS[last];
+    if (TRAILING.has(last)) end--;
+    else if (opener !== undefined && count[opener]! < count[last]!) {
+      count[last]!--;
+      end--;
+    } else break;
   }
+  return candidate.slice(0, end);
 }
 
 /**
