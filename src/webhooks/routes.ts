@@ -20,7 +20,9 @@ export function webhookRoutes(ctx: AppContext, verifyToken: string): Router {
   const router = Router();
   const recent = new LRUCache<string, true>({ max: 2000, ttl: 10 * 60 * 1000 });
   router.get('/facebook', (req, res) => handshake(req, res, verifyToken));
-  router.post('/facebook', express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT }), (req, res) =>
+  // The provider sends plain JSON: a compressed body is refused (415) on the bytes as received, before the
+  // signature check would have made anyone pay for inflating it.
+  router.post('/facebook', express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT, inflate: false }), (req, res) =>
     receive(ctx, recent, req, res),
   );
   router.use(machineErrors);
