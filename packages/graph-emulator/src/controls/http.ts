@@ -24,6 +24,7 @@ import {
   seedSchema,
   tokenFilterSchema,
 } from './schemas';
+import { loopbackHost } from '../hosts';
 
 export function controlsRouter(ctx: Context, controls: EmulatorControls): Router {
   const router = Router();
@@ -139,15 +140,6 @@ export function controlsRouter(ctx: Context, controls: EmulatorControls): Router
     res.status(400).json({ error: controlErrorMessage(err) });
   });
   return router;
-}
-
-const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
-
-/** `host` is a loopback name, with the port the emulator listens on when that is known. */
-function loopbackHost(host: string | undefined, port: number | undefined): boolean {
-  const match = host === undefined ? null : /^(\[[^\]]+\]|[^:]+)(?::(\d{1,5}))?$/.exec(host);
-  if (match === null || !LOOPBACK_NAMES.has(match[1]!.toLowerCase())) return false;
-  return port === undefined || Number(match[2] ?? 80) === port;
 }
 
 function controlErrorMessage(err: unknown): string {

@@ -11,6 +11,7 @@ import type { Context } from '../context';
 import { renderError, setHtmlHeaders } from '../dialog/html';
 import type { CallbackDelivery, EmulatorClient } from '../types';
 import { formToken, formTokenValid } from './form-token';
+import { knownHost } from '../hosts';
 
 const PAGE = '/settings/apps';
 const REMOVE = '/settings/apps/remove';
@@ -20,6 +21,11 @@ const ACTIONS = new Set(['remove', 'remove_and_delete']);
 
 export function settingsRouter(ctx: Context): Router {
   const router = Router();
+  // Only by the names the emulator is opened by: a page that rebinds its own name to this address gets nothing.
+  router.use([PAGE, REMOVE], (req, res, next) => {
+    if (knownHost(req.get('host'), ctx.port, ctx.clients.values())) return next();
+    renderError(res, 403, 'Forbidden', 'The settings page answers only on the emulator’s own address.');
+  });
   router.get(PAGE, (req, res) => {
     const user = req.query.user;
     if (user === undefined) return showPeople(ctx, res);
