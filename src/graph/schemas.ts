@@ -31,6 +31,13 @@ export type GraphErrorJson = z.infer<typeof graphErrorSchema>['error'];
 export const MAX_CURSOR = 2048;
 export const cursorSchema = z.string().regex(/^[A-Za-z0-9_=\-+/.%]{1,2048}$/);
 
+/**
+ * `paging.next`/`previous`: full provider URLs with the token in them (`access_token=`). Only that they are
+ * there is kept — `true` — so no answer the app holds, caches or renders carries a token; the cursors say where
+ * (docs/provider-interface.md#feed-paging).
+ */
+const moreMarker = opt(z.string().transform((): boolean => true));
+
 export const tokenSchema = z.object({
   access_token: z.string().min(1).max(4096),
   token_type: opt(z.string().max(40)),
@@ -49,8 +56,7 @@ export const accountsSchema = z.object({
   paging: opt(
     z.object({
       cursors: opt(z.object({ after: opt(cursorSchema) })),
-      // A full provider URL carrying the token: only whether it exists counts.
-      next: opt(z.string()),
+      next: moreMarker,
     }),
   ),
   data: z
@@ -170,9 +176,8 @@ export const feedSchema = z.object({
   paging: opt(
     z.object({
       cursors: opt(z.object({ before: opt(cursorSchema), after: opt(cursorSchema) })),
-      // `next`/`previous` are full provider URLs carrying the token: we only note that they exist.
-      next: opt(z.string()),
-      previous: opt(z.string()),
+      next: moreMarker,
+      previous: moreMarker,
     }),
   ),
 });

@@ -35,7 +35,7 @@ const models = () => ({
           permalink_url: 'javascript:alert(1)',
         },
       ],
-      paging: { cursors: { before: 'b', after: 'a' }, next: 'https://graph.example/next' },
+      paging: { cursors: { before: 'b', after: 'a' }, next: true },
     },
     'first',
     { images, pageId: '1' },

@@ -97,7 +97,7 @@ describe('page view model', () => {
   });
   it('when the provider says there is a next page, then the after cursor is offered; otherwise not', () => {
     expect(
-      toFeedView({ data: [], paging: { cursors: { after: 'A', before: 'B' }, next: 'https://x' } }, 'older'),
+      toFeedView({ data: [], paging: { cursors: { after: 'A', before: 'B' }, next: true } }, 'older'),
     ).toEqual({
       posts: [],
       after: 'A',
@@ -112,7 +112,7 @@ describe('page view model', () => {
     });
   });
   it('when the first page carries previous, then no Newer posts there; on an older page, yes', () => {
-    const feed = { data: [], paging: { cursors: { after: 'A', before: 'B' }, previous: 'https://x' } };
+    const feed = { data: [], paging: { cursors: { after: 'A', before: 'B' }, previous: true } };
     expect(toFeedView(feed, 'first').before).toBeUndefined();
     expect(toFeedView(feed, 'older').before).toBe('B');
   });
