@@ -61,7 +61,7 @@ describe('paging URLs', () => {
         } while (after !== undefined && pages < 20);
         expect(pages).toBeGreaterThan(1);
       } finally {
-        await graph.close();
+        graph.close();
       }
     });
   });

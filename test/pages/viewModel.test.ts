@@ -96,9 +96,7 @@ describe('page view model', () => {
     });
   });
   it('when the provider says there is a next page, then the after cursor is offered; otherwise not', () => {
-    expect(
-      toFeedView({ data: [], paging: { cursors: { after: 'A', before: 'B' }, next: true } }, 'older'),
-    ).toEqual({
+    expect(toFeedView({ data: [], paging: { cursors: { after: 'A', before: 'B' }, next: true } }, 'older')).toEqual({
       posts: [],
       after: 'A',
       before: undefined,
