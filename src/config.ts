@@ -156,6 +156,49 @@ function scopeList(raw: string): readonly string[] | Problem {
   return bad === undefined ? scopes : new Problem(`"${bad}" is not a permission name (lowercase letters and _)`);
 }
 
+/** An absolute http(s) URL (a path is allowed). */
+const httpUrl = checked((raw): string | Problem => {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return new Problem(`must be an absolute http(s) URL, got "${raw}"`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.hash) {
+    return new Problem(`must be an http(s) URL without credentials or fragment, got "${raw}"`);
+  }
+  return url.toString();
+});
+
+/** A redis:// or rediss:// URL with a host and, at most, a database number. */
+const redisUrl = checked((raw): string | Problem => {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return new Problem('must be a redis:// or rediss:// URL');
+  }
+  if ((url.protocol !== 'redis:' && url.protocol !== 'rediss:') || !url.hostname) {
+    return new Problem(`must be a redis:// or rediss:// URL with a host, got protocol "${url.protocol}"`);
+  }
+  // The client would otherwise throw "Invalid pathname" at start, naming nothing.
+  if (url.pathname !== '' && url.pathname !== '/' && !/^\/\d{1,5}$/.test(url.pathname)) {
+    return new Problem('the path, when given, must be a database number such as /0');
+  }
+  return raw;
+});
+
+/** Express `trust proxy`: true, false, a hop count or a list of addresses/subnets. */
+const trustProxy = checked((raw): boolean | number | string | Problem => {
+  if (raw === 'true') return true;
+  if (raw === 'false') return false;
+  if (/^\d{1,3}$/.test(raw)) return Number(raw);
+  if (!/^[\w.:/, -]+$/.test(raw)) {
+    return new Problem(`must be true, false, a hop count or a list of addresses/subnets, got "${raw}"`);
+  }
+  return raw;
+});
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /**
@@ -180,15 +223,7 @@ const envSchema = z
     FB_PKCE: onOff().optional(),
     FB_AUTH_URL: origin.default(DEFAULT_AUTH_URL),
     FB_PAGE_ID: numericId((iss) => `must be a numeric page id, ${got(iss)}`).optional(),
-    SESSION_SECRET: checked((raw): readonly string[] | Problem => {
-      const secrets = raw
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean);
-      return secrets.length === 0 || secrets.some((s) => s.length < 32)
-        ? new Problem('each secret must be at least 32 characters')
-        : secrets;
-    }).optional(),
+    SESSION_SECRET: keyList('each secret must be at least 32 characters').optional(),
     TOKEN_ENCRYPTION_KEY: keyList(
       'each key must be at least 32 characters (comma-separate old keys after the new one)',
     ).optional(),
@@ -198,34 +233,8 @@ const envSchema = z
     LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
     FB_GRAPH_URL: origin.default(DEFAULT_GRAPH_URL),
     FB_IMAGE_ORIGINS: imageOrigins.optional(),
-    FB_JWKS_URL: checked((raw): string | Problem => {
-      let url: URL;
-      try {
-        url = new URL(raw);
-      } catch {
-        return new Problem(`must be an absolute http(s) URL, got "${raw}"`);
-      }
-      if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.hash) {
-        return new Problem(`must be an http(s) URL without credentials or fragment, got "${raw}"`);
-      }
-      return url.toString();
-    }).optional(),
-    REDIS_URL: checked((raw): string | Problem => {
-      let url: URL;
-      try {
-        url = new URL(raw);
-      } catch {
-        return new Problem('must be a redis:// or rediss:// URL');
-      }
-      if ((url.protocol !== 'redis:' && url.protocol !== 'rediss:') || !url.hostname) {
-        return new Problem(`must be a redis:// or rediss:// URL with a host, got protocol "${url.protocol}"`);
-      }
-      // The client would otherwise throw "Invalid pathname" at start, naming nothing.
-      if (url.pathname !== '' && url.pathname !== '/' && !/^\/\d{1,5}$/.test(url.pathname)) {
-        return new Problem('the path, when given, must be a database number such as /0');
-      }
-      return raw;
-    }).default('redis://127.0.0.1:6379'),
+    FB_JWKS_URL: httpUrl.optional(),
+    REDIS_URL: redisUrl.default('redis://127.0.0.1:6379'),
     REDIS_PREFIX: z
       .string()
       .regex(/^[\x21-\x7e]{1,100}$/, {
@@ -234,15 +243,7 @@ const envSchema = z
       .default('pagelight:sess:'),
     PROVIDER_PORT: portNumber(3001),
     EMULATOR_ACTIVITY: onOff(20).default(false),
-    TRUST_PROXY: checked((raw): boolean | number | string | Problem => {
-      if (raw === 'true') return true;
-      if (raw === 'false') return false;
-      if (/^\d{1,3}$/.test(raw)) return Number(raw);
-      if (!/^[\w.:/, -]+$/.test(raw)) {
-        return new Problem(`must be true, false, a hop count or a list of addresses/subnets, got "${raw}"`);
-      }
-      return raw;
-    }).optional(),
+    TRUST_PROXY: trustProxy.optional(),
     SESSION_IDLE_SECONDS: wholeNumber(1, 31 * 24 * 3600, 2 * 60 * 60),
     SESSION_MAX_SECONDS: wholeNumber(1, 365 * 24 * 3600, 7 * 24 * 3600),
     PROVIDER_TIMEOUT_MS: wholeNumber(1, 60000, 5000),
@@ -351,7 +352,7 @@ function derive(vars: Vars) {
     /** Who runs this instance and how to reach them, for the privacy page; undefined shows a placeholder. */
     operatorName: vars.OPERATOR_NAME,
     operatorContact: vars.OPERATOR_CONTACT,
-    logLevel: vars.LOG_LEVEL as string,
+    logLevel: vars.LOG_LEVEL,
     nodeEnv: vars.NODE_ENV,
   };
 }
