@@ -1,85 +1,25 @@
 import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import {
+  DEFAULT_API_VERSION,
+  DEFAULT_AUTH_URL,
+  DEFAULT_GRAPH_URL,
+  DEFAULT_IMAGE_ORIGINS,
+  DEFAULT_SCOPES,
+  JWKS_PATH,
+  OPENID_SCOPE,
+  SUBSCRIBE_SCOPE,
+} from './graph/provider';
 
-/**
- * The whole configuration, validated once at start (docs/architecture.md#configuration). Every provider
- * URL comes from here so tests and operators can point the app anywhere.
- */
-export interface Config {
-  readonly port: number;
-  readonly baseUrl: string;
-  /** `$BASE_URL/auth/callback`, registered with the provider. */
-  readonly callbackUrl: string;
-  /** Demo mode: no FB_APP_ID, the embedded emulator is started and wired in. */
-  readonly demo: boolean;
-  readonly appId: string;
-  readonly appSecret: string;
-  readonly apiVersion: string;
-  readonly authUrl: string;
-  readonly graphUrl: string;
-  /**
-   * Origins whose images the pages show and the CSP's `img-src` lists (FB_IMAGE_ORIGINS); an origin may start
-   * its host with `*.` (any subdomain), as a CSP host source does. Demo mode adds the emulator's origin.
-   */
-  readonly imageOrigins: readonly string[];
-  readonly scopes: readonly string[];
-  /** Facebook Login for Business: the configuration the dialog logs in with (it holds the permissions). */
-  readonly configId: string | undefined;
-  /** PKCE on the dialog and the code exchange (FB_PKCE); see docs/architecture.md#configuration. */
-  readonly pkce: boolean;
-  /** `openid` is among the scopes: a nonce goes to the dialog and the exchange must return a verified id_token. */
-  readonly oidc: boolean;
-  /** Where the provider publishes the keys that sign its id_tokens (FB_JWKS_URL). */
-  readonly jwksUrl: string;
-  /** The `iss` its id_tokens must carry: the dialog's origin (FB_AUTH_URL). */
-  readonly oidcIssuer: string;
-  readonly pageId: string | undefined;
-  readonly sessionSecrets: readonly string[];
-  readonly sessionSecretGenerated: boolean;
-  /** Keys that seal tokens in the session, newest first (TOKEN_ENCRYPTION_KEY, else SESSION_SECRET). */
-  readonly tokenKeys: readonly string[];
-  readonly sessionStore: 'memory' | 'redis';
-  /** Where cached page answers live: this process, or Redis shared by every instance (PAGE_CACHE_STORE, default: SESSION_STORE). */
-  readonly pageCacheStore: 'memory' | 'redis';
-  readonly redisUrl: string;
-  readonly redisPrefix: string;
-  readonly providerPort: number;
-  /** Demo mode: the embedded emulator posts now and then (EMULATOR_ACTIVITY=on), so a new post arrives live. */
-  readonly emulatorActivity: boolean;
-  readonly trustProxy: boolean | number | string | undefined;
-  readonly secureCookies: boolean;
-  /** Idle timeout of a session, seconds. */
-  readonly sessionIdleSec: number;
-  /** Absolute lifetime of a login, seconds. */
-  readonly sessionMaxSec: number;
-  /** Timeout of one provider HTTP call, milliseconds. */
-  readonly providerTimeoutMs: number;
-  /** Seconds a page's details and first feed page are served from the cache; 0 turns it off. */
-  readonly pageCacheTtlSec: number;
-  /** Connections the server accepts at once; more are closed on arrival. */
-  readonly maxConnections: number;
-  /** Seconds the list of a person's pages (`/me/accounts`) is kept per user token; 0 turns it off. */
-  readonly accountsCacheTtlSec: number;
-  /** Provider reads one session may have under way at once; more wait briefly, then get a 429. */
-  readonly sessionUpstreamConcurrency: number;
-  /** Uncached page requests (older posts, the picker) one session may make per minute. */
-  readonly sessionRateLimit: number;
-  /** Login starts allowed per client address per minute; 0 turns the limit off. */
-  readonly loginRateLimit: number;
-  /** Compared with `hub.verify_token` in the provider's webhook handshake; webhooks are off without one (docs/architecture.md#live-updates). */
-  readonly webhookVerifyToken: string | undefined;
-  /** Open live-update streams one session may hold; more get a 429. */
-  readonly liveStreamsPerSession: number;
-  /** Open live-update streams this instance holds at once; more get a 429. */
-  readonly liveStreamsMax: number;
-  /** Seconds between heartbeats on a live-update stream. */
-  readonly liveHeartbeatSec: number;
-  /** Who runs this instance, for the privacy page; undefined shows a placeholder (docs/architecture.md#configuration). */
-  readonly operatorName: string | undefined;
-  /** How to reach them (an address or URL), for the privacy page. */
-  readonly operatorContact: string | undefined;
-  readonly logLevel: string;
-  readonly nodeEnv: string;
-}
+// Kept importable from here for the code that already does.
+export {
+  DEFAULT_API_VERSION,
+  DEFAULT_IMAGE_ORIGINS,
+  DEFAULT_SCOPES,
+  JWKS_PATH,
+  OPENID_SCOPE,
+  SUBSCRIBE_SCOPE,
+} from './graph/provider';
 
 /** A configuration problem, reported as one line naming the variable. */
 export class ConfigError extends Error {
@@ -92,91 +32,90 @@ export class ConfigError extends Error {
   }
 }
 
-/**
- * The newest version the provider's changelog lists as available (docs/provider-interface.md#versioning).
- * The one place it is kept: docs and tests read it from here.
- */
-export const DEFAULT_API_VERSION = 'v26.0';
-/**
- * `pages_show_list` for /me/accounts, `pages_read_engagement` for the page token, the Page's fields
- * and its own posts. `pages_read_user_content` (visitor posts, comments) is not needed by what the app shows
- * (docs/provider-interface.md#permissions).
- */
-export const DEFAULT_SCOPES = 'pages_show_list pages_read_engagement';
-/** The optional permission that lets the app subscribe a page to webhooks. */
-export const SUBSCRIBE_SCOPE = 'pages_manage_metadata';
-/** The OpenID Connect scope: the provider honours PKCE only in its OIDC flow (docs/provider-interface.md#pkce). */
-export const OPENID_SCOPE = 'openid';
-/** Where the provider documents its JWKS, on the dialog's origin. */
-export const JWKS_PATH = '/.well-known/oauth/openid/jwks/';
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-
-type Env = Readonly<Record<string, string | undefined>>;
-
-function read(env: Env, name: string): string | undefined {
-  const value = env[name];
-  if (value === undefined) return undefined;
-  const trimmed = value.trim();
-  return trimmed === '' ? undefined : trimmed;
+/** What a field's check returns instead of a value: the problem, in the words of the one-line error. */
+class Problem {
+  constructor(readonly text: string) {}
 }
 
-function port(env: Env, name: string, fallback: number): number {
-  const raw = read(env, name);
-  if (raw === undefined) return fallback;
-  if (!/^\d{1,5}$/.test(raw) || Number(raw) > 65535) {
-    throw new ConfigError(name, `must be a port number from 0 to 65535, got "${raw}"`);
-  }
-  return Number(raw);
+/** A variable whose check has more than one thing to say: `parse` returns the value or a {@link Problem}. */
+function checked<T>(parse: (raw: string) => T | Problem) {
+  return z.string().transform((raw, ctx): T => {
+    const out = parse(raw);
+    if (!(out instanceof Problem)) return out;
+    ctx.issues.push({ code: 'custom', message: out.text, input: raw });
+    return z.NEVER;
+  });
 }
 
-function positiveInt(env: Env, name: string, fallback: number, max: number): number {
-  const raw = read(env, name);
-  if (raw === undefined) return fallback;
-  if (!/^\d{1,10}$/.test(raw) || Number(raw) < 1 || Number(raw) > max) {
-    throw new ConfigError(name, `must be a whole number from 1 to ${max}, got "${raw}"`);
-  }
-  return Number(raw);
+const got = (iss: { input?: unknown }, limit = Infinity): string => `got "${String(iss.input).slice(0, limit)}"`;
+
+function portNumber(fallback: number) {
+  return z
+    .string()
+    .refine((raw) => /^\d{1,5}$/.test(raw) && Number(raw) <= 65535, {
+      error: (iss) => `must be a port number from 0 to 65535, ${got(iss)}`,
+    })
+    .transform(Number)
+    .default(fallback);
 }
 
-function wholeNumber(env: Env, name: string, fallback: number, max: number): number {
-  const raw = read(env, name);
-  if (raw === undefined) return fallback;
-  if (!/^\d{1,10}$/.test(raw) || Number(raw) > max) {
-    throw new ConfigError(name, `must be a whole number from 0 to ${max}, got "${raw}"`);
-  }
-  return Number(raw);
+function wholeNumber(min: 0 | 1, max: number, fallback: number) {
+  return z
+    .string()
+    .refine((raw) => /^\d{1,10}$/.test(raw) && Number(raw) >= min && Number(raw) <= max, {
+      error: (iss) => `must be a whole number from ${min} to ${max}, ${got(iss)}`,
+    })
+    .transform(Number)
+    .default(fallback);
+}
+
+function onOff(limit = Infinity) {
+  return z
+    .enum(['on', 'off'], { error: (iss) => `must be "on" or "off", ${got(iss, limit)}` })
+    .transform((value) => value === 'on');
+}
+
+const store = z.enum(['memory', 'redis'], { error: (iss) => `must be "memory" or "redis", ${got(iss)}` });
+
+const numericId = (problem: (iss: { input?: unknown }) => string) => z.string().regex(/^\d{1,32}$/, { error: problem });
+
+const printableSecret = z
+  .string()
+  .regex(/^[\x21-\x7e]{8,256}$/, { error: 'must be 8 to 256 printable characters without spaces' });
+
+/** Free text shown on a page: at most 200 characters, no control characters. */
+const oneLine = z.string().regex(/^\P{Cc}{1,200}$/u, { error: 'must be at most 200 characters, on one line' });
+
+/** A comma-separated list of keys, newest first, each 32+ characters. */
+function keyList(problem: string) {
+  return checked((raw): readonly string[] | Problem => {
+    const keys = raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    return keys.length === 0 || keys.some((k) => k.length < 32) ? new Problem(problem) : keys;
+  });
 }
 
 /** An http(s) origin with no path, query or fragment; returned without a trailing slash. */
-function origin(env: Env, name: string, fallback: string): string {
-  const raw = read(env, name) ?? fallback;
+const origin = checked((raw): string | Problem => {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError(name, `must be an absolute http(s) URL, got "${raw}"`);
+    return new Problem(`must be an absolute http(s) URL, got "${raw}"`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError(name, `must use http: or https:, got "${url.protocol}"`);
+    return new Problem(`must use http: or https:, got "${url.protocol}"`);
   }
   if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash || url.username) {
-    throw new ConfigError(
-      name,
-      `must be an origin such as https://example.com (no path, query or credentials), got "${raw}"`,
-    );
+    return new Problem(`must be an origin such as https://example.com (no path, query or credentials), got "${raw}"`);
   }
   return url.origin;
-}
-
-/**
- * The provider's image hosts (docs/architecture.md#configuration): photos and covers come from its CDN,
- * `scontent…fbcdn.net` with a host per region, and profile pictures from `platform-lookaside.fbsbx.com`.
- */
-export const DEFAULT_IMAGE_ORIGINS = 'https://*.fbcdn.net https://platform-lookaside.fbsbx.com';
+});
 
 /** A space-separated list of http(s) origins, each host optionally starting with `*.`; lowercased, deduplicated. */
-function imageOrigins(env: Env, name: string): string[] {
-  const raw = read(env, name) ?? DEFAULT_IMAGE_ORIGINS;
+const imageOrigins = checked((raw): readonly string[] | Problem => {
   const out: string[] = [];
   for (const item of raw.split(/\s+/)) {
     const wildcard = /^https?:\/\/\*\./i.test(item);
@@ -200,77 +139,233 @@ function imageOrigins(env: Env, name: string): string[] {
       // The URL parser lets `;` and `'` through in a host: in a CSP they would end the directive.
       !/^([a-z0-9-]+(\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])$/.test(host)
     ) {
-      throw new ConfigError(
-        name,
+      return new Problem(
         `must be space-separated http(s) origins such as https://*.fbcdn.net (no path or query), got "${item.slice(0, 100)}"`,
       );
     }
-    const origin = wildcard ? url.origin.replace('//wildcard.', '//*.') : url.origin;
-    if (!out.includes(origin)) out.push(origin);
+    const found = wildcard ? url.origin.replace('//wildcard.', '//*.') : url.origin;
+    if (!out.includes(found)) out.push(found);
   }
   return out;
+});
+
+/** Permissions separated by spaces or commas. */
+function scopeList(raw: string): readonly string[] | Problem {
+  const scopes = raw.split(/[\s,]+/).filter(Boolean);
+  const bad = scopes.find((scope) => !/^[a-z_]{1,64}$/.test(scope));
+  return bad === undefined ? scopes : new Problem(`"${bad}" is not a permission name (lowercase letters and _)`);
 }
 
-/** An absolute http(s) URL (a path is allowed), or undefined when unset. */
-function httpUrl(env: Env, name: string): string | undefined {
-  const raw = read(env, name);
-  if (raw === undefined) return undefined;
+/** An absolute http(s) URL (a path is allowed). */
+const httpUrl = checked((raw): string | Problem => {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError(name, `must be an absolute http(s) URL, got "${raw}"`);
+    return new Problem(`must be an absolute http(s) URL, got "${raw}"`);
   }
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.hash) {
-    throw new ConfigError(name, `must be an http(s) URL without credentials or fragment, got "${raw}"`);
+    return new Problem(`must be an http(s) URL without credentials or fragment, got "${raw}"`);
   }
   return url.toString();
-}
+});
 
-function trustProxy(raw: string | undefined): Config['trustProxy'] {
-  if (raw === undefined) return undefined;
+/** A redis:// or rediss:// URL with a host and, at most, a database number. */
+const redisUrl = checked((raw): string | Problem => {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return new Problem('must be a redis:// or rediss:// URL');
+  }
+  if ((url.protocol !== 'redis:' && url.protocol !== 'rediss:') || !url.hostname) {
+    return new Problem(`must be a redis:// or rediss:// URL with a host, got protocol "${url.protocol}"`);
+  }
+  // The client would otherwise throw "Invalid pathname" at start, naming nothing.
+  if (url.pathname !== '' && url.pathname !== '/' && !/^\/\d{1,5}$/.test(url.pathname)) {
+    return new Problem('the path, when given, must be a database number such as /0');
+  }
+  return raw;
+});
+
+/** Express `trust proxy`: true, false, a hop count or a list of addresses/subnets. */
+const trustProxy = checked((raw): boolean | number | string | Problem => {
   if (raw === 'true') return true;
   if (raw === 'false') return false;
   if (/^\d{1,3}$/.test(raw)) return Number(raw);
   if (!/^[\w.:/, -]+$/.test(raw)) {
-    throw new ConfigError(
-      'TRUST_PROXY',
-      `must be true, false, a hop count or a list of addresses/subnets, got "${raw}"`,
-    );
+    return new Problem(`must be true, false, a hop count or a list of addresses/subnets, got "${raw}"`);
   }
   return raw;
+});
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/**
+ * Every variable the app reads, keyed by its name (docs/configuration.md lists them, and a test keeps the two
+ * in step). A field gives the variable's value or its default; defaults that depend on another variable are
+ * left undefined here and worked out in {@link derive}. The order is the order errors are looked for in.
+ */
+const envSchema = z
+  .object({
+    PORT: portNumber(3000),
+    BASE_URL: origin.optional(),
+    FB_APP_ID: numericId(() => "must be the numeric app id from the provider's app dashboard").optional(),
+    FB_APP_SECRET: printableSecret.optional(),
+    FB_API_VERSION: z
+      .string()
+      .regex(/^v\d+\.\d+$/, { error: (iss) => `must look like v23.0, ${got(iss)}` })
+      .default(DEFAULT_API_VERSION),
+    FB_SCOPES: checked(scopeList).optional(),
+    FB_CONFIG_ID: numericId(
+      (iss) => `must be the numeric configuration id from Facebook Login for Business, ${got(iss, 40)}`,
+    ).optional(),
+    FB_PKCE: onOff().optional(),
+    FB_AUTH_URL: origin.default(DEFAULT_AUTH_URL),
+    FB_PAGE_ID: numericId((iss) => `must be a numeric page id, ${got(iss)}`).optional(),
+    SESSION_SECRET: keyList('each secret must be at least 32 characters').optional(),
+    TOKEN_ENCRYPTION_KEY: keyList(
+      'each key must be at least 32 characters (comma-separate old keys after the new one)',
+    ).optional(),
+    SESSION_STORE: store.default('memory'),
+    PAGE_CACHE_STORE: store.optional(),
+    FB_WEBHOOK_VERIFY_TOKEN: printableSecret.optional(),
+    LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+    FB_GRAPH_URL: origin.default(DEFAULT_GRAPH_URL),
+    FB_IMAGE_ORIGINS: imageOrigins.optional(),
+    FB_JWKS_URL: httpUrl.optional(),
+    REDIS_URL: redisUrl.default('redis://127.0.0.1:6379'),
+    REDIS_PREFIX: z
+      .string()
+      .regex(/^[\x21-\x7e]{1,100}$/, {
+        error: 'must be 1 to 100 printable characters without spaces, such as "pagelight:sess:"',
+      })
+      .default('pagelight:sess:'),
+    PROVIDER_PORT: portNumber(3001),
+    EMULATOR_ACTIVITY: onOff(20).default(false),
+    TRUST_PROXY: trustProxy.optional(),
+    SESSION_IDLE_SECONDS: wholeNumber(1, 31 * 24 * 3600, 2 * 60 * 60),
+    SESSION_MAX_SECONDS: wholeNumber(1, 365 * 24 * 3600, 7 * 24 * 3600),
+    PROVIDER_TIMEOUT_MS: wholeNumber(1, 60000, 5000),
+    PAGE_CACHE_TTL: wholeNumber(0, 86400, 60),
+    MAX_CONNECTIONS: wholeNumber(1, 1_000_000, 1000),
+    ACCOUNTS_CACHE_TTL: wholeNumber(0, 3600, 30),
+    SESSION_UPSTREAM_CONCURRENCY: wholeNumber(1, 64, 4),
+    SESSION_RATE_LIMIT: wholeNumber(1, 100_000, 60),
+    LOGIN_RATE_LIMIT: wholeNumber(0, 1_000_000, 30),
+    LIVE_STREAMS_PER_SESSION: wholeNumber(1, 64, 4),
+    LIVE_STREAMS_MAX: wholeNumber(1, 1_000_000, 1000),
+    LIVE_HEARTBEAT_SECONDS: wholeNumber(1, 3600, 25),
+    OPERATOR_NAME: oneLine.optional(),
+    OPERATOR_CONTACT: oneLine.optional(),
+    NODE_ENV: z.string().default('development'),
+  })
+  // The rules between variables, all here. They run once every variable is valid on its own.
+  .superRefine((vars, ctx) => {
+    const demo = vars.FB_APP_ID === undefined;
+    if (!demo && vars.FB_APP_SECRET === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['FB_APP_SECRET'], message: 'is required when FB_APP_ID is set' });
+    }
+    if (!demo && vars.SESSION_SECRET === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SESSION_SECRET'],
+        message:
+          'is required when FB_APP_ID is set (32+ random characters; comma-separate old secrets after the new one to rotate)',
+      });
+    }
+    // The shared cache uses the session store's Redis connection (docs/architecture.md#shared-cache).
+    if (vars.PAGE_CACHE_STORE === 'redis' && vars.SESSION_STORE !== 'redis') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PAGE_CACHE_STORE'],
+        message: '"redis" needs SESSION_STORE=redis (it shares that Redis connection)',
+      });
+    }
+  });
+
+type Vars = z.output<typeof envSchema>;
+
+/** The names of every variable the app reads, in the schema's order. */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
+
+/** The configuration the app runs with, worked out from valid variables (docs/configuration.md). */
+function derive(vars: Vars) {
+  const demo = vars.FB_APP_ID === undefined;
+  // The demo runs the OIDC flow (so it exercises PKCE and the id_token against the emulator), and its
+  // provider delivers webhooks, so its pages may be subscribed (docs/architecture.md#live-updates).
+  const scopes =
+    vars.FB_SCOPES ??
+    (demo ? [OPENID_SCOPE, ...DEFAULT_SCOPES.split(' '), SUBSCRIBE_SCOPE] : DEFAULT_SCOPES.split(' '));
+  const sessionSecrets = vars.SESSION_SECRET ?? [randomBytes(32).toString('base64url')];
+  const baseUrl = vars.BASE_URL ?? `http://localhost:${vars.PORT}`;
+  return {
+    port: vars.PORT,
+    baseUrl,
+    /** `$BASE_URL/auth/callback`, registered with the provider. */
+    callbackUrl: `${baseUrl}/auth/callback`,
+    /** Demo mode: no FB_APP_ID, the embedded emulator is started and wired in. */
+    demo,
+    appId: vars.FB_APP_ID ?? '',
+    appSecret: vars.FB_APP_SECRET ?? '',
+    apiVersion: vars.FB_API_VERSION,
+    authUrl: vars.FB_AUTH_URL,
+    graphUrl: vars.FB_GRAPH_URL,
+    /** Origins whose images the pages show and the CSP's `img-src` lists; demo mode adds the emulator's. */
+    imageOrigins: vars.FB_IMAGE_ORIGINS ?? DEFAULT_IMAGE_ORIGINS.split(' '),
+    scopes,
+    /** Facebook Login for Business: the configuration the dialog logs in with (it holds the permissions). */
+    configId: vars.FB_CONFIG_ID,
+    pkce: vars.FB_PKCE ?? demo,
+    /** `openid` is among the scopes: a nonce goes to the dialog and the exchange must return a verified id_token. */
+    oidc: scopes.includes(OPENID_SCOPE),
+    jwksUrl: vars.FB_JWKS_URL ?? `${vars.FB_AUTH_URL}${JWKS_PATH}`,
+    /** The `iss` the provider's id_tokens must carry: the dialog's origin. */
+    oidcIssuer: vars.FB_AUTH_URL,
+    pageId: vars.FB_PAGE_ID,
+    sessionSecrets,
+    sessionSecretGenerated: vars.SESSION_SECRET === undefined,
+    /** Keys that seal tokens in the session, newest first. */
+    tokenKeys: vars.TOKEN_ENCRYPTION_KEY ?? sessionSecrets,
+    sessionStore: vars.SESSION_STORE,
+    pageCacheStore: vars.PAGE_CACHE_STORE ?? vars.SESSION_STORE,
+    redisUrl: vars.REDIS_URL,
+    redisPrefix: vars.REDIS_PREFIX,
+    providerPort: vars.PROVIDER_PORT,
+    emulatorActivity: vars.EMULATOR_ACTIVITY,
+    trustProxy: vars.TRUST_PROXY,
+    secureCookies: baseUrl.startsWith('https:'),
+    sessionIdleSec: vars.SESSION_IDLE_SECONDS,
+    sessionMaxSec: vars.SESSION_MAX_SECONDS,
+    providerTimeoutMs: vars.PROVIDER_TIMEOUT_MS,
+    pageCacheTtlSec: vars.PAGE_CACHE_TTL,
+    maxConnections: vars.MAX_CONNECTIONS,
+    accountsCacheTtlSec: vars.ACCOUNTS_CACHE_TTL,
+    sessionUpstreamConcurrency: vars.SESSION_UPSTREAM_CONCURRENCY,
+    sessionRateLimit: vars.SESSION_RATE_LIMIT,
+    loginRateLimit: vars.LOGIN_RATE_LIMIT,
+    /** Webhooks are off without one; in demo mode a random one, registered with the embedded emulator. */
+    webhookVerifyToken: vars.FB_WEBHOOK_VERIFY_TOKEN ?? (demo ? randomBytes(24).toString('base64url') : undefined),
+    liveStreamsPerSession: vars.LIVE_STREAMS_PER_SESSION,
+    liveStreamsMax: vars.LIVE_STREAMS_MAX,
+    liveHeartbeatSec: vars.LIVE_HEARTBEAT_SECONDS,
+    /** Who runs this instance and how to reach them, for the privacy page; undefined shows a placeholder. */
+    operatorName: vars.OPERATOR_NAME,
+    operatorContact: vars.OPERATOR_CONTACT,
+    logLevel: vars.LOG_LEVEL,
+    nodeEnv: vars.NODE_ENV,
+  };
 }
 
-function redisUrl(env: Env): string {
-  const raw = read(env, 'REDIS_URL') ?? 'redis://127.0.0.1:6379';
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError('REDIS_URL', 'must be a redis:// or rediss:// URL');
-  }
-  if ((url.protocol !== 'redis:' && url.protocol !== 'rediss:') || !url.hostname) {
-    throw new ConfigError(
-      'REDIS_URL',
-      `must be a redis:// or rediss:// URL with a host, got protocol "${url.protocol}"`,
-    );
-  }
-  // The client would otherwise throw "Invalid pathname" at start, naming nothing.
-  if (url.pathname !== '' && url.pathname !== '/' && !/^\/\d{1,5}$/.test(url.pathname)) {
-    throw new ConfigError('REDIS_URL', 'the path, when given, must be a database number such as /0');
-  }
-  return raw;
-}
+/** The whole configuration, validated once at start (docs/configuration.md). */
+export type Config = Readonly<ReturnType<typeof derive>>;
 
-function redisPrefix(raw: string | undefined): string {
-  if (raw === undefined) return 'pagelight:sess:';
-  if (!/^[\x21-\x7e]{1,100}$/.test(raw)) {
-    throw new ConfigError(
-      'REDIS_PREFIX',
-      'must be 1 to 100 printable characters without spaces, such as "pagelight:sess:"',
-    );
-  }
-  return raw;
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** A value that is empty or only spaces counts as unset. */
+function read(env: Env, name: string): string | undefined {
+  const trimmed = env[name]?.trim();
+  return trimmed === '' ? undefined : trimmed;
 }
 
 /**
@@ -278,166 +373,12 @@ function redisPrefix(raw: string | undefined): string {
  * first bad variable; never returns a half-valid config.
  */
 export function loadConfig(env: Env = process.env): Config {
-  const appPort = port(env, 'PORT', 3000);
-  const baseUrl = origin(env, 'BASE_URL', `http://localhost:${appPort}`);
-  const appId = read(env, 'FB_APP_ID');
-  const demo = appId === undefined;
-  if (appId !== undefined && !/^\d{1,32}$/.test(appId)) {
-    throw new ConfigError('FB_APP_ID', "must be the numeric app id from the provider's app dashboard");
+  const result = envSchema.safeParse(Object.fromEntries(CONFIG_VARIABLES.map((name) => [name, read(env, name)])));
+  if (!result.success) {
+    const [issue] = result.error.issues;
+    throw new ConfigError(String(issue?.path[0] ?? 'environment'), issue?.message ?? 'is not valid');
   }
-  const appSecret = read(env, 'FB_APP_SECRET');
-  if (!demo && appSecret === undefined) {
-    throw new ConfigError('FB_APP_SECRET', 'is required when FB_APP_ID is set');
-  }
-  if (appSecret !== undefined && !/^[\x21-\x7e]{8,256}$/.test(appSecret)) {
-    throw new ConfigError('FB_APP_SECRET', 'must be 8 to 256 printable characters without spaces');
-  }
-
-  const apiVersion = read(env, 'FB_API_VERSION') ?? DEFAULT_API_VERSION;
-  if (!/^v\d+\.\d+$/.test(apiVersion)) {
-    throw new ConfigError('FB_API_VERSION', `must look like v23.0, got "${apiVersion}"`);
-  }
-
-  // The demo runs the OIDC flow (so it exercises PKCE and the id_token against the emulator), and its
-  // provider delivers webhooks, so its pages may be subscribed (docs/architecture.md#live-updates).
-  const scopes = (
-    read(env, 'FB_SCOPES') ?? (demo ? `${OPENID_SCOPE} ${DEFAULT_SCOPES} ${SUBSCRIBE_SCOPE}` : DEFAULT_SCOPES)
-  )
-    .split(/[\s,]+/)
-    .filter(Boolean);
-  for (const scope of scopes) {
-    if (!/^[a-z_]{1,64}$/.test(scope)) {
-      throw new ConfigError('FB_SCOPES', `"${scope}" is not a permission name (lowercase letters and _)`);
-    }
-  }
-
-  const configId = read(env, 'FB_CONFIG_ID');
-  if (configId !== undefined && !/^\d{1,32}$/.test(configId)) {
-    throw new ConfigError(
-      'FB_CONFIG_ID',
-      `must be the numeric configuration id from Facebook Login for Business, got "${configId.slice(0, 40)}"`,
-    );
-  }
-  const pkceRaw = read(env, 'FB_PKCE') ?? (demo ? 'on' : 'off');
-  if (pkceRaw !== 'on' && pkceRaw !== 'off') {
-    throw new ConfigError('FB_PKCE', `must be "on" or "off", got "${pkceRaw}"`);
-  }
-  const authUrl = origin(env, 'FB_AUTH_URL', 'https://www.facebook.com');
-
-  const pageId = read(env, 'FB_PAGE_ID');
-  if (pageId !== undefined && !/^\d{1,32}$/.test(pageId)) {
-    throw new ConfigError('FB_PAGE_ID', `must be a numeric page id, got "${pageId}"`);
-  }
-
-  const secretRaw = read(env, 'SESSION_SECRET');
-  if (!demo && secretRaw === undefined) {
-    throw new ConfigError(
-      'SESSION_SECRET',
-      'is required when FB_APP_ID is set (32+ random characters; comma-separate old secrets after the new one to rotate)',
-    );
-  }
-  const sessionSecrets = secretRaw
-    ?.split(',')
-    .map((s) => s.trim())
-    .filter(Boolean) ?? [randomBytes(32).toString('base64url')];
-  if (sessionSecrets.some((s) => s.length < 32)) {
-    throw new ConfigError('SESSION_SECRET', 'each secret must be at least 32 characters');
-  }
-
-  const tokenKeys =
-    read(env, 'TOKEN_ENCRYPTION_KEY')
-      ?.split(',')
-      .map((s) => s.trim())
-      .filter(Boolean) ?? sessionSecrets;
-  if (tokenKeys.length === 0 || tokenKeys.some((k) => k.length < 32)) {
-    throw new ConfigError(
-      'TOKEN_ENCRYPTION_KEY',
-      'each key must be at least 32 characters (comma-separate old keys after the new one)',
-    );
-  }
-
-  const store = read(env, 'SESSION_STORE') ?? 'memory';
-  if (store !== 'memory' && store !== 'redis') {
-    throw new ConfigError('SESSION_STORE', `must be "memory" or "redis", got "${store}"`);
-  }
-
-  const cacheStore = read(env, 'PAGE_CACHE_STORE') ?? store;
-  if (cacheStore !== 'memory' && cacheStore !== 'redis') {
-    throw new ConfigError('PAGE_CACHE_STORE', `must be "memory" or "redis", got "${cacheStore}"`);
-  }
-  // The shared cache uses the session store's Redis connection (docs/architecture.md#shared-cache).
-  if (cacheStore === 'redis' && store !== 'redis') {
-    throw new ConfigError('PAGE_CACHE_STORE', '"redis" needs SESSION_STORE=redis (it shares that Redis connection)');
-  }
-
-  const verifyToken = read(env, 'FB_WEBHOOK_VERIFY_TOKEN');
-  if (verifyToken !== undefined && !/^[\x21-\x7e]{8,256}$/.test(verifyToken)) {
-    throw new ConfigError('FB_WEBHOOK_VERIFY_TOKEN', 'must be 8 to 256 printable characters without spaces');
-  }
-
-  const logLevel = read(env, 'LOG_LEVEL') ?? 'info';
-  if (!LOG_LEVELS.includes(logLevel)) {
-    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
-  }
-
-  const config: Config = {
-    port: appPort,
-    baseUrl,
-    callbackUrl: `${baseUrl}/auth/callback`,
-    demo,
-    appId: appId ?? '',
-    appSecret: appSecret ?? '',
-    apiVersion,
-    authUrl,
-    graphUrl: origin(env, 'FB_GRAPH_URL', 'https://graph.facebook.com'),
-    imageOrigins: imageOrigins(env, 'FB_IMAGE_ORIGINS'),
-    scopes,
-    configId,
-    pkce: pkceRaw === 'on',
-    oidc: scopes.includes(OPENID_SCOPE),
-    jwksUrl: httpUrl(env, 'FB_JWKS_URL') ?? `${authUrl}${JWKS_PATH}`,
-    oidcIssuer: authUrl,
-    pageId,
-    sessionSecrets,
-    sessionSecretGenerated: secretRaw === undefined,
-    tokenKeys,
-    sessionStore: store,
-    pageCacheStore: cacheStore,
-    redisUrl: redisUrl(env),
-    redisPrefix: redisPrefix(read(env, 'REDIS_PREFIX')),
-    providerPort: port(env, 'PROVIDER_PORT', 3001),
-    emulatorActivity: onOff(env, 'EMULATOR_ACTIVITY', false),
-    trustProxy: trustProxy(read(env, 'TRUST_PROXY')),
-    secureCookies: baseUrl.startsWith('https:'),
-    sessionIdleSec: positiveInt(env, 'SESSION_IDLE_SECONDS', 2 * 60 * 60, 31 * 24 * 3600),
-    sessionMaxSec: positiveInt(env, 'SESSION_MAX_SECONDS', 7 * 24 * 3600, 365 * 24 * 3600),
-    providerTimeoutMs: positiveInt(env, 'PROVIDER_TIMEOUT_MS', 5000, 60000),
-    pageCacheTtlSec: wholeNumber(env, 'PAGE_CACHE_TTL', 60, 86400),
-    maxConnections: positiveInt(env, 'MAX_CONNECTIONS', 1000, 1_000_000),
-    accountsCacheTtlSec: wholeNumber(env, 'ACCOUNTS_CACHE_TTL', 30, 3600),
-    sessionUpstreamConcurrency: positiveInt(env, 'SESSION_UPSTREAM_CONCURRENCY', 4, 64),
-    sessionRateLimit: positiveInt(env, 'SESSION_RATE_LIMIT', 60, 100_000),
-    loginRateLimit: wholeNumber(env, 'LOGIN_RATE_LIMIT', 30, 1_000_000),
-    // In demo mode a random one, registered with the embedded emulator by src/server.ts.
-    webhookVerifyToken: verifyToken ?? (demo ? randomBytes(24).toString('base64url') : undefined),
-    liveStreamsPerSession: positiveInt(env, 'LIVE_STREAMS_PER_SESSION', 4, 64),
-    liveStreamsMax: positiveInt(env, 'LIVE_STREAMS_MAX', 1000, 1_000_000),
-    liveHeartbeatSec: positiveInt(env, 'LIVE_HEARTBEAT_SECONDS', 25, 3600),
-    operatorName: printable(env, 'OPERATOR_NAME'),
-    operatorContact: printable(env, 'OPERATOR_CONTACT'),
-    logLevel,
-    nodeEnv: read(env, 'NODE_ENV') ?? 'development',
-  };
-  return Object.freeze(config);
-}
-
-/** Free text shown on a page: at most 200 characters, no control characters. */
-function printable(env: Env, name: string): string | undefined {
-  const value = read(env, name);
-  if (value !== undefined && !/^\P{Cc}{1,200}$/u.test(value)) {
-    throw new ConfigError(name, 'must be at most 200 characters, on one line');
-  }
-  return value;
+  return Object.freeze(derive(result.data));
 }
 
 /** The start-up warning when the privacy page would show placeholders outside demo mode. */
@@ -496,12 +437,4 @@ export function withProvider(
     ...urls,
     imageOrigins,
   });
-}
-
-/** `on` or `off` (unset: the default); anything else names the variable. */
-function onOff(env: Env, name: string, fallback: boolean): boolean {
-  const raw = read(env, name);
-  if (raw === undefined) return fallback;
-  if (raw !== 'on' && raw !== 'off') throw new ConfigError(name, `must be "on" or "off", got "${raw.slice(0, 20)}"`);
-  return raw === 'on';
 }

@@ -103,6 +103,7 @@ describe('loadConfig', () => {
     [{ FB_APP_ID: '123' }, 'FB_APP_SECRET'],
     [{ FB_APP_ID: '123', FB_APP_SECRET: 'secretsecret' }, 'SESSION_SECRET'],
     [{ ...REAL, SESSION_SECRET: 'short' }, 'SESSION_SECRET'],
+    [{ ...REAL, SESSION_SECRET: ',' }, 'SESSION_SECRET'],
     [{ FB_AUTH_URL: 'not a url' }, 'FB_AUTH_URL'],
     [{ FB_GRAPH_URL: 'javascript:alert(1)' }, 'FB_GRAPH_URL'],
     [{ FB_PAGE_ID: 'my-page' }, 'FB_PAGE_ID'],

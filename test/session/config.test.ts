@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig } from '../../src/config';
 
-/** The session variables (docs/architecture.md#configuration): each bad value is one error naming its variable. */
+/** The session variables (docs/configuration.md): each bad value is one error naming its variable. */
 describe('session configuration', () => {
   it('when nothing is set, then memory sessions with a 2-hour idle timeout and a 7-day absolute lifetime', () => {
     const config = loadConfig({});

@@ -1,0 +1,35 @@
+/**
+ * What the app assumes about the real provider when no variable says otherwise
+ * (docs/provider-interface.md). The one place each is kept: config, docs and tests read them from here.
+ */
+
+/** The newest version the provider's changelog lists as available (docs/provider-interface.md#versioning). */
+export const DEFAULT_API_VERSION = 'v26.0';
+
+/** Where the login dialog lives (FB_AUTH_URL); its origin is also the id_token's issuer. */
+export const DEFAULT_AUTH_URL = 'https://www.facebook.com';
+
+/** Where the Graph API answers (FB_GRAPH_URL). */
+export const DEFAULT_GRAPH_URL = 'https://graph.facebook.com';
+
+/**
+ * `pages_show_list` for /me/accounts, `pages_read_engagement` for the page token, the Page's fields
+ * and its own posts. `pages_read_user_content` (visitor posts, comments) is not needed by what the app shows
+ * (docs/provider-interface.md#permissions).
+ */
+export const DEFAULT_SCOPES = 'pages_show_list pages_read_engagement';
+
+/** The optional permission that lets the app subscribe a page to webhooks. */
+export const SUBSCRIBE_SCOPE = 'pages_manage_metadata';
+
+/** The OpenID Connect scope: the provider honours PKCE only in its OIDC flow (docs/provider-interface.md#pkce). */
+export const OPENID_SCOPE = 'openid';
+
+/** Where the provider documents its JWKS, on the dialog's origin. */
+export const JWKS_PATH = '/.well-known/oauth/openid/jwks/';
+
+/**
+ * The provider's image hosts (docs/architecture.md#images): photos and covers come from its CDN,
+ * `scontent…fbcdn.net` with a host per region, and profile pictures from `platform-lookaside.fbsbx.com`.
+ */
+export const DEFAULT_IMAGE_ORIGINS = 'https://*.fbcdn.net https://platform-lookaside.fbsbx.com';
