@@ -140,7 +140,10 @@ export async function streams(bench: Bench): Promise<Row[]> {
     {
       LIVE_STREAMS_MAX: String(n + 100),
       LIVE_STREAMS_PER_SESSION: String(STREAMS_PER_SESSION),
-      MAX_CONNECTIONS: String(n + opts.connections + 200),
+      // Streams may take at most half the connections (the rest stays for pages and probes).
+      MAX_CONNECTIONS: String(2 * (n + 100) + opts.connections + 200),
+      LIVE_STREAMS_PER_PERSON: String(n + 100),
+      LIVE_STREAMS_PER_ADDRESS: String(n + 100),
       ...probe.env,
     },
     bench.appPort,

@@ -80,7 +80,12 @@ export function createApp(config: Config, deps: AppDeps): Express {
       (shared
         ? new RedisPageEvents(shared, `${config.redisPrefix}events`, deps.logger, now)
         : new LocalPageEvents((err) => deps.logger.error({ err }, 'a live-update listener failed'), now)),
-    streams: deps.streams ?? new StreamRegistry(config.liveStreamsPerSession, config.liveStreamsMax),
+    streams:
+      deps.streams ??
+      new StreamRegistry(config.liveStreamsPerSession, config.liveStreamsMax, {
+        perPerson: config.liveStreamsPerPerson,
+        perAddress: config.liveStreamsPerAddress,
+      }),
   };
 
   app.disable('x-powered-by');

@@ -60,13 +60,17 @@ function portNumber(fallback: number) {
 }
 
 function wholeNumber(min: 0 | 1, max: number, fallback: number) {
+  return anyWholeNumber(min, max).default(fallback);
+}
+
+/** A whole number whose default depends on other variables (worked out in derive). */
+function anyWholeNumber(min: 0 | 1, max: number) {
   return z
     .string()
     .refine((raw) => /^\d{1,10}$/.test(raw) && Number(raw) >= min && Number(raw) <= max, {
       error: (iss) => `must be a whole number from ${min} to ${max}, ${got(iss)}`,
     })
-    .transform(Number)
-    .default(fallback);
+    .transform(Number);
 }
 
 function onOff(limit = Infinity) {
@@ -254,7 +258,9 @@ const envSchema = z
     SESSION_RATE_LIMIT: wholeNumber(1, 100_000, 60),
     LOGIN_RATE_LIMIT: wholeNumber(0, 1_000_000, 30),
     LIVE_STREAMS_PER_SESSION: wholeNumber(1, 64, 4),
-    LIVE_STREAMS_MAX: wholeNumber(1, 1_000_000, 1000),
+    LIVE_STREAMS_PER_PERSON: wholeNumber(1, 256, 8),
+    LIVE_STREAMS_PER_ADDRESS: wholeNumber(1, 100_000, 32),
+    LIVE_STREAMS_MAX: anyWholeNumber(1, 1_000_000).optional(),
     LIVE_HEARTBEAT_SECONDS: wholeNumber(1, 3600, 25),
     OPERATOR_NAME: oneLine.optional(),
     OPERATOR_CONTACT: oneLine.optional(),
@@ -272,6 +278,15 @@ const envSchema = z
         path: ['SESSION_SECRET'],
         message:
           'is required when FB_APP_ID is set (32+ random characters; comma-separate old secrets after the new one to rotate)',
+      });
+    }
+    // Streams hold their connections for as long as a tab is open: half the connections always stay for the
+    // pages and the probes, whatever a flood of streams does (docs/architecture.md#live-updates).
+    if (vars.LIVE_STREAMS_MAX !== undefined && vars.LIVE_STREAMS_MAX > vars.MAX_CONNECTIONS / 2) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['LIVE_STREAMS_MAX'],
+        message: `must be at most half of MAX_CONNECTIONS (${Math.floor(vars.MAX_CONNECTIONS / 2)}), so pages and probes always have connections`,
       });
     }
     // The shared cache uses the session store's Redis connection (docs/architecture.md#shared-cache).
@@ -347,7 +362,9 @@ function derive(vars: Vars) {
     /** Webhooks are off without one; in demo mode a random one, registered with the embedded emulator. */
     webhookVerifyToken: vars.FB_WEBHOOK_VERIFY_TOKEN ?? (demo ? randomBytes(24).toString('base64url') : undefined),
     liveStreamsPerSession: vars.LIVE_STREAMS_PER_SESSION,
-    liveStreamsMax: vars.LIVE_STREAMS_MAX,
+    liveStreamsMax: vars.LIVE_STREAMS_MAX ?? Math.max(1, Math.floor(vars.MAX_CONNECTIONS / 2)),
+    liveStreamsPerPerson: vars.LIVE_STREAMS_PER_PERSON,
+    liveStreamsPerAddress: vars.LIVE_STREAMS_PER_ADDRESS,
     liveHeartbeatSec: vars.LIVE_HEARTBEAT_SECONDS,
     /** Who runs this instance and how to reach them, for the privacy page; undefined shows a placeholder. */
     operatorName: vars.OPERATOR_NAME,

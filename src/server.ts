@@ -87,7 +87,10 @@ async function main(): Promise<void> {
 
   const sessions = await createSessionStore(config, logger);
   const graph = graphClientFor(config, logger);
-  const streams = new StreamRegistry(config.liveStreamsPerSession, config.liveStreamsMax);
+  const streams = new StreamRegistry(config.liveStreamsPerSession, config.liveStreamsMax, {
+    perPerson: config.liveStreamsPerPerson,
+    perAddress: config.liveStreamsPerAddress,
+  });
   const app = createApp(config, { graph, sessions, logger, streams });
   const server = await listenOrExit(
     () => listen(createLimitedServer(app, serverLimits({ maxConnections: config.maxConnections })), config.port),

@@ -144,7 +144,7 @@ describe('loadConfig', () => {
       const config = loadConfig(configured);
       expect(config.webhookVerifyToken).toBeUndefined();
       expect(config.scopes).not.toContain('pages_manage_metadata');
-      expect([config.liveStreamsPerSession, config.liveStreamsMax, config.liveHeartbeatSec]).toEqual([4, 1000, 25]);
+      expect([config.liveStreamsPerSession, config.liveStreamsMax, config.liveHeartbeatSec]).toEqual([4, 500, 25]);
     });
 
     it.each([

@@ -87,6 +87,8 @@ function verified(ctx: AppContext, req: Request, res: Response): string | undefi
 async function forget(ctx: AppContext, userId: string): Promise<SignOutOutcome> {
   const outcome = await signOutUser(ctx.sessions, userId, ctx.now());
   for (const pageId of outcome.pageIds) ctx.pageCache.dropPage(pageId);
+  // Their open pages stop hearing of changes now; other instances' streams end at their next heartbeat.
+  ctx.streams.closePerson(userId);
   return outcome;
 }
 

@@ -32,6 +32,7 @@ function stream(ctx: AppContext, req: Request, res: Response): void {
   }
   const since = sinceParam(req.query);
   const sessionId = req.sessionID;
+  const person = ctx.keeper.current(req)?.userId;
   let ended = false;
   const end = () => {
     if (ended) return;
@@ -39,7 +40,7 @@ function stream(ctx: AppContext, req: Request, res: Response): void {
     cleanup();
     res.end();
   };
-  const release = ctx.streams.admit(sessionId, { end });
+  const release = ctx.streams.admit({ session: sessionId, person, address: req.ip }, { end });
 
   res.status(200);
   res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
@@ -59,11 +60,12 @@ function stream(ctx: AppContext, req: Request, res: Response): void {
   const from = Math.max(since ?? -1, lastEventId(req.headers['last-event-id']) ?? -1);
   if (from >= 0) for (const { at, event } of ctx.events.since(pageId, from)) send(event, at);
   // The heartbeat keeps proxies and the server's idle timeout from closing a quiet stream, and notices a session
-  // that ended elsewhere (expired, or logged out on another instance).
+  // that ended elsewhere: expired, logged out on another instance, or signed out by the provider's deauthorize
+  // callback on any instance (the session is still there, without its connection to the page).
   const heartbeat = setInterval(() => {
     res.write(': heartbeat\n\n');
     ctx.sessions.store.get(sessionId, (err, session) => {
-      if (!err && !session) end();
+      if (!err && session?.connection?.pages[pageId] === undefined) end();
     });
   }, ctx.config.liveHeartbeatSec * 1000);
   heartbeat.unref();

@@ -7,22 +7,22 @@ describe('StreamRegistry', () => {
 
   it('when the instance holds its bound of streams, then one more from any session is refused with a 429', () => {
     const registry = new StreamRegistry(4, 3);
-    registry.admit('a', stream());
-    registry.admit('b', stream());
-    const release = registry.admit('c', stream());
-    expect(() => registry.admit('d', stream())).toThrow(StreamLimitError);
+    registry.admit({ session: 'a' }, stream());
+    registry.admit({ session: 'b' }, stream());
+    const release = registry.admit({ session: 'c' }, stream());
+    expect(() => registry.admit({ session: 'd' }, stream())).toThrow(StreamLimitError);
     release();
     release(); // twice is once
     expect(registry.size).toBe(2);
-    expect(() => registry.admit('d', stream())).not.toThrow();
+    expect(() => registry.admit({ session: 'd' }, stream())).not.toThrow();
   });
 
   it('when a session is closed, then only its streams end', () => {
     const registry = new StreamRegistry(4, 10);
     const mine = [stream(), stream()];
     const theirs = stream();
-    mine.forEach((s) => registry.admit('mine', s));
-    registry.admit('theirs', theirs);
+    mine.forEach((s) => registry.admit({ session: 'mine' }, s));
+    registry.admit({ session: 'theirs' }, theirs);
     registry.closeSession('mine');
     mine.forEach((s) => expect(s.end).toHaveBeenCalledTimes(1));
     expect(theirs.end).not.toHaveBeenCalled();

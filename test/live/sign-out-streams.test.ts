@@ -1,0 +1,93 @@
+import http from 'node:http';
+import { SEED_IDS } from '@pagelight/graph-emulator';
+import { signOutUser } from '../../src/session/signOut';
+import { CookieClient } from '../support/cookieClient';
+import { realLogin } from '../support/realLogin';
+import { signedRequest } from '../support/signedRequest';
+import { APP_SECRET, startServedStack, type Stack } from '../support/stack';
+
+const ADA = SEED_IDS.users.ada;
+const BAKERY = SEED_IDS.pages.bakery;
+
+/** Opens the page's event stream over a real socket; resolves `ended` when the server ends it. */
+function openStream(base: string, cookie: string): Promise<{ status: number; ended: Promise<void>; close(): void }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(new URL(`/pages/${BAKERY}/events`, base), { headers: { cookie } }, (res) => {
+      res.resume();
+      resolve({
+        status: res.statusCode ?? 0,
+        ended: new Promise((done) => res.on('close', () => done())),
+        close: () => req.destroy(),
+      });
+    });
+    req.on('error', reject);
+  });
+}
+
+/** A person the provider signs out stops hearing of their Page's changes (docs/architecture.md#live-updates). */
+describe('live streams when the provider signs a person out', () => {
+  let served: { stack: Stack; url: string; close(): Promise<void> };
+  const open: { close(): void }[] = [];
+  beforeAll(async () => {
+    served = await startServedStack({
+      env: {
+        FB_WEBHOOK_VERIFY_TOKEN: 'verify-token-for-tests-0001',
+        // Long: a stream that ends did not wait for a heartbeat, unless the test says it does.
+        LIVE_HEARTBEAT_SECONDS: '3600',
+        FB_SCOPES: 'pages_show_list pages_read_engagement pages_manage_metadata',
+      },
+    });
+  });
+  afterEach(() => open.splice(0).forEach((s) => s.close()));
+  afterAll(() => served.close());
+
+  const signedIn = async () => {
+    const person = new CookieClient(served.url);
+    expect((await realLogin(served.url, ADA, BAKERY, person)).ok).toBe(true);
+    return person;
+  };
+
+  it('when the deauthorize callback arrives, then every open stream of that person ends at once, in each of their sessions', async () => {
+    const [tab1, tab2] = await Promise.all([signedIn(), signedIn()]);
+    const streams = await Promise.all([tab1, tab2].map((p) => openStream(served.url, p.cookieHeader())));
+    open.push(...streams);
+    expect(streams.map((s) => s.status)).toEqual([200, 200]);
+    const res = await fetch(`${served.url}/auth/deauthorize`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ signed_request: signedRequest(APP_SECRET, { user_id: ADA }) }).toString(),
+    });
+    expect(res.status).toBe(200);
+    await Promise.all(streams.map((s) => s.ended));
+    expect(served.stack.app).toBeDefined();
+  });
+});
+
+describe('live streams when another instance signed the person out', () => {
+  let served: { stack: Stack; url: string; close(): Promise<void> };
+  beforeAll(async () => {
+    served = await startServedStack({
+      env: {
+        FB_WEBHOOK_VERIFY_TOKEN: 'verify-token-for-tests-0001',
+        LIVE_HEARTBEAT_SECONDS: '1',
+        FB_SCOPES: 'pages_show_list pages_read_engagement pages_manage_metadata',
+      },
+    });
+  });
+  afterAll(() => served.close());
+
+  it('when the session is signed out in the shared store (not on this instance), then the stream ends at its next heartbeat', async () => {
+    const person = new CookieClient(served.url);
+    expect((await realLogin(served.url, ADA, BAKERY, person)).ok).toBe(true);
+    const stream = await openStream(served.url, person.cookieHeader());
+    try {
+      expect(stream.status).toBe(200);
+      // What the deauthorize callback did on another instance: the session stays, signed out.
+      const outcome = await signOutUser(served.stack.sessions, ADA, Date.now());
+      expect(outcome.sessions).toBe(1);
+      await stream.ended;
+    } finally {
+      stream.close();
+    }
+  });
+});
