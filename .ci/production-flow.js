@@ -21,6 +21,8 @@ const dir = path.resolve(process.argv[2] ?? '.');
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const APP_ID = '1234567890123456';
 const APP_SECRET = 'ci-app-secret-not-for-production';
+// Its own keys, so a run never meets another run's sessions; deleted at the end.
+const REDIS_PREFIX = `pagelight-ci-${process.pid}:`;
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -174,6 +176,16 @@ async function loginToFeed(browser, appUrl) {
   return { name: decode(name), pageId, posts };
 }
 
+/** Deletes this run's keys (sessions, rate-limit counters), with the build's own Redis client. */
+async function dropKeys() {
+  const { createClient } = require(path.join(dir, 'node_modules/redis'));
+  const client = createClient({ url: redisUrl });
+  await client.connect();
+  for await (const keys of client.scanIterator({ MATCH: `*${REDIS_PREFIX}*`, COUNT: 500 }))
+    if (keys.length > 0) await client.del(keys);
+  await client.quit();
+}
+
 /** Resolves once nothing accepts connections on `port` any more (npm's child has stopped too). */
 async function waitForClosed(port, timeoutMs = 15000) {
   const deadline = Date.now() + timeoutMs;
@@ -222,8 +234,7 @@ async function main() {
       SESSION_SECRET: 'ci-session-secret-of-at-least-32-characters',
       SESSION_STORE: 'redis',
       REDIS_URL: redisUrl,
-      // Its own keys, so a run never meets another run's sessions.
-      REDIS_PREFIX: `pagelight-ci-${process.pid}:`,
+      REDIS_PREFIX,
       LOG_LEVEL: 'warn',
     };
     // The README's production command: npm start's build step must see NODE_ENV=production and skip.
@@ -251,10 +262,15 @@ async function main() {
     if (app && app.proc.exitCode === null) process.kill(-app.proc.pid, 'SIGKILL');
     provider.proc.kill('SIGTERM');
     await provider.exited;
+    await dropKeys();
   }
 }
 
-main().catch((err) => {
-  console.error(`production flow failed: ${err.message}`);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((err) => {
+    console.error(`production flow failed: ${err.message}`);
+    process.exit(1);
+  });
+}
+
+module.exports = { Browser, loginToFeed };
