@@ -23,7 +23,6 @@ import { RedisPageEvents } from './live/redisBus';
 import { AccountsCache } from './pages/accounts';
 import { SessionGate } from './pages/limits';
 import { errorHandler, notFound } from './http/errors';
-import { fixedHeaders } from './http/fixedHeaders';
 import { ConnectionKeeper } from './session/connection';
 import { csrfToken } from './session/csrf';
 import { sessionCookieName, sessionMiddleware } from './session/middleware';
@@ -99,7 +98,7 @@ export function createApp(config: Config, deps: AppDeps): Express {
   app.locals.pagePinned = config.pageId !== undefined;
 
   const trustRequestId = behindProxy(config);
-  app.use(fixedHeaders(securityHeaders(config)));
+  app.use(securityHeaders(config));
   app.use('/public', express.static(path.join(ROOT, 'public'), { maxAge: '1h', index: false, fallthrough: true }));
   app.use(requestLogging(deps.logger, { trustRequestId, ignore: (req) => req.url === '/healthz' }));
 
