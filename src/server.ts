@@ -1,7 +1,8 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ConfigError, JWKS_PATH, loadConfig, operatorWarning, proxyWarning, withProvider, type Config } from './config';
+import { ConfigError, loadConfig, operatorWarning, proxyWarning, type Config } from './config';
 import { createApp } from './app';
+import { startDemoProvider, type DemoProvider } from './demo';
 import { createLimitedServer, serverLimits } from './http/limits';
 import { graphClientFor } from './graph/client';
 import { createLogger } from './log/logger';
@@ -26,57 +27,11 @@ async function main(): Promise<void> {
     pretty: config.nodeEnv === 'development' && process.stdout.isTTY && canPretty(),
   });
 
-  let emulator: { close(): Promise<void> } | undefined;
+  let emulator: DemoProvider['emulator'] | undefined;
   if (config.demo) {
-    // Loaded only in demo mode, so a configured (production) app never loads the emulator.
-    const { appUrls, DEMO_CLIENT, startEmulator } = await import('@pagelight/graph-emulator');
-    // Where the emulator delivers page webhooks, and the token its handshake must present (docs/architecture.md#live-updates).
-    const client = {
-      ...DEMO_CLIENT,
-      // Registered like the provider's dashboard fields: deauthorize and data-deletion callbacks too.
-      ...appUrls(config.baseUrl),
-      redirectUri: config.callbackUrl,
-      webhookUrl: `http://127.0.0.1:${config.port}/webhooks/facebook`,
-      webhookVerifyToken: config.webhookVerifyToken,
-    };
-    const running = await listenOrExit(
-      () =>
-        startEmulator({
-          port: config.providerPort,
-          host: '127.0.0.1',
-          clients: [client],
-          // The demo is driven from outside (the browser suite, the benchmark) through the HTTP controls.
-          httpControls: true,
-          // EMULATOR_ACTIVITY=on: a post now and then, so a person trying the demo sees one arrive live.
-          activity: config.emulatorActivity,
-          // Realistic content; the tests load the hostile test seed through the seed control.
-          seed: 'demo',
-        }),
-      'PROVIDER_PORT',
-      config.providerPort,
-    );
-    emulator = running;
-    // The browser goes to the dialog by the app's own host name; the server calls the API on loopback.
-    const dialogOrigin =
-      `${new URL(config.baseUrl).protocol}//${new URL(config.baseUrl).hostname}:${running.port}`.replace(
-        'https:',
-        'http:',
-      );
-    config = withProvider(config, {
-      appId: DEMO_CLIENT.clientId,
-      appSecret: DEMO_CLIENT.clientSecret,
-      authUrl: dialogOrigin,
-      graphUrl: running.url,
-      // The emulator signs id_tokens as its own origin and serves its keys there; the server reads them on loopback.
-      oidcIssuer: running.url,
-      jwksUrl: `${running.url}${JWKS_PATH}`,
-      // The seed's pictures are served by the emulator on its own origin.
-      imageOrigin: running.url,
-    });
-    logger.warn(
-      { providerUrl: running.url },
-      `demo mode: FB_APP_ID is unset, so the built-in provider emulator serves the login dialog at ${dialogOrigin}`,
-    );
+    const demo = await listenOrExit(() => startDemoProvider(config, logger), 'PROVIDER_PORT', config.providerPort);
+    config = demo.config;
+    emulator = demo.emulator;
   }
   const proxy = proxyWarning(config);
   if (proxy) logger.warn(proxy);
