@@ -7,27 +7,12 @@ import { MemoryRecords, type RecordStore } from './records';
 import { checkedOnWriteJson } from './serializer';
 import { MemorySessionIndex, type SessionIndex } from './userIndex';
 
-/**
- * The session store's Redis connection pair lent to other features: its command connection, and one
- * subscriber connection made on first use. Not one connection per feature.
- */
-export interface SharedRedis {
-  /** One command, failing after `deadlineMs` (or at once while Redis is down); never marks the session store unhealthy. */
-  command(args: string[], deadlineMs: number): Promise<unknown>;
-  /** Listens on `channel` (the subscriber connection resubscribes by itself after a reconnect). */
-  subscribe(channel: string, listener: (message: string) => void): Promise<void>;
-}
-
 /** A session store plus what the app needs to run it: health and shutdown. */
 export interface SessionStoreHandle {
   store: session.Store;
   kind: 'memory' | 'redis';
   /** false while the store cannot answer (Redis down): /healthz says 503. */
   healthy(): boolean;
-  /** The store's Redis connection, for other state that must be shared by every instance (the login rate limit). */
-  sendCommand?: (args: string[]) => Promise<unknown>;
-  /** The same Redis, for the shared page cache and the events between instances (docs/architecture.md#shared-cache). */
-  redis?: SharedRedis;
   /** Sessions by provider user id (docs/architecture.md#session-index). */
   index: SessionIndex;
   /**
