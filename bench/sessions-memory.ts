@@ -13,6 +13,7 @@ import type { SessionData, Store } from 'express-session';
 import { createLogger } from '../src/log/logger';
 import { TokenSealer } from '../src/session/sealer';
 import { createMemorySessionStore } from '../src/session/store';
+import { connectRedis } from '../src/redis';
 import { createRedisSessionStore } from '../src/session/redis';
 
 const COUNT = Number(process.env.BENCH_SESSIONS ?? 100_000);
@@ -83,9 +84,10 @@ async function memoryStore(): Promise<[string, string][]> {
 async function redisStore(url: string): Promise<[string, string][]> {
   const prefix = `pagelight-bench:${process.pid}:`;
   const logger = createLogger({ level: 'silent' });
-  const handle = await createRedisSessionStore({ redisUrl: url, redisPrefix: prefix }, logger, { startWaitMs: 1000 });
+  const redis = await connectRedis({ redisUrl: url }, logger, { startWaitMs: 1000 });
+  const handle = createRedisSessionStore(redis, { redisPrefix: prefix });
   if (!handle.healthy()) {
-    await handle.close();
+    await redis.close();
     return [['redis', `not reachable at ${url}`]];
   }
   const { createClient } = await import('redis');
@@ -106,7 +108,7 @@ async function redisStore(url: string): Promise<[string, string][]> {
   }
   await admin.del(sids.map((sid) => `${prefix}${sid}`));
   await admin.close();
-  await handle.close();
+  await redis.close();
   return [
     ['redis: MEMORY USAGE per session key (bytes)', (usage / n).toFixed(0)],
     ['redis: stored value per session (bytes)', (length / n).toFixed(0)],

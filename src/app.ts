@@ -2,92 +2,30 @@ import path from 'node:path';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import { behindProxy, type Config } from './config';
-import { IdTokenVerifier } from './auth/idToken';
 import type { AppContext } from './context';
-import type { GraphClient } from './graph/client';
-import type { Logger } from './log/logger';
 import { requestLogging } from './log/requestLog';
 import { useViews } from './http/views';
 import { authRoutes } from './auth/routes';
 import { providerCallbackRoutes } from './auth/providerCallbacks';
 import { pageRateLimits, pageRoutes } from './pages/routes';
 import { homeRoutes } from './pages/home';
-import { LocalPageEvents, type PageEvents } from './live/bus';
 import { liveRoutes } from './live/routes';
-import { StreamRegistry } from './live/streams';
 import { webhookRoutes } from './webhooks/routes';
 import { privacyRoutes } from './pages/privacy';
-import { PageCache, type PageAnswers } from './pages/cache';
-import { RedisPageCache } from './pages/sharedCache';
-import { RedisPageEvents } from './live/redisBus';
-import { AccountsCache } from './pages/accounts';
-import { SessionGate } from './pages/limits';
 import { errorHandler, notFound } from './http/errors';
-import { fixedHeaders } from './http/fixedHeaders';
-import { ConnectionKeeper } from './session/connection';
 import { csrfToken } from './session/csrf';
 import { sessionCookieName, sessionMiddleware } from './session/middleware';
-import { TokenSealer } from './session/sealer';
-import type { SessionStoreHandle } from './session/store';
-
-export interface AppDeps {
-  graph: GraphClient;
-  sessions: SessionStoreHandle;
-  logger: Logger;
-  now?: () => number;
-  /** Default: built from PAGE_CACHE_TTL, in Redis with PAGE_CACHE_STORE=redis (docs/architecture.md#shared-cache). */
-  cache?: PageAnswers;
-  /** Default: in this process only; through Redis pub/sub with PAGE_CACHE_STORE=redis. */
-  events?: PageEvents;
-  /** Default: bounded by LIVE_STREAMS_PER_SESSION and LIVE_STREAMS_MAX. */
-  streams?: StreamRegistry;
-}
 
 /** The project root, from src/ under ts-jest and from dist/ once built. */
 const ROOT = path.resolve(__dirname, '..');
 
 /**
- * Builds the app; listens nowhere (src/server.ts does). Order: security
- * headers, static files, logging, session, routes, 404, the error handler.
+ * Registers the middleware in order on what src/context.ts built; listens nowhere (src/server.ts does).
+ * Order: security headers, static files, logging, session, routes, 404, the error handler.
  */
-export function createApp(config: Config, deps: AppDeps): Express {
+export function createApp(ctx: AppContext): Express {
+  const { config, sessions, logger } = ctx;
   const app = express();
-  const now = deps.now ?? Date.now;
-  // One cache and one event bus for every instance when the page cache lives in Redis.
-  const shared = config.pageCacheStore === 'redis' ? deps.sessions.redis : undefined;
-  const ctx: AppContext = {
-    config,
-    graph: deps.graph,
-    sessions: deps.sessions,
-    logger: deps.logger,
-    pageCache:
-      deps.cache ??
-      (shared
-        ? new RedisPageCache(shared, {
-            ttlSec: config.pageCacheTtlSec,
-            prefix: `${config.redisPrefix}cache:`,
-            logger: deps.logger,
-            now,
-          })
-        : new PageCache({ ttlSec: config.pageCacheTtlSec })),
-    accounts: new AccountsCache(config.accountsCacheTtlSec),
-    upstream: new SessionGate(config.sessionUpstreamConcurrency),
-    now: deps.now ?? Date.now,
-    idTokens: new IdTokenVerifier(config, deps.now ?? Date.now),
-    keeper: new ConnectionKeeper(new TokenSealer(config.tokenKeys), config.sessionMaxSec * 1000, deps.now ?? Date.now),
-    events:
-      deps.events ??
-      (shared
-        ? new RedisPageEvents(shared, `${config.redisPrefix}events`, deps.logger, now)
-        : new LocalPageEvents((err) => deps.logger.error({ err }, 'a live-update listener failed'), now)),
-    streams:
-      deps.streams ??
-      new StreamRegistry(config.liveStreamsPerSession, config.liveStreamsMax, {
-        perPerson: config.liveStreamsPerPerson,
-        perAddress: config.liveStreamsPerAddress,
-      }),
-  };
-
   app.disable('x-powered-by');
   if (config.trustProxy !== undefined) app.set('trust proxy', config.trustProxy);
   useViews(app);
@@ -104,13 +42,13 @@ export function createApp(config: Config, deps: AppDeps): Express {
   app.locals.pagePinned = config.pageId !== undefined;
 
   const trustRequestId = behindProxy(config);
-  app.use(fixedHeaders(securityHeaders(config)));
+  app.use(securityHeaders(config));
   app.use('/public', express.static(path.join(ROOT, 'public'), { maxAge: '1h', index: false, fallthrough: true }));
-  app.use(requestLogging(deps.logger, { trustRequestId, ignore: (req) => req.url === '/healthz' }));
+  app.use(requestLogging(logger, { trustRequestId, ignore: (req) => req.url === '/healthz' }));
 
   app.get('/healthz', (_req, res) => {
-    const ok = deps.sessions.healthy();
-    res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'unavailable', store: deps.sessions.kind });
+    const ok = sessions.healthy();
+    res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'unavailable', store: sessions.kind });
   });
 
   app.use((_req, res, next) => {
@@ -124,7 +62,7 @@ export function createApp(config: Config, deps: AppDeps): Express {
   app.use('/auth', providerCallbackRoutes(ctx));
   // Before the session is read: a session over its limit costs no store read, token opening or rendering of a page.
   app.use('/pages', pageRateLimits(ctx));
-  app.use(sessionMiddleware(config, deps.sessions));
+  app.use(sessionMiddleware(config, sessions));
   app.use(express.urlencoded({ extended: false, limit: '8kb', parameterLimit: 20 }));
   app.use((req, res, next) => {
     // Locals every view may use; the CSRF token is made only when a form asks for it.
@@ -143,7 +81,7 @@ export function createApp(config: Config, deps: AppDeps): Express {
   app.use('/pages', liveRoutes(ctx));
   app.use('/pages', pageRoutes(ctx));
   app.use(notFound);
-  app.use(errorHandler(deps.logger, ctx.keeper));
+  app.use(errorHandler(logger, ctx.keeper));
   return app;
 }
 

@@ -1,16 +1,24 @@
-import type { IdTokenVerifier } from './auth/idToken';
+import type { Store } from 'express-rate-limit';
+import { IdTokenVerifier } from './auth/idToken';
 import type { Config } from './config';
-import type { GraphClient } from './graph/client';
-import type { PageEvents } from './live/bus';
-import type { StreamRegistry } from './live/streams';
+import { graphClientFor, type GraphClient } from './graph/client';
+import { redisCounts } from './http/rateLimit';
+import { LocalPageEvents, type PageEvents } from './live/bus';
+import { RedisPageEvents } from './live/redisBus';
+import { StreamRegistry } from './live/streams';
 import type { Logger } from './log/logger';
-import type { AccountsCache } from './pages/accounts';
-import type { PageAnswers } from './pages/cache';
-import type { SessionGate } from './pages/limits';
-import type { ConnectionKeeper } from './session/connection';
-import type { SessionStoreHandle } from './session/store';
+import { AccountsCache } from './pages/accounts';
+import { PageCache, type PageAnswers } from './pages/cache';
+import { SessionGate } from './pages/limits';
+import { RedisPageCache } from './pages/sharedCache';
+import type { RedisConnection, SharedRedis } from './redis';
+import { ConnectionKeeper } from './session/connection';
+import { createRedisSessionStore } from './session/redis';
+import { TokenSealer } from './session/sealer';
+import { createMemorySessionStore, type SessionStoreHandle } from './session/store';
+import type { Closer } from './shutdown';
 
-/** What the routes share: built once by createApp. */
+/** What the routes share: built once by buildContext. */
 export interface AppContext {
   config: Config;
   graph: GraphClient;
@@ -30,4 +38,92 @@ export interface AppContext {
   events: PageEvents;
   /** Open live-update streams, bounded per session and in all. */
   streams: StreamRegistry;
+  /** Where the login rate limit counts: in Redis with Redis sessions, else this process's memory (undefined). */
+  loginCounts?: Store;
+  /** The Redis connection everything above borrows, when SESSION_STORE=redis (src/redis.ts). */
+  redis?: RedisConnection;
+}
+
+export interface ContextDeps {
+  logger: Logger;
+  /** Required with SESSION_STORE=redis: src/redis.ts redisFor(config, logger). */
+  redis?: RedisConnection;
+  /** Default: graphClientFor(config, logger). */
+  graph?: GraphClient;
+  now?: () => number;
+  /** Default: in Redis with SESSION_STORE=redis, else in memory. */
+  sessions?: SessionStoreHandle;
+  /** What the shared page cache and the event bus use of Redis. Default: `redis` (tests pass one that fails). */
+  sharedRedis?: SharedRedis;
+  /** Default: built from PAGE_CACHE_TTL, in Redis with PAGE_CACHE_STORE=redis (docs/architecture.md#shared-cache). */
+  cache?: PageAnswers;
+  /** Default: in this process only; through Redis pub/sub with PAGE_CACHE_STORE=redis. */
+  events?: PageEvents;
+  /** Default: bounded by LIVE_STREAMS_PER_SESSION and LIVE_STREAMS_MAX. */
+  streams?: StreamRegistry;
+}
+
+/**
+ * The composition root: builds what the routes share and makes every memory-or-Redis choice here, from the
+ * configuration and the one Redis connection it is lent (sessions, page cache, event bus, login counts).
+ * Each part can be passed in instead (tests).
+ */
+export function buildContext(config: Config, deps: ContextDeps): AppContext {
+  const { logger, redis } = deps;
+  const now = deps.now ?? Date.now;
+  if (config.sessionStore === 'redis' && !redis && !deps.sessions)
+    throw new Error('SESSION_STORE=redis: buildContext needs the Redis connection (src/redis.ts redisFor)');
+  // One cache and one event bus for every instance when the page cache lives in Redis.
+  const shared = config.pageCacheStore === 'redis' ? (deps.sharedRedis ?? redis) : undefined;
+  return {
+    config,
+    graph: deps.graph ?? graphClientFor(config, logger),
+    sessions:
+      deps.sessions ??
+      (config.sessionStore === 'redis' && redis
+        ? createRedisSessionStore(redis, config)
+        : createMemorySessionStore(config)),
+    logger,
+    pageCache:
+      deps.cache ??
+      (shared
+        ? new RedisPageCache(shared, {
+            ttlSec: config.pageCacheTtlSec,
+            prefix: `${config.redisPrefix}cache:`,
+            logger,
+            now,
+          })
+        : new PageCache({ ttlSec: config.pageCacheTtlSec })),
+    accounts: new AccountsCache(config.accountsCacheTtlSec),
+    upstream: new SessionGate(config.sessionUpstreamConcurrency),
+    now,
+    idTokens: new IdTokenVerifier(config, now),
+    keeper: new ConnectionKeeper(new TokenSealer(config.tokenKeys), config.sessionMaxSec * 1000, now),
+    events:
+      deps.events ??
+      (shared
+        ? new RedisPageEvents(shared, `${config.redisPrefix}events`, logger, now)
+        : new LocalPageEvents((err) => logger.error({ err }, 'a live-update listener failed'), now)),
+    streams:
+      deps.streams ??
+      new StreamRegistry(config.liveStreamsPerSession, config.liveStreamsMax, {
+        perPerson: config.liveStreamsPerPerson,
+        perAddress: config.liveStreamsPerAddress,
+      }),
+    // The counts bound what one address puts in the session store, so they live where the sessions do.
+    ...(config.sessionStore === 'redis' && redis && config.loginRateLimit > 0
+      ? { loginCounts: redisCounts((args) => redis.send(args), `rl:login:${config.redisPrefix}`) }
+      : {}),
+    ...(redis ? { redis } : {}),
+  };
+}
+
+/** What to close once the last request is answered, in order: the provider agents, the session store, Redis. */
+export function contextClosers(ctx: AppContext): Closer[] {
+  const { redis } = ctx;
+  return [
+    { name: 'the provider agents', close: () => ctx.graph.close() },
+    { name: 'the session store', close: () => ctx.sessions.close() },
+    ...(redis ? [{ name: 'the Redis connection', close: () => redis.close() }] : []),
+  ];
 }

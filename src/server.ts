@@ -1,111 +1,48 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ConfigError, JWKS_PATH, loadConfig, operatorWarning, proxyWarning, withProvider, type Config } from './config';
+import { ConfigError, loadConfig, operatorWarning, proxyWarning, type Config } from './config';
 import { createApp } from './app';
+import { buildContext, contextClosers } from './context';
+import { startDemoProvider, type DemoProvider } from './demo';
 import { createLimitedServer, serverLimits } from './http/limits';
-import { graphClientFor } from './graph/client';
 import { createLogger } from './log/logger';
-import { StreamRegistry } from './live/streams';
-import { createSessionStore } from './session/create';
+import { redisFor } from './redis';
 import { shutdown, type Closer } from './shutdown';
 
-/** The only module that listens. Everything is built by createApp. */
+/**
+ * The only module that listens. Top to bottom: configuration, the demo provider (FB_APP_ID unset), the
+ * context (src/context.ts), the app (src/app.ts), listening, then the signals that stop it.
+ */
 async function main(): Promise<void> {
-  let config: Config;
-  try {
-    config = loadConfig(process.env);
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`pagelight: configuration error: ${err.message}\n`);
-      process.exit(1);
-    }
-    throw err;
-  }
+  let config = configOrExit();
   const logger = createLogger({
     level: config.logLevel,
     pretty: config.nodeEnv === 'development' && process.stdout.isTTY && canPretty(),
   });
 
-  let emulator: { close(): Promise<void> } | undefined;
+  let emulator: DemoProvider['emulator'] | undefined;
   if (config.demo) {
-    // Loaded only in demo mode, so a configured (production) app never loads the emulator.
-    const { appUrls, DEMO_CLIENT, startEmulator } = await import('@pagelight/graph-emulator');
-    // Where the emulator delivers page webhooks, and the token its handshake must present (docs/architecture.md#live-updates).
-    const client = {
-      ...DEMO_CLIENT,
-      // Registered like the provider's dashboard fields: deauthorize and data-deletion callbacks too.
-      ...appUrls(config.baseUrl),
-      redirectUri: config.callbackUrl,
-      webhookUrl: `http://127.0.0.1:${config.port}/webhooks/facebook`,
-      webhookVerifyToken: config.webhookVerifyToken,
-    };
-    const running = await listenOrExit(
-      () =>
-        startEmulator({
-          port: config.providerPort,
-          host: '127.0.0.1',
-          clients: [client],
-          // The demo is driven from outside (the browser suite, the benchmark) through the HTTP controls.
-          httpControls: true,
-          // EMULATOR_ACTIVITY=on: a post now and then, so a person trying the demo sees one arrive live.
-          activity: config.emulatorActivity,
-          // Realistic content; the tests load the hostile test seed through the seed control.
-          seed: 'demo',
-        }),
-      'PROVIDER_PORT',
-      config.providerPort,
-    );
-    emulator = running;
-    // The browser goes to the dialog by the app's own host name; the server calls the API on loopback.
-    const dialogOrigin =
-      `${new URL(config.baseUrl).protocol}//${new URL(config.baseUrl).hostname}:${running.port}`.replace(
-        'https:',
-        'http:',
-      );
-    config = withProvider(config, {
-      appId: DEMO_CLIENT.clientId,
-      appSecret: DEMO_CLIENT.clientSecret,
-      authUrl: dialogOrigin,
-      graphUrl: running.url,
-      // The emulator signs id_tokens as its own origin and serves its keys there; the server reads them on loopback.
-      oidcIssuer: running.url,
-      jwksUrl: `${running.url}${JWKS_PATH}`,
-      // The seed's pictures are served by the emulator on its own origin.
-      imageOrigin: running.url,
-    });
-    logger.warn(
-      { providerUrl: running.url },
-      `demo mode: FB_APP_ID is unset, so the built-in provider emulator serves the login dialog at ${dialogOrigin}`,
-    );
+    const demo = await listenOrExit(() => startDemoProvider(config, logger), 'PROVIDER_PORT', config.providerPort);
+    config = demo.config;
+    emulator = demo.emulator;
   }
-  const proxy = proxyWarning(config);
-  if (proxy) logger.warn(proxy);
-  const operator = operatorWarning(config);
-  if (operator) logger.warn(operator);
+  for (const warning of [proxyWarning(config), operatorWarning(config)]) if (warning) logger.warn(warning);
   if (config.sessionSecretGenerated)
     logger.warn('SESSION_SECRET is unset: a random one is used, so sessions end when the process stops');
 
-  const sessions = await createSessionStore(config, logger);
-  const graph = graphClientFor(config, logger);
-  const streams = new StreamRegistry(config.liveStreamsPerSession, config.liveStreamsMax, {
-    perPerson: config.liveStreamsPerPerson,
-    perAddress: config.liveStreamsPerAddress,
-  });
-  const app = createApp(config, { graph, sessions, logger, streams });
+  const ctx = buildContext(config, { logger, redis: await redisFor(config, logger) });
+  const app = createApp(ctx);
   const server = await listenOrExit(
     () => listen(createLimitedServer(app, serverLimits({ maxConnections: config.maxConnections })), config.port),
     'PORT',
     config.port,
   );
   const port = (server.address() as AddressInfo).port;
-  logger.info(
-    { port, store: sessions.kind },
-    `Pagelight is listening on ${config.baseUrl} (port ${port}, sessions in ${sessions.kind})`,
-  );
+  const store = ctx.sessions.kind;
+  logger.info({ port, store }, `Pagelight is listening on ${config.baseUrl} (port ${port}, sessions in ${store})`);
 
   const closers: Closer[] = [
-    { name: 'the provider agents', close: () => graph.close() },
-    { name: 'the session store', close: () => sessions.close() },
+    ...contextClosers(ctx),
     ...(emulator ? [{ name: 'the emulator', close: () => emulator.close() }] : []),
   ];
   let stopping = false;
@@ -119,7 +56,7 @@ async function main(): Promise<void> {
     }, 10_000);
     force.unref();
     // Live-update streams never finish by themselves; tabs reconnect to another instance.
-    streams.closeAll();
+    ctx.streams.closeAll();
     void shutdown(server, closers, logger).then(
       () => {
         logger.info('stopped');
@@ -134,6 +71,19 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+}
+
+/** The configuration, or a line naming the bad variable and exit 1. */
+function configOrExit(): Config {
+  try {
+    return loadConfig(process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`pagelight: configuration error: ${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
 }
 
 function listen(server: Server, port: number): Promise<Server> {

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { rateLimit } from 'express-rate-limit';
 import { z } from 'zod';
 import type { AppContext } from '../context';
 import { NotFoundError } from '../errors';
+import { perMinuteLimit } from '../http/rateLimit';
 import { signOutUser, type SignOutOutcome } from '../session/signOut';
 import { verifySignedRequest } from './signedRequest';
 
@@ -26,13 +26,9 @@ const recordSchema = z.object({
  */
 export function providerCallbackRoutes(ctx: AppContext): Router {
   const router = Router();
-  const limit = rateLimit({
-    windowMs: 60_000,
+  const limit = perMinuteLimit({
     limit: CALLBACK_RATE_LIMIT,
-    standardHeaders: 'draft-8',
-    legacyHeaders: false,
-    validate: { trustProxy: false, xForwardedForHeader: false },
-    handler: (_req, res) => void res.status(429).json({ error: 'too_many_requests' }),
+    refuse: (_req, res) => void res.status(429).json({ error: 'too_many_requests' }),
   });
   const body = smallForm();
   router.post('/deauthorize', limit, body, async (req, res) => {

@@ -21,7 +21,7 @@ import { loginRateLimit } from './rateLimit';
 /** /auth: start the login, take the provider's redirect, log out. */
 export function authRoutes(ctx: AppContext): Router {
   const router = Router();
-  router.get('/login', loginRateLimit(ctx.config, ctx.sessions), (req, res) => login(ctx, req, res));
+  router.get('/login', loginRateLimit(ctx.config, ctx.loginCounts), (req, res) => login(ctx, req, res));
   router.get('/callback', (req, res) => callback(ctx, req, res));
   router.post('/logout', requireCsrf, (req, res) => logout(ctx, req, res));
   return router;

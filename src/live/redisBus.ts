@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Logger } from '../log/logger';
-import type { SharedRedis } from '../session/store';
+import type { SharedRedis } from '../redis';
 import { LocalPageEvents, type PageEvent, type PageEvents, type PageListener } from './bus';
 
 /** Longest wait for Redis to take a PUBLISH before this instance tells its own tabs by itself. */

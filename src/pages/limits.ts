@@ -1,6 +1,6 @@
 import type { Request, RequestHandler } from 'express';
-import { rateLimit, type RateLimitInfo } from 'express-rate-limit';
 import { AppError } from '../errors';
+import { perMinuteLimit } from '../http/rateLimit';
 
 /**
  * Fairness between sessions: one person's burst of uncached requests must not
@@ -104,8 +104,6 @@ export class SessionGate {
   }
 }
 
-const WINDOW_MS = 60_000;
-
 /**
  * Requests per minute per session on routes the cache does not serve. Keyed
  * by the session cookie as sent, not the address: people behind one NAT are
@@ -119,23 +117,11 @@ export function sessionRateLimit(perMinute: number, cookieName: string): Request
     const header = req.headers.cookie;
     return header ? pattern.exec(header)?.[1] : undefined;
   };
-  return rateLimit({
-    windowMs: WINDOW_MS,
+  return perMinuteLimit({
     limit: perMinute,
-    standardHeaders: 'draft-7',
-    legacyHeaders: false,
     skip: (req) => cookieOf(req) === undefined,
-    keyGenerator: (req) => `session:${cookieOf(req) ?? ''}`,
-    handler: (req, _res, next) => {
-      const reset = (req as Request & { rateLimit?: RateLimitInfo }).rateLimit?.resetTime?.getTime();
-      next(
-        new TooManyRequestsError(
-          reset ? (reset - Date.now()) / 1000 : WINDOW_MS / 1000,
-          'Too many requests from this session.',
-        ),
-      );
-    },
-    // The key is the session cookie, never the client address: the address checks do not apply.
-    validate: { trustProxy: false, xForwardedForHeader: false, keyGeneratorIpFallback: false },
+    key: (req) => `session:${cookieOf(req) ?? ''}`,
+    refuse: (_req, _res, next, seconds) =>
+      next(new TooManyRequestsError(seconds, 'Too many requests from this session.')),
   });
 }

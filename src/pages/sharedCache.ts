@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import type { Logger } from '../log/logger';
-import type { SharedRedis } from '../session/store';
+import type { SharedRedis } from '../redis';
 import type { CachedPart, PageAnswers, ReadOptions } from './cache';
 
 export interface SharedCacheOptions {

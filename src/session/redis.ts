@@ -1,24 +1,12 @@
 import { RedisStore } from 'connect-redis';
 import type { SessionData } from 'express-session';
-import { createClient } from 'redis';
 import type { Config } from '../config';
-import type { Logger } from '../log/logger';
+import type { RedisConnection } from '../redis';
 import { TOMBSTONE_MS } from './lifetimes';
 import { redisRecords } from './records';
 import { tolerantJson } from './serializer';
-import type { SessionStoreHandle, SharedRedis } from './store';
+import type { SessionStoreHandle } from './store';
 import { ownerOf } from './userIndex';
-
-export interface RedisStoreOptions {
-  /** CLIENT SETNAME, so operators (and tests) can find the app's connections in CLIENT LIST. */
-  clientName?: string;
-  /** Longest wait for one store operation before the request gets a 503 (default 1000 ms). */
-  deadlineMs?: number;
-  /** How often an idle client checks that Redis still answers (default 2000 ms). */
-  heartbeatMs?: number;
-  /** Longest wait for the first connection at start (default 3000 ms). */
-  startWaitMs?: number;
-}
 
 /** connect-redis's own callback type (node-style, loosely typed there). */
 type Callback = NonNullable<Parameters<RedisStore['get']>[1]>;
@@ -166,164 +154,27 @@ function settle(work: Promise<unknown>, cb?: Callback): Promise<unknown> {
   );
 }
 
-/** `work`, or a rejection after `ms`: the shared cache's own, shorter deadline (it falls back to the provider). */
-function within<T>(work: Promise<T>, ms: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new StoreDeadlineError(ms)), ms);
-    work.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (err: unknown) => {
-        clearTimeout(timer);
-        reject(err instanceof Error ? err : new Error(String(err)));
-      },
-    );
-  });
-}
-
-export class StoreDeadlineError extends Error {
-  constructor(ms: number) {
-    super(`the session store did not answer within ${ms} ms`);
-    this.name = 'StoreDeadlineError';
-  }
-}
-
 /**
- * Sessions in Redis (connect-redis + the official client), shared by every
- * instance. The client reconnects by itself; while it is down, commands fail
- * at once instead of queueing (disableOfflineQueue), so a request gets a 503
- * page instead of hanging. Keys expire with the cookie (connect-redis takes
- * the TTL from `cookie.expires`, and `touch` pushes it back on each request).
+ * Sessions in Redis (connect-redis over the app's connection, src/redis.ts), shared by every instance. Keys
+ * expire with the cookie (connect-redis takes the TTL from `cookie.expires`, and `touch` pushes it back on
+ * each request). Closing the connection is its owner's part (src/context.ts contextClosers).
  */
-export async function createRedisSessionStore(
-  config: Pick<Config, 'redisUrl' | 'redisPrefix'>,
-  logger: Logger,
-  options: RedisStoreOptions = {},
-): Promise<SessionStoreHandle> {
-  const { clientName = 'pagelight', deadlineMs = 1000, heartbeatMs = 2000, startWaitMs = 3000 } = options;
-  const client = createClient({
-    url: config.redisUrl,
-    name: clientName,
-    disableOfflineQueue: true,
-    socket: {
-      connectTimeout: 2000,
-      reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 2000),
-    },
-  });
-
-  let lastError = 0;
-  let stalled = false;
-  let closing = false;
-  client.on('error', (err: Error) => {
-    // The client emits an error per failed reconnect; one line every 10 s is enough.
-    if (Date.now() - lastError > 10_000)
-      logger.warn({ err: { name: err.name, message: err.message } }, 'session store (redis) unavailable');
-    lastError = Date.now();
-  });
-  client.on('ready', () => {
-    stalled = false;
-    if (lastError) logger.info('session store (redis) is back');
-  });
-
-  const bound = <T>(work: Promise<T>): Promise<T> =>
-    new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        if (!stalled)
-          logger.warn(`session store (redis) did not answer within ${deadlineMs} ms; serving 503 until it does`);
-        stalled = true;
-        reject(new StoreDeadlineError(deadlineMs));
-      }, deadlineMs);
-      work.then(
-        (value) => {
-          clearTimeout(timer);
-          stalled = false;
-          resolve(value);
-        },
-        (err: unknown) => {
-          clearTimeout(timer);
-          reject(err instanceof Error ? err : new Error(String(err)));
-        },
-      );
-    });
-
-  // While nobody asks, a PING now and then notices a stalled connection (and its end) for /healthz.
-  let pinging = false;
-  const heartbeat = setInterval(() => {
-    if (pinging || !client.isReady) return;
-    pinging = true;
-    bound(client.ping())
-      .catch(() => undefined)
-      .finally(() => {
-        pinging = false;
-      });
-  }, heartbeatMs);
-  heartbeat.unref();
-
-  // Not fatal when Redis is down at start: the client keeps retrying and /healthz says 503 until it is up.
-  const connected = client.connect().then(
-    () => true,
-    (err: unknown) => {
-      if (!closing) logger.error({ err }, 'session store (redis) could not connect');
-      return false;
-    },
-  );
-  let waitTimer: NodeJS.Timeout | undefined;
-  const ready = await Promise.race([
-    connected,
-    new Promise<false>((resolve) => {
-      waitTimer = setTimeout(resolve, startWaitMs, false);
-    }),
-  ]);
-  clearTimeout(waitTimer);
-  if (!ready) logger.error('session store (redis) is not reachable at start; serving 503 until it is');
-
-  const destroyQuietly = () => {
-    try {
-      if (client.isOpen) client.destroy();
-    } catch {
-      // already closed
-    }
-  };
+export function createRedisSessionStore(
+  redis: RedisConnection,
+  config: Pick<Config, 'redisPrefix'>,
+): SessionStoreHandle {
   const store = new BoundedRedisStore(
-    { client, prefix: config.redisPrefix, serializer: tolerantJson },
-    bound,
-    { eval: (script, options) => client.eval(script, options) },
+    { client: redis.client, prefix: config.redisPrefix, serializer: tolerantJson },
+    (work) => redis.bound(work),
+    { eval: (script, options) => redis.client.eval(script, options) },
     config.redisPrefix,
   );
-  const evalBound = (script: string, keys: string[], args: string[]) =>
-    bound(client.eval(script, { keys, arguments: args }));
-  const sendCommand = (args: string[]) => bound(client.sendCommand(args));
-  let subscriber: ReturnType<typeof client.duplicate> | undefined;
-  let subscriberUp: Promise<unknown> | undefined;
-  const subscriberOf = () => {
-    if (!subscriber) {
-      subscriber = client.duplicate({ name: `${clientName}-sub` });
-      subscriber.on('error', () => undefined);
-      subscriberUp = subscriber.connect();
-    }
-    return { sub: subscriber, up: subscriberUp! };
-  };
-  const redis: SharedRedis = {
-    command: (args, ms) => within(client.sendCommand(args), ms),
-    subscribe: async (channel, listener) => {
-      const { sub, up } = subscriberOf();
-      await within(up, startWaitMs);
-      await within(
-        sub.subscribe(channel, (message: string) => listener(message)),
-        deadlineMs,
-      );
-    },
-  };
   return {
     store,
     kind: 'redis',
-    sendCommand,
-    redis,
     index: {
       sessionsOf: async (userId) => {
-        const sids = await evalBound(
+        const sids = await redis.eval(
           SESSIONS_OF,
           [indexKey(config.redisPrefix, userId)],
           [config.redisPrefix, `"userId":${JSON.stringify(userId)}`],
@@ -334,29 +185,15 @@ export async function createRedisSessionStore(
     replace: async (sid, sess) => {
       const current = (await store.get(sid)) as SessionData | null | undefined;
       if (!current) return false;
-      const done = await evalBound(
+      const done = await redis.eval(
         REPLACE,
         [config.redisPrefix + sid],
         [JSON.stringify({ ...sess, cookie: current.cookie }), TOMBSTONE, config.redisPrefix + INDEX_INFIX, sid],
       );
       return done === 1;
     },
-    records: redisRecords(sendCommand, config.redisPrefix),
-    healthy: () => client.isReady && !stalled,
-    close: async () => {
-      closing = true;
-      clearInterval(heartbeat);
-      try {
-        if (subscriber?.isOpen) subscriber.destroy();
-      } catch {
-        // already closed
-      }
-      if (client.isReady && !stalled) {
-        // QUIT waits for the replies still owed; a stalled server gets no such courtesy.
-        await bound(client.close()).catch(() => destroyQuietly());
-      } else {
-        destroyQuietly();
-      }
-    },
+    records: redisRecords((args) => redis.send(args), config.redisPrefix),
+    healthy: () => redis.healthy(),
+    close: () => Promise.resolve(),
   };
 }

@@ -4,19 +4,8 @@ import type { Config } from '../config';
 import { LRUCache } from 'lru-cache';
 import { isShortLived, PENDING_SESSION_MS, TOMBSTONE_MS } from './lifetimes';
 import { MemoryRecords, type RecordStore } from './records';
-import { checkedOnWriteJson, withCookie } from './serializer';
+import { checkedOnWriteJson } from './serializer';
 import { MemorySessionIndex, type SessionIndex } from './userIndex';
-
-/**
- * The session store's Redis connection pair lent to other features: its command connection, and one
- * subscriber connection made on first use. Not one connection per feature.
- */
-export interface SharedRedis {
-  /** One command, failing after `deadlineMs` (or at once while Redis is down); never marks the session store unhealthy. */
-  command(args: string[], deadlineMs: number): Promise<unknown>;
-  /** Listens on `channel` (the subscriber connection resubscribes by itself after a reconnect). */
-  subscribe(channel: string, listener: (message: string) => void): Promise<void>;
-}
 
 /** A session store plus what the app needs to run it: health and shutdown. */
 export interface SessionStoreHandle {
@@ -24,10 +13,6 @@ export interface SessionStoreHandle {
   kind: 'memory' | 'redis';
   /** false while the store cannot answer (Redis down): /healthz says 503. */
   healthy(): boolean;
-  /** The store's Redis connection, for other state that must be shared by every instance (the login rate limit). */
-  sendCommand?: (args: string[]) => Promise<unknown>;
-  /** The same Redis, for the shared page cache and the events between instances (docs/architecture.md#shared-cache). */
-  redis?: SharedRedis;
   /** Sessions by provider user id (docs/architecture.md#session-index). */
   index: SessionIndex;
   /**
@@ -66,7 +51,7 @@ export function createMemorySessionStore(
   maxSessions = MEMORY_STORE_MAX_SESSIONS,
   maxPending = MEMORY_STORE_MAX_PENDING,
 ): SessionStoreHandle {
-  const Memory = syncTouch(createMemoryStore(session));
+  const Memory = createMemoryStore(session);
   const index = new MemorySessionIndex();
   const pending = new Memory({
     checkPeriod: 60_000,
@@ -190,37 +175,6 @@ function splitByLifetime(
       index.clear();
       pending.clear();
       super.clear(callback);
-    }
-  };
-}
-
-/** What ./serializer's write check and the touch below reach of memorystore (1.6): its LRU of JSON strings, its TTL. */
-interface MemoryStoreInternals {
-  store: { get(sid: string): string | undefined; set(sid: string, value: string, ttlMs: number): void };
-  options: { ttl: number };
-}
-
-/**
- * memorystore answers `touch` on the next tick, and express-session holds
- * every response until the touch is answered, writing it in two parts. The
- * touch is an in-memory update, so answering at once is correct and lets
- * the response go out in one write (`npm run bench -- --profile`: the largest cost of a
- * warm view that the bare-Express floor does not pay).
- *
- * The touch keeps what is stored and puts in the new cookie, as memorystore's does, but without reading the
- * session: the stored value keeps its cookie on a line of its own (./serializer checkedOnWriteJson), and only that
- * line is written anew. memorystore's own parsed and re-wrote (and checked, both ways) the whole session on
- * every view.
- */
-function syncTouch(Base: MemoryStoreClass): MemoryStoreClass {
-  return class SyncTouchMemoryStore extends Base {
-    override touch(sid: string, sess: session.SessionData, callback?: (err?: unknown) => void): void {
-      const { store, options } = this as unknown as MemoryStoreInternals;
-      const raw = store.get(sid);
-      // Gone, or stored as "not a session": nothing to keep alive.
-      const touched = raw === undefined ? undefined : withCookie(raw, sess.cookie);
-      if (touched !== undefined) store.set(sid, touched, options.ttl);
-      callback?.();
     }
   };
 }

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import type { SessionData } from 'express-session';
 import { createApp } from '../../src/app';
+import { buildContext } from '../../src/context';
 import { graphClientFor } from '../../src/graph/client';
 import { createLogger } from '../../src/log/logger';
 import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
@@ -85,7 +86,7 @@ describe('the memory store under a flood of login starts', () => {
     const logger = createLogger({ level: 'silent', destination: new LogCapture() });
     const sessions = createMemorySessionStore(config, 5, 20);
     const graph = graphClientFor(config, logger);
-    const app = createApp(config, { graph, sessions, logger });
+    const app = createApp(buildContext(config, { graph, sessions, logger }));
     try {
       const person = request.agent(app);
       await loginAndConnect(person, BAKERY);

@@ -1,7 +1,6 @@
 import request from 'supertest';
 import { createClient } from 'redis';
 import { ConfigError, loadConfig } from '../../src/config';
-import { createRedisSessionStore } from '../../src/session/redis';
 import { CookieClient } from '../support/cookieClient';
 import { startStack, type Stack, startInstance } from '../support/stack';
 import { configFor, startSharedEmulator } from '../session/helpers';
@@ -67,8 +66,8 @@ describeRedis('GET /auth/login rate limit with Redis sessions', () => {
       REDIS_PREFIX: prefix,
       LOGIN_RATE_LIMIT: '4',
     });
-    const first = await startInstance(config, (logger) => createRedisSessionStore(config, logger));
-    const second = await startInstance(config, (logger) => createRedisSessionStore(config, logger));
+    const first = await startInstance(config);
+    const second = await startInstance(config);
     const admin = createClient({ url: REDIS_URL! });
     await admin.connect();
     try {

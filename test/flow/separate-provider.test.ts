@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { createApp } from '../../src/app';
+import { buildContext } from '../../src/context';
 import { loadConfig } from '../../src/config';
 import { graphClientFor, type GraphClient } from '../../src/graph/client';
 import { createLogger } from '../../src/log/logger';
@@ -50,7 +51,10 @@ describe('against a separately started provider, configured only by environment'
     });
     const logger = createLogger({ level: 'info', destination: new LogCapture() });
     graph = graphClientFor(config, logger, { timeoutMs: 2000 });
-    server.on('request', createApp(config, { graph, sessions: createMemorySessionStore(config), logger }));
+    server.on(
+      'request',
+      createApp(buildContext(config, { graph, sessions: createMemorySessionStore(config), logger })),
+    );
   });
   afterAll(async () => {
     graph.close();

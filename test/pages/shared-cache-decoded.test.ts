@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createClient } from 'redis';
 import { createLogger } from '../../src/log/logger';
 import { RedisPageCache } from '../../src/pages/sharedCache';
-import type { SharedRedis } from '../../src/session/store';
+import type { SharedRedis } from '../../src/redis';
 import { redisAnswers } from '../session/helpers';
 
 /**

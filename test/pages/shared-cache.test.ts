@@ -3,7 +3,6 @@ import { randomBytes } from 'node:crypto';
 import { createClient } from 'redis';
 import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
 import type { Config } from '../../src/config';
-import { createRedisSessionStore } from '../../src/session/redis';
 import { createMemorySessionStore } from '../../src/session/store';
 import { CookieClient } from '../support/cookieClient';
 import { realLogin } from '../support/realLogin';
@@ -52,7 +51,7 @@ describeRedis('the page cache shared through Redis', () => {
   });
 
   const start = async (cfg: Config = config): Promise<Instance> => {
-    const instance = await startInstance(cfg, (logger) => createRedisSessionStore(cfg, logger), now);
+    const instance = await startInstance(cfg, { now });
     running.add(instance);
     return instance;
   };
@@ -255,7 +254,7 @@ describeRedis('the page cache shared through Redis', () => {
     };
     for (const redis of [dead, stalled]) {
       // The session store works (memory); only the cache's Redis fails.
-      const instance = await startInstance(config, () => ({ ...createMemorySessionStore(config), redis }));
+      const instance = await startInstance(config, { sessions: createMemorySessionStore(config), sharedRedis: redis });
       running.add(instance);
       const before = reads();
       const person = await viewer(instance);

@@ -4,11 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { createClient } from 'redis';
 import type { RunningEmulator } from '@pagelight/graph-emulator';
 import { createApp } from '../../src/app';
+import { buildContext } from '../../src/context';
 import { ConfigError, loadConfig, type Config } from '../../src/config';
-import { graphClientFor } from '../../src/graph/client';
 import { createLimitedServer, serverLimits } from '../../src/http/limits';
 import { createLogger } from '../../src/log/logger';
-import { createSessionStore } from '../../src/session/create';
+import { redisFor } from '../../src/redis';
 import { shutdown, type Closer } from '../../src/shutdown';
 import { completeDialog } from '../support/dialog';
 import { LogCapture } from '../support/stack';
@@ -60,9 +60,10 @@ describe('shutdown(server, closers)', () => {
   async function serve(config: Config) {
     const logs = new LogCapture();
     const logger = createLogger({ level: 'info', destination: logs });
-    const sessions = await createSessionStore(config, logger);
-    const graph = graphClientFor(config, logger);
-    const server = createLimitedServer(createApp(config, { graph, sessions, logger }), serverLimits());
+    const redis = await redisFor(config, logger);
+    const ctx = buildContext(config, { logger, ...(redis ? { redis } : {}) });
+    const { graph, sessions } = ctx;
+    const server = createLimitedServer(createApp(ctx), serverLimits());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const port = (server.address() as AddressInfo).port;
     const closed: string[] = [];
@@ -78,6 +79,7 @@ describe('shutdown(server, closers)', () => {
         name: 'the session store',
         close: async () => {
           await sessions.close();
+          await redis?.close();
           closed.push('store');
         },
       },

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import type { SessionData } from 'express-session';
 import { createApp } from '../../src/app';
+import { buildContext } from '../../src/context';
 import type { Config } from '../../src/config';
 import { graphClientFor, type GraphClient } from '../../src/graph/client';
 import { createLogger } from '../../src/log/logger';
@@ -52,7 +53,7 @@ describe('sessions in memory: sealing, tampering, rotation and lifetime', () => 
     const logger = createLogger({ level: 'silent', destination: new LogCapture() });
     const graph = graphClientFor(config, logger, { timeoutMs: 2000 });
     graphs.push(graph);
-    return createApp(config, { graph, sessions, logger, ...(now ? { now } : {}) });
+    return createApp(buildContext(config, { graph, sessions, logger, ...(now ? { now } : {}) }));
   }
 
   function memory(config: Config, max?: number): SessionStoreHandle {

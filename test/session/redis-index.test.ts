@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { createClient } from 'redis';
 import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
 import type { Config } from '../../src/config';
-import { createRedisSessionStore } from '../../src/session/redis';
 import { CookieClient } from '../support/cookieClient';
 import { completeDialog } from '../support/dialog';
 import { signedRequest } from '../support/signedRequest';
@@ -45,7 +44,7 @@ describeRedis('the session index in Redis', () => {
   beforeEach(() => fresh());
 
   const start = async (cfg: Config = config): Promise<Instance> => {
-    const instance = await startInstance(cfg, (logger) => createRedisSessionStore(cfg, logger));
+    const instance = await startInstance(cfg);
     running.add(instance);
     return instance;
   };

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createClient } from 'redis';
 import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
-import { createRedisSessionStore } from '../../src/session/redis';
 import type { Config } from '../../src/config';
 import { CookieClient } from '../support/cookieClient';
 import { completeDialog } from '../support/dialog';
@@ -41,7 +40,7 @@ describeRedis(available ? 'sessions in Redis' : `sessions in Redis — ${SKIP_RE
   const running = new Set<Instance>();
 
   const start = async (cfg: Config = config, name = NAME): Promise<Instance> => {
-    const instance = await startInstance(cfg, (logger) => createRedisSessionStore(cfg, logger, { clientName: name }));
+    const instance = await startInstance(cfg, { redis: { clientName: name } });
     running.add(instance);
     return instance;
   };

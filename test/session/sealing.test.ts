@@ -1,6 +1,7 @@
 import request from 'supertest';
 import type { SessionData } from 'express-session';
 import { createApp } from '../../src/app';
+import { buildContext } from '../../src/context';
 import { graphClientFor } from '../../src/graph/client';
 import { createLogger } from '../../src/log/logger';
 import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
@@ -44,7 +45,7 @@ describe('sealed tokens copied to another session', () => {
     const logger = createLogger({ level: 'silent', destination: new LogCapture() });
     sessions = createMemorySessionStore(config);
     const graph = graphClientFor(config, logger);
-    const app = createApp(config, { graph, sessions, logger });
+    const app = createApp(buildContext(config, { graph, sessions, logger }));
     const store = sessions.store;
     try {
       const ada = request.agent(app);

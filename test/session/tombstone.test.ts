@@ -1,10 +1,12 @@
 import request from 'supertest';
 import type { SessionData } from 'express-session';
 import { createApp } from '../../src/app';
+import { buildContext } from '../../src/context';
 import type { Config } from '../../src/config';
 import { graphClientFor } from '../../src/graph/client';
 import { createLogger } from '../../src/log/logger';
 import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
+import { connectRedis } from '../../src/redis';
 import { createRedisSessionStore } from '../../src/session/redis';
 import { createMemorySessionStore, type SessionStoreHandle } from '../../src/session/store';
 import { csrfFrom, loginAndConnect } from '../support/flow';
@@ -21,8 +23,14 @@ const stores: [string, (config: Config) => Promise<SessionStoreHandle> | Session
       ? [
           [
             'redis',
-            (config: Config) =>
-              createRedisSessionStore(config, createLogger({ level: 'silent', destination: new LogCapture() })),
+            async (config: Config) => {
+              // This store's own connection, closed with it.
+              const redis = await connectRedis(
+                config,
+                createLogger({ level: 'silent', destination: new LogCapture() }),
+              );
+              return { ...createRedisSessionStore(redis, config), close: () => redis.close() };
+            },
             { SESSION_STORE: 'redis', REDIS_URL, REDIS_PREFIX: `pagelight:test:tomb:${process.pid}:${Date.now()}:` },
           ] as (typeof stores)[number],
         ]
@@ -41,7 +49,7 @@ describe.each(stores)('logout while a request is in flight (%s store)', (_kind, 
     const logger = createLogger({ level: 'silent', destination: new LogCapture() });
     const sessions = await makeStore(config);
     const graph = graphClientFor(config, logger, { timeoutMs: 3000 });
-    const app = createApp(config, { graph, sessions, logger });
+    const app = createApp(buildContext(config, { graph, sessions, logger }));
     try {
       const agent = request.agent(app);
       await loginAndConnect(agent, BAKERY);

@@ -4,11 +4,13 @@ import { Writable } from 'node:stream';
 import request from 'supertest';
 import type { Express } from 'express';
 import { createApp } from '../../src/app';
+import { buildContext, contextClosers } from '../../src/context';
 import { loadConfig, type Config } from '../../src/config';
 import { graphClientFor, type GraphClient } from '../../src/graph/client';
 import { createLogger } from '../../src/log/logger';
 import { PageCache, type PageCacheOptions } from '../../src/pages/cache';
 import { LocalPageEvents } from '../../src/live/bus';
+import { redisFor, type RedisOptions, type SharedRedis } from '../../src/redis';
 import { createMemorySessionStore, type SessionStoreHandle } from '../../src/session/store';
 import {
   startEmulator,
@@ -129,14 +131,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const graph = graphClientFor(config, logger, { retry: { retries: 1, baseMs: 10, capMs: 50, deadlineMs: 4000 } });
   const cache = new PageCache({ ...options.cache, ttlSec: config.pageCacheTtlSec });
   const events = new LocalPageEvents();
-  const app = createApp(config, {
-    graph,
-    sessions,
-    logger,
-    cache,
-    events,
-    ...(options.now ? { now: options.now } : {}),
-  });
+  const app = createApp(
+    buildContext(config, { graph, sessions, logger, cache, events, ...(options.now ? { now: options.now } : {}) }),
+  );
   return {
     app,
     config,
@@ -209,31 +206,43 @@ export async function startServedStack(
   };
 }
 
-/** One listening app instance with its own Graph client and its own store handle (several may share a store). */
+/** One listening app instance with its own Graph client and its own Redis connection (several may share a store). */
 export interface Instance extends Listening {
   sessions: SessionStoreHandle;
   logs: LogCapture;
 }
 
-/** Starts an instance on its own port; close() stops listening and closes the store and the HTTP agents, like a SIGTERM would. */
-export async function startInstance(
-  config: Config,
-  makeStore: (logger: ReturnType<typeof createLogger>) => Promise<SessionStoreHandle> | SessionStoreHandle,
-  now?: () => number,
-): Promise<Instance> {
+export interface InstanceOptions {
+  now?: () => number;
+  /** The instance's Redis connection (its CLIENT SETNAME, deadlines). */
+  redis?: RedisOptions;
+  /** Instead of the store SESSION_STORE asks for. */
+  sessions?: SessionStoreHandle;
+  /** What the page cache and the events use of Redis, instead of the instance's connection. */
+  sharedRedis?: SharedRedis;
+}
+
+/** Starts an instance on its own port, built as src/server.ts builds one; close() closes what a SIGTERM would. */
+export async function startInstance(config: Config, options: InstanceOptions = {}): Promise<Instance> {
   const logs = new LogCapture();
   const logger = createLogger({ level: 'info', destination: logs });
-  const sessions = await makeStore(logger);
-  const graph = graphClientFor(config, logger);
-  const served = await listen(createApp(config, { graph, sessions, logger, ...(now ? { now } : {}) }));
+  const { now, sessions, sharedRedis } = options;
+  const redis = await redisFor(config, logger, options.redis);
+  const ctx = buildContext(config, {
+    logger,
+    ...(redis ? { redis } : {}),
+    ...(now ? { now } : {}),
+    ...(sessions ? { sessions } : {}),
+    ...(sharedRedis ? { sharedRedis } : {}),
+  });
+  const served = await listen(createApp(ctx));
   return {
     url: served.url,
-    sessions,
+    sessions: ctx.sessions,
     logs,
     close: async () => {
       await served.close();
-      graph.close();
-      await sessions.close();
+      for (const closer of contextClosers(ctx)) await closer.close();
     },
   };
 }
