@@ -6,7 +6,7 @@ import { GraphTransport, type GraphRequest } from '../../src/graph/transport';
 import { listen } from '../support/stack';
 
 /**
- * The transport's contract on a read (GET, node:http on the keep-alive agents): the deadline, the body limit,
+ * The transport's contract on a read (GET, through the one axios instance on the keep-alive agents): the deadline, the body limit,
  * compressed answers, no redirects, and every failure as a ProviderUnavailableError with its reason.
  */
 const READ: GraphRequest = {
