@@ -212,7 +212,8 @@ export class GraphTransport {
           if (total !== undefined && total > MAX_ANSWER_BYTES) halt('too_large');
         },
       });
-      return { status: res.status, headers: res.headers, data: res.data };
+      // A plain object: axios's header class stays inside the transport.
+      return { status: res.status, headers: { ...res.headers }, data: res.data };
     } catch (err) {
       throw this.transportError(err, req.path, stoppedBy);
     } finally {
