@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { AppContext } from '../context';
 import { NotFoundError } from '../errors';
 import { perMinuteLimit } from '../http/rateLimit';
+import { parseJson } from '../json';
 import { signOutUser, type SignOutOutcome } from '../session/signOut';
 import { verifySignedRequest } from './signedRequest';
 
@@ -55,7 +56,7 @@ export function providerCallbackRoutes(ctx: AppContext): Router {
     if (typeof code !== 'string' || !CODE.test(code))
       throw new NotFoundError('No data-deletion request has this confirmation code.');
     const raw = await ctx.sessions.records.get(`deletion:${code}`);
-    const parsed = raw === undefined ? undefined : recordSchema.safeParse(safeJson(raw));
+    const parsed = raw === undefined ? undefined : recordSchema.safeParse(parseJson(raw));
     if (!parsed?.success) throw new NotFoundError('No data-deletion request has this confirmation code.');
     res.render('deletion', {
       title: 'Data deletion',
@@ -97,14 +98,6 @@ function smallForm(): RequestHandler {
       const type = (err as { type?: string }).type;
       res.status(400).json({ error: 'invalid_request', reason: type === 'entity.too.large' ? 'too_large' : 'body' });
     });
-}
-
-function safeJson(raw: string): unknown {
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return undefined;
-  }
 }
 
 const UTC = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { parseJson } from '../json';
 
 /**
  * The provider's `signed_request` (docs/provider-interface.md#signed-request):
@@ -43,15 +44,11 @@ export function verifySignedRequest(raw: unknown, appSecret: string, nowMs: numb
   // The MAC is over the payload exactly as sent (padding included, when the sender padded it).
   const expected = createHmac('sha256', appSecret).update(payload).digest();
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'signature' };
-  let json: unknown;
-  try {
-    json = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
-  } catch {
-    return { ok: false, reason: 'malformed' };
-  }
+  const json = parseJson(Buffer.from(payload, 'base64url').toString('utf8'));
+  if (json === undefined) return { ok: false, reason: 'malformed' };
   const parsed = payloadSchema.safeParse(json);
   if (!parsed.success) {
-    const algorithm = (json as { algorithm?: unknown } | null)?.algorithm;
+    const algorithm = typeof json === 'object' && json !== null && 'algorithm' in json ? json.algorithm : undefined;
     return { ok: false, reason: algorithm !== 'HMAC-SHA256' ? 'algorithm' : 'malformed' };
   }
   const nowSec = Math.floor(nowMs / 1000);

@@ -1,11 +1,11 @@
 import http from 'node:http';
 import https from 'node:https';
-import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
+import axios, { type AxiosInstance, type AxiosProgressEvent } from 'axios';
 import type { ZodType } from 'zod';
+import { parseJson } from '../json';
 import type { Logger } from '../log/logger';
 import { redactText } from '../log/redact';
 import { GraphApiError, ProviderUnavailableError, TokenEndpointError, type GraphErrorBody } from './errors';
-import { ACCEPT_ENCODING, httpGet, type RawAnswer } from './httpGet';
 import { graphErrorSchema, type GraphErrorJson } from './schemas';
 import { DEFAULT_USAGE_POLICY, pageOfPath, UsageGovernor } from './usage';
 
@@ -58,10 +58,23 @@ export interface GraphRequest {
 /** Largest answer read from the provider (after decompression). */
 const MAX_ANSWER_BYTES = 2 * 1024 * 1024;
 
+/** What every call asks for: compressed answers are smaller on the wire, and the provider compresses when asked. */
+const ACCEPT_ENCODING = 'gzip, deflate, br';
+
+/** An answer as the checks below read it: status, lower-cased headers, the body as text. */
+interface RawAnswer {
+  status: number;
+  headers: Record<string, unknown>;
+  data: string;
+}
+
+/** Why send() ended an exchange itself: the whole-exchange deadline passed, or the answer declared itself too large. */
+type StopReason = 'deadline' | 'too_large';
+
 /**
- * One pair of keep-alive agents per provider origin. Reads (GET) go out with node:http on those agents
- * (./httpGet: the hot path of a page view); the token exchanges and other writes through one axios instance on
- * the same agents. Neither throws on a status: every answer goes through the same checks below.
+ * Every call, read or write, goes out through one axios instance on one pair of keep-alive agents per
+ * provider origin (docs/architecture.md#provider-transport). It never throws on a status: every answer goes
+ * through the same checks below, and every failure to get one through the same mapping (transportError).
  */
 export class GraphTransport {
   private readonly http: AxiosInstance;
@@ -86,10 +99,11 @@ export class GraphTransport {
       validateStatus: () => true,
       maxRedirects: 0,
       maxContentLength: MAX_ANSWER_BYTES,
+      decompress: true,
       responseType: 'text',
       // We parse ourselves: a non-JSON body is a provider failure, not a crash.
       transformResponse: (data: unknown) => data,
-      headers: { Accept: 'application/json' },
+      headers: { Accept: 'application/json', 'Accept-Encoding': ACCEPT_ENCODING },
     });
   }
 
@@ -119,12 +133,7 @@ export class GraphTransport {
     const started = process.hrtime.bigint();
     const timeoutMs =
       remainingMs === undefined ? this.options.timeoutMs : Math.max(1, Math.min(this.options.timeoutMs, remainingMs));
-    let res: RawAnswer;
-    try {
-      res = req.method === 'GET' && !req.form ? await this.get(req, timeoutMs) : await this.viaAxios(req, timeoutMs);
-    } catch (err) {
-      throw this.transportError(err, req.path);
-    }
+    const res = await this.send(req, timeoutMs);
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     this.usage.record(res.headers, req.tokenEndpoint ? undefined : pageOfPath(req.path));
     this.options.onResponse?.({
@@ -133,7 +142,7 @@ export class GraphTransport {
       headers: res.headers,
       ms,
     });
-    const body = parseJson(res.data);
+    const body = typeof res.data === 'string' && res.data.length > 0 ? parseJson(res.data) : undefined;
     // Only a body with an `error` key can be the provider's error: a feed of 25 posts is not run through its schema.
     const graphError = hasErrorKey(body) ? graphErrorSchema.safeParse(body) : undefined;
     const answered = headerString(res.headers['facebook-api-version'])?.slice(0, 20);
@@ -174,34 +183,42 @@ export class GraphTransport {
     return parsed.data;
   }
 
-  private get(req: GraphRequest, timeoutMs: number): Promise<RawAnswer> {
-    const url = new URL(joinPath(this.options.baseUrl, req.path));
-    if (req.query) for (const [name, value] of Object.entries(req.query)) url.searchParams.append(name, value);
-    return httpGet(url, {
-      agent: url.protocol === 'https:' ? this.agents.https : this.agents.http,
-      headers: {
-        Accept: 'application/json',
-        'Accept-Encoding': ACCEPT_ENCODING,
-        ...(req.bearer ? { Authorization: `Bearer ${req.bearer}` } : {}),
-      },
-      timeoutMs,
-      maxBytes: MAX_ANSWER_BYTES,
-    });
-  }
-
-  private async viaAxios(req: GraphRequest, timeoutMs: number): Promise<RawAnswer> {
-    const res: AxiosResponse<string> = await this.http.request<string>({
-      method: req.method,
-      url: req.path,
-      params: req.query,
-      data: req.form ? new URLSearchParams(req.form).toString() : undefined,
-      headers: {
-        ...(req.form ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}),
-        ...(req.bearer ? { Authorization: `Bearer ${req.bearer}` } : {}),
-      },
-      timeout: timeoutMs,
-    });
-    return { status: res.status, headers: res.headers, data: res.data };
+  /**
+   * One exchange. axios's `timeout` restarts with every chunk that arrives (it is the socket's idle timer), so
+   * a deadline of our own bounds the whole exchange, first byte sent to last byte read. An answer that says it
+   * is larger than the cap is dropped at its first chunk rather than read up to the cap.
+   */
+  private async send(req: GraphRequest, timeoutMs: number): Promise<RawAnswer> {
+    const stop = new AbortController();
+    let stoppedBy: StopReason | undefined;
+    const halt = (reason: StopReason) => {
+      stoppedBy ??= reason;
+      stop.abort();
+    };
+    const timer = setTimeout(() => halt('deadline'), timeoutMs);
+    try {
+      const res = await this.http.request<string>({
+        method: req.method,
+        url: req.query ? `${req.path}?${new URLSearchParams(req.query).toString()}` : req.path,
+        data: req.form ? new URLSearchParams(req.form).toString() : undefined,
+        headers: {
+          ...(req.form ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}),
+          ...(req.bearer ? { Authorization: `Bearer ${req.bearer}` } : {}),
+        },
+        timeout: timeoutMs,
+        signal: stop.signal,
+        // `total` is the declared content-length, known with the first chunk.
+        onDownloadProgress: ({ total }: AxiosProgressEvent) => {
+          if (total !== undefined && total > MAX_ANSWER_BYTES) halt('too_large');
+        },
+      });
+      // A plain object: axios's header class stays inside the transport.
+      return { status: res.status, headers: { ...res.headers }, data: res.data };
+    } catch (err) {
+      throw this.transportError(err, req.path, stoppedBy);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /**
@@ -265,15 +282,16 @@ export class GraphTransport {
       : new GraphApiError(body, status, this.usage.blockedFor(pageId));
   }
 
-  private transportError(err: unknown, path: string): ProviderUnavailableError {
+  /** A failure to get an answer, by its cause; `stoppedBy` when our own deadline or size check ended it. */
+  private transportError(err: unknown, path: string, stoppedBy: StopReason | undefined): ProviderUnavailableError {
     const code = (err as { code?: string }).code;
-    if (code === 'ECONNABORTED' || code === 'ETIMEDOUT') {
+    if (stoppedBy === 'deadline' || code === 'ECONNABORTED' || code === 'ETIMEDOUT') {
       return new ProviderUnavailableError(
         'timeout',
         `The provider did not answer within ${this.options.timeoutMs} ms (${path}).`,
       );
     }
-    if (code === 'ERR_FR_MAX_BODY_LENGTH_EXCEEDED' || code === 'ERR_BAD_RESPONSE') {
+    if (stoppedBy === 'too_large' || code === 'ERR_BAD_RESPONSE') {
       return new ProviderUnavailableError('bad_response', `The provider's answer could not be read (${path}).`);
     }
     return new ProviderUnavailableError(
@@ -289,22 +307,8 @@ export class GraphTransport {
   }
 }
 
-/** The base URL and a call's path, as axios joins them: one slash between. */
-function joinPath(base: string, path: string): string {
-  return `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
-}
-
 function hasErrorKey(body: unknown): boolean {
   return typeof body === 'object' && body !== null && 'error' in body;
-}
-
-function parseJson(text: unknown): unknown {
-  if (typeof text !== 'string' || text.length === 0) return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }
 
 function headerString(value: unknown): string | undefined {

@@ -13,6 +13,8 @@
  * (docs/provider-interface.md#usage-headers).
  */
 
+import { parseJson } from '../json';
+
 export interface UsagePolicy {
   /** Below this percentage nothing is slowed. */
   slowFrom: number;
@@ -117,14 +119,10 @@ export class UsageGovernor {
 
 function parseObject(value: unknown): Record<string, unknown> | undefined {
   if (typeof value !== 'string' || value.length > 10_000) return undefined;
-  try {
-    const parsed: unknown = JSON.parse(value);
-    return parsed && typeof parsed === 'object' && !Array.isArray(parsed)
-      ? (parsed as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
+  const parsed = parseJson(value);
+  return parsed && typeof parsed === 'object' && !Array.isArray(parsed)
+    ? (parsed as Record<string, unknown>)
+    : undefined;
 }
 
 function num(value: unknown): number {

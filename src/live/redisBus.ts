@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseJson } from '../json';
 import type { Logger } from '../log/logger';
 import type { SharedRedis } from '../redis';
 import { LocalPageEvents, type PageEvent, type PageEvents, type PageListener } from './bus';
@@ -66,13 +67,7 @@ export class RedisPageEvents implements PageEvents {
   }
 
   private receive(raw: string): void {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(raw);
-    } catch {
-      parsed = undefined;
-    }
-    const message = Message.safeParse(parsed);
+    const message = Message.safeParse(parseJson(raw));
     if (!message.success) {
       this.logger.warn('live updates: an unreadable message on the Redis channel; ignored');
       return;

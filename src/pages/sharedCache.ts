@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
+import { parseJson } from '../json';
 import type { Logger } from '../log/logger';
 import type { SharedRedis } from '../redis';
 import type { CachedPart, PageAnswers, ReadOptions } from './cache';
@@ -343,7 +344,7 @@ export class RedisPageCache implements PageAnswers {
 
   /** An entry as Redis sent it, checked; kept decoded when it begins with its stamp (every entry we write does). */
   private decode(keys: Keys, raw: string): StoredEntry | undefined {
-    const parsed = Stored.safeParse(safeJson(raw));
+    const parsed = Stored.safeParse(parseJson(raw));
     if (!parsed.success) return undefined;
     const stamp = stampOf(parsed.data);
     if (raw.startsWith(stamp)) this.decoded.set(keys.entry, { stamp, entry: parsed.data }, { size: raw.length });
@@ -392,14 +393,6 @@ export class RedisPageCache implements PageAnswers {
       this.warned = this.now();
       throw err;
     });
-  }
-}
-
-function safeJson(raw: string): unknown {
-  try {
-    return JSON.parse(raw) as unknown;
-  } catch {
-    return undefined;
   }
 }
 

@@ -1,4 +1,5 @@
 import type { SessionData } from 'express-session';
+import { parseJson } from '../json';
 import { readStoredSession } from './schema';
 
 /**
@@ -11,7 +12,7 @@ import { readStoredSession } from './schema';
  */
 export const tolerantJson = {
   stringify: (sess: SessionData | object): string => JSON.stringify(sess),
-  parse: (raw: string): SessionData => readStoredSession(parseOrUndefined(raw)) as unknown as SessionData,
+  parse: (raw: string): SessionData => readStoredSession(parseJson(raw)) as unknown as SessionData,
 };
 
 /**
@@ -37,9 +38,9 @@ export const checkedOnWriteJson = {
   },
   parse: (raw: string): SessionData => {
     const split = raw.indexOf('\n');
-    if (split < 0) return parseOrUndefined(raw) as SessionData;
-    const cookie = parseOrUndefined(raw.slice(0, split));
-    const rest = parseOrUndefined(raw.slice(split + 1));
+    if (split < 0) return parseJson(raw) as SessionData;
+    const cookie = parseJson(raw.slice(0, split));
+    const rest = parseJson(raw.slice(split + 1));
     if (typeof cookie !== 'object' || cookie === null || typeof rest !== 'object' || rest === null)
       return undefined as unknown as SessionData;
     return { cookie, ...rest } as SessionData;
@@ -53,12 +54,4 @@ export const checkedOnWriteJson = {
 export function withCookie(raw: string, cookie: unknown): string | undefined {
   const split = raw.indexOf('\n');
   return split < 0 ? undefined : `${JSON.stringify(cookie)}${raw.slice(split)}`;
-}
-
-function parseOrUndefined(raw: string): unknown {
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return undefined;
-  }
 }

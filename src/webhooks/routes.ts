@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import express, { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
 import { LRUCache } from 'lru-cache';
 import type { AppContext } from '../context';
+import { parseJson } from '../json';
 import { pageChanges, type PageChange } from './payload';
 import { sameSecret, validSignature } from './signature';
 
@@ -75,10 +76,8 @@ function receive(ctx: AppContext, recent: LRUCache<string, true>, req: Request, 
 }
 
 function handle(ctx: AppContext, body: Buffer, req: Request): void {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body.toString('utf8'));
-  } catch {
+  const parsed = parseJson(body.toString('utf8'));
+  if (parsed === undefined) {
     req.log?.warn('webhook delivery is not JSON; ignored');
     return;
   }

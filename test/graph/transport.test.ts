@@ -6,7 +6,7 @@ import { GraphTransport, type GraphRequest } from '../../src/graph/transport';
 import { listen } from '../support/stack';
 
 /**
- * The transport's contract on a read (GET, node:http on the keep-alive agents): the deadline, the body limit,
+ * The transport's contract on a read (GET, through the one axios instance on the keep-alive agents): the deadline, the body limit,
  * compressed answers, no redirects, and every failure as a ProviderUnavailableError with its reason.
  */
 const READ: GraphRequest = {
@@ -48,6 +48,31 @@ describe('GraphTransport, a read', () => {
     expect(seen).toEqual([
       { url: '/v26.0/123/feed?limit=25', authorization: 'Bearer page-token', encodings: 'gzip, deflate, br' },
     ]);
+  });
+
+  it('when the provider answers, then onResponse is told its status and headers as a plain object', async () => {
+    const provider = await listen((_req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.setHeader('x-app-usage', '{"call_count":5}');
+      res.end('{"data":[]}');
+    });
+    const seen: { status: number; headers: Record<string, unknown> }[] = [];
+    const transport = new GraphTransport({
+      baseUrl: provider.url,
+      timeoutMs: 300,
+      now: Date.now,
+      onResponse: ({ status, headers }) => seen.push({ status, headers }),
+    });
+    try {
+      await transport.call(READ, anything);
+    } finally {
+      transport.close();
+      await provider.close();
+    }
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.status).toBe(200);
+    expect(seen[0]!.headers['x-app-usage']).toBe('{"call_count":5}');
+    expect(Object.getPrototypeOf(seen[0]!.headers)).toBe(Object.prototype);
   });
 
   it('when the answer is gzip-compressed, then it is read as the JSON it holds', async () => {
@@ -117,5 +142,64 @@ describe('GraphTransport, a read', () => {
     transport.close();
     expect(reasonOf(error)).toBe('unreachable');
     expect((error as Error).message).toContain('ECONNREFUSED');
+  });
+});
+
+describe('GraphTransport, a write', () => {
+  const WRITE: GraphRequest = {
+    method: 'POST',
+    path: '/v26.0/oauth/access_token',
+    form: { code: 'the-code' },
+    idempotent: false,
+    tokenEndpoint: true,
+  };
+
+  it('when the provider answers, then the form goes out encoded, through the same stack as a read', async () => {
+    const seen: Record<string, unknown>[] = [];
+    const provider = await listen((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      req.on('end', () => {
+        seen.push({
+          method: req.method,
+          type: req.headers['content-type'],
+          encodings: req.headers['accept-encoding'],
+          body,
+        });
+        res.setHeader('content-type', 'application/json');
+        res.end('{"access_token":"t"}');
+      });
+    });
+    const transport = new GraphTransport({ baseUrl: provider.url, timeoutMs: 300, now: Date.now });
+    try {
+      await expect(transport.call(WRITE, anything)).resolves.toEqual({ access_token: 't' });
+    } finally {
+      transport.close();
+      await provider.close();
+    }
+    expect(seen).toEqual([
+      {
+        method: 'POST',
+        type: 'application/x-www-form-urlencoded',
+        encodings: 'gzip, deflate, br',
+        body: 'code=the-code',
+      },
+    ]);
+  });
+
+  it('when the body never ends, then timeout at the deadline of the whole exchange, as for a read', async () => {
+    const provider = await listen((_req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.write('{"access_token":');
+      const drip = setInterval(() => res.write(' '), 50);
+      res.on('close', () => clearInterval(drip));
+    });
+    const transport = new GraphTransport({ baseUrl: provider.url, timeoutMs: 300, now: Date.now });
+    const started = Date.now();
+    const error = await transport.call(WRITE, anything).catch((e: unknown) => e);
+    transport.close();
+    await provider.close();
+    expect(reasonOf(error)).toBe('timeout');
+    expect(Date.now() - started).toBeLessThan(1500);
   });
 });
