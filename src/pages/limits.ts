@@ -105,22 +105,17 @@ export class SessionGate {
 }
 
 /**
- * Requests per minute per session on routes the cache does not serve. Keyed
- * by the session cookie as sent, not the address: people behind one NAT are
- * not limited together, and a session is what holds the tokens. It runs
- * before the session is read, so it counts every such request that carries a
- * session cookie; requests without one are not connected and go nowhere upstream.
+ * Requests per minute per session on routes the cache does not serve. Keyed by the session the cookie names,
+ * resolved as express-session resolves it (however the cookie is spelled), not the address: people behind one
+ * NAT are not limited together, and a session is what holds the tokens. It runs before the session is read, so
+ * it counts every such request that names a session; a request that names none is not connected and goes
+ * nowhere upstream.
  */
-export function sessionRateLimit(perMinute: number, cookieName: string): RequestHandler {
-  const pattern = new RegExp(`(?:^|;\\s*)${cookieName.replace(/[^\w-]/g, '')}=([^;]{1,512})`);
-  const cookieOf = (req: Request): string | undefined => {
-    const header = req.headers.cookie;
-    return header ? pattern.exec(header)?.[1] : undefined;
-  };
+export function sessionRateLimit(perMinute: number, sessionOf: (req: Request) => string | undefined): RequestHandler {
   return perMinuteLimit({
     limit: perMinute,
-    skip: (req) => cookieOf(req) === undefined,
-    key: (req) => `session:${cookieOf(req) ?? ''}`,
+    skip: (req) => sessionOf(req) === undefined,
+    key: (req) => `session:${sessionOf(req) ?? ''}`,
     refuse: (_req, _res, next, seconds) =>
       next(new TooManyRequestsError(seconds, 'Too many requests from this session.')),
   });

@@ -6,7 +6,7 @@ import { cursorSchema, MAX_CURSOR, type FeedResponse, type PageDetails } from '.
 import { pageIdParam, singleParam } from '../http/params';
 import { connectPage } from '../session/connect';
 import { requireCsrf } from '../session/csrf';
-import { sessionCookieName } from '../session/middleware';
+import { sessionIdOf } from '../session/middleware';
 import { save } from '../session/persist';
 import { subscribePage } from '../webhooks/subscribe';
 import { sessionRateLimit } from './limits';
@@ -34,7 +34,7 @@ import { PROVIDER_NAME, permissionWords } from '../words';
  */
 export function pageRateLimits(ctx: AppContext): Router {
   const router = Router();
-  const limit = sessionRateLimit(ctx.config.sessionRateLimit, sessionCookieName(ctx.config));
+  const limit = sessionRateLimit(ctx.config.sessionRateLimit, (req) => sessionIdOf(req.headers.cookie, ctx.config));
   router.get('/', limit);
   router.get('/:pageId/feed', limit);
   return router;

@@ -1,3 +1,5 @@
+import { parse as parseCookies } from 'cookie';
+import { unsign } from 'cookie-signature';
 import session from 'express-session';
 import type { RequestHandler } from 'express';
 import { SessionStoreUnavailableError } from '../errors';
@@ -47,4 +49,24 @@ export function sessionMiddleware(config: Config, handle: SessionStoreHandle): R
       next(err ? new SessionStoreUnavailableError({ cause: err }) : undefined);
     });
   };
+}
+
+/**
+ * The session id a `Cookie` header names, resolved as express-session resolves it: parsed by the same cookie
+ * library (so `name =value`, a quoted value and percent-encoding all name the same session), then kept only when
+ * one of the session secrets signed it. For what must count a session before the session is read (the
+ * per-session limit); undefined when the header names none.
+ */
+export function sessionIdOf(
+  header: string | undefined,
+  config: Pick<Config, 'secureCookies' | 'sessionSecrets'>,
+): string | undefined {
+  if (header === undefined) return undefined;
+  const raw = parseCookies(header)[sessionCookieName(config)];
+  if (raw === undefined || !raw.startsWith('s:')) return undefined;
+  for (const secret of config.sessionSecrets) {
+    const id = unsign(raw.slice(2), secret);
+    if (id !== false) return id;
+  }
+  return undefined;
 }
