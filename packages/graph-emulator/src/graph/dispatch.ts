@@ -18,7 +18,7 @@ import { pageEdge, pageNode } from './page';
 import { pictureEdge } from './picture';
 import { postNode } from './post-node';
 import { subscribedApps } from './subscribed-apps';
-import { sendJson, VERSION_RE } from './respond';
+import { sendJson, VERSION_RE } from '../respond';
 import { meter } from './usage';
 import { userEdge, userNode } from './user';
 

@@ -7,7 +7,7 @@
  * nothing for it.
  */
 import { generateKeyPairSync, sign, type JsonWebKey, type KeyObject } from 'node:crypto';
-import { randomAlnum, randomId } from '../store/random';
+import { randomAlnum, randomId } from '../random';
 
 /** Lifetime of an ID token: one hour, as the provider's tokens are issued. */
 export const ID_TOKEN_TTL_SEC = 3600;

@@ -6,7 +6,7 @@
  * expires; revoking a user's session invalidates the tokens derived from it.
  */
 import type { RevokeReason, TokenFilter } from '../types';
-import { randomAlnum } from './random';
+import { randomAlnum } from '../random';
 import { expiredError, revokedError, unknownTokenError } from './token-errors';
 
 export interface TokenRecord {

@@ -8,7 +8,7 @@
 import type { Request, Response } from 'express';
 import type { Context } from '../context';
 import { GraphError } from '../errors';
-import { sendJson } from '../graph/respond';
+import { sendJson } from '../respond';
 import { collectParams, formBody } from '../params';
 import { unknownTokenError } from '../store/token-errors';
 import type { TokenRecord } from '../store/tokens';

@@ -11,7 +11,7 @@
  *   over the next 36 hours" — the schedule is an option so tests run fast.
  */
 import { randomInt } from 'node:crypto';
-import { randomAlnum } from '../store/random';
+import { randomAlnum } from '../random';
 import type { WebhookDelivery, WebhookSettings } from '../types';
 import { providerJson, signatureOf, type WebhookChange, type WebhookPayload } from './payload';
 import { Sender } from './send';
