@@ -32,7 +32,7 @@ export function graphHandler(ctx: Context) {
     const segments = pathSegments(req.path);
     const version = segments[0] !== undefined && VERSION_RE.test(segments[0]) ? segments.shift() : undefined;
     if (segments.length === 2 && segments[0] === 'oauth' && segments[1] === 'access_token') {
-      tokenEndpoint(ctx, req, res);
+      tokenEndpoint(ctx, req, res).catch(next);
       return;
     }
     graphCall(ctx, req, res, segments, version)?.catch(next);
