@@ -1,5 +1,15 @@
 import request from 'supertest';
-import { CLIENT, codeFor, exchange, graphError, makeEmulator, OTHER_CLIENT, userToken, USERS } from './helpers';
+import {
+  CLIENT,
+  codeFor,
+  exchange,
+  graphError,
+  graphGet,
+  makeEmulator,
+  OTHER_CLIENT,
+  USERS,
+  userToken,
+} from './helpers';
 
 const basic = (id: string, secret: string): string =>
   `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
@@ -58,7 +68,7 @@ describe('/oauth/access_token — authorization code', () => {
       error_subcode: 36009,
       fbtrace_id: expect.stringMatching(/^[A-Za-z0-9]{11}$/),
     });
-    const me = await request(app).get('/me').set('Authorization', `Bearer ${first.body.access_token}`).expect(400);
+    const me = await graphGet(app, '/me', first.body.access_token).expect(400);
     expect(graphError(me.body)).toMatchObject({ code: 190, error_subcode: 460 });
   });
 
@@ -182,13 +192,12 @@ describe('/oauth/access_token — fb_exchange_token', () => {
         .expect(200)
     ).body.access_token as string;
     const accountsOf = async (t: string) =>
-      (await request(emu.app).get('/me/accounts').set('Authorization', `Bearer ${t}`).expect(200)).body.data[0]
-        .access_token as string;
+      (await graphGet(emu.app, '/me/accounts', t).expect(200)).body.data[0].access_token as string;
     const fromShort = await accountsOf(short);
     const fromLong = await accountsOf(long);
     emu.clock.advance(100 * 24 * 3600 * 1000);
-    await request(emu.app).get('/me').set('Authorization', `Bearer ${fromShort}`).expect(400);
-    await request(emu.app).get('/me').set('Authorization', `Bearer ${fromLong}`).expect(200);
+    await graphGet(emu.app, '/me', fromShort).expect(400);
+    await graphGet(emu.app, '/me', fromLong).expect(200);
   });
 
   it('when the token to exchange is invalid, then 190', async () => {
