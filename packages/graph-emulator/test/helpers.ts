@@ -150,6 +150,16 @@ export function exchange(app: Express, code: string, extra: Record<string, strin
     });
 }
 
+/** The long-lived token exchange's parameters for `token`, as the test client. */
+export function longLivedParams(token: string): Record<string, string> {
+  return {
+    grant_type: 'fb_exchange_token',
+    client_id: CLIENT.clientId,
+    client_secret: CLIENT.clientSecret,
+    fb_exchange_token: token,
+  };
+}
+
 /** Full login: dialog → code → user token. */
 export async function userToken(app: Express, decision: Decision = {}, params: DialogParams = {}): Promise<string> {
   const res = await exchange(app, await codeFor(app, params, decision)).expect(200);

@@ -4,11 +4,11 @@
  */
 import request from 'supertest';
 import {
-  CLIENT,
   type DialogParams,
   dialogQuery,
   exchange,
   graphGet,
+  longLivedParams,
   makeEmulator,
   openDialog,
   PAGES,
@@ -97,15 +97,7 @@ describe('the dialog page step', () => {
   it('when the token is exchanged for a long-lived one, then the choice goes with it', async () => {
     const { app } = makeEmulator();
     const token = await tokenChoosing(app, [PAGES.sparse]);
-    const long = await request(app)
-      .get('/v23.0/oauth/access_token')
-      .query({
-        grant_type: 'fb_exchange_token',
-        client_id: CLIENT.clientId,
-        client_secret: CLIENT.clientSecret,
-        fb_exchange_token: token,
-      })
-      .expect(200);
+    const long = await request(app).get('/v23.0/oauth/access_token').query(longLivedParams(token)).expect(200);
     const body = long.body as { access_token: string };
     expect((await accounts(app, body.access_token)).data.map((p) => p.id)).toEqual([PAGES.sparse]);
   });

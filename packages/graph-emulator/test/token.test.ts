@@ -5,6 +5,7 @@ import {
   exchange,
   graphError,
   graphGet,
+  longLivedParams,
   makeEmulator,
   OTHER_CLIENT,
   USERS,
@@ -163,15 +164,7 @@ describe('/oauth/access_token — fb_exchange_token', () => {
   it('when a short-lived user token is exchanged, then a new user token lives longLivedTtlSec', async () => {
     const { app } = makeEmulator({ longLivedTtlSec: 5_184_000 });
     const short = await userToken(app);
-    const res = await request(app)
-      .get('/v23.0/oauth/access_token')
-      .query({
-        grant_type: 'fb_exchange_token',
-        client_id: CLIENT.clientId,
-        client_secret: CLIENT.clientSecret,
-        fb_exchange_token: short,
-      })
-      .expect(200);
+    const res = await request(app).get('/v23.0/oauth/access_token').query(longLivedParams(short)).expect(200);
     expect(res.body).toEqual({ access_token: expect.any(String), token_type: 'bearer', expires_in: 5_184_000 });
     expect(res.body.access_token).not.toBe(short);
   });
@@ -180,16 +173,7 @@ describe('/oauth/access_token — fb_exchange_token', () => {
     const emu = makeEmulator({ userTokenTtlSec: 60 });
     const short = await userToken(emu.app);
     const long = (
-      await request(emu.app)
-        .post('/oauth/access_token')
-        .type('form')
-        .send({
-          grant_type: 'fb_exchange_token',
-          client_id: CLIENT.clientId,
-          client_secret: CLIENT.clientSecret,
-          fb_exchange_token: short,
-        })
-        .expect(200)
+      await request(emu.app).post('/oauth/access_token').type('form').send(longLivedParams(short)).expect(200)
     ).body.access_token as string;
     const accountsOf = async (t: string) =>
       (await graphGet(emu.app, '/me/accounts', t).expect(200)).body.data[0].access_token as string;
@@ -205,12 +189,7 @@ describe('/oauth/access_token — fb_exchange_token', () => {
     const res = await request(app)
       .post('/oauth/access_token')
       .type('form')
-      .send({
-        grant_type: 'fb_exchange_token',
-        client_id: CLIENT.clientId,
-        client_secret: CLIENT.clientSecret,
-        fb_exchange_token: 'EAAbogus',
-      })
+      .send(longLivedParams('EAAbogus'))
       .expect(400);
     expect(graphError(res.body).code).toBe(190);
     expect(res.headers['www-authenticate']).toMatch(/^OAuth "Facebook Platform" "invalid_token" "/);
