@@ -1,4 +1,3 @@
-import request from 'supertest';
 import { graphError, graphGet, makeEmulator, PAGES, pageToken, USERS, userToken } from './helpers';
 
 describe('permissions granted and declined at the dialog', () => {
@@ -73,10 +72,7 @@ describe('GET /me/accounts', () => {
 
   it('when the page token from /me/accounts is used, then it reads that page', async () => {
     const { app } = makeEmulator();
-    const res = await request(app)
-      .get('/me/accounts')
-      .set('Authorization', `Bearer ${await userToken(app, { user: USERS.grace })}`)
-      .expect(200);
+    const res = await graphGet(app, '/me/accounts', await userToken(app, { user: USERS.grace })).expect(200);
     const cafe = (res.body.data as { id: string; access_token: string; tasks: string[] }[]).find(
       (p) => p.id === PAGES.cafe,
     )!;
@@ -87,10 +83,7 @@ describe('GET /me/accounts', () => {
 
   it('when the user manages no page, then {"data":[]}', async () => {
     const { app } = makeEmulator();
-    const res = await request(app)
-      .get('/me/accounts')
-      .set('Authorization', `Bearer ${await userToken(app, { user: USERS.alan })}`)
-      .expect(200);
+    const res = await graphGet(app, '/me/accounts', await userToken(app, { user: USERS.alan })).expect(200);
     expect(res.body).toEqual({ data: [] });
   });
 
