@@ -1,10 +1,9 @@
 /**
- * Folder-level cycles in src/: folder A imports folder B while B imports A back,
- * even when no single module cycle exists. Reads dependency-cruiser's JSON on
- * stdin (`depcruise src --output-type json`), collapses each module to its folder
- * under src/ (files directly in src/, such as context.ts, are the top that
- * folders may use and are left out), and reports every strongly connected group
- * of folders with one example import per edge.
+ * Folder-level cycles: folder A imports folder B while B imports A back, even
+ * when no single module cycle exists. Reads dependency-cruiser's JSON on stdin
+ * (`depcruise src packages/graph-emulator/src --output-type json`), collapses
+ * each module to its unit under one of the roots below, and reports every
+ * strongly connected group of units with one example import per edge.
  *
  * Exits 1 on a cycle, or 0 with --warn-only (printed as warnings).
  */
@@ -12,14 +11,40 @@ const warnOnly = process.argv.includes('--warn-only');
 
 /** The part of dependency-cruiser's JSON output read here. */
 interface CruiseOutput {
-  modules: { source: string; dependencies: { resolved: string }[] }[];
+  modules: { source: string; dependencies: { resolved: string; dependencyTypes?: string[] }[] }[];
 }
+
+interface Root {
+  dir: string;
+  /**
+   * Files directly in the app's src/ (context.ts, app.ts) are the top that
+   * folders may use, and are left out. The emulator's top-level files
+   * (errors.ts, respond.ts, random.ts) are modules like its folders, so each
+   * is a unit of its own.
+   */
+  topFilesAreUnits: boolean;
+  /**
+   * `import type` is erased at compile time, so it closes no cycle at run
+   * time: the emulator's types.ts, seed.ts and context.ts are imported for
+   * types by the modules they are built from.
+   */
+  runtimeOnly: boolean;
+}
+
+const ROOTS: Root[] = [
+  { dir: 'src/', topFilesAreUnits: false, runtimeOnly: false },
+  { dir: 'packages/graph-emulator/src/', topFilesAreUnits: true, runtimeOnly: true },
+];
 
 type Edges = Map<string, Map<string, string>>;
 
-function folderOf(source: string): string | undefined {
-  const m = /^src\/([^/]+)\/./.exec(source);
-  return m ? `src/${m[1]}` : undefined;
+function unitOf(source: string): { unit: string; root: Root } | undefined {
+  const root = ROOTS.find((r) => source.startsWith(r.dir));
+  if (root === undefined) return undefined;
+  const rest = source.slice(root.dir.length);
+  const folder = /^([^/]+)\/./.exec(rest);
+  if (folder) return { unit: `${root.dir}${folder[1]}`, root };
+  return root.topFilesAreUnits ? { unit: `${root.dir}${rest}`, root } : undefined;
 }
 
 function main(input: string): number {
@@ -27,10 +52,12 @@ function main(input: string): number {
   /** folder → folder → first import seen ("from → to"), for the report */
   const edges: Edges = new Map();
   for (const mod of modules) {
-    const from = folderOf(mod.source);
-    if (from === undefined) continue;
+    const source = unitOf(mod.source);
+    if (source === undefined) continue;
+    const from = source.unit;
     for (const dep of mod.dependencies) {
-      const to = folderOf(dep.resolved);
+      if (source.root.runtimeOnly && dep.dependencyTypes?.includes('type-only') === true) continue;
+      const to = unitOf(dep.resolved)?.unit;
       if (to === undefined || to === from) continue;
       if (!edges.has(from)) edges.set(from, new Map());
       const out = edges.get(from)!;
@@ -44,7 +71,7 @@ function main(input: string): number {
   );
   const cycles = groups.filter((g) => g.length > 1);
   if (cycles.length === 0) {
-    console.log('✔ no folder cycles in src/');
+    console.log(`✔ no folder cycles in ${ROOTS.map((r) => r.dir).join(', ')}`);
     return 0;
   }
   const label = warnOnly ? 'warn' : 'error';
@@ -57,7 +84,7 @@ function main(input: string): number {
     }
   }
   console.log(
-    `\n${warnOnly ? '!' : 'x'} ${cycles.length} folder cycle(s) in src/${warnOnly ? ' (warnings only: --warn-only)' : ''}`,
+    `\n${warnOnly ? '!' : 'x'} ${cycles.length} folder cycle(s)${warnOnly ? ' (warnings only: --warn-only)' : ''}`,
   );
   return warnOnly ? 0 : 1;
 }

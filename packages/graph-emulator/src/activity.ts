@@ -49,12 +49,7 @@ export class Activity {
       ...(post.message !== undefined ? { message: post.message } : {}),
       ...(post.story !== undefined ? { story: post.story } : {}),
     });
-    this.feedChange(page.id, {
-      ...this.fromPage(page.id),
-      item: 'status',
-      verb: 'add',
-      post_id: id,
-      created_time: Math.floor(created / 1000),
+    this.statusChange(page.id, 'add', id, created, {
       published: 1,
       ...(post.message !== undefined ? { message: post.message } : {}),
     });
@@ -64,29 +59,14 @@ export class Activity {
   editPost(postId: string, message: string): void {
     const { pageId, post } = this.find(postId);
     post.message = message;
-    this.feedChange(pageId, {
-      ...this.fromPage(pageId),
-      item: 'status',
-      verb: 'edited',
-      post_id: postId,
-      created_time: Math.floor(this.now() / 1000),
-      published: 1,
-      message,
-    });
+    this.statusChange(pageId, 'edited', postId, this.now(), { published: 1, message });
   }
 
   removePost(postId: string): void {
     const { pageId } = this.find(postId);
     const page = this.data.page(pageId)!;
     page.feed = page.feed.filter((p) => p.id !== postId);
-    this.feedChange(pageId, {
-      ...this.fromPage(pageId),
-      item: 'status',
-      verb: 'remove',
-      post_id: postId,
-      created_time: Math.floor(this.now() / 1000),
-      recipient_id: pageId,
-    });
+    this.statusChange(pageId, 'remove', postId, this.now(), { recipient_id: pageId });
   }
 
   /** Kept on the post itself, so the Graph API's `reactions` edge serves them and `reset` restores the seed's. */
@@ -156,6 +136,24 @@ export class Activity {
   private fromPage(pageId: string): { from: { id: string; name: string } } {
     const name = this.data.page(pageId)?.fields.get('name');
     return { from: { id: pageId, name: typeof name === 'string' ? name : '' } };
+  }
+
+  /** A change to one of the Page's own posts (`item: "status"`), from the Page. */
+  private statusChange(
+    pageId: string,
+    verb: FeedChangeValue['verb'],
+    postId: string,
+    atMs: number,
+    details: Pick<FeedChangeValue, 'published' | 'message' | 'recipient_id'>,
+  ): void {
+    this.feedChange(pageId, {
+      ...this.fromPage(pageId),
+      item: 'status',
+      verb,
+      post_id: postId,
+      created_time: Math.floor(atMs / 1000),
+      ...details,
+    });
   }
 
   private feedChange(pageId: string, value: FeedChangeValue): void {

@@ -16,7 +16,7 @@ import { dialogRouter } from './dialog/routes';
 import { GraphError } from './errors';
 import { faultMiddleware } from './faults';
 import { graphHandler } from './graph/dispatch';
-import { graphHeaders, sendGraphError } from './graph/respond';
+import { graphHeaders, sendGraphError } from './respond';
 import { logForm, logRequests, requestKind } from './log';
 import { mediaRouter } from './media/routes';
 import { settingsRouter } from './settings/routes';

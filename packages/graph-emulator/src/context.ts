@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { CallbackLog } from './callbacks/deliver';
-import { DEFAULT_APP_VERSION, VERSION_RE } from './graph/respond';
+import { DEFAULT_APP_VERSION, VERSION_RE } from './respond';
 import { Faults } from './faults';
 import { RequestLog } from './log';
 import { isSeedName, SEEDS, type Seed, type SeedName } from './seed';

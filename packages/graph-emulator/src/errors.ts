@@ -3,7 +3,7 @@
  * `{"error":{"message","type","code","error_subcode"?,"is_transient"?,"fbtrace_id"}}`
  * (https://developers.facebook.com/docs/graph-api/guides/error-handling).
  */
-import { randomAlnum } from './store/random';
+import { randomAlnum } from './random';
 
 /** `OAuthException`, `GraphMethodException`, or another type the provider names. */
 export type GraphErrorType = string;

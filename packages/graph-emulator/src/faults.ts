@@ -5,6 +5,7 @@
  */
 import type { NextFunction, Request, Response } from 'express';
 import { defaultMessage, GraphError } from './errors';
+import { Timers } from './timers';
 import type { Failure, PendingFailure } from './types';
 
 interface Scripted {
@@ -15,7 +16,7 @@ interface Scripted {
 export class Faults {
   latencyMs = 0;
   private queue: Scripted[] = [];
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly timers = new Timers();
   private disposed = false;
 
   failNext(n: number, failure: Failure): void {
@@ -59,19 +60,13 @@ export class Faults {
     if (ms <= 0) return Promise.resolve();
     return new Promise((resolve) => {
       if (this.disposed) return;
-      const timer = setTimeout(() => {
-        this.timers.delete(timer);
-        resolve();
-      }, ms);
-      timer.unref();
-      this.timers.add(timer);
+      this.timers.after(ms, resolve);
     });
   }
 
   /** On close: pending sleeps never resolve (their sockets are being destroyed anyway). */
   dispose(): void {
     this.disposed = true;
-    for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
   }
 }

@@ -12,13 +12,18 @@ export async function startEmulator(
   const activity = activityOptions(options.activity);
   const { app, controls, ctx } = buildEmulator(options);
   const server = createServer(app);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  // The ID-token key is made off the event loop while the server binds, and
+  // is ready before the first code exchange can ask for it.
+  await Promise.all([
+    ctx.signer.ready(),
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    }),
+  ]);
   const actualPort = (server.address() as AddressInfo).port;
   const shown = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
   const url = `http://${shown.includes(':') ? `[${shown}]` : shown}:${actualPort}`;

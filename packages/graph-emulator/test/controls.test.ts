@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { startEmulator } from '../src';
-import { CLIENT, graphError, makeEmulator, PAGES, pageToken, userToken, USERS } from './helpers';
+import { CLIENT, graphError, graphGet, makeEmulator, PAGES, pageToken, USERS, userToken } from './helpers';
 
 describe('controls: expiring and revoking tokens', () => {
   it('when tokens are expired, then Graph answers 190/463 "Session has expired on …"', async () => {
@@ -9,7 +9,7 @@ describe('controls: expiring and revoking tokens', () => {
     const page = await pageToken(app, user, PAGES.bakery);
     expect(controls.expireTokens()).toBeGreaterThanOrEqual(2);
     for (const token of [user, page]) {
-      const res = await request(app).get('/me').set('Authorization', `Bearer ${token}`).expect(400);
+      const res = await graphGet(app, '/me', token).expect(400);
       expect(graphError(res.body)).toMatchObject({
         code: 190,
         error_subcode: 463,
@@ -23,7 +23,7 @@ describe('controls: expiring and revoking tokens', () => {
     const emu = makeEmulator({ userTokenTtlSec: 60 });
     const user = await userToken(emu.app);
     emu.clock.advance(61_000);
-    const res = await request(emu.app).get('/me').set('Authorization', `Bearer ${user}`).expect(400);
+    const res = await graphGet(emu.app, '/me', user).expect(400);
     expect(graphError(res.body).error_subcode).toBe(463);
   });
 
@@ -33,9 +33,9 @@ describe('controls: expiring and revoking tokens', () => {
     const bakery = await pageToken(app, user, PAGES.bakery);
     const sparse = await pageToken(app, user, PAGES.sparse);
     expect(controls.expireTokens({ pageId: PAGES.bakery })).toBe(1);
-    await request(app).get('/me').set('Authorization', `Bearer ${bakery}`).expect(400);
-    await request(app).get('/me').set('Authorization', `Bearer ${sparse}`).expect(200);
-    await request(app).get('/me').set('Authorization', `Bearer ${user}`).expect(200);
+    await graphGet(app, '/me', bakery).expect(400);
+    await graphGet(app, '/me', sparse).expect(200);
+    await graphGet(app, '/me', user).expect(200);
   });
 
   it.each([
@@ -51,7 +51,7 @@ describe('controls: expiring and revoking tokens', () => {
       const page = await pageToken(app, user, PAGES.bakery);
       controls.revokeTokens({ userId: USERS.ada, ...(reason !== undefined ? { reason } : {}) });
       for (const token of [user, page]) {
-        const res = await request(app).get('/me').set('Authorization', `Bearer ${token}`).expect(400);
+        const res = await graphGet(app, '/me', token).expect(400);
         expect(graphError(res.body)).toMatchObject({ code: 190, error_subcode: subcode });
       }
     },
@@ -63,8 +63,8 @@ describe('controls: expiring and revoking tokens', () => {
     const page = await pageToken(app, ada, PAGES.bakery);
     const grace = await userToken(app, { user: USERS.grace });
     expect(controls.revokeTokens({ token: ada })).toBe(2);
-    await request(app).get('/me').set('Authorization', `Bearer ${page}`).expect(400);
-    await request(app).get('/me').set('Authorization', `Bearer ${grace}`).expect(200);
+    await graphGet(app, '/me', page).expect(400);
+    await graphGet(app, '/me', grace).expect(200);
   });
 
   it('when a control gets a malformed filter, then it throws a message naming the field', () => {
@@ -79,7 +79,7 @@ describe('controls: latency and scripted failures', () => {
     const user = await userToken(app);
     controls.setLatency(150);
     let t = Date.now();
-    await request(app).get('/me').set('Authorization', `Bearer ${user}`).expect(200);
+    await graphGet(app, '/me', user).expect(200);
     expect(Date.now() - t).toBeGreaterThanOrEqual(140);
     t = Date.now();
     await request(app)
@@ -96,10 +96,7 @@ describe('controls: latency and scripted failures', () => {
     const page = await pageToken(app, user, PAGES.bakery);
     controls.setLatency(150);
     const t = Date.now();
-    const answer = request(app)
-      .get(`/v23.0/${PAGES.bakery}`)
-      .query({ fields: 'name' })
-      .set('Authorization', `Bearer ${page}`);
+    const answer = graphGet(app, `/v23.0/${PAGES.bakery}`, page).query({ fields: 'name' });
     const sent = answer.then((res) => res);
     // Changed while the answer is on its way: the provider had already read the page.
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -116,10 +113,10 @@ describe('controls: latency and scripted failures', () => {
     const user = await userToken(app);
     controls.failNext(2, { status: 503, error: { code: 2 } });
     for (let i = 0; i < 2; i++) {
-      const res = await request(app).get('/me').set('Authorization', `Bearer ${user}`).expect(503);
+      const res = await graphGet(app, '/me', user).expect(503);
       expect(graphError(res.body)).toMatchObject({ code: 2, type: 'OAuthException', message: expect.any(String) });
     }
-    await request(app).get('/me').set('Authorization', `Bearer ${user}`).expect(200);
+    await graphGet(app, '/me', user).expect(200);
   });
 
   it('when scripted failures have not fired, then pendingFailures lists them with what remains, and clearFailures drops them', async () => {
@@ -127,14 +124,14 @@ describe('controls: latency and scripted failures', () => {
     const user = await userToken(app);
     controls.failNext(2, { status: 503, error: { code: 2 } });
     controls.failNext(1, { kind: 'reset', match: '/feed' });
-    await request(app).get('/me').set('Authorization', `Bearer ${user}`).expect(503);
+    await graphGet(app, '/me', user).expect(503);
     expect(controls.pendingFailures()).toEqual([
       { remaining: 1, failure: { kind: 'graph', status: 503, error: { code: 2 } } },
       { remaining: 1, failure: { kind: 'reset', match: '/feed' } },
     ]);
     expect(controls.clearFailures()).toBe(2);
     expect(controls.pendingFailures()).toEqual([]);
-    await request(app).get('/me').set('Authorization', `Bearer ${user}`).expect(200);
+    await graphGet(app, '/me', user).expect(200);
   });
 
   it('when a failure has a match, then only requests whose path contains it fail', async () => {
@@ -142,8 +139,8 @@ describe('controls: latency and scripted failures', () => {
     const user = await userToken(app);
     const page = await pageToken(app, user, PAGES.bakery);
     controls.failNext(1, { error: { code: 190, subcode: 460 }, match: '/feed' });
-    await request(app).get('/me').set('Authorization', `Bearer ${user}`).expect(200);
-    const res = await request(app).get(`/${PAGES.bakery}/feed`).set('Authorization', `Bearer ${page}`).expect(400);
+    await graphGet(app, '/me', user).expect(200);
+    const res = await graphGet(app, `/${PAGES.bakery}/feed`, page).expect(400);
     expect(graphError(res.body)).toMatchObject({ code: 190, error_subcode: 460 });
     expect(res.headers['www-authenticate']).toBeDefined();
   });
@@ -163,7 +160,7 @@ describe('controls: latency and scripted failures', () => {
     const user = await userToken(app);
     controls.failNext(1, { kind: 'slow', ms: 120 });
     const t = Date.now();
-    await request(app).get('/me').set('Authorization', `Bearer ${user}`).expect(200);
+    await graphGet(app, '/me', user).expect(200);
     expect(Date.now() - t).toBeGreaterThanOrEqual(110);
   });
 
@@ -196,11 +193,11 @@ describe('controls: rate limits and usage headers', () => {
     controls.setRateLimit({ calls: 4, windowMs: 60_000 });
     const usage: number[] = [];
     for (let i = 0; i < 4; i++) {
-      const res = await request(app).get('/me').set('Authorization', `Bearer ${user}`).expect(200);
+      const res = await graphGet(app, '/me', user).expect(200);
       usage.push(JSON.parse(res.headers['x-app-usage'] as string).call_count as number);
     }
     expect(usage).toEqual([25, 50, 75, 100]);
-    const over = await request(app).get('/me').set('Authorization', `Bearer ${user}`).expect(403);
+    const over = await graphGet(app, '/me', user).expect(403);
     expect(graphError(over.body)).toMatchObject({ code: 4, message: '(#4) Application request limit reached' });
     expect(JSON.parse(over.headers['x-app-usage'] as string).estimated_time_to_regain_access).toBe(1);
   });
@@ -209,29 +206,26 @@ describe('controls: rate limits and usage headers', () => {
     const emu = makeEmulator();
     const page = await pageToken(emu.app, await userToken(emu.app), PAGES.bakery);
     emu.controls.setRateLimit({ calls: 2, windowMs: 10 * 60_000 });
-    const first = await request(emu.app).get(`/${PAGES.bakery}`).set('Authorization', `Bearer ${page}`).expect(200);
+    const first = await graphGet(emu.app, `/${PAGES.bakery}`, page).expect(200);
     expect(JSON.parse(first.headers['x-business-use-case-usage'] as string)).toEqual({
       [PAGES.bakery]: [
         { type: 'pages', call_count: 50, total_cputime: 50, total_time: 50, estimated_time_to_regain_access: 0 },
       ],
     });
     expect(first.headers['x-app-usage']).toBeUndefined();
-    await request(emu.app).get(`/${PAGES.bakery}`).set('Authorization', `Bearer ${page}`).expect(200);
-    const over = await request(emu.app).get(`/${PAGES.bakery}`).set('Authorization', `Bearer ${page}`).expect(403);
+    await graphGet(emu.app, `/${PAGES.bakery}`, page).expect(200);
+    const over = await graphGet(emu.app, `/${PAGES.bakery}`, page).expect(403);
     expect(graphError(over.body)).toMatchObject({ code: 32 });
     expect(
       JSON.parse(over.headers['x-business-use-case-usage'] as string)[PAGES.bakery][0].estimated_time_to_regain_access,
     ).toBe(10);
     emu.clock.advance(10 * 60_000);
-    await request(emu.app).get(`/${PAGES.bakery}`).set('Authorization', `Bearer ${page}`).expect(200);
+    await graphGet(emu.app, `/${PAGES.bakery}`, page).expect(200);
   });
 
   it('when no limit is set, then usage stays at 0%', async () => {
     const { app } = makeEmulator();
-    const res = await request(app)
-      .get('/me')
-      .set('Authorization', `Bearer ${await userToken(app)}`)
-      .expect(200);
+    const res = await graphGet(app, '/me', await userToken(app)).expect(200);
     expect(JSON.parse(res.headers['x-app-usage'] as string)).toEqual({
       call_count: 0,
       total_cputime: 0,
@@ -246,21 +240,13 @@ describe('controls: data, log and reset', () => {
     const page = await pageToken(app, await userToken(app), PAGES.bakery);
     controls.setPageField(PAGES.bakery, 'about', '<script>window.__pwned=1</script>');
     controls.setPageField(PAGES.bakery, 'website', null);
-    const res = await request(app)
-      .get(`/${PAGES.bakery}`)
-      .query({ fields: 'about,website' })
-      .set('Authorization', `Bearer ${page}`)
-      .expect(200);
+    const res = await graphGet(app, `/${PAGES.bakery}`, page).query({ fields: 'about,website' }).expect(200);
     expect(res.body).toEqual({ id: PAGES.bakery, about: '<script>window.__pwned=1</script>' });
     controls.failNext(3, { kind: 'http', status: 500 });
     controls.setLatency(5000);
     controls.reset();
     expect(controls.requestLog).toHaveLength(0);
-    const after = await request(app)
-      .get(`/${PAGES.bakery}`)
-      .query({ fields: 'about,website' })
-      .set('Authorization', `Bearer ${page}`)
-      .expect(200);
+    const after = await graphGet(app, `/${PAGES.bakery}`, page).query({ fields: 'about,website' }).expect(200);
     expect(after.body.about).toBe('Bread computed to perfection since 1843.');
     expect(after.body.website).toBe('https://lovelace-bakery.example/');
   });
@@ -321,7 +307,7 @@ describe('controls: data, log and reset', () => {
       longLived: true,
     });
     expect(expires_in).toBeNull();
-    await request(app).get(`/${PAGES.cafe}/feed`).set('Authorization', `Bearer ${page}`).expect(200);
+    await graphGet(app, `/${PAGES.cafe}/feed`, page).expect(200);
     expect(() => controls.issueToken({ userId: USERS.alan, pageId: PAGES.cafe })).toThrow(/does not manage/);
   });
 });

@@ -2,20 +2,21 @@ import request from 'supertest';
 import {
   CLIENT,
   DEFAULT_SCOPE,
+  type DialogParams,
   dialogQuery,
   makeEmulator,
+  openDialog,
   OTHER_CLIENT,
   requestIdOf,
   runDialog,
   USERS,
-  type DialogParams,
 } from './helpers';
 
 describe('GET /vX.Y/dialog/oauth', () => {
   const { app } = makeEmulator();
 
   it('when the request is valid, then an accessible HTML page shows the app, every permission checked, the seeded users, Continue and Cancel', async () => {
-    const res = await request(app).get('/v23.0/dialog/oauth').query(dialogQuery()).expect(200);
+    const res = await openDialog(app).expect(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     expect(res.text).toMatch(/<html lang="en">/);
     expect(res.text).toMatch(/<main\b/);
@@ -34,7 +35,7 @@ describe('GET /vX.Y/dialog/oauth', () => {
   });
 
   it('when the page is served, then its CSP forbids scripts and framing and allows the form to lead to the registered callback origin', async () => {
-    const res = await request(app).get('/v23.0/dialog/oauth').query(dialogQuery()).expect(200);
+    const res = await openDialog(app).expect(200);
     const csp = res.headers['content-security-policy'] as string;
     expect(csp).toContain("default-src 'self'");
     expect(csp).toContain("script-src 'none'");
@@ -45,16 +46,13 @@ describe('GET /vX.Y/dialog/oauth', () => {
   });
 
   it('when the scope uses commas, then each permission is listed once', async () => {
-    const res = await request(app)
-      .get('/v23.0/dialog/oauth')
-      .query(dialogQuery({ scope: 'pages_show_list,pages_read_engagement, pages_show_list' }))
-      .expect(200);
+    const res = await openDialog(app, { scope: 'pages_show_list,pages_read_engagement, pages_show_list' }).expect(200);
     expect(res.text.match(/name="perm"/g)).toHaveLength(2);
   });
 
   it('when the app name holds HTML, then it is escaped', async () => {
     const { app: a } = makeEmulator({ clients: [{ ...CLIENT, name: '<img src=x onerror=alert(1)>' }] });
-    const res = await request(a).get('/v23.0/dialog/oauth').query(dialogQuery()).expect(200);
+    const res = await openDialog(a).expect(200);
     expect(res.text).not.toContain('<img src=x');
     expect(res.text).toContain('&lt;img src=x onerror=alert(1)&gt;');
   });
@@ -77,7 +75,7 @@ describe('GET /vX.Y/dialog/oauth', () => {
     ['the code_challenge is too short', { code_challenge: 'abc', code_challenge_method: 'S256' }],
   ];
   it.each(invalid)('when %s, then a 400 error page and never a redirect', async (_name, params) => {
-    const res = await request(app).get('/v23.0/dialog/oauth').query(dialogQuery(params));
+    const res = await openDialog(app, params);
     expect(res.status).toBe(400);
     expect(res.headers.location).toBeUndefined();
     expect(res.headers['content-type']).toMatch(/^text\/html/);
@@ -86,10 +84,7 @@ describe('GET /vX.Y/dialog/oauth', () => {
   });
 
   it('when the redirect_uri is not the registered one, then the page shows both URIs, which variable to fix, and a link back to the app', async () => {
-    const res = await request(app)
-      .get('/v23.0/dialog/oauth')
-      .query(dialogQuery({ redirect_uri: 'http://localhost:4100/auth/callback?<b>' }))
-      .expect(400);
+    const res = await openDialog(app, { redirect_uri: 'http://localhost:4100/auth/callback?<b>' }).expect(400);
     expect(res.text).toContain('URL blocked');
     expect(res.text).toContain(`<code>${CLIENT.redirectUri}</code>`);
     expect(res.text).toContain('<code>http://localhost:4100/auth/callback?&lt;b&gt;</code>');
@@ -106,10 +101,7 @@ describe('GET /vX.Y/dialog/oauth', () => {
   });
 
   it('when response_type is absent, then it defaults to code', async () => {
-    await request(app)
-      .get('/v23.0/dialog/oauth')
-      .query(dialogQuery({ response_type: undefined }))
-      .expect(200);
+    await openDialog(app, { response_type: undefined }).expect(200);
   });
 
   it('when the version segment is not vX.Y, then 404 and no dialog', async () => {
@@ -150,7 +142,7 @@ describe('POST /vX.Y/dialog/oauth/decision', () => {
   });
 
   it('when the decision is replayed, then the request id is no longer valid (400 page, no redirect)', async () => {
-    const page = await request(app).get('/v23.0/dialog/oauth').query(dialogQuery()).expect(200);
+    const page = await openDialog(app).expect(200);
     const form = { request_id: requestIdOf(page.text), decision: 'continue', user_id: USERS.ada };
     await request(app).post('/v23.0/dialog/oauth/decision').type('form').send(form).expect(302);
     const again = await request(app).post('/v23.0/dialog/oauth/decision').type('form').send(form).expect(400);
@@ -167,7 +159,7 @@ describe('POST /vX.Y/dialog/oauth/decision', () => {
   });
 
   it('when the chosen user is not seeded, then 400', async () => {
-    const page = await request(app).get('/v23.0/dialog/oauth').query(dialogQuery()).expect(200);
+    const page = await openDialog(app).expect(200);
     await request(app)
       .post('/v23.0/dialog/oauth/decision')
       .type('form')
@@ -177,7 +169,7 @@ describe('POST /vX.Y/dialog/oauth/decision', () => {
 
   it('when the dialog request is older than 30 minutes, then it has expired', async () => {
     const emu = makeEmulator();
-    const page = await request(emu.app).get('/v23.0/dialog/oauth').query(dialogQuery()).expect(200);
+    const page = await openDialog(emu.app).expect(200);
     emu.clock.advance(31 * 60_000);
     await request(emu.app)
       .post('/v23.0/dialog/oauth/decision')

@@ -1,5 +1,4 @@
-import request from 'supertest';
-import { graphError, makeEmulator, PAGES, pageToken, userToken } from './helpers';
+import { graphError, graphGet, makeEmulator, PAGES, pageToken, userToken } from './helpers';
 
 interface Post {
   id: string;
@@ -19,7 +18,7 @@ describe('GET /<page_id>/feed', () => {
     token = await pageToken(app, await userToken(app), PAGES.bakery);
   });
   const feed = (query: Record<string, string> = {}, path = `/${PAGES.bakery}/feed`) =>
-    request(app).get(path).query(query).set('Authorization', `Bearer ${token}`);
+    graphGet(app, path, token).query(query);
 
   it('when no limit is given, then 25 posts newest first, opaque cursors of a few hundred characters, next, and previous as the real first page has', async () => {
     const res = await feed().expect(200);
@@ -134,7 +133,7 @@ describe('GET /<page_id>/feed', () => {
   it('when the page has an empty feed, then {"data":[]}', async () => {
     const { app: a } = makeEmulator();
     const sparse = await pageToken(a, await userToken(a), PAGES.sparse);
-    const res = await request(a).get(`/${PAGES.sparse}/feed`).set('Authorization', `Bearer ${sparse}`).expect(200);
+    const res = await graphGet(a, `/${PAGES.sparse}/feed`, sparse).expect(200);
     expect(res.body).toEqual({ data: [] });
   });
 
@@ -147,7 +146,7 @@ describe('GET /<page_id>/feed', () => {
   it('when a user token reads the feed, then 210', async () => {
     const { app: a } = makeEmulator();
     const user = await userToken(a);
-    const res = await request(a).get(`/${PAGES.bakery}/feed`).set('Authorization', `Bearer ${user}`).expect(400);
+    const res = await graphGet(a, `/${PAGES.bakery}/feed`, user).expect(400);
     expect(graphError(res.body).code).toBe(210);
   });
 });

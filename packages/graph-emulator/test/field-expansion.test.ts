@@ -1,6 +1,5 @@
-import request from 'supertest';
 import { TEST_SEED } from '../src';
-import { graphError, makeEmulator, PAGES, pageToken, userToken } from './helpers';
+import { graphError, graphGet, makeEmulator, PAGES, pageToken, userToken } from './helpers';
 
 const ORIGIN = 'http://graph.example.test';
 const bakeryFeed = TEST_SEED.pages.find((p) => p.id === PAGES.bakery)!.feed;
@@ -22,10 +21,7 @@ describe('Graph field expansion on posts and pages', () => {
     bakery = await pageToken(app, ada, PAGES.bakery);
   });
   const get = (path: string, fields: string, token = bakery, extra: Record<string, string> = {}) =>
-    request(app)
-      .get(`/v23.0${path}`)
-      .query({ fields, ...extra })
-      .set('Authorization', `Bearer ${token}`);
+    graphGet(app, `/v23.0${path}`, token).query({ fields, ...extra });
 
   describe('GET /<post_id>', () => {
     it('when the post has a photo, then full_picture and permalink_url are absolute URLs, shares is {count}', async () => {
@@ -44,7 +40,7 @@ describe('Graph field expansion on posts and pages', () => {
     });
 
     it('when no fields are given, then id, created_time and message/story as in the feed', async () => {
-      const res = await request(app).get(`/v23.0/${PLAIN}`).set('Authorization', `Bearer ${bakery}`).expect(200);
+      const res = await graphGet(app, `/v23.0/${PLAIN}`, bakery).expect(200);
       expect(res.body).toEqual({
         id: PLAIN,
         created_time: bakeryFeed[2]!.created_time,

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { graphError, makeEmulator, PAGES, pageToken, proof, OTHER_CLIENT, userToken, USERS } from './helpers';
+import { graphError, graphGet, makeEmulator, OTHER_CLIENT, PAGES, pageToken, proof, USERS, userToken } from './helpers';
 
 describe('Graph API credentials', () => {
   const { app, controls } = makeEmulator();
@@ -33,13 +33,13 @@ describe('Graph API credentials', () => {
   });
 
   it('when the token is in an Authorization: Bearer header, then it is accepted and the log says "header"', async () => {
-    await request(app).get('/v23.0/me').set('Authorization', `Bearer ${token}`).expect(200);
+    await graphGet(app, '/v23.0/me', token).expect(200);
     expect(controls.requestLog.at(-1)).toMatchObject({ tokenVia: 'header', path: '/v23.0/me' });
   });
 
   it('when the path has any vX.Y prefix or none, then it is the same API', async () => {
     for (const path of ['/me', '/v2.0/me', '/v99.12/me']) {
-      const res = await request(app).get(path).set('Authorization', `Bearer ${token}`).expect(200);
+      const res = await graphGet(app, path, token).expect(200);
       expect(res.body.id).toBe(USERS.ada);
     }
   });
@@ -68,9 +68,7 @@ describe('Graph API credentials', () => {
   });
 
   it('when appsecret_proof is the HMAC-SHA256 of the token with the app secret, then the call is served', async () => {
-    await request(app)
-      .get('/me')
-      .set('Authorization', `Bearer ${token}`)
+    await graphGet(app, '/me', token)
       .query({ appsecret_proof: proof(token) })
       .expect(200);
     expect(controls.requestLog.at(-1)?.appsecretProof).toBe(true);
@@ -98,9 +96,7 @@ describe('Graph API credentials', () => {
 
   it('when a page token carries a proof, then it is checked against the secret of the app that issued it', async () => {
     const page = await pageToken(app, token, PAGES.bakery);
-    await request(app)
-      .get(`/${PAGES.bakery}`)
-      .set('Authorization', `Bearer ${page}`)
+    await graphGet(app, `/${PAGES.bakery}`, page)
       .query({ appsecret_proof: proof(page) })
       .expect(200);
   });
@@ -111,7 +107,7 @@ describe('Graph API credentials', () => {
   });
 
   it('when any Graph call answers, then it carries x-fb-trace-id, x-fb-rev and facebook-api-version', async () => {
-    const res = await request(app).get('/v21.0/me').set('Authorization', `Bearer ${token}`).expect(200);
+    const res = await graphGet(app, '/v21.0/me', token).expect(200);
     expect(res.headers['x-fb-trace-id']).toMatch(/^[A-Za-z0-9]{11}$/);
     expect(res.headers['x-fb-rev']).toMatch(/^\d+$/);
     expect(res.headers['facebook-api-version']).toBe('v21.0');

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { startEmulator, SEED_IDS, type RunningEmulator } from '../src';
 import { MAX_PENDING_PER_CLIENT } from '../src/store/dialogs';
-import { CLIENT, dialogQuery, makeEmulator, PAGES, pageToken, userToken } from './helpers';
+import { CLIENT, makeEmulator, openDialog, PAGES, pageToken, userToken } from './helpers';
 
 /**
  * The emulator is reachable from a browser that also visits other sites: its
@@ -88,20 +88,11 @@ describe('the HTTP controls', () => {
 describe('the login dialog under a flood', () => {
   it('when 1,000 anonymous dialog GETs follow a real person opening the dialog, then that person can still decide', async () => {
     const { app } = makeEmulator();
-    const person = await request(app)
-      .get('/v23.0/dialog/oauth')
-      .query(dialogQuery({ state: 'the-person' }))
-      .expect(200);
+    const person = await openDialog(app, { state: 'the-person' }).expect(200);
     const requestId = /name="request_id" value="([^"]+)"/.exec(person.text)![1]!;
     const answers: number[] = [];
     for (let i = 0; i < 1000; i++) {
-      answers.push(
-        (
-          await request(app)
-            .get('/v23.0/dialog/oauth')
-            .query(dialogQuery({ state: `flood-${i}` }))
-        ).status,
-      );
+      answers.push((await openDialog(app, { state: `flood-${i}` })).status);
     }
     // The flood is refused once its address holds its share, rather than pushing anyone out.
     expect(answers.filter((s) => s === 200).length).toBeLessThan(MAX_PENDING_PER_CLIENT);

@@ -110,6 +110,11 @@ export interface Decision {
   decision?: 'continue' | 'cancel';
 }
 
+/** GET of the login dialog (at v23.0) with the test client's query, changed by `params`. */
+export function openDialog(app: Express, params: DialogParams = {}) {
+  return request(app).get('/v23.0/dialog/oauth').query(dialogQuery(params));
+}
+
 /** Opens the dialog and submits it; returns the redirect Location. */
 export async function runDialog(app: Express, params: DialogParams = {}, decision: Decision = {}): Promise<string> {
   const q = dialogQuery(params);
@@ -145,19 +150,30 @@ export function exchange(app: Express, code: string, extra: Record<string, strin
     });
 }
 
+/** The long-lived token exchange's parameters for `token`, as the test client. */
+export function longLivedParams(token: string): Record<string, string> {
+  return {
+    grant_type: 'fb_exchange_token',
+    client_id: CLIENT.clientId,
+    client_secret: CLIENT.clientSecret,
+    fb_exchange_token: token,
+  };
+}
+
 /** Full login: dialog → code → user token. */
 export async function userToken(app: Express, decision: Decision = {}, params: DialogParams = {}): Promise<string> {
   const res = await exchange(app, await codeFor(app, params, decision)).expect(200);
   return (res.body as { access_token: string }).access_token;
 }
 
+/** A Graph GET of `path` carrying `token` as a bearer token (RFC 6750 §2.1). */
+export function graphGet(app: Express, path: string, token: string) {
+  return request(app).get(path).set('Authorization', `Bearer ${token}`);
+}
+
 /** docs/provider-interface.md#page-token: the page token from a user token. */
 export async function pageToken(app: Express, user: string, pageId: string): Promise<string> {
-  const res = await request(app)
-    .get(`/${pageId}`)
-    .query({ fields: 'access_token' })
-    .set('Authorization', `Bearer ${user}`)
-    .expect(200);
+  const res = await graphGet(app, `/${pageId}`, user).query({ fields: 'access_token' }).expect(200);
   const token = (res.body as { access_token?: string }).access_token;
   if (token === undefined) throw new Error(`no page token for ${pageId}: ${res.text}`);
   return token;

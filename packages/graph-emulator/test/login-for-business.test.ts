@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { DEFAULT_CONFIGURATIONS } from '../src';
-import { dialogQuery, makeEmulator, userToken } from './helpers';
+import { dialogQuery, graphGet, makeEmulator, userToken } from './helpers';
 
 const CONFIG_ID = DEFAULT_CONFIGURATIONS[0]!.id;
 
@@ -22,7 +22,7 @@ describe('Facebook Login for Business configurations (config_id)', () => {
       { perms: ['pages_show_list', 'pages_read_engagement', 'pages_read_user_content'] },
       { config_id: CONFIG_ID, scope: 'pages_read_user_content' },
     );
-    const res = await request(app).get('/me/permissions').set('Authorization', `Bearer ${token}`).expect(200);
+    const res = await graphGet(app, '/me/permissions', token).expect(200);
     const granted = (res.body as { data: { permission: string; status: string }[] }).data
       .filter((p) => p.status === 'granted')
       .map((p) => p.permission);

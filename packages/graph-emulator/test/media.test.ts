@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { graphError, makeEmulator, PAGES, pageToken, USERS, userToken } from './helpers';
+import { graphError, graphGet, makeEmulator, PAGES, pageToken, USERS, userToken } from './helpers';
 
 const ORIGIN = 'http://graph.example.test';
 const DAY = 86_400_000;
@@ -50,10 +50,8 @@ describe('GET /media/… (the CDN the picture URLs point at)', () => {
     clock.t = Date.UTC(2026, 9, 1, 12, 0, 0);
   });
   const feed = async (): Promise<Record<string, unknown>[]> => {
-    const res = await request(app)
-      .get(`/v23.0/${PAGES.bakery}/feed`)
+    const res = await graphGet(app, `/v23.0/${PAGES.bakery}/feed`, bakery)
       .query({ fields: FEED_FIELDS, limit: '25' })
-      .set('Authorization', `Bearer ${bakery}`)
       .expect(200);
     return (res.body as { data: Record<string, unknown>[] }).data;
   };
@@ -192,17 +190,13 @@ describe('the Page picture: field, edge and cover', () => {
   });
 
   it('when a token is sent with it, then the token is checked as for any call', async () => {
-    await request(app).get(`/${PAGES.bakery}/picture`).set('Authorization', `Bearer ${bakery}`).expect(302);
+    await graphGet(app, `/${PAGES.bakery}/picture`, bakery).expect(302);
     const res = await request(app).get(`/${PAGES.bakery}/picture`).query({ access_token: 'not-a-token' }).expect(400);
     expect(graphError(res.body).code).toBe(190);
   });
 
   it('when the cover is asked, then its source is a signed picture that loads', async () => {
-    const res = await request(app)
-      .get(`/${PAGES.bakery}`)
-      .query({ fields: 'cover' })
-      .set('Authorization', `Bearer ${bakery}`)
-      .expect(200);
+    const res = await graphGet(app, `/${PAGES.bakery}`, bakery).query({ fields: 'cover' }).expect(200);
     const source = (res.body as { cover: { source: string } }).cover.source;
     const image = await request(app).get(local(source)).buffer(true).expect(200);
     expect(svgSize(image.body.toString())).toEqual({ width: 1200, height: 450 });

@@ -4,11 +4,13 @@
  */
 import request from 'supertest';
 import {
-  CLIENT,
-  dialogQuery,
   type DialogParams,
+  dialogQuery,
   exchange,
+  graphGet,
+  longLivedParams,
   makeEmulator,
+  openDialog,
   PAGES,
   requestIdOf,
   USERS,
@@ -16,17 +18,15 @@ import {
 } from './helpers';
 
 async function accounts(app: import('express').Express, token: string, query: Record<string, string> = {}) {
-  const res = await request(app)
-    .get('/v23.0/me/accounts')
+  const res = await graphGet(app, '/v23.0/me/accounts', token)
     .query({ fields: 'id,name', ...query })
-    .set('Authorization', `Bearer ${token}`)
     .expect(200);
   return res.body as { data: { id: string; name: string }[]; paging?: { next?: string; cursors: { after: string } } };
 }
 
 /** Opens the dialog and submits it as Ada with only `pages` checked. */
 async function tokenChoosing(app: import('express').Express, pages: string[], extra: DialogParams = {}) {
-  const page = await request(app).get('/v23.0/dialog/oauth').query(dialogQuery(extra)).expect(200);
+  const page = await openDialog(app, extra).expect(200);
   const form = new URLSearchParams({ request_id: requestIdOf(page.text), decision: 'continue', user_id: USERS.ada });
   for (const p of ['pages_show_list', 'pages_read_engagement', 'pages_read_user_content']) form.append('perm', p);
   for (const id of pages) form.append(`page_${USERS.ada}`, id);
@@ -39,7 +39,7 @@ async function tokenChoosing(app: import('express').Express, pages: string[], ex
 describe('the dialog page step', () => {
   it('when a Page permission is asked for, then every person lists their own Pages as checkboxes, all checked', async () => {
     const { app } = makeEmulator();
-    const page = await request(app).get('/v23.0/dialog/oauth').query(dialogQuery()).expect(200);
+    const page = await openDialog(app).expect(200);
     expect(page.text).toContain(`name="page_${USERS.ada}" value="${PAGES.bakery}" checked`);
     expect(page.text).toContain(`name="page_${USERS.ada}" value="${PAGES.sparse}" checked`);
     expect(page.text).toContain(`name="page_${USERS.grace}" value="${PAGES.cafe}" checked`);
@@ -48,10 +48,7 @@ describe('the dialog page step', () => {
 
   it('when no Page permission is asked for, then there is no page step', async () => {
     const { app } = makeEmulator();
-    const page = await request(app)
-      .get('/v23.0/dialog/oauth')
-      .query(dialogQuery({ scope: 'email' }))
-      .expect(200);
+    const page = await openDialog(app, { scope: 'email' }).expect(200);
     expect(page.text).not.toContain('name="page_');
   });
 
@@ -59,11 +56,7 @@ describe('the dialog page step', () => {
     const { app } = makeEmulator();
     const token = await tokenChoosing(app, [PAGES.bakery]);
     expect((await accounts(app, token)).data.map((p) => p.id)).toEqual([PAGES.bakery]);
-    const other = await request(app)
-      .get(`/v23.0/${PAGES.sparse}`)
-      .query({ fields: 'access_token' })
-      .set('Authorization', `Bearer ${token}`)
-      .expect(200);
+    const other = await graphGet(app, `/v23.0/${PAGES.sparse}`, token).query({ fields: 'access_token' }).expect(200);
     expect(other.body).toEqual({ id: PAGES.sparse });
   });
 
@@ -104,15 +97,7 @@ describe('the dialog page step', () => {
   it('when the token is exchanged for a long-lived one, then the choice goes with it', async () => {
     const { app } = makeEmulator();
     const token = await tokenChoosing(app, [PAGES.sparse]);
-    const long = await request(app)
-      .get('/v23.0/oauth/access_token')
-      .query({
-        grant_type: 'fb_exchange_token',
-        client_id: CLIENT.clientId,
-        client_secret: CLIENT.clientSecret,
-        fb_exchange_token: token,
-      })
-      .expect(200);
+    const long = await request(app).get('/v23.0/oauth/access_token').query(longLivedParams(token)).expect(200);
     const body = long.body as { access_token: string };
     expect((await accounts(app, body.access_token)).data.map((p) => p.id)).toEqual([PAGES.sparse]);
   });
@@ -121,14 +106,12 @@ describe('the dialog page step', () => {
 describe('seeded people whose Pages are hard to reach', () => {
   it('when the person manages Pages only through a business portfolio, then the dialog says so and /me/accounts is empty', async () => {
     const { app } = makeEmulator();
-    const page = await request(app).get('/v23.0/dialog/oauth').query(dialogQuery()).expect(200);
+    const page = await openDialog(app).expect(200);
     expect(page.text).toContain('Manages 2 Pages through a business portfolio only');
     const token = await userToken(app, { user: USERS.somerville });
     expect(await accounts(app, token)).toEqual({ data: [] });
-    const direct = await request(app)
-      .get(`/v23.0/${PAGES.portfolioShop}`)
+    const direct = await graphGet(app, `/v23.0/${PAGES.portfolioShop}`, token)
       .query({ fields: 'access_token' })
-      .set('Authorization', `Bearer ${token}`)
       .expect(200);
     expect(direct.body).toEqual({ id: PAGES.portfolioShop });
   });

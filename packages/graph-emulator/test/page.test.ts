@@ -1,6 +1,5 @@
-import request from 'supertest';
 import { TEST_SEED } from '../src';
-import { graphError, makeEmulator, PAGES, pageToken, userToken, USERS } from './helpers';
+import { graphError, graphGet, makeEmulator, PAGES, pageToken, USERS, userToken } from './helpers';
 
 const SPEC_FIELDS = 'about,attire,bio,location,parking,hours,emails,website';
 
@@ -13,10 +12,7 @@ describe('GET /<page_id>', () => {
     bakery = await pageToken(app, ada, PAGES.bakery);
   });
   const get = (path: string, token: string, fields?: string) =>
-    request(app)
-      .get(path)
-      .query(fields === undefined ? {} : { fields })
-      .set('Authorization', `Bearer ${token}`);
+    graphGet(app, path, token).query(fields === undefined ? {} : { fields });
 
   it('when a user token asks for fields=access_token on a page the user manages, then {access_token, id} with a page token', async () => {
     const res = await get(`/${PAGES.bakery}`, ada, 'access_token').expect(200);

@@ -1,7 +1,17 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import request from 'supertest';
 import { createEmulator, startEmulator, type CallbackDelivery } from '../src';
-import { CLIENT, graphError, makeEmulator, OTHER_CLIENT, PAGES, pageToken, userToken, USERS } from './helpers';
+import {
+  CLIENT,
+  graphError,
+  graphGet,
+  makeEmulator,
+  OTHER_CLIENT,
+  PAGES,
+  pageToken,
+  USERS,
+  userToken,
+} from './helpers';
 import { closedPortUrl, startReceiver, type Receiver } from './receiver';
 
 /** Verifies a signed_request the way the provider's documentation tells an app to, independently of src/. */
@@ -69,11 +79,11 @@ describe('removing an app: signed callbacks to the registered URLs', () => {
     const result = await emu.controls.removeApp({ userId: USERS.ada, clientId: CLIENT.clientId });
     expect(result.revoked).toBe(2);
     for (const token of [user, page]) {
-      const res = await request(emu.app).get('/me').set('Authorization', `Bearer ${token}`).expect(400);
+      const res = await graphGet(emu.app, '/me', token).expect(400);
       expect(graphError(res.body)).toMatchObject({ code: 190, error_subcode: 458 });
     }
     for (const token of [grace, otherApp]) {
-      await request(emu.app).get('/me').set('Authorization', `Bearer ${token}`).expect(200);
+      await graphGet(emu.app, '/me', token).expect(200);
     }
   });
 
@@ -158,7 +168,7 @@ describe('removing an app: signed callbacks to the registered URLs', () => {
     expect(revoked).toBe(1);
     expect(deliveries).toEqual([expect.objectContaining({ status: null, ok: false, error: expect.any(String) })]);
     // The app missed the callback: it learns on its next call.
-    const res = await request(emu.app).get('/me').set('Authorization', `Bearer ${user}`).expect(400);
+    const res = await graphGet(emu.app, '/me', user).expect(400);
     expect(graphError(res.body).error_subcode).toBe(458);
   });
 
@@ -179,7 +189,7 @@ describe('removing an app: signed callbacks to the registered URLs', () => {
     await expect(emu.controls.removeApp({ userId: '999', clientId: CLIENT.clientId })).rejects.toThrow(/user 999/);
     await expect(emu.controls.removeApp({ userId: USERS.ada, clientId: 'nope' })).rejects.toThrow(/client nope/);
     await expect(emu.controls.removeApp({ userId: 'x1', clientId: CLIENT.clientId })).rejects.toThrow(/userId/);
-    await request(emu.app).get('/me').set('Authorization', `Bearer ${user}`).expect(200);
+    await graphGet(emu.app, '/me', user).expect(200);
     expect(receiver.received).toHaveLength(0);
   });
 

@@ -3,7 +3,7 @@
  * below gets a well-formed 4xx (Graph JSON or an HTML error page).
  */
 import request from 'supertest';
-import { CLIENT, makeEmulator, PAGES, pageToken, userToken } from './helpers';
+import { CLIENT, graphGet, makeEmulator, PAGES, pageToken, userToken } from './helpers';
 
 describe('odd input', () => {
   const { app } = makeEmulator();
@@ -37,7 +37,7 @@ describe('odd input', () => {
 
   it.each(graphPaths)('when GET %s, then a JSON error or a valid answer, never a 5xx', async (path) => {
     for (const token of [user, page, 'junk']) {
-      const res = await request(app).get(path).set('Authorization', `Bearer ${token}`);
+      const res = await graphGet(app, path, token);
       expect(res.status).toBeLessThan(500);
       expect(res.headers['content-type']).toMatch(/^application\/json/);
       if (res.status >= 400) expect(res.body.error.fbtrace_id).toMatch(/^[A-Za-z0-9]{11}$/);

@@ -1,6 +1,17 @@
 import request from 'supertest';
-import { CLIENT, graphError, makeEmulator, OTHER_CLIENT, userToken, USERS } from './helpers';
+import {
+  CLIENT,
+  graphError,
+  graphGet,
+  makeEmulator,
+  OTHER_CLIENT,
+  USERS,
+  userToken,
+  type TestEmulator,
+} from './helpers';
 import { startReceiver, type Receiver } from './receiver';
+
+type App = TestEmulator['app'];
 
 /** The form of one app on the settings page: its hidden fields. */
 function formFor(html: string, clientId: string): Record<string, string> {
@@ -31,6 +42,18 @@ describe('the "Apps and Websites" settings page', () => {
         OTHER_CLIENT,
       ],
     });
+
+  /** An emulator where Ada has logged in to the app, with the hidden fields of that app's form on her settings page. */
+  async function loggedIn() {
+    const emu = emulator();
+    const token = await userToken(emu.app);
+    const page = await request(emu.app).get('/settings/apps').query({ user: USERS.ada });
+    return { ...emu, token, fields: formFor(page.text, CLIENT.clientId) };
+  }
+
+  /** Posts the settings page's removal form. */
+  const postRemove = (app: App, form: Record<string, string>, headers: Record<string, string> = {}) =>
+    request(app).post('/settings/apps/remove').set(headers).type('form').send(form);
 
   it('when opened without a person, then it lists the seeded people with links to their settings', async () => {
     const { app } = emulator();
@@ -72,18 +95,12 @@ describe('the "Apps and Websites" settings page', () => {
   });
 
   it('when "Remove" is pressed, then the tokens stop working, the deauthorize callback is sent, and the page says the app was told', async () => {
-    const { app, controls } = emulator();
-    const token = await userToken(app);
-    const page = await request(app).get('/settings/apps').query({ user: USERS.ada });
-    const res = await request(app)
-      .post('/settings/apps/remove')
-      .type('form')
-      .send({ ...formFor(page.text, CLIENT.clientId), action: 'remove' })
-      .expect(200);
+    const { app, controls, token, fields } = await loggedIn();
+    const res = await postRemove(app, { ...fields, action: 'remove' }).expect(200);
     expect(res.text).toContain(`${CLIENT.name} removed`);
     expect(res.text).toMatch(/deauthorize callback.*answered 200/s);
     expect(receiver.received.map((r) => r.path)).toEqual(['/d']);
-    const me = await request(app).get('/me').set('Authorization', `Bearer ${token}`).expect(400);
+    const me = await graphGet(app, '/me', token).expect(400);
     expect(graphError(me.body)).toMatchObject({ code: 190, error_subcode: 458 });
     expect(controls.callbackDeliveries()).toHaveLength(1);
     // The app is gone from the list.
@@ -92,152 +109,79 @@ describe('the "Apps and Websites" settings page', () => {
   });
 
   it('when "Remove and request deletion" is pressed, then the page shows the confirmation code the app gave', async () => {
-    const { app } = emulator();
-    await userToken(app);
-    const page = await request(app).get('/settings/apps').query({ user: USERS.ada });
-    const res = await request(app)
-      .post('/settings/apps/remove')
-      .type('form')
-      .send({ ...formFor(page.text, CLIENT.clientId), action: 'remove_and_delete' })
-      .expect(200);
+    const { app, fields } = await loggedIn();
+    const res = await postRemove(app, { ...fields, action: 'remove_and_delete' }).expect(200);
     expect(receiver.received.map((r) => r.path)).toEqual(['/d', '/dd']);
     expect(res.text).toContain(`${CLIENT.name} confirmed deletion: code ABC123`);
     expect(res.text).toContain('href="http://app.test/auth/data-deletion/ABC123"');
   });
 
   it('when the app does not answer, then the page says so and that the app will learn on its next call', async () => {
-    const { app } = emulator();
+    const { app, fields } = await loggedIn();
     receiver.answer = (_req, res) => {
       res.writeHead(503).end();
     };
-    await userToken(app);
-    const page = await request(app).get('/settings/apps').query({ user: USERS.ada });
-    const res = await request(app)
-      .post('/settings/apps/remove')
-      .type('form')
-      .send({ ...formFor(page.text, CLIENT.clientId), action: 'remove_and_delete' })
-      .expect(200);
+    const res = await postRemove(app, { ...fields, action: 'remove_and_delete' }).expect(200);
     expect(res.text).toMatch(/did not confirm/);
     expect(res.text).toMatch(/error 190/);
   });
 
   describe('CSRF on its form', () => {
-    async function setup() {
-      const emu = emulator();
-      const token = await userToken(emu.app);
-      const page = await request(emu.app).get('/settings/apps').query({ user: USERS.ada });
-      return { ...emu, token, fields: formFor(page.text, CLIENT.clientId) };
-    }
-    const stillWorks = (app: Parameters<typeof request>[0], token: string) =>
-      request(app).get('/me').set('Authorization', `Bearer ${token}`).expect(200);
+    const stillWorks = (app: App, token: string) => graphGet(app, '/me', token).expect(200);
 
     it('when the form token is missing or altered, then 403 and nothing is revoked or sent', async () => {
-      const { app, token, fields } = await setup();
+      const { app, token, fields } = await loggedIn();
       const { form_token: formToken, ...rest } = fields;
-      await request(app)
-        .post('/settings/apps/remove')
-        .type('form')
-        .send({ ...rest, action: 'remove' })
-        .expect(403);
+      await postRemove(app, { ...rest, action: 'remove' }).expect(403);
       const altered = `${formToken!.slice(0, -2)}${formToken!.endsWith('A') ? 'BB' : 'AA'}`;
-      await request(app)
-        .post('/settings/apps/remove')
-        .type('form')
-        .send({ ...rest, form_token: altered, action: 'remove' })
-        .expect(403);
+      await postRemove(app, { ...rest, form_token: altered, action: 'remove' }).expect(403);
       await stillWorks(app, token);
       expect(receiver.received).toHaveLength(0);
     });
 
     it('when the token was made for another person or app, then 403', async () => {
-      const { app, token, fields, controls } = await setup();
+      const { app, token, fields, controls } = await loggedIn();
       controls.issueToken({ userId: USERS.grace });
-      await request(app)
-        .post('/settings/apps/remove')
-        .type('form')
-        .send({ ...fields, user_id: USERS.grace, action: 'remove' })
-        .expect(403);
+      await postRemove(app, { ...fields, user_id: USERS.grace, action: 'remove' }).expect(403);
       await stillWorks(app, token);
     });
 
     it('when the form is older than 30 minutes, then 403', async () => {
-      const { app, token, fields, clock } = await setup();
+      const { app, token, fields, clock } = await loggedIn();
       clock.advance(31 * 60_000);
-      await request(app)
-        .post('/settings/apps/remove')
-        .type('form')
-        .send({ ...fields, action: 'remove' })
-        .expect(403);
+      await postRemove(app, { ...fields, action: 'remove' }).expect(403);
       await stillWorks(app, token);
     });
 
     it('when the POST comes from another site, then 403 even with a valid token', async () => {
-      const { app, token, fields } = await setup();
-      await request(app)
-        .post('/settings/apps/remove')
-        .set('Origin', 'http://evil.test')
-        .type('form')
-        .send({ ...fields, action: 'remove' })
-        .expect(403);
-      await request(app)
-        .post('/settings/apps/remove')
-        .set('Sec-Fetch-Site', 'cross-site')
-        .type('form')
-        .send({ ...fields, action: 'remove' })
-        .expect(403);
+      const { app, token, fields } = await loggedIn();
+      await postRemove(app, { ...fields, action: 'remove' }, { Origin: 'http://evil.test' }).expect(403);
+      await postRemove(app, { ...fields, action: 'remove' }, { 'Sec-Fetch-Site': 'cross-site' }).expect(403);
       await stillWorks(app, token);
     });
 
     it('when the browser sends Origin "null" from this page (it sets no-referrer) and Sec-Fetch-Site same-origin, then the removal goes through', async () => {
-      const { app, fields } = await setup();
-      await request(app)
-        .post('/settings/apps/remove')
-        .set('Origin', 'null')
-        .set('Sec-Fetch-Site', 'same-origin')
-        .type('form')
-        .send({ ...fields, action: 'remove' })
-        .expect(200);
+      const { app, fields } = await loggedIn();
+      await postRemove(
+        app,
+        { ...fields, action: 'remove' },
+        { Origin: 'null', 'Sec-Fetch-Site': 'same-origin' },
+      ).expect(200);
     });
   });
 
   it('when the app is no longer authorised by that person, then a 404 page; an unknown one fails the form check', async () => {
-    const { app } = emulator();
-    await userToken(app);
-    const page = await request(app).get('/settings/apps').query({ user: USERS.ada });
-    const fields = formFor(page.text, CLIENT.clientId);
-    await request(app)
-      .post('/settings/apps/remove')
-      .type('form')
-      .send({ ...fields, client_id: 'nope', action: 'remove' })
-      .expect(403);
-    await request(app)
-      .post('/settings/apps/remove')
-      .type('form')
-      .send({ ...fields, action: 'remove' })
-      .expect(200);
+    const { app, fields } = await loggedIn();
+    await postRemove(app, { ...fields, client_id: 'nope', action: 'remove' }).expect(403);
+    await postRemove(app, { ...fields, action: 'remove' }).expect(200);
     // Removed already: the same form again finds nothing to remove.
-    await request(app)
-      .post('/settings/apps/remove')
-      .type('form')
-      .send({ ...fields, action: 'remove' })
-      .expect(404);
+    await postRemove(app, { ...fields, action: 'remove' }).expect(404);
   });
 
   it('when the action or an id is malformed, then a 400 page; other methods get 405', async () => {
-    const { app } = emulator();
-    await userToken(app);
-    const page = await request(app).get('/settings/apps').query({ user: USERS.ada });
-    const fields = formFor(page.text, CLIENT.clientId);
-    await request(app)
-      .post('/settings/apps/remove')
-      .type('form')
-      .send({ ...fields, action: 'explode' })
-      .expect(400);
-    await request(app)
-      .post('/settings/apps/remove')
-      .type('form')
-      .send({ ...fields, user_id: 'x', action: 'remove' })
-      .expect(400);
+    const { app, fields } = await loggedIn();
+    await postRemove(app, { ...fields, action: 'explode' }).expect(400);
+    await postRemove(app, { ...fields, user_id: 'x', action: 'remove' }).expect(400);
     await request(app).get('/settings/apps/remove').expect(405);
     await request(app).delete('/settings/apps').expect(405);
   });

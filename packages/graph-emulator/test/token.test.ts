@@ -1,5 +1,16 @@
 import request from 'supertest';
-import { CLIENT, codeFor, exchange, graphError, makeEmulator, OTHER_CLIENT, userToken, USERS } from './helpers';
+import {
+  CLIENT,
+  codeFor,
+  exchange,
+  graphError,
+  graphGet,
+  longLivedParams,
+  makeEmulator,
+  OTHER_CLIENT,
+  USERS,
+  userToken,
+} from './helpers';
 
 const basic = (id: string, secret: string): string =>
   `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
@@ -58,7 +69,7 @@ describe('/oauth/access_token — authorization code', () => {
       error_subcode: 36009,
       fbtrace_id: expect.stringMatching(/^[A-Za-z0-9]{11}$/),
     });
-    const me = await request(app).get('/me').set('Authorization', `Bearer ${first.body.access_token}`).expect(400);
+    const me = await graphGet(app, '/me', first.body.access_token).expect(400);
     expect(graphError(me.body)).toMatchObject({ code: 190, error_subcode: 460 });
   });
 
@@ -153,15 +164,7 @@ describe('/oauth/access_token — fb_exchange_token', () => {
   it('when a short-lived user token is exchanged, then a new user token lives longLivedTtlSec', async () => {
     const { app } = makeEmulator({ longLivedTtlSec: 5_184_000 });
     const short = await userToken(app);
-    const res = await request(app)
-      .get('/v23.0/oauth/access_token')
-      .query({
-        grant_type: 'fb_exchange_token',
-        client_id: CLIENT.clientId,
-        client_secret: CLIENT.clientSecret,
-        fb_exchange_token: short,
-      })
-      .expect(200);
+    const res = await request(app).get('/v23.0/oauth/access_token').query(longLivedParams(short)).expect(200);
     expect(res.body).toEqual({ access_token: expect.any(String), token_type: 'bearer', expires_in: 5_184_000 });
     expect(res.body.access_token).not.toBe(short);
   });
@@ -170,25 +173,15 @@ describe('/oauth/access_token — fb_exchange_token', () => {
     const emu = makeEmulator({ userTokenTtlSec: 60 });
     const short = await userToken(emu.app);
     const long = (
-      await request(emu.app)
-        .post('/oauth/access_token')
-        .type('form')
-        .send({
-          grant_type: 'fb_exchange_token',
-          client_id: CLIENT.clientId,
-          client_secret: CLIENT.clientSecret,
-          fb_exchange_token: short,
-        })
-        .expect(200)
+      await request(emu.app).post('/oauth/access_token').type('form').send(longLivedParams(short)).expect(200)
     ).body.access_token as string;
     const accountsOf = async (t: string) =>
-      (await request(emu.app).get('/me/accounts').set('Authorization', `Bearer ${t}`).expect(200)).body.data[0]
-        .access_token as string;
+      (await graphGet(emu.app, '/me/accounts', t).expect(200)).body.data[0].access_token as string;
     const fromShort = await accountsOf(short);
     const fromLong = await accountsOf(long);
     emu.clock.advance(100 * 24 * 3600 * 1000);
-    await request(emu.app).get('/me').set('Authorization', `Bearer ${fromShort}`).expect(400);
-    await request(emu.app).get('/me').set('Authorization', `Bearer ${fromLong}`).expect(200);
+    await graphGet(emu.app, '/me', fromShort).expect(400);
+    await graphGet(emu.app, '/me', fromLong).expect(200);
   });
 
   it('when the token to exchange is invalid, then 190', async () => {
@@ -196,12 +189,7 @@ describe('/oauth/access_token — fb_exchange_token', () => {
     const res = await request(app)
       .post('/oauth/access_token')
       .type('form')
-      .send({
-        grant_type: 'fb_exchange_token',
-        client_id: CLIENT.clientId,
-        client_secret: CLIENT.clientSecret,
-        fb_exchange_token: 'EAAbogus',
-      })
+      .send(longLivedParams('EAAbogus'))
       .expect(400);
     expect(graphError(res.body).code).toBe(190);
     expect(res.headers['www-authenticate']).toMatch(/^OAuth "Facebook Platform" "invalid_token" "/);

@@ -1,11 +1,11 @@
 import request from 'supertest';
-import { makeEmulator, userToken } from './helpers';
+import { graphGet, makeEmulator, userToken } from './helpers';
 
 describe('facebook-api-version and the app version', () => {
   it('when a call names a version, then the answer says that version', async () => {
     const { app } = makeEmulator();
     const user = await userToken(app);
-    const res = await request(app).get('/v25.0/me').set('Authorization', `Bearer ${user}`).expect(200);
+    const res = await graphGet(app, '/v25.0/me', user).expect(200);
     expect(res.headers['facebook-api-version']).toBe('v25.0');
   });
 
@@ -18,7 +18,7 @@ describe('facebook-api-version and the app version', () => {
   it('when appVersion is configured, then unversioned calls answer at it', async () => {
     const { app } = makeEmulator({ appVersion: 'v21.0' });
     const user = await userToken(app);
-    const res = await request(app).get('/me').set('Authorization', `Bearer ${user}`).expect(200);
+    const res = await graphGet(app, '/me', user).expect(200);
     expect(res.headers['facebook-api-version']).toBe('v21.0');
   });
 

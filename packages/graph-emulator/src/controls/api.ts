@@ -8,7 +8,7 @@ import { removeApp } from '../callbacks/remove';
 import { grantsPage } from '../store/tokens';
 import type { Context } from '../context';
 import { ALL_PERMISSIONS, IMPLICIT_PERMISSION, OPENID_SCOPE } from '../permissions';
-import { randomId } from '../store/random';
+import { randomId } from '../random';
 import { activityControls } from './activity';
 import type {
   EmulatorControls,

@@ -6,7 +6,7 @@
  */
 import { Router, type Request, type Response } from 'express';
 import type { Context } from '../context';
-import { VERSION_RE } from '../graph/respond';
+import { VERSION_RE } from '../respond';
 import { IMPLICIT_PERMISSION, OPENID_SCOPE, PERMISSIONS } from '../permissions';
 import type { DialogRequest } from '../store/dialogs';
 import { renderError, setHtmlHeaders } from './html';

@@ -13,7 +13,7 @@ import { logEntryOf } from '../log';
 import { IMPLICIT_PERMISSION } from '../permissions';
 import type { TokenRecord } from '../store/tokens';
 import type { EmulatorClient } from '../types';
-import { sendJson } from './respond';
+import { sendJson } from '../respond';
 
 const BEARER_RE = /^(?:Bearer|OAuth)\s+(\S+)\s*$/i;
 

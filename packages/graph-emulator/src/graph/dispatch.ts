@@ -18,7 +18,7 @@ import { pageEdge, pageNode } from './page';
 import { pictureEdge } from './picture';
 import { postNode } from './post-node';
 import { subscribedApps } from './subscribed-apps';
-import { sendJson, VERSION_RE } from './respond';
+import { sendJson, VERSION_RE } from '../respond';
 import { meter } from './usage';
 import { userEdge, userNode } from './user';
 
@@ -32,7 +32,7 @@ export function graphHandler(ctx: Context) {
     const segments = pathSegments(req.path);
     const version = segments[0] !== undefined && VERSION_RE.test(segments[0]) ? segments.shift() : undefined;
     if (segments.length === 2 && segments[0] === 'oauth' && segments[1] === 'access_token') {
-      tokenEndpoint(ctx, req, res);
+      tokenEndpoint(ctx, req, res).catch(next);
       return;
     }
     graphCall(ctx, req, res, segments, version)?.catch(next);

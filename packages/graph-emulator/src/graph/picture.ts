@@ -12,7 +12,7 @@ import type { PageState } from '../store/data';
 import type { Context } from '../context';
 import { PICTURE_TYPES, type PictureType } from './fields';
 import { mediaUrl } from './post';
-import { sendJson } from './respond';
+import { sendJson } from '../respond';
 
 /** Square sizes per `.type(…)`; without one the provider answers the 50×50 picture. */
 const PICTURE_SIZES: Readonly<Record<PictureType, number>> = {

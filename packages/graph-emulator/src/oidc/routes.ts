@@ -12,9 +12,10 @@ const DISCOVERY_PATH = '/.well-known/openid-configuration/';
 
 export function oidcRouter(ctx: Context): Router {
   const router = Router();
-  router.get([JWKS_PATH, JWKS_PATH.slice(0, -1)], (_req, res) => {
+  router.get([JWKS_PATH, JWKS_PATH.slice(0, -1)], async (_req, res) => {
+    const jwks = await ctx.signer.jwks();
     res.set('Cache-Control', 'public, max-age=3600');
-    res.json(ctx.signer.jwks());
+    res.json(jwks);
   });
   router.get([DISCOVERY_PATH, DISCOVERY_PATH.slice(0, -1)], (_req, res) => {
     res.json({

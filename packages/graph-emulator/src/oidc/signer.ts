@@ -2,12 +2,15 @@
  * The emulator's OpenID Connect signing key and its ID tokens. The real
  * provider signs ID tokens with RS256 and publishes its public keys as a JWKS
  * (OIDC Code Flow with PKCE for Manually Built Facebook Login Flows; Validating
- * the Limited Login OIDC Token). The key is made on first use, with
- * node:crypto and no network, so emulators that never issue an ID token pay
- * nothing for it.
+ * the Limited Login OIDC Token). The key is made with node:crypto and no
+ * network, on libuv's thread pool: a 2048-bit RSA key takes a few hundred
+ * milliseconds of CPU, which made synchronously would stall every request and
+ * timer in the process (under load, long enough for an app's provider timeout
+ * to fire during the code exchange).
  */
-import { generateKeyPairSync, sign, type JsonWebKey, type KeyObject } from 'node:crypto';
-import { randomAlnum, randomId } from '../store/random';
+import { generateKeyPair, sign, type JsonWebKey, type KeyObject } from 'node:crypto';
+import { promisify } from 'node:util';
+import { randomAlnum, randomId } from '../random';
 
 /** Lifetime of an ID token: one hour, as the provider's tokens are issued. */
 export const ID_TOKEN_TTL_SEC = 3600;
@@ -33,28 +36,41 @@ interface Key {
   publicJwk: JsonWebKey;
 }
 
+const generateRsaKeyPair = promisify(generateKeyPair);
+
 export class IdTokenSigner {
-  private key: Key | undefined;
+  private key: Promise<Key> | undefined;
+
+  /**
+   * Starts making the key if it is not under way, and resolves once it is
+   * made. `startEmulator` awaits it, so a running emulator never makes a code
+   * exchange wait for its key; an app from `createEmulator` makes it on first
+   * use, so emulators driven in process that never sign pay nothing.
+   */
+  async ready(): Promise<void> {
+    await this.current();
+  }
 
   /** The public keys, as served at the JWKS endpoint. */
-  jwks(): { keys: JsonWebKey[] } {
-    const { kid, publicJwk } = this.current();
+  async jwks(): Promise<{ keys: JsonWebKey[] }> {
+    const { kid, publicJwk } = await this.current();
     return { keys: [{ ...publicJwk, kid, use: 'sig', alg: 'RS256' }] };
   }
 
   /** A compact JWS (RS256) with a `kid` header naming the key that signed it. */
-  sign(claims: IdTokenClaims): string {
-    const { kid, privateKey } = this.current();
+  async sign(claims: IdTokenClaims): Promise<string> {
+    const { kid, privateKey } = await this.current();
     const encode = (part: object) => Buffer.from(JSON.stringify(part)).toString('base64url');
     const input = `${encode({ alg: 'RS256', kid, typ: 'JWT' })}.${encode(claims)}`;
     return `${input}.${sign('sha256', Buffer.from(input), privateKey).toString('base64url')}`;
   }
 
-  private current(): Key {
-    if (this.key === undefined) {
-      const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-      this.key = { kid: randomAlnum(16), privateKey, publicJwk: publicKey.export({ format: 'jwk' }) };
-    }
+  private current(): Promise<Key> {
+    this.key ??= generateRsaKeyPair('rsa', { modulusLength: 2048 }).then(({ privateKey, publicKey }) => ({
+      kid: randomAlnum(16),
+      privateKey,
+      publicJwk: publicKey.export({ format: 'jwk' }),
+    }));
     return this.key;
   }
 }

@@ -1,13 +1,14 @@
 /**
  * What every seed builds with: the provider's timestamp format, post ids,
- * pictures, media added to posts by their place in a feed, and the seeded
- * people (the same in every seed, so `SEED_IDS.users` always means them).
+ * pictures, media added to posts by their place in a feed, opening hours, the
+ * bakery's identity, and the seeded people (the same in every seed, so
+ * `SEED_IDS.users` always means them).
  */
 import { ALL_TASKS } from '../permissions';
 import { mediaPath } from '../media/sign';
 import { extraUsers } from './extra';
 import { SEED_IDS } from './ids';
-import type { Seed, SeedAttachment, SeedComment, SeedPost, SeedRole, SeedUser } from './types';
+import type { Seed, SeedAttachment, SeedComment, SeedPage, SeedPost, SeedRole, SeedUser } from './types';
 
 export const HOUR = 3_600_000;
 
@@ -79,6 +80,60 @@ export function withMedia(feed: SeedPost[], media: Readonly<Record<number, Media
 
 const U = SEED_IDS.users;
 const P = SEED_IDS.pages;
+
+const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+export type Day = (typeof DAYS)[number];
+/** One opening interval, `'07:00-18:00'`. */
+export type Interval = `${string}-${string}`;
+
+/** The same intervals on each of `days`, to spread into `openingHours`. */
+export function sameHours(days: readonly Day[], ...intervals: Interval[]): Partial<Record<Day, Interval[]>> {
+  return Object.fromEntries(days.map((day) => [day, intervals]));
+}
+
+/**
+ * The provider's `hours` field (`mon_1_open: '07:00'`, `mon_1_close`,
+ * `sat_2_open`…) from each day's intervals, Monday first; a day left out is
+ * closed and has no keys.
+ */
+export function openingHours(days: Partial<Record<Day, Interval[]>>): Record<string, string> {
+  const hours: Record<string, string> = {};
+  for (const day of DAYS) {
+    (days[day] ?? []).forEach((interval, i) => {
+      const [open = '', close = ''] = interval.split('-');
+      hours[`${day}_${i + 1}_open`] = open;
+      hours[`${day}_${i + 1}_close`] = close;
+    });
+  }
+  return hours;
+}
+
+/** What the bakery is in every seed (names, address, contact, pictures); each seed adds its own story, counts and feed. */
+export const BAKERY_IDENTITY = {
+  id: P.bakery,
+  name: 'Lovelace Analytical Bakery',
+  category: 'Bakery',
+  link: `https://www.facebook.com/${P.bakery}`,
+  username: 'lovelacebakery',
+  attire: 'Casual',
+  phone: '+44 20 7946 0018',
+  location: {
+    street: "12 St James's Square",
+    city: 'London',
+    state: 'England',
+    zip: 'SW1Y 4JH',
+    country: 'United Kingdom',
+    latitude: 51.50735,
+    longitude: -0.13447,
+  },
+  emails: ['hello@lovelace-bakery.example', 'orders@lovelace-bakery.example'],
+  website: 'https://lovelace-bakery.example/',
+  picture: 'bakery-logo',
+  cover: { id: '104735298799001', source: mediaPath('bakery-cover', 1200, 450), offset_x: 0, offset_y: 42 },
+} satisfies Omit<SeedPage, 'feed'>;
+
+/** Monday to Thursday, the bakery's weekday hours in every seed. */
+export const BAKERY_WEEKDAYS = sameHours(['mon', 'tue', 'wed', 'thu'], '07:00-18:00');
 
 /** The seeded people; `adaAlso` adds Pages Ada manages in one seed only. */
 export function people(adaAlso: SeedRole[] = []): SeedUser[] {

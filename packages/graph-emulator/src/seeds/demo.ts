@@ -6,7 +6,7 @@
  */
 import { mediaPath } from '../media/sign';
 import { ALL_TASKS } from '../permissions';
-import { deepFreeze, people } from './common';
+import { BAKERY_IDENTITY, BAKERY_WEEKDAYS, deepFreeze, openingHours, people, sameHours } from './common';
 import { demoBakeryFeed, demoCafeFeed, demoRepairFeed } from './demo-posts';
 import { extraPages } from './extra';
 import { SEED_IDS } from './ids';
@@ -15,50 +15,16 @@ import type { Seed, SeedPage } from './types';
 const P = SEED_IDS.pages;
 
 const bakery: SeedPage = {
-  id: P.bakery,
-  name: 'Lovelace Analytical Bakery',
-  category: 'Bakery',
-  link: `https://www.facebook.com/${P.bakery}`,
-  username: 'lovelacebakery',
+  ...BAKERY_IDENTITY,
   fan_count: 11932,
   followers_count: 12408,
   about: 'Sourdough, pastries and good coffee on St James’s Square since 2016.',
-  attire: 'Casual',
   bio: 'Every loaf takes 36 hours, from starter to crust.\nWe bake everything on site, every morning from 4 am.\n\nWhat is left at closing time goes to the shelter on Jermyn Street.',
   description:
     'A neighbourhood bakery: sourdough, rye and baguettes, laminated pastries, cakes to order, and bread classes on Saturday afternoons.',
-  phone: '+44 20 7946 0018',
-  location: {
-    street: "12 St James's Square",
-    city: 'London',
-    state: 'England',
-    zip: 'SW1Y 4JH',
-    country: 'United Kingdom',
-    latitude: 51.50735,
-    longitude: -0.13447,
-  },
   parking: { lot: 0, street: 1, valet: 0 },
   // Sunday is closed (no keys); Saturday has two intervals.
-  hours: {
-    mon_1_open: '07:00',
-    mon_1_close: '18:00',
-    tue_1_open: '07:00',
-    tue_1_close: '18:00',
-    wed_1_open: '07:00',
-    wed_1_close: '18:00',
-    thu_1_open: '07:00',
-    thu_1_close: '18:00',
-    fri_1_open: '07:00',
-    fri_1_close: '19:30',
-    sat_1_open: '08:00',
-    sat_1_close: '12:00',
-    sat_2_open: '14:00',
-    sat_2_close: '17:00',
-  },
-  emails: ['hello@lovelace-bakery.example', 'orders@lovelace-bakery.example'],
-  website: 'https://lovelace-bakery.example/',
-  picture: 'bakery-logo',
-  cover: { id: '104735298799001', source: mediaPath('bakery-cover', 1200, 450), offset_x: 0, offset_y: 42 },
+  hours: openingHours({ ...BAKERY_WEEKDAYS, fri: ['07:00-19:30'], sat: ['08:00-12:00', '14:00-17:00'] }),
   feed: demoBakeryFeed(P.bakery),
 };
 
@@ -87,20 +53,11 @@ const cafe: SeedPage = {
   location: { street: '3 Apple Tree Yard', city: 'London', zip: 'SW1Y 6LD', country: 'United Kingdom' },
   emails: ['hello@hopper-cafe.example'],
   website: 'https://hopper-cafe.example/',
-  hours: {
-    mon_1_open: '08:00',
-    mon_1_close: '17:00',
-    tue_1_open: '08:00',
-    tue_1_close: '17:00',
-    wed_1_open: '08:00',
-    wed_1_close: '17:00',
-    thu_1_open: '08:00',
-    thu_1_close: '17:00',
-    fri_1_open: '08:00',
-    fri_1_close: '16:00',
-    sat_1_open: '09:00',
-    sat_1_close: '16:00',
-  },
+  hours: openingHours({
+    ...sameHours(['mon', 'tue', 'wed', 'thu'], '08:00-17:00'),
+    fri: ['08:00-16:00'],
+    sat: ['09:00-16:00'],
+  }),
   picture: 'cafe-logo',
   cover: { id: '112233445599001', source: mediaPath('cafe-cover', 1200, 450), offset_x: 0, offset_y: 50 },
   feed: demoCafeFeed(P.cafe),
@@ -115,7 +72,7 @@ const stall: SeedPage = {
   followers_count: 212,
   about: 'Our Saturday stall at Deptford Market, 9 till 2.',
   location: { street: 'Deptford Market Yard', city: 'London', zip: 'SE8 4BX', country: 'United Kingdom' },
-  hours: { sat_1_open: '09:00', sat_1_close: '14:00' },
+  hours: openingHours({ sat: ['09:00-14:00'] }),
   website: 'https://lovelace-bakery.example/market',
   picture: 'bakery-logo',
   feed: [],

@@ -4,7 +4,7 @@
  * PKCE challenge if one was sent (RFC 7636 §4.4).
  */
 import { BoundedMap } from './bounded';
-import { randomId } from './random';
+import { randomId } from '../random';
 
 export type ChallengeMethod = 'S256' | 'plain';
 

@@ -8,7 +8,7 @@
  * must not end a real person's login half way.
  */
 import type { ChallengeMethod } from './codes';
-import { randomId } from './random';
+import { randomId } from '../random';
 
 export interface DialogRequest {
   id: string;

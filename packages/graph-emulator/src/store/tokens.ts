@@ -6,7 +6,7 @@
  * expires; revoking a user's session invalidates the tokens derived from it.
  */
 import type { RevokeReason, TokenFilter } from '../types';
-import { randomAlnum } from './random';
+import { randomAlnum } from '../random';
 import { expiredError, revokedError, unknownTokenError } from './token-errors';
 
 export interface TokenRecord {
@@ -133,37 +133,22 @@ export class TokenStore {
   }
 
   revoke(filter: TokenFilter = {}, reason: RevokeReason = 'password_changed'): number {
-    let count = 0;
-    for (const record of this.matching(filter)) {
-      if (record.revoked === undefined) {
-        record.revoked = reason;
-        count++;
-      }
-    }
-    return count;
+    return revokeEach(this.matching(filter), reason);
   }
 
   revokeGrant(grantId: string, reason: RevokeReason): number {
-    let count = 0;
-    for (const record of this.tokens.values()) {
-      if (record.grantId === grantId && record.revoked === undefined) {
-        record.revoked = reason;
-        count++;
-      }
-    }
-    return count;
+    return revokeEach(
+      this.where((record) => record.grantId === grantId),
+      reason,
+    );
   }
 
   /** Removing an app: every token of that person for that client, user and page alike (190/458). */
   revokeApp(userId: string, clientId: string): number {
-    let count = 0;
-    for (const record of this.tokens.values()) {
-      if (record.userId === userId && record.clientId === clientId && record.revoked === undefined) {
-        record.revoked = 'app_removed';
-        count++;
-      }
-    }
-    return count;
+    return revokeEach(
+      this.where((record) => record.userId === userId && record.clientId === clientId),
+      'app_removed',
+    );
   }
 
   /**
@@ -190,6 +175,10 @@ export class TokenStore {
     }
   }
 
+  private *where(keep: (record: TokenRecord) => boolean): Generator<TokenRecord> {
+    for (const record of this.tokens.values()) if (keep(record)) yield record;
+  }
+
   private add(record: TokenRecord): TokenRecord {
     this.tokens.set(record.token, record);
     while (this.tokens.size > MAX_TOKENS) {
@@ -200,6 +189,18 @@ export class TokenStore {
     }
     return record;
   }
+}
+
+/** Revokes each record not revoked yet, for `reason`; how many were. */
+function revokeEach(records: Iterable<TokenRecord>, reason: RevokeReason): number {
+  let count = 0;
+  for (const record of records) {
+    if (record.revoked === undefined) {
+      record.revoked = reason;
+      count++;
+    }
+  }
+  return count;
 }
 
 /** Whether the grant behind a token covers the page (a grant without a page step covers all). */

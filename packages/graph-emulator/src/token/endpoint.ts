@@ -8,8 +8,9 @@
 import type { Request, Response } from 'express';
 import type { Context } from '../context';
 import { GraphError } from '../errors';
-import { sendJson } from '../graph/respond';
+import { sendJson } from '../respond';
 import { collectParams, formBody } from '../params';
+import type { CodeRecord } from '../store/codes';
 import { unknownTokenError } from '../store/token-errors';
 import type { TokenRecord } from '../store/tokens';
 import type { EmulatorClient } from '../types';
@@ -19,7 +20,7 @@ import { checkVerifier } from './pkce';
 
 const missing = (name: string): GraphError => new GraphError({ code: 100, message: `Missing ${name} parameter.` });
 
-export function tokenEndpoint(ctx: Context, req: Request, res: Response): void {
+export async function tokenEndpoint(ctx: Context, req: Request, res: Response): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'POST' && req.method !== 'HEAD') {
     throw new GraphError({
       code: 100,
@@ -35,9 +36,11 @@ export function tokenEndpoint(ctx: Context, req: Request, res: Response): void {
   let record: TokenRecord;
   let idToken: string | undefined;
   if (grant === 'fb_exchange_token') record = exchangeForLongLived(ctx, client, params);
-  else if (grant === undefined || grant === 'authorization_code')
-    ({ record, idToken } = redeemCode(ctx, client, params));
-  else throw new GraphError({ code: 100, message: `Unsupported grant_type: ${grant.slice(0, 100)}` });
+  else if (grant === undefined || grant === 'authorization_code') {
+    const redeemed = redeemCode(ctx, client, params);
+    record = redeemed.record;
+    idToken = await idTokenFor(ctx, redeemed.code);
+  } else throw new GraphError({ code: 100, message: `Unsupported grant_type: ${grant.slice(0, 100)}` });
   // RFC 6749 §5.1: token responses must not be cached.
   res.set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' });
   sendJson(res, 200, {
@@ -52,7 +55,7 @@ function redeemCode(
   ctx: Context,
   client: EmulatorClient,
   params: Record<string, string>,
-): { record: TokenRecord; idToken: string | undefined } {
+): { record: TokenRecord; code: CodeRecord } {
   const redirectUri = params.redirect_uri;
   if (redirectUri === undefined) throw missing('redirect_uri');
   if (params.code === undefined || params.code === '') throw missing('code');
@@ -86,7 +89,7 @@ function redeemCode(
     grantId: code.code,
     ...(code.pages !== undefined ? { pages: code.pages } : {}),
   });
-  return { record, idToken: idTokenFor(ctx, code) };
+  return { record, code };
 }
 
 function exchangeForLongLived(ctx: Context, client: EmulatorClient, params: Record<string, string>): TokenRecord {

@@ -9,7 +9,7 @@ import { newJti, ID_TOKEN_TTL_SEC, type IdTokenClaims } from '../oidc/signer';
 import { OPENID_SCOPE } from '../permissions';
 import type { CodeRecord } from '../store/codes';
 
-export function idTokenFor(ctx: Context, code: CodeRecord): string | undefined {
+export async function idTokenFor(ctx: Context, code: CodeRecord): Promise<string | undefined> {
   if (!code.granted.includes(OPENID_SCOPE)) return undefined;
   const user = ctx.data.user(code.userId);
   const iat = Math.floor(ctx.now() / 1000);

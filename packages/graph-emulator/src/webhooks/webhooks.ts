@@ -11,7 +11,8 @@
  *   over the next 36 hours" — the schedule is an option so tests run fast.
  */
 import { randomInt } from 'node:crypto';
-import { randomAlnum } from '../store/random';
+import { randomAlnum } from '../random';
+import { Timers } from '../timers';
 import type { WebhookDelivery, WebhookSettings } from '../types';
 import { providerJson, signatureOf, type WebhookChange, type WebhookPayload } from './payload';
 import { Sender } from './send';
@@ -52,7 +53,7 @@ export class Webhooks {
   private readonly batches = new Map<string, Map<string, WebhookChange[]>>();
   private batchTimer: NodeJS.Timeout | undefined;
   private readonly records: WebhookDelivery[] = [];
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly timers = new Timers();
   private busy = 0;
   private idleWaiters: (() => void)[] = [];
   private readonly sender: Sender;
@@ -147,7 +148,7 @@ export class Webhooks {
     }
     if (this.batches.size > 0 && this.batchTimer === undefined) {
       this.busy += 1;
-      this.batchTimer = this.later(this.timing.batchMs, () => {
+      this.batchTimer = this.timers.after(this.timing.batchMs, () => {
         this.batchTimer = undefined;
         this.flushBatches();
         this.release();
@@ -219,7 +220,7 @@ export class Webhooks {
       else if (delay === undefined || this.disposed) record.state = 'failed';
       else {
         this.busy += 1;
-        this.later(delay, () => {
+        this.timers.after(delay, () => {
           this.attempt(record);
           this.release();
         });
@@ -241,7 +242,6 @@ export class Webhooks {
 
   /** Back to no subscriptions and no deliveries; callback settings stay, like the clients. */
   reset(): void {
-    for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     this.batchTimer = undefined;
     this.batches.clear();
@@ -271,16 +271,6 @@ export class Webhooks {
     } finally {
       this.release();
     }
-  }
-
-  private later(ms: number, run: () => void): NodeJS.Timeout {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      run();
-    }, ms);
-    timer.unref();
-    this.timers.add(timer);
-    return timer;
   }
 
   private release(): void {

@@ -1,3 +1,7 @@
+/**
+ * Random identifiers and trace ids, used by the stores, the errors, the
+ * controls, the webhooks and the OIDC signer alike.
+ */
 import { randomBytes } from 'node:crypto';
 
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';

@@ -1,9 +1,11 @@
 /**
  * How Graph and token-endpoint answers are written: the provider's JSON
- * content type, no-cache headers, and its tracing headers.
+ * content type, no-cache headers, and its tracing headers. Beside
+ * `errors.ts` rather than in `graph/` or `token/`, because both write answers
+ * this way and `graph/` routes to the token endpoint.
  */
 import type { NextFunction, Request, Response } from 'express';
-import { errorBody, GraphError, newTraceId, wwwAuthenticate } from '../errors';
+import { errorBody, GraphError, newTraceId, wwwAuthenticate } from './errors';
 
 /** The app's dashboard version unless `appVersion` says otherwise: what unversioned calls run at. */
 export const DEFAULT_APP_VERSION = 'v23.0';
