@@ -11,16 +11,17 @@ import { useViews } from './http/views';
 import { authRoutes } from './auth/routes';
 import { providerCallbackRoutes } from './auth/providerCallbacks';
 import { pageRateLimits, pageRoutes } from './pages/routes';
-import { homeRoutes } from './pages/home';
+import { homeRoutes } from './site/home';
 import { LocalPageEvents, type PageEvents } from './live/bus';
 import { liveRoutes } from './live/routes';
 import { StreamRegistry } from './live/streams';
 import { webhookRoutes } from './webhooks/routes';
-import { privacyRoutes } from './pages/privacy';
-import { PageCache, type PageAnswers } from './pages/cache';
-import { RedisPageCache } from './pages/sharedCache';
+import { privacyRoutes } from './site/privacy';
+import { PageCache } from './cache/memoryPageCache';
+import type { PageCacheStore } from './cache/pageCache';
+import { RedisPageCache } from './cache/redisPageCache';
 import { RedisPageEvents } from './live/redisBus';
-import { AccountsCache } from './pages/accounts';
+import { AccountsCache } from './cache/accounts';
 import { SessionGate } from './pages/limits';
 import { errorHandler, notFound } from './http/errors';
 import { fixedHeaders } from './http/fixedHeaders';
@@ -36,7 +37,7 @@ export interface AppDeps {
   logger: Logger;
   now?: () => number;
   /** Default: built from PAGE_CACHE_TTL, in Redis with PAGE_CACHE_STORE=redis (docs/architecture.md#shared-cache). */
-  cache?: PageAnswers;
+  cache?: PageCacheStore;
   /** Default: in this process only; through Redis pub/sub with PAGE_CACHE_STORE=redis. */
   events?: PageEvents;
   /** Default: bounded by LIVE_STREAMS_PER_SESSION and LIVE_STREAMS_MAX. */

@@ -4,8 +4,8 @@ import type { GraphClient } from './graph/client';
 import type { PageEvents } from './live/bus';
 import type { StreamRegistry } from './live/streams';
 import type { Logger } from './log/logger';
-import type { AccountsCache } from './pages/accounts';
-import type { PageAnswers } from './pages/cache';
+import type { AccountsCache } from './cache/accounts';
+import type { PageCacheStore } from './cache/pageCache';
 import type { SessionGate } from './pages/limits';
 import type { ConnectionKeeper } from './session/connection';
 import type { SessionStoreHandle } from './session/store';
@@ -20,7 +20,7 @@ export interface AppContext {
   sessions: SessionStoreHandle;
   logger: Logger;
   /** Page details and first feed pages, shared by sessions that hold a token for the page. */
-  pageCache: PageAnswers;
+  pageCache: PageCacheStore;
   /** Each person's list of pages, briefly, per user token. */
   accounts: AccountsCache;
   /** Each session's share of concurrent provider reads. */

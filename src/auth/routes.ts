@@ -5,7 +5,7 @@ import { TokenEndpointError, GraphApiError } from '../graph/errors';
 import type { CodeGrant, UserTokenGrant, VerifiedCallback } from '../graph/client';
 import { singleParam } from '../http/params';
 import { ownPath, pageIdOf } from '../http/returnTo';
-import { connectPage } from '../session/connect';
+import { connectPage } from '../pages/connect';
 import { requireCsrf } from '../session/csrf';
 import { shortenIfPendingOnly } from '../session/lifetimes';
 import { sessionCookieAttributes } from '../session/middleware';

@@ -4,7 +4,7 @@ import { BadRequestError, NotConnectedError } from '../errors';
 import { GraphApiError } from '../graph/errors';
 import { cursorSchema, MAX_CURSOR, type FeedResponse, type PageDetails } from '../graph/schemas';
 import { pageIdParam, singleParam } from '../http/params';
-import { connectPage } from '../session/connect';
+import { connectPage } from './connect';
 import { requireCsrf } from '../session/csrf';
 import { sessionCookieName } from '../session/middleware';
 import { save } from '../session/persist';

@@ -7,7 +7,7 @@ import { createApp } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
 import { graphClientFor, type GraphClient } from '../../src/graph/client';
 import { createLogger } from '../../src/log/logger';
-import { PageCache, type PageCacheOptions } from '../../src/pages/cache';
+import { PageCache, type PageCacheOptions } from '../../src/cache/memoryPageCache';
 import { LocalPageEvents } from '../../src/live/bus';
 import { createMemorySessionStore, type SessionStoreHandle } from '../../src/session/store';
 import {

@@ -1,36 +1,5 @@
 import { LRUCache } from 'lru-cache';
-
-/** What is cached for a page: its details, and the first page of its feed. */
-export type CachedPart = 'details' | 'feed';
-
-/** What a read knows about the page: `live` when the provider pushes its changes (webhooks subscribed). */
-export interface ReadOptions {
-  live?: boolean;
-}
-
-/**
- * The page cache as pages/reads.ts uses it: this process's ({@link PageCache}) or the one shared by every
- * instance in Redis (./sharedCache).
- * @see docs/architecture.md#page-cache
- */
-export interface PageAnswers {
-  readonly enabled: boolean;
-  /** Answers served from the cache / loaded upstream, for tests and the benchmark. */
-  readonly hits: number;
-  readonly misses: number;
-  get<T>(pageId: string, part: CachedPart, variant: string, load: () => Promise<T>, options?: ReadOptions): Promise<T>;
-  refresh<T>(
-    pageId: string,
-    part: CachedPart,
-    variant: string,
-    load: () => Promise<T>,
-    options?: ReadOptions,
-  ): Promise<T>;
-  dropPage(pageId: string): void;
-  dropPart(pageId: string, part: CachedPart): void;
-  /** Forgets one variant of one part: what the cache holds for one grant and role (docs/architecture.md#page-cache). */
-  dropEntry(pageId: string, part: CachedPart, variant: string): void;
-}
+import type { CachedPart, PageCacheStore } from './pageCache';
 
 export interface PageCacheOptions {
   /** Seconds an answer is served from the cache; 0 turns the cache off (PAGE_CACHE_TTL). */
@@ -54,12 +23,12 @@ interface Entry {
  * It is keyed by page, part and variant (fields, grant, page role), never by
  * token: the caller must have checked that the session holds a page token for
  * the page, and that this token succeeded upstream recently, *before* asking
- * (see pages/reads.ts). Bounded in entries and bytes
+ * (see pages/load.ts). Bounded in entries and bytes
  * (LRU), entries live `ttlSec`; a page's entries are dropped when the
  * provider refuses a token for it, and those of one grant and role when it
  * refuses a permission to a session holding them.
  */
-export class PageCache implements PageAnswers {
+export class PageCache implements PageCacheStore {
   readonly enabled: boolean;
   /** Answers served from the cache / loaded upstream, for tests and the benchmark. */
   hits = 0;

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { NotConnectedError, PageAccessError } from '../errors';
 import type { GraphClient } from '../graph/client';
-import type { ConnectionKeeper } from './connection';
+import type { ConnectionKeeper } from '../session/connection';
 
 /** Gets the page token with the user token and keeps it, sealed, in the session's connection. */
 export async function connectPage(

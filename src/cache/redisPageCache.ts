@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import type { Logger } from '../log/logger';
 import type { SharedRedis } from '../session/store';
-import type { CachedPart, PageAnswers, ReadOptions } from './cache';
+import type { CachedPart, PageCacheStore, ReadOptions } from './pageCache';
 
 export interface SharedCacheOptions {
   /** PAGE_CACHE_TTL, seconds; 0 turns the cache off. */
@@ -92,7 +92,7 @@ function stampOf(entry: { v: string; at: number; n?: string }): string {
  * Redis operation has a deadline; when Redis fails the view reads upstream, never fails for it.
  * @see docs/architecture.md#shared-cache
  */
-export class RedisPageCache implements PageAnswers {
+export class RedisPageCache implements PageCacheStore {
   readonly enabled: boolean;
   hits = 0;
   misses = 0;
@@ -200,7 +200,7 @@ export class RedisPageCache implements PageAnswers {
   /**
    * Deletes the entry; its part's version stays, so the other variants stay valid. A load for this variant under
    * way may still store its answer: a session refused a permission is served from the cache only once its own
-   * token succeeded again (pages/reads.ts), so that answer reaches no one who was refused.
+   * token succeeded again (pages/load.ts), so that answer reaches no one who was refused.
    */
   dropEntry(pageId: string, part: CachedPart, variant: string): void {
     if (!this.enabled) return;
