@@ -1,17 +1,23 @@
-import type { Request } from 'express';
 import { NotConnectedError, PageAccessError } from '../errors';
-import type { GraphClient } from '../graph/client';
-import type { ConnectionKeeper } from '../session/connection';
+import type { Logger } from '../log/logger';
+import type { PageChanges, UserAccess } from '../session/access';
+import type { AppContext } from '../context';
+import { subscribePage } from '../webhooks/subscribe';
 
-/** Gets the page token with the user token and keeps it, sealed, in the session's connection. */
+/**
+ * Connects a Page: gets its page token with the user token, then subscribes it to webhooks where it can
+ * (../webhooks/subscribe). Gives back what the session keeps — the token, sealed when kept, and whether the
+ * page is live — for the route to write with ConnectionKeeper.applyPageChanges.
+ */
 export async function connectPage(
-  ctx: { keeper: ConnectionKeeper; graph: Pick<GraphClient, 'pageToken'> },
-  req: Request,
+  ctx: Pick<AppContext, 'graph' | 'config'>,
+  user: UserAccess,
   pageId: string,
-): Promise<void> {
-  const userToken = ctx.keeper.userToken(req);
-  if (!userToken) throw new NotConnectedError('Connect your account first.');
-  const pageToken = await ctx.graph.pageToken(userToken, pageId);
+  log: Logger,
+): Promise<PageChanges> {
+  if (!user.userToken) throw new NotConnectedError('Connect your account first.');
+  const pageToken = await ctx.graph.pageToken(user.userToken, pageId);
   if (!pageToken) throw new PageAccessError();
-  ctx.keeper.addPage(req, pageId, pageToken, '');
+  const live = await subscribePage(ctx, { pageId, pageToken, scopes: user.scopes }, log);
+  return { connected: { token: pageToken, name: '' }, live };
 }
