@@ -28,8 +28,13 @@ export const DEFAULT_MAX_ANSWER_BYTES = 256 * 1024;
 /** Background refreshes (stale-while-revalidate) under way in one process at most. */
 const MAX_REVALIDATING = 64;
 
-/** An entry: the part's version it was stored under, when, a nonce, and the answer (`d` last: see stampOf). */
-const Stored = z.object({ v: z.string(), at: z.number(), n: z.string().optional(), d: z.unknown() });
+/** An entry: the part's version it was stored under, when, a nonce, and the answer (last: see stampOf). */
+const Stored = z.object({
+  version: z.string(),
+  storedAt: z.number(),
+  nonce: z.string().optional(),
+  answer: z.unknown(),
+});
 type StoredEntry = z.infer<typeof Stored>;
 
 // KEYS: versions hash, entry, lock. The part's version, the entry and whether someone holds the lock, at once.
@@ -78,8 +83,9 @@ const DECODED_MAX_BYTES = 32 * 1024 * 1024;
  * What an entry's JSON begins with, up to its answer: version, time and nonce name one stored answer. Written
  * as the record's first keys, so Redis can compare it with a prefix of the value.
  */
-function stampOf(entry: { v: string; at: number; n?: string }): string {
-  return `${JSON.stringify({ v: entry.v, at: entry.at, ...(entry.n === undefined ? {} : { n: entry.n }) }).slice(0, -1)},`;
+function stampOf(entry: { version: string; storedAt: number; nonce?: string }): string {
+  const { version, storedAt, nonce } = entry;
+  return `${JSON.stringify({ version, storedAt, ...(nonce === undefined ? {} : { nonce }) }).slice(0, -1)},`;
 }
 
 /**
@@ -155,17 +161,17 @@ export class RedisPageCache implements PageCacheStore {
       return load();
     }
     const entry = read.entry;
-    if (entry && entry.v === read.version) {
-      const age = this.now() - entry.at;
+    if (entry && entry.version === read.version) {
+      const age = this.now() - entry.storedAt;
       if (age < this.ttlMs) {
         this.hits++;
-        return entry.d as T;
+        return entry.answer as T;
       }
       if (options.live && age < this.ttlMs * this.staleFactor) {
         this.hits++;
         this.staleServed++;
         this.revalidate(keys, read.version, load);
-        return entry.d as T;
+        return entry.answer as T;
       }
     }
     this.misses++;
@@ -245,8 +251,8 @@ export class RedisPageCache implements PageCacheStore {
       await sleep(this.pollMs);
       const read = await this.read(keys);
       if (!read) break;
-      if (read.entry && read.entry.v === read.version && this.now() - read.entry.at < this.ttlMs) {
-        return read.entry.d as T;
+      if (read.entry && read.entry.version === read.version && this.now() - read.entry.storedAt < this.ttlMs) {
+        return read.entry.answer as T;
       }
       if (!read.locked) {
         // The holder finished without storing (it failed, or a drop intervened) or died: fetch ourselves.
@@ -351,9 +357,14 @@ export class RedisPageCache implements PageCacheStore {
   }
 
   private async store(keys: Keys, version: string, value: unknown, live: boolean): Promise<void> {
-    const entry: StoredEntry = { v: version, at: this.now(), n: randomBytes(6).toString('base64url'), d: value };
+    const entry: StoredEntry = {
+      version,
+      storedAt: this.now(),
+      nonce: randomBytes(6).toString('base64url'),
+      answer: value,
+    };
     const stamp = stampOf(entry);
-    const record = `${stamp}"d":${JSON.stringify(value) ?? 'null'}}`;
+    const record = `${stamp}"answer":${JSON.stringify(value) ?? 'null'}}`;
     if (Buffer.byteLength(record) > this.maxAnswerBytes) return;
     this.decoded.set(keys.entry, { stamp, entry }, { size: record.length });
     // A live page's answer is kept staleFactor TTLs, to be served stale; a view of a page that is not live ignores it past the TTL.

@@ -183,9 +183,9 @@ async function freshPosts(ctx: AppContext, req: Request, res: Response, images: 
 
 async function olderPosts(ctx: AppContext, req: Request, res: Response, images: Images): Promise<void> {
   const pageId = req.params.pageId as string;
-  const after = cursor(req, 'after');
-  const before = cursor(req, 'before');
-  const offset = feedOffset(req);
+  const after = cursor(req.query, 'after');
+  const before = cursor(req.query, 'before');
+  const offset = feedOffset(req.query);
   if (!after === !before)
     throw new BadRequestError(
       'This link to more posts is incomplete or was changed. Go back to the page and open the posts from there.',
@@ -217,8 +217,8 @@ function staleCursor(err: unknown): never {
   throw err;
 }
 
-function cursor(req: Request, name: string): string | undefined {
-  const value = singleParam(req.query, name, MAX_CURSOR);
+function cursor(query: Request['query'], name: string): string | undefined {
+  const value = singleParam(query, name, MAX_CURSOR);
   if (value === undefined) return undefined;
   if (!cursorSchema.safeParse(value).success)
     throw new BadRequestError(
@@ -234,8 +234,8 @@ export const MAX_OFFSET = 100_000;
  * Where a /feed page stands (`offset`: the posts before it), carried in our own links for "Posts 26–50".
  * Absent: the position is not shown. Not a small whole number: 400, as for a bad cursor.
  */
-function feedOffset(req: Request): number | undefined {
-  const value = singleParam(req.query, 'offset', 10);
+function feedOffset(query: Request['query']): number | undefined {
+  const value = singleParam(query, 'offset', 10);
   if (value === undefined) return undefined;
   if (!/^\d{1,6}$/.test(value) || Number(value) > MAX_OFFSET)
     throw new BadRequestError(`The "offset" must be a whole number from 0 to ${MAX_OFFSET}.`);
