@@ -3,6 +3,7 @@ import type { Logger } from '../log/logger';
 import type { PageChanges, UserAccess } from '../session/access';
 import type { AppContext } from '../context';
 import { subscribePage } from '../webhooks/subscribe';
+import { listedRole } from './load';
 
 /**
  * Connects a Page: gets its page token with the user token, then subscribes it to webhooks where it can
@@ -20,4 +21,19 @@ export async function connectPage(
   if (!pageToken) throw new PageAccessError();
   const live = await subscribePage(ctx, { pageId, pageToken, scopes: user.scopes }, log);
   return { connected: { token: pageToken, name: '' }, live };
+}
+
+/**
+ * Connecting from the picker (POST /pages/:pageId/connect): as {@link connectPage}, and the session's tokens
+ * have just succeeded upstream for the page, and the picker's list, still at hand, says the person's role.
+ */
+export async function connectChosenPage(
+  ctx: Pick<AppContext, 'graph' | 'config' | 'accounts' | 'now'>,
+  user: UserAccess,
+  pageId: string,
+  log: Logger,
+): Promise<PageChanges> {
+  const changes = await connectPage(ctx, user, pageId, log);
+  const tasks = listedRole(ctx, user.userToken, pageId);
+  return { ...changes, tokenConfirmedAt: ctx.now(), ...(tasks ? { tasks } : {}) };
 }

@@ -168,7 +168,11 @@ export function listPages(ctx: AppContext, sessionId: string, userToken: string)
 }
 
 /** The person's role on a page as the picker's list of pages, still at hand, says; undefined when not at hand. */
-export function listedRole(ctx: AppContext, userToken: string | undefined, pageId: string): string[] | undefined {
+export function listedRole(
+  ctx: Pick<AppContext, 'accounts'>,
+  userToken: string | undefined,
+  pageId: string,
+): string[] | undefined {
   const tasks = userToken ? ctx.accounts.peek(userToken)?.pages.find((p) => p.id === pageId)?.tasks : undefined;
   return tasks ? [...tasks].sort() : undefined;
 }

@@ -8,21 +8,11 @@ import type { PageAccess, UserAccess } from '../session/access';
 import { requireCsrf } from '../session/csrf';
 import { sessionCookieName } from '../session/middleware';
 import { save } from '../session/persist';
-import { connectPage } from './connect';
+import { connectChosenPage } from './connect';
 import { showFeed, showPage } from './fragments';
 import { imageFilter } from './images';
 import { sessionRateLimit } from './limits';
-import {
-  bothOrDrop,
-  forPage,
-  gateOf,
-  isPermissionError,
-  listedRole,
-  listPages,
-  loadPage,
-  readPage,
-  type PageShown,
-} from './load';
+import { bothOrDrop, forPage, gateOf, isPermissionError, listPages, loadPage, readPage, type PageShown } from './load';
 import { toFeedView, toPageView, type ViewOptions } from './viewModel';
 import { PROVIDER_NAME, permissionWords } from '../words';
 
@@ -98,11 +88,8 @@ function declinedPermissions(ctx: AppContext, user: UserAccess): string[] {
 
 async function connect(ctx: AppContext, req: Request, res: Response): Promise<void> {
   const pageId = req.params.pageId as string;
-  const user = ctx.keeper.userAccess(req);
-  const changes = await connectPage(ctx, user, pageId, req.log ?? ctx.logger);
-  // The session's tokens just succeeded upstream for this page, and the picker's list says its role.
-  const tasks = listedRole(ctx, user.userToken, pageId);
-  ctx.keeper.applyPageChanges(req, pageId, { ...changes, tokenConfirmedAt: ctx.now(), ...(tasks ? { tasks } : {}) });
+  const changes = await connectChosenPage(ctx, ctx.keeper.userAccess(req), pageId, req.log ?? ctx.logger);
+  ctx.keeper.applyPageChanges(req, pageId, changes);
   await save(req);
   res.redirect(303, `/pages/${pageId}`);
 }

@@ -84,6 +84,8 @@ export class ConnectionKeeper {
     const user = this.userAccess(req);
     const page = user.userToken === undefined ? undefined : this.current(req)?.pages[pageId];
     const pageToken = page ? this.openOrDrop(req, page.token) : undefined;
+    // A page token no key opens ended the connection (openOrDrop): the person now reads as not connected.
+    if (page && pageToken === undefined) return { ...this.userAccess(req), ...notHeld(pageId) };
     return {
       ...user,
       pageId,
@@ -117,6 +119,11 @@ export class ConnectionKeeper {
     if (token === undefined) this.drop(req);
     return token;
   }
+}
+
+/** A page the session does not hold. */
+function notHeld(pageId: string): Omit<PageAccess, keyof UserAccess> {
+  return { pageId, pageToken: undefined, tasks: undefined, tokenConfirmedAt: undefined, live: false, name: undefined };
 }
 
 /**

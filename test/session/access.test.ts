@@ -82,3 +82,14 @@ describe('ConnectionKeeper.applyPageChanges', () => {
     expect(req.session.connection?.pages.other).toBeUndefined();
   });
 });
+
+describe('ConnectionKeeper.pageAccess with a tampered page token', () => {
+  it('when no key opens the page token, then the connection ends and the value reads as not connected', () => {
+    const req = connectedRequest();
+    req.session.connection!.pages.bakery!.token = 'tampered';
+    const access = keeper.pageAccess(req, 'bakery');
+    expect(access.userToken).toBeUndefined();
+    expect(access.pageToken).toBeUndefined();
+    expect(req.session.connection).toBeUndefined();
+  });
+});
