@@ -7,10 +7,11 @@ import { LocalPageEvents, type PageEvents } from './live/bus';
 import { RedisPageEvents } from './live/redisBus';
 import { StreamRegistry } from './live/streams';
 import type { Logger } from './log/logger';
-import { AccountsCache } from './pages/accounts';
-import { PageCache, type PageAnswers } from './pages/cache';
+import { AccountsCache } from './cache/accounts';
+import { PageCache } from './cache/memoryPageCache';
+import type { PageCacheStore } from './cache/pageCache';
+import { RedisPageCache } from './cache/redisPageCache';
 import { SessionGate } from './pages/limits';
-import { RedisPageCache } from './pages/sharedCache';
 import type { RedisConnection, SharedRedis } from './redis';
 import { ConnectionKeeper } from './session/connection';
 import { createRedisSessionStore } from './session/redis';
@@ -28,7 +29,7 @@ export interface AppContext {
   sessions: SessionStoreHandle;
   logger: Logger;
   /** Page details and first feed pages, shared by sessions that hold a token for the page. */
-  pageCache: PageAnswers;
+  pageCache: PageCacheStore;
   /** Each person's list of pages, briefly, per user token. */
   accounts: AccountsCache;
   /** Each session's share of concurrent provider reads. */
@@ -56,7 +57,7 @@ export interface ContextDeps {
   /** What the shared page cache and the event bus use of Redis. Default: `redis` (tests pass one that fails). */
   sharedRedis?: SharedRedis;
   /** Default: built from PAGE_CACHE_TTL, in Redis with PAGE_CACHE_STORE=redis (docs/architecture.md#shared-cache). */
-  cache?: PageAnswers;
+  cache?: PageCacheStore;
   /** Default: in this process only; through Redis pub/sub with PAGE_CACHE_STORE=redis. */
   events?: PageEvents;
   /** Default: bounded by LIVE_STREAMS_PER_SESSION and LIVE_STREAMS_MAX. */

@@ -5,7 +5,7 @@ import { TokenEndpointError, GraphApiError } from '../graph/errors';
 import type { CodeGrant, UserTokenGrant, VerifiedCallback } from '../graph/client';
 import { singleParam } from '../http/params';
 import { ownPath, pageIdOf } from '../http/returnTo';
-import { connectPage } from '../session/connect';
+import { connectPage } from '../pages/connect';
 import { requireCsrf } from '../session/csrf';
 import { shortenIfPendingOnly } from '../session/lifetimes';
 import { sessionCookieAttributes } from '../session/middleware';
@@ -15,7 +15,6 @@ import { AuthorizationError, PkceRefusedError, StateMismatchError } from './erro
 import type { Identity } from './idToken';
 import { beginLogin, consumeState, dropState } from './pending';
 import { codeChallenge } from './pkce';
-import { subscribePage } from '../webhooks/subscribe';
 import { loginRateLimit } from './rateLimit';
 
 /** /auth: start the login, take the provider's redirect, log out. */
@@ -103,8 +102,8 @@ async function callback(ctx: AppContext, req: Request, res: Response): Promise<v
   if (otherTabs) req.session.pending = otherTabs;
   ctx.keeper.start(req, grant, scopes, identity);
   if (ctx.config.pageId) {
-    await connectPage(ctx, req, ctx.config.pageId);
-    await subscribePage(ctx, req, ctx.config.pageId);
+    const changes = await connectPage(ctx, ctx.keeper.userAccess(req), ctx.config.pageId, req.log ?? ctx.logger);
+    ctx.keeper.applyPageChanges(req, ctx.config.pageId, changes);
   }
   const target = ctx.config.pageId ? `/pages/${ctx.config.pageId}` : await returnTarget(ctx, req, check.returnTo);
   await save(req);
@@ -124,8 +123,8 @@ async function returnTarget(ctx: AppContext, req: Request, kept: string | undefi
   const pageId = pageIdOf(path);
   if (!pageId) return path;
   try {
-    await connectPage(ctx, req, pageId);
-    await subscribePage(ctx, req, pageId);
+    const changes = await connectPage(ctx, ctx.keeper.userAccess(req), pageId, req.log ?? ctx.logger);
+    ctx.keeper.applyPageChanges(req, pageId, changes);
     return path;
   } catch (err) {
     if (!(err instanceof AppError)) throw err;

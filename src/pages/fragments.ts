@@ -2,46 +2,81 @@ import fs from 'node:fs';
 import path from 'node:path';
 import ejs from 'ejs';
 import type { Application } from 'express';
+import type { FeedResponse, PageDetails } from '../graph/schemas';
 import { RenderedHtml, templateOptions } from '../http/views';
 import type { FeedView, PageView } from './viewModel';
 
 /**
- * Parts of the page view rendered once per view model: the header card, the
- * details and the posts (views/partials). A warm view serves a cached answer,
- * whose view model is the same object on every hit (./routes viewOf), and
- * rendering its 25 posts was the largest part of a warm view's cost
- * (docs/architecture.md#views).
+ * What renders a cached answer — its view model and the HTML of its parts (views/partials) — made once per
+ * answer and used by every view that shows it: the page view and the "new posts" fragment alike. A warm view
+ * serves a cached answer, the same object on every hit, and formatting and rendering its 25 posts was the
+ * largest part of a warm view's cost (docs/architecture.md#views).
  *
- * Each partial reads its view model and nothing else — no session, request
- * or clock — so its HTML is right for every session the answer is served to,
- * escaped by the template exactly as an include would be. Weak: the HTML goes
- * when the answer leaves the cache.
+ * Each partial reads its view model and nothing else — no session, request or clock — so its HTML is right
+ * for every session the answer is served to, escaped by the template exactly as an include would be. Weak:
+ * what renders an answer goes when the answer leaves the cache.
  */
-interface Fragments {
+export interface ShownPage {
+  view: PageView;
+  card: RenderedHtml;
+  details: RenderedHtml;
+}
+
+export interface ShownFeed {
+  view: FeedView;
+  posts: RenderedHtml;
+}
+
+const shown = new WeakMap<object, ShownPage | ShownFeed>();
+
+/** The page's header card and details for its details answer: made the first time, the same after. */
+export function showPage(
+  app: Application,
+  details: PageDetails,
+  toView: (details: PageDetails) => PageView,
+): ShownPage {
+  return memo(details, 'card', () => {
+    const view = toView(details);
+    return { view, card: renderPartial(app, 'pageCard', view), details: renderPartial(app, 'pageDetails', view) };
+  });
+}
+
+/** The posts of a feed answer: made the first time, the same after. */
+export function showFeed(app: Application, feed: FeedResponse, toView: (feed: FeedResponse) => FeedView): ShownFeed {
+  return memo(feed, 'posts', () => {
+    const view = toView(feed);
+    return { view, posts: renderPartial(app, 'posts', view) };
+  });
+}
+
+/** A details answer and a feed answer are never the same object; the field tells the two kinds apart. */
+function memo<S extends ShownPage | ShownFeed>(answer: object, field: keyof S, make: () => S): S {
+  const known = shown.get(answer);
+  if (known !== undefined && field in known) return known as S;
+  const made = make();
+  shown.set(answer, made);
+  return made;
+}
+
+interface Partials {
   posts: FeedView;
   pageCard: PageView;
   pageDetails: PageView;
 }
 
 /** The one local each partial reads. */
-const LOCAL: { [F in keyof Fragments]: string } = { posts: 'feed', pageCard: 'page', pageDetails: 'page' };
-
-const rendered: { [F in keyof Fragments]: WeakMap<Fragments[F], RenderedHtml> } = {
-  posts: new WeakMap(),
-  pageCard: new WeakMap(),
-  pageDetails: new WeakMap(),
-};
+const LOCAL: { [P in keyof Partials]: string } = { posts: 'feed', pageCard: 'page', pageDetails: 'page' };
 
 /**
- * views/partials/`partial` for `model`, as HTML: rendered the first time, remembered for the same model after.
- * RenderedHtml, which `<%= %>` prints as it is (src/http/views.ts).
+ * views/partials/`partial` for `model`, as HTML: RenderedHtml, which `<%= %>` prints as it is
+ * (src/http/views.ts).
  */
-export function fragment<F extends keyof Fragments>(app: Application, partial: F, model: Fragments[F]): RenderedHtml {
-  const memo = rendered[partial] as WeakMap<Fragments[F], RenderedHtml>;
-  let html = memo.get(model);
-  if (html === undefined)
-    memo.set(model, (html = new RenderedHtml(template(app, partial)({ [LOCAL[partial]]: model }))));
-  return html;
+export function renderPartial<P extends keyof Partials>(
+  app: Application,
+  partial: P,
+  model: Partials[P],
+): RenderedHtml {
+  return new RenderedHtml(template(app, partial)({ [LOCAL[partial]]: model }));
 }
 
 const compiled = new Map<string, ejs.TemplateFunction>();
@@ -51,7 +86,7 @@ const compiled = new Map<string, ejs.TemplateFunction>();
  * view lookup cost more than the partial itself on a cold view). Compiled once when the app caches views
  * (production), from the file each time otherwise, so an edited template shows at once in development.
  */
-function template(app: Application, partial: keyof Fragments): ejs.TemplateFunction {
+function template(app: Application, partial: keyof Partials): ejs.TemplateFunction {
   const file = path.join(app.get('views') as string, 'partials', `${partial}.ejs`);
   const known = compiled.get(file);
   if (known !== undefined) return known;

@@ -1,29 +1,19 @@
-import { Router, type Request, type Response } from 'express';
+import { Router, type Application, type Request, type Response } from 'express';
 import type { AppContext } from '../context';
 import { BadRequestError, NotConnectedError } from '../errors';
 import { GraphApiError } from '../graph/errors';
-import { cursorSchema, MAX_CURSOR, type FeedResponse, type PageDetails } from '../graph/schemas';
+import { cursorSchema, MAX_CURSOR } from '../graph/schemas';
 import { pageIdParam, singleParam } from '../http/params';
-import { connectPage } from '../session/connect';
+import type { PageAccess, UserAccess } from '../session/access';
 import { requireCsrf } from '../session/csrf';
 import { sessionIdOf } from '../session/middleware';
 import { save } from '../session/persist';
-import { subscribePage } from '../webhooks/subscribe';
-import { sessionRateLimit } from './limits';
-import {
-  confirmToken,
-  dropOwnShare,
-  gateOf,
-  listPages,
-  noteRole,
-  readPage,
-  readPageSettled,
-  unwrap,
-  type Settled,
-} from './reads';
-import { fragment } from './fragments';
+import { connectChosenPage } from './connect';
+import { showFeed, showPage } from './fragments';
 import { imageFilter } from './images';
-import { toFeedView, toPageView, type FeedView, type PageView, type ViewOptions } from './viewModel';
+import { sessionRateLimit } from './limits';
+import { bothOrDrop, forPage, gateOf, isPermissionError, listPages, loadPage, readPage, type PageShown } from './load';
+import { toFeedView, toPageView, type ViewOptions } from './viewModel';
 import { PROVIDER_NAME, permissionWords } from '../words';
 
 /**
@@ -59,18 +49,18 @@ export function pageRoutes(ctx: AppContext): Router {
 }
 
 async function picker(ctx: AppContext, req: Request, res: Response): Promise<void> {
-  const userToken = ctx.keeper.userToken(req);
-  if (!userToken) throw new NotConnectedError('Connect your account to choose a page.');
+  const user = ctx.keeper.userAccess(req);
+  if (!user.userToken) throw new NotConnectedError('Connect your account to choose a page.');
   if (ctx.config.pageId) {
     res.redirect(303, `/pages/${ctx.config.pageId}`);
     return;
   }
   // Declining the permission to list Pages is not "you manage no Pages": the picker says which it is.
-  const list = await listPages(ctx, req, userToken).catch((err: unknown) => {
+  const list = await listPages(ctx, user.sessionId, user.userToken).catch((err: unknown) => {
     if (isPermissionError(err)) return undefined;
     throw err;
   });
-  const connected = new Set(ctx.keeper.connectedPages(req).map((p) => p.id));
+  const connected = new Set(user.pages.map((p) => p.id));
   res.render('picker', {
     title: 'Choose a page',
     listBlocked: list === undefined,
@@ -81,7 +71,7 @@ async function picker(ctx: AppContext, req: Request, res: Response): Promise<voi
       category: p.category,
       connected: connected.has(p.id),
     })),
-    declined: declinedPermissions(ctx, req)
+    declined: declinedPermissions(ctx, user)
       .filter((scope) => !(list === undefined && scope === LIST_SCOPE))
       .map(permissionWords),
   });
@@ -90,54 +80,56 @@ async function picker(ctx: AppContext, req: Request, res: Response): Promise<voi
 const LIST_SCOPE = 'pages_show_list';
 
 /** Permissions the app asked for that the person did not grant at login (known when the provider lists them). */
-function declinedPermissions(ctx: AppContext, req: Request): string[] {
-  const granted = ctx.keeper.current(req)?.scopes;
+function declinedPermissions(ctx: AppContext, user: UserAccess): string[] {
+  const granted = user.scopes;
   // `openid` is no choice on the dialog and nothing the person can grant again.
   return granted ? ctx.config.scopes.filter((scope) => !granted.includes(scope) && scope !== 'openid') : [];
 }
 
-function isPermissionError(err: unknown): err is GraphApiError {
-  return err instanceof GraphApiError && err.kind === 'permission';
-}
-
 async function connect(ctx: AppContext, req: Request, res: Response): Promise<void> {
   const pageId = req.params.pageId as string;
-  await connectPage(ctx, req, pageId);
-  // The session's tokens just succeeded upstream for this page, and the picker's list says its role.
-  confirmToken(ctx, req, pageId, ctx.now());
-  noteRole(ctx, req, pageId, ctx.keeper.userToken(req) ?? '');
-  await subscribePage(ctx, req, pageId);
+  const changes = await connectChosenPage(ctx, ctx.keeper.userAccess(req), pageId, req.log ?? ctx.logger);
+  ctx.keeper.applyPageChanges(req, pageId, changes);
   await save(req);
   res.redirect(303, `/pages/${pageId}`);
 }
 
 type Images = NonNullable<ViewOptions['images']>;
 
+/** A Page: what the session holds for it, the load, what the load taught the session, the view. */
 async function page(ctx: AppContext, req: Request, res: Response, images: Images): Promise<void> {
   const pageId = req.params.pageId as string;
+  const access = ctx.keeper.pageAccess(req, pageId);
   // Authorization first: the shared cache is read only for a session that holds a token for this page.
-  const token = pageTokenOrRedirect(ctx, req, res, pageId);
+  const token = pageTokenOrRedirect(ctx, req, res, access);
   if (!token) return;
-  const [details, feed, refusal] = partialRead(ctx, req, pageId, await readPageSettled(ctx, req, pageId, token));
-  const fallbackName = refusal ? await knownName(ctx, req, pageId) : '';
-  const view = viewOf(details, pageViews, (d) => toPageView(d, fallbackName, { images }));
-  if (details.name) ctx.keeper.renamePage(req, pageId, view.name);
-  const live = feed !== undefined && ctx.keeper.current(req)?.pages[pageId]?.live === true;
-  const feedView = feed ? viewOf(feed, feedViews, (f) => toFeedView(f, 'first', { images, pageId })) : NO_FEED;
+  const { outcome, changes } = await loadPage(ctx, access, token);
+  ctx.keeper.applyPageChanges(req, pageId, changes);
+  if ('error' in outcome) throw outcome.error;
+  res.render('page', pageLocals(ctx, req.app, access, outcome, images));
+}
+
+function pageLocals(ctx: AppContext, app: Application, access: PageAccess, loaded: PageShown, images: Images): object {
+  const { details, feed, refusal, fallbackName } = loaded;
+  // A view of a refusal's fallback (no cached answer to key it by) is made for this view alone.
+  const page = showPage(app, details, (d) => toPageView(d, fallbackName, { images }));
+  const posts = feed
+    ? showFeed(app, feed, (f) => toFeedView(f, 'first', { images, pageId: access.pageId }))
+    : undefined;
   // Details that could not be read are not "not given": the card alone, no details section.
   const noDetails = refusal !== undefined && details.name === undefined;
-  res.render('page', {
-    title: view.name,
-    page: view,
-    card: fragment(req.app, 'pageCard', view),
-    about: noDetails ? undefined : fragment(req.app, 'pageDetails', view),
-    posts: feed ? fragment(req.app, 'posts', feedView) : undefined,
+  return {
+    title: page.view.name,
+    page: page.view,
+    card: page.card,
+    about: noDetails ? undefined : page.details,
+    posts: posts?.posts,
     // The feed needs a permission the person declined: the page shows what it can, and says so.
-    feedBlocked: refusal ? feedBlocked(pageId, refusal, noDetails) : undefined,
-    live,
+    feedBlocked: refusal ? feedBlocked(access.pageId, refusal, noDetails) : undefined,
+    live: feed !== undefined && access.live,
     // The stream replays changes after this moment: what this rendering has not seen.
     liveSince: ctx.now(),
-  });
+  };
 }
 
 /**
@@ -160,84 +152,40 @@ function feedBlocked(pageId: string, refusal: GraphApiError, noDetails: boolean)
 
 const FEED_SCOPE = 'pages_read_engagement';
 
-/** An empty feed, for the templates' sake: the feed section shows the explanation instead. */
-const NO_FEED: FeedView = toFeedView({ data: [] }, 'first');
-
-/**
- * A page view when the provider refused a permission (the person declined
- * `pages_read_engagement`, or the Page's settings keep its posts from the
- * app): the details alone when they were read, else only the name the
- * session knows, and no feed (docs/architecture.md#error-model). Any other
- * failure is the page's error, as for every read.
- */
-function partialRead(
-  ctx: AppContext,
-  req: Request,
-  pageId: string,
-  [detailsRead, feedRead]: Settled<PageDetails, FeedResponse>,
-): [PageDetails, FeedResponse | undefined, GraphApiError | undefined] {
-  const failures = [detailsRead, feedRead].flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
-  if (failures.length === 0) {
-    const [details, feed] = unwrap([detailsRead, feedRead]);
-    return [details, feed, undefined];
-  }
-  failures.forEach((err) => dropOnRefusal(ctx, req, pageId, err));
-  const other = failures.find((err) => !isPermissionError(err));
-  if (other !== undefined) throw other as Error;
-  const refusal = (feedRead.status === 'rejected' ? feedRead.reason : failures[0]) as GraphApiError;
-  const details: PageDetails = detailsRead.status === 'fulfilled' ? detailsRead.value : { id: pageId };
-  return [details, undefined, refusal];
-}
-
-/**
- * The page's name when its details cannot be read: as the session last had it, else from the person's
- * list of Pages (kept briefly, so usually no call), else none.
- */
-async function knownName(ctx: AppContext, req: Request, pageId: string): Promise<string> {
-  const stored = ctx.keeper.connectedPages(req).find((p) => p.id === pageId)?.name;
-  if (stored) return stored;
-  const userToken = ctx.keeper.userToken(req);
-  if (!userToken) return '';
-  const list = await listPages(ctx, req, userToken).catch(() => undefined);
-  return list?.pages.find((p) => p.id === pageId)?.name ?? '';
-}
-
 /**
  * The first feed page as a fragment (the posts partial, escaped as on the page), for the "new posts — Show"
- * button of a live page (docs/architecture.md#live-updates). Read like the page view, cache included.
+ * button of a live page (docs/architecture.md#live-updates). Read like the page view, cache included, and
+ * the same HTML for the same answer.
  */
 async function freshPosts(ctx: AppContext, req: Request, res: Response, images: Images): Promise<void> {
   const pageId = req.params.pageId as string;
-  const token = pageTokenOrRedirect(ctx, req, res, pageId);
+  const access = ctx.keeper.pageAccess(req, pageId);
+  const token = pageTokenOrRedirect(ctx, req, res, access);
   if (!token) return;
-  const [, feed] = await forPage(ctx, req, pageId, readPage(ctx, req, pageId, token));
-  res.type('html').send(
-    fragment(
-      req.app,
-      'posts',
-      viewOf(feed, feedViews, (f) => toFeedView(f, 'first', { images, pageId })),
-    ).html,
-  );
+  const read = await forPage(ctx, access, readPage(ctx, access, token));
+  ctx.keeper.applyPageChanges(req, pageId, read.changes);
+  const [, feed] = bothOrDrop(ctx, access, read);
+  res.type('html').send(showFeed(req.app, feed, (f) => toFeedView(f, 'first', { images, pageId })).posts.html);
 }
 
 async function olderPosts(ctx: AppContext, req: Request, res: Response, images: Images): Promise<void> {
   const pageId = req.params.pageId as string;
-  const after = cursor(req, 'after');
-  const before = cursor(req, 'before');
-  const offset = feedOffset(req);
+  const after = cursor(req.query, 'after');
+  const before = cursor(req.query, 'before');
+  const offset = feedOffset(req.query);
   if (!after === !before)
     throw new BadRequestError(
       'This link to more posts is incomplete or was changed. Go back to the page and open the posts from there.',
     );
-  const token = pageTokenOrRedirect(ctx, req, res, pageId);
+  const access = ctx.keeper.pageAccess(req, pageId);
+  const token = pageTokenOrRedirect(ctx, req, res, access);
   if (!token) return;
   const feed = await forPage(
     ctx,
-    req,
-    pageId,
-    ctx.graph.feed(token, pageId, { after, before }, gateOf(ctx, req)),
+    access,
+    ctx.graph.feed(token, pageId, { after, before }, gateOf(ctx, access.sessionId)),
   ).catch(staleCursor);
-  const name = ctx.keeper.connectedPages(req).find((p) => p.id === pageId)?.name || `Page ${pageId}`;
+  const name = access.name || `Page ${pageId}`;
   res.render('feed', {
     title: `${name}: posts`,
     page: { id: pageId, name },
@@ -256,39 +204,8 @@ function staleCursor(err: unknown): never {
   throw err;
 }
 
-/**
- * View models of cached answers, made once per answer: a cache hit returns the
- * same object, and formatting 25 post times per view was the warm path's
- * largest cost (see docs/architecture.md#page-cache). Weak, so they go when the answer does.
- */
-const pageViews = new WeakMap<PageDetails, PageView>();
-const feedViews = new WeakMap<FeedResponse, FeedView>();
-
-function viewOf<A extends object, V>(answer: A, views: WeakMap<A, V>, make: (answer: A) => V): V {
-  let view = views.get(answer);
-  if (view === undefined) views.set(answer, (view = make(answer)));
-  return view;
-}
-
-/** A read for one page; when the provider refuses the token or a permission for it, cached answers go too. */
-async function forPage<T>(ctx: AppContext, req: Request, pageId: string, read: Promise<T>): Promise<T> {
-  try {
-    return await read;
-  } catch (err) {
-    dropOnRefusal(ctx, req, pageId, err);
-    throw err;
-  }
-}
-
-/** A refused token: the page's cache. A refused permission: what this session's grant and role could be served. */
-function dropOnRefusal(ctx: AppContext, req: Request, pageId: string, err: unknown): void {
-  if (!(err instanceof GraphApiError)) return;
-  if (err.kind === 'token') ctx.pageCache.dropPage(pageId);
-  else if (err.kind === 'permission') dropOwnShare(ctx, req, pageId);
-}
-
-function cursor(req: Request, name: string): string | undefined {
-  const value = singleParam(req.query, name, MAX_CURSOR);
+function cursor(query: Request['query'], name: string): string | undefined {
+  const value = singleParam(query, name, MAX_CURSOR);
   if (value === undefined) return undefined;
   if (!cursorSchema.safeParse(value).success)
     throw new BadRequestError(
@@ -304,19 +221,18 @@ export const MAX_OFFSET = 100_000;
  * Where a /feed page stands (`offset`: the posts before it), carried in our own links for "Posts 26–50".
  * Absent: the position is not shown. Not a small whole number: 400, as for a bad cursor.
  */
-function feedOffset(req: Request): number | undefined {
-  const value = singleParam(req.query, 'offset', 10);
+function feedOffset(query: Request['query']): number | undefined {
+  const value = singleParam(query, 'offset', 10);
   if (value === undefined) return undefined;
   if (!/^\d{1,6}$/.test(value) || Number(value) > MAX_OFFSET)
     throw new BadRequestError(`The "offset" must be a whole number from 0 to ${MAX_OFFSET}.`);
   return Number(value);
 }
 
-/** The page token from the session; without one, back to the picker (logged in) or an explanation (not). */
-function pageTokenOrRedirect(ctx: AppContext, req: Request, res: Response, pageId: string): string | undefined {
-  const token = ctx.keeper.pageToken(req, pageId);
-  if (token) return token;
-  if (!ctx.keeper.userToken(req)) throw new NotConnectedError('Connect your account to see this page.');
+/** The page token the session holds; without one, back to the picker (logged in) or an explanation (not). */
+function pageTokenOrRedirect(ctx: AppContext, req: Request, res: Response, access: PageAccess): string | undefined {
+  if (access.pageToken) return access.pageToken;
+  if (!access.userToken) throw new NotConnectedError('Connect your account to see this page.');
   req.session.flash = 'Choose the page to connect first.';
   res.redirect(303, ctx.config.pageId ? '/' : '/pages');
   return undefined;

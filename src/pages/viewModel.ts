@@ -436,12 +436,17 @@ const PROFILE_BOX = { width: 200, height: 200 };
 /** The provider's cover ratio (820×312 on desktop); its CoverPhoto gives no size. */
 const COVER_BOX = { width: 820, height: 312 };
 
+/** The name a Page is shown under: its own, else the one the session knows, else its id. */
+export function pageName(details: PageDetails, fallbackName: string): string {
+  return details.name?.trim() || fallbackName || `Page ${details.id}`;
+}
+
 export function toPageView(details: PageDetails, fallbackName: string, options: ViewOptions = {}): PageView {
   const images = options.images ?? NO_IMAGES;
   const address = formatAddress(details.location);
   const view: PageView = {
     id: details.id,
-    name: details.name?.trim() || fallbackName || `Page ${details.id}`,
+    name: pageName(details, fallbackName),
     about: details.about?.trim() || undefined,
     bio: details.bio?.trim() ? details.bio.trim().split(/\r?\n/) : undefined,
     attire: details.attire && details.attire !== 'Unspecified' ? details.attire : undefined,

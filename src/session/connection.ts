@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import type { UserTokenGrant } from '../graph/client';
+import type { PageAccess, PageChanges, UserAccess } from './access';
 import type { TokenSealer } from './sealer';
 import type { Connection } from './types';
 
@@ -62,14 +63,50 @@ export class ConnectionKeeper {
     if (connection) connection.pages[pageId] = { token: this.sealer.seal(token, bindingOf(req)), name };
   }
 
-  /** Keeps the page's name as the provider last gave it, for the home page. */
-  renamePage(req: Request, pageId: string, name: string): void {
-    const page = this.current(req)?.pages[pageId];
-    if (page && page.name !== name) page.name = name;
-  }
-
   connectedPages(req: Request): { id: string; name: string }[] {
     return Object.entries(this.current(req)?.pages ?? {}).map(([id, p]) => ({ id, name: p.name }));
+  }
+
+  /** What the session holds for the person, as a value (./access). */
+  userAccess(req: Request): UserAccess {
+    const connection = this.current(req);
+    const userToken = connection ? this.openOrDrop(req, connection.userToken) : undefined;
+    return {
+      sessionId: req.sessionID,
+      userToken,
+      scopes: userToken === undefined ? undefined : connection?.scopes,
+      pages: userToken === undefined ? [] : this.connectedPages(req),
+    };
+  }
+
+  /** What the session holds for the person and one Page, as a value: each token opened once. */
+  pageAccess(req: Request, pageId: string): PageAccess {
+    const user = this.userAccess(req);
+    const page = user.userToken === undefined ? undefined : this.current(req)?.pages[pageId];
+    const pageToken = page ? this.openOrDrop(req, page.token) : undefined;
+    // A page token no key opens ended the connection (openOrDrop): the person now reads as not connected.
+    if (page && pageToken === undefined) return { ...this.userAccess(req), ...notHeld(pageId) };
+    return {
+      ...user,
+      pageId,
+      pageToken,
+      tasks: page?.tasks,
+      tokenConfirmedAt: page?.tokenConfirmedAt,
+      live: page?.live === true,
+      name: page?.name,
+    };
+  }
+
+  /** The one place a Page's use cases write the session: what loading or connecting the page learned. */
+  applyPageChanges(req: Request, pageId: string, changes: PageChanges): void {
+    if (changes.connected) this.addPage(req, pageId, changes.connected.token, changes.connected.name);
+    const page = this.current(req)?.pages[pageId];
+    if (!page) return;
+    if (changes.tokenConfirmedAt !== undefined) page.tokenConfirmedAt = changes.tokenConfirmedAt;
+    if (changes.tasks !== undefined) page.tasks = [...changes.tasks];
+    if (changes.live === true) page.live = true;
+    else if (changes.live === false) delete page.live;
+    if (changes.name !== undefined && page.name !== changes.name) page.name = changes.name;
   }
 
   drop(req: Request): void {
@@ -82,6 +119,11 @@ export class ConnectionKeeper {
     if (token === undefined) this.drop(req);
     return token;
   }
+}
+
+/** A page the session does not hold. */
+function notHeld(pageId: string): Omit<PageAccess, keyof UserAccess> {
+  return { pageId, pageToken: undefined, tasks: undefined, tokenConfirmedAt: undefined, live: false, name: undefined };
 }
 
 /**

@@ -1,10 +1,11 @@
 import express from 'express';
 import { useViews } from '../../src/http/views';
-import { fragment } from '../../src/pages/fragments';
+import { renderPartial, showFeed, showPage } from '../../src/pages/fragments';
 import { imageFilter } from '../../src/pages/images';
 import { toFeedView, toPageView } from '../../src/pages/viewModel';
+import type { FeedResponse, PageDetails } from '../../src/graph/schemas';
 
-/** Parts of the page view rendered once per view model (docs/architecture.md#views). */
+/** Parts of the page view rendered once per cached answer (docs/architecture.md#views). */
 const CDN = 'https://scontent.example-cdn.net';
 const images = imageFilter([CDN]);
 
@@ -47,31 +48,50 @@ const models = () => ({
   ),
 });
 
-describe('fragment', () => {
+describe('renderPartial', () => {
   it.each([true, false])(
     'when a partial is rendered for a view model (view cache %s), then it is the HTML Express renders for it, escaped',
     async (viewCache) => {
       const app = appWith(viewCache);
       const { feed, page } = models();
-      const posts = fragment(app, 'posts', feed).html;
+      const posts = renderPartial(app, 'posts', feed).html;
       expect(posts).toBe(await rendered(app, 'partials/posts', { feed }));
       expect(posts).toContain('&lt;script&gt;window.__pwned=1&lt;/script&gt; Rye &amp; caraway');
       expect(posts).not.toContain('<script>');
       expect(posts).not.toContain('javascript:');
-      expect(fragment(app, 'pageCard', page).html).toBe(await rendered(app, 'partials/pageCard', { page }));
-      expect(fragment(app, 'pageDetails', page).html).toBe(await rendered(app, 'partials/pageDetails', { page }));
-      expect(fragment(app, 'pageCard', page).html).toContain('Bakery &#34;&lt;b&gt;&#34;');
+      expect(renderPartial(app, 'pageCard', page).html).toBe(await rendered(app, 'partials/pageCard', { page }));
+      expect(renderPartial(app, 'pageDetails', page).html).toBe(await rendered(app, 'partials/pageDetails', { page }));
+      expect(renderPartial(app, 'pageCard', page).html).toContain('Bakery &#34;&lt;b&gt;&#34;');
     },
   );
+});
 
-  it('when the same view model is shown again, then the HTML made the first time is used; another model gets its own', () => {
+describe('showPage and showFeed: one memo from a cached answer to what renders it', () => {
+  const feedAnswer = (): FeedResponse => ({
+    data: [{ id: '1_2', created_time: '2026-10-01T12:00:00+0000', message: 'Rye & caraway' }],
+  });
+  const detailsAnswer = (): PageDetails => ({ id: '1', name: 'Bakery', category: 'Bakery' });
+
+  it('when the same answer is shown again, then the view model and HTML made the first time are used; another answer gets its own', () => {
     const app = appWith(true);
-    const { feed } = models();
-    const first = fragment(app, 'posts', feed);
-    expect(fragment(app, 'posts', feed)).toBe(first);
-    const other = toFeedView({ data: [] }, 'first', { images, pageId: '1' });
-    const empty = fragment(app, 'posts', other);
-    expect(empty.html).not.toBe(first.html);
-    expect(empty.html).not.toContain('post-1_2');
+    const answer = feedAnswer();
+    const toView = jest.fn((f: FeedResponse) => toFeedView(f, 'first', { images, pageId: '1' }));
+    const first = showFeed(app, answer, toView);
+    expect(showFeed(app, answer, toView)).toBe(first);
+    expect(first.posts).toBe(showFeed(app, answer, toView).posts);
+    expect(toView).toHaveBeenCalledTimes(1);
+    const empty = showFeed(app, { data: [] }, toView);
+    expect(empty.posts.html).not.toBe(first.posts.html);
+    expect(empty.posts.html).not.toContain('post-1_2');
+    expect(toView).toHaveBeenCalledTimes(2);
+  });
+
+  it("when a page's details answer is shown, then its card and details are the partials' HTML for its view model, made once", async () => {
+    const app = appWith(true);
+    const answer = detailsAnswer();
+    const shown = showPage(app, answer, (d) => toPageView(d, '', { images }));
+    expect(shown.card.html).toBe(await rendered(app, 'partials/pageCard', { page: shown.view }));
+    expect(shown.details.html).toBe(await rendered(app, 'partials/pageDetails', { page: shown.view }));
+    expect(showPage(app, answer, () => toPageView({ id: '2' }, '', { images }))).toBe(shown);
   });
 });

@@ -8,7 +8,7 @@ import { buildContext, contextClosers } from '../../src/context';
 import { loadConfig, type Config } from '../../src/config';
 import { graphClientFor, type GraphClient } from '../../src/graph/client';
 import { createLogger } from '../../src/log/logger';
-import { PageCache, type PageCacheOptions } from '../../src/pages/cache';
+import { PageCache, type PageCacheOptions } from '../../src/cache/memoryPageCache';
 import { LocalPageEvents } from '../../src/live/bus';
 import { redisFor, type RedisOptions, type SharedRedis } from '../../src/redis';
 import { createMemorySessionStore, type SessionStoreHandle } from '../../src/session/store';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createClient } from 'redis';
 import { createLogger } from '../../src/log/logger';
-import { RedisPageCache } from '../../src/pages/sharedCache';
+import { RedisPageCache } from '../../src/cache/redisPageCache';
 import type { SharedRedis } from '../../src/redis';
 import { redisAnswers } from '../session/helpers';
 

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { parseJson } from '../json';
 import type { Logger } from '../log/logger';
 import type { SharedRedis } from '../redis';
-import type { CachedPart, PageAnswers, ReadOptions } from './cache';
+import type { CachedPart, PageCacheStore, ReadOptions } from './pageCache';
 
 export interface SharedCacheOptions {
   /** PAGE_CACHE_TTL, seconds; 0 turns the cache off. */
@@ -29,8 +29,13 @@ export const DEFAULT_MAX_ANSWER_BYTES = 256 * 1024;
 /** Background refreshes (stale-while-revalidate) under way in one process at most. */
 const MAX_REVALIDATING = 64;
 
-/** An entry: the part's version it was stored under, when, a nonce, and the answer (`d` last: see stampOf). */
-const Stored = z.object({ v: z.string(), at: z.number(), n: z.string().optional(), d: z.unknown() });
+/** An entry: the part's version it was stored under, when, a nonce, and the answer (last: see stampOf). */
+const Stored = z.object({
+  version: z.string(),
+  storedAt: z.number(),
+  nonce: z.string().optional(),
+  answer: z.unknown(),
+});
 type StoredEntry = z.infer<typeof Stored>;
 
 // KEYS: versions hash, entry, lock. The part's version, the entry and whether someone holds the lock, at once.
@@ -79,8 +84,9 @@ const DECODED_MAX_BYTES = 32 * 1024 * 1024;
  * What an entry's JSON begins with, up to its answer: version, time and nonce name one stored answer. Written
  * as the record's first keys, so Redis can compare it with a prefix of the value.
  */
-function stampOf(entry: { v: string; at: number; n?: string }): string {
-  return `${JSON.stringify({ v: entry.v, at: entry.at, ...(entry.n === undefined ? {} : { n: entry.n }) }).slice(0, -1)},`;
+function stampOf(entry: { version: string; storedAt: number; nonce?: string }): string {
+  const { version, storedAt, nonce } = entry;
+  return `${JSON.stringify({ version, storedAt, ...(nonce === undefined ? {} : { nonce }) }).slice(0, -1)},`;
 }
 
 /**
@@ -93,7 +99,7 @@ function stampOf(entry: { v: string; at: number; n?: string }): string {
  * Redis operation has a deadline; when Redis fails the view reads upstream, never fails for it.
  * @see docs/architecture.md#shared-cache
  */
-export class RedisPageCache implements PageAnswers {
+export class RedisPageCache implements PageCacheStore {
   readonly enabled: boolean;
   hits = 0;
   misses = 0;
@@ -156,17 +162,17 @@ export class RedisPageCache implements PageAnswers {
       return load();
     }
     const entry = read.entry;
-    if (entry && entry.v === read.version) {
-      const age = this.now() - entry.at;
+    if (entry && entry.version === read.version) {
+      const age = this.now() - entry.storedAt;
       if (age < this.ttlMs) {
         this.hits++;
-        return entry.d as T;
+        return entry.answer as T;
       }
       if (options.live && age < this.ttlMs * this.staleFactor) {
         this.hits++;
         this.staleServed++;
         this.revalidate(keys, read.version, load);
-        return entry.d as T;
+        return entry.answer as T;
       }
     }
     this.misses++;
@@ -201,7 +207,7 @@ export class RedisPageCache implements PageAnswers {
   /**
    * Deletes the entry; its part's version stays, so the other variants stay valid. A load for this variant under
    * way may still store its answer: a session refused a permission is served from the cache only once its own
-   * token succeeded again (pages/reads.ts), so that answer reaches no one who was refused.
+   * token succeeded again (pages/load.ts), so that answer reaches no one who was refused.
    */
   dropEntry(pageId: string, part: CachedPart, variant: string): void {
     if (!this.enabled) return;
@@ -246,8 +252,8 @@ export class RedisPageCache implements PageAnswers {
       await sleep(this.pollMs);
       const read = await this.read(keys);
       if (!read) break;
-      if (read.entry && read.entry.v === read.version && this.now() - read.entry.at < this.ttlMs) {
-        return read.entry.d as T;
+      if (read.entry && read.entry.version === read.version && this.now() - read.entry.storedAt < this.ttlMs) {
+        return read.entry.answer as T;
       }
       if (!read.locked) {
         // The holder finished without storing (it failed, or a drop intervened) or died: fetch ourselves.
@@ -352,9 +358,14 @@ export class RedisPageCache implements PageAnswers {
   }
 
   private async store(keys: Keys, version: string, value: unknown, live: boolean): Promise<void> {
-    const entry: StoredEntry = { v: version, at: this.now(), n: randomBytes(6).toString('base64url'), d: value };
+    const entry: StoredEntry = {
+      version,
+      storedAt: this.now(),
+      nonce: randomBytes(6).toString('base64url'),
+      answer: value,
+    };
     const stamp = stampOf(entry);
-    const record = `${stamp}"d":${JSON.stringify(value) ?? 'null'}}`;
+    const record = `${stamp}"answer":${JSON.stringify(value) ?? 'null'}}`;
     if (Buffer.byteLength(record) > this.maxAnswerBytes) return;
     this.decoded.set(keys.entry, { stamp, entry }, { size: record.length });
     // A live page's answer is kept staleFactor TTLs, to be served stale; a view of a page that is not live ignores it past the TTL.

@@ -1,0 +1,217 @@
+import { LRUCache } from 'lru-cache';
+import type { CachedPart, PageCacheStore, ReadOptions } from './pageCache';
+
+export interface PageCacheOptions {
+  /** Seconds an answer is served from the cache; 0 turns the cache off (PAGE_CACHE_TTL). */
+  ttlSec: number;
+  /** Most entries kept (two per page). */
+  maxEntries?: number;
+  /** Most bytes kept, counted as the length of each answer's JSON. */
+  maxBytes?: number;
+  /** A live page's answer may be served up to this many TTLs old while one refresh runs (default 10). */
+  staleFactor?: number;
+  now?: () => number;
+}
+
+export const DEFAULT_MAX_ENTRIES = 2000;
+export const DEFAULT_MAX_BYTES = 32 * 1024 * 1024;
+/** Background refreshes (stale-while-revalidate) under way at most, as in the shared cache. */
+const MAX_REVALIDATING = 64;
+
+interface Entry {
+  pageId: string;
+  /** When the answer was stored (the `now` option's clock). */
+  at: number;
+  value: unknown;
+}
+
+/** Loads under way for one part of one page, and the drops of that part they have seen begin. */
+interface InFlight {
+  loads: number;
+  drops: number;
+}
+
+/**
+ * Provider answers per page, shared by every session allowed to see that page. It is keyed by page, part
+ * and variant (fields, grant, page role), never by token: the caller must have checked that the session
+ * holds a page token for the page, and that this token succeeded upstream recently, *before* asking (see
+ * pages/load.ts). Bounded in entries and bytes (LRU); entries are served `ttlSec`, and a live page's (webhooks
+ * subscribed) up to `staleFactor` TTLs while one refresh runs, as in the shared cache. A page's entries are
+ * dropped when the provider refuses a token for it, and those of one grant and role when it refuses a
+ * permission to a session holding them; a load of a part under way when that part is dropped is not kept.
+ */
+export class PageCache implements PageCacheStore {
+  readonly enabled: boolean;
+  /** Answers served from the cache / loaded upstream, for tests and the benchmark. */
+  hits = 0;
+  misses = 0;
+  /** Stale answers served while a refresh ran, and refreshes started (for tests and the benchmark). */
+  staleServed = 0;
+  revalidations = 0;
+  private readonly lru: LRUCache<string, Entry> | undefined;
+  private readonly ttlMs: number;
+  private readonly staleFactor: number;
+  private readonly now: () => number;
+  /** Keys per page, so a page can be dropped without scanning the cache. */
+  private readonly byPage = new Map<string, Set<string>>();
+  /** By page and part, only while loads are under way: a drop of page A never keeps page B's load out. */
+  private readonly inFlight = new Map<string, InFlight>();
+  private readonly revalidating = new Set<string>();
+
+  constructor(options: PageCacheOptions) {
+    this.enabled = options.ttlSec > 0;
+    this.ttlMs = options.ttlSec * 1000;
+    this.staleFactor = options.staleFactor ?? 10;
+    this.now = options.now ?? Date.now;
+    if (!this.enabled) return;
+    this.lru = new LRUCache<string, Entry>({
+      max: options.maxEntries ?? DEFAULT_MAX_ENTRIES,
+      maxSize: options.maxBytes ?? DEFAULT_MAX_BYTES,
+      // Sized once, when stored; an answer bigger than the whole budget is simply not kept.
+      sizeCalculation: (entry) => Math.max(1, Buffer.byteLength(JSON.stringify(entry.value) ?? '')),
+      // The longest an entry may serve (a live page's, stale); each read checks its age against the TTL.
+      ttl: this.ttlMs * this.staleFactor,
+      updateAgeOnGet: false,
+      allowStale: false,
+      dispose: (entry, key) => this.unindex(entry.pageId, key),
+    });
+  }
+
+  /**
+   * The cached answer, or `load()`'s (then kept). Call only once the session is known to hold a page token
+   * for `pageId`. A live page's answer past its TTL is served while one refresh runs in the background.
+   */
+  async get<T>(
+    pageId: string,
+    part: CachedPart,
+    variant: string,
+    load: () => Promise<T>,
+    options: ReadOptions = {},
+  ): Promise<T> {
+    if (!this.lru) return load();
+    const key = keyOf(pageId, part, variant);
+    const entry = this.lru.get(key);
+    if (entry) {
+      const age = this.now() - entry.at;
+      if (age < this.ttlMs) {
+        this.hits++;
+        return entry.value as T;
+      }
+      if (options.live === true && age < this.ttlMs * this.staleFactor) {
+        this.hits++;
+        this.staleServed++;
+        this.revalidate(pageId, part, key, load);
+        return entry.value as T;
+      }
+    }
+    this.misses++;
+    return this.loadAndStore(pageId, part, key, load, options.live === true);
+  }
+
+  /**
+   * Always `load()`s, then keeps the answer for everyone allowed to share it: for a session whose own token
+   * has not proved itself upstream recently (docs/architecture.md#page-cache).
+   */
+  async refresh<T>(
+    pageId: string,
+    part: CachedPart,
+    variant: string,
+    load: () => Promise<T>,
+    options: ReadOptions = {},
+  ): Promise<T> {
+    if (!this.lru) return load();
+    this.misses++;
+    return this.loadAndStore(pageId, part, keyOf(pageId, part, variant), load, options.live === true);
+  }
+
+  /** Forgets everything cached for the page (the provider refused a token for it). */
+  dropPage(pageId: string): void {
+    this.dropPart(pageId, 'details');
+    this.dropPart(pageId, 'feed');
+  }
+
+  /**
+   * Forgets one part of a page (the provider said its feed, or its details, changed). A load of that part
+   * under way may have read the old answer, so it does not store it. Dropping twice is the same as once.
+   */
+  dropPart(pageId: string, part: CachedPart): void {
+    const flight = this.inFlight.get(`${pageId}\u0000${part}`);
+    if (flight) flight.drops++;
+    const keys = this.byPage.get(pageId);
+    if (!keys || !this.lru) return;
+    const prefix = `${pageId}\u0000${part}\u0000`;
+    for (const key of [...keys]) if (key.startsWith(prefix)) this.lru.delete(key);
+  }
+
+  /**
+   * Not counted as a drop of the part: a refused session drops its entries on every view, and the part's
+   * loads for other grants under way meanwhile would otherwise not be kept. A load of this very entry may
+   * still store it, as in the shared cache; its refused session reads the cache only once its own token
+   * succeeds again.
+   */
+  dropEntry(pageId: string, part: CachedPart, variant: string): void {
+    this.lru?.delete(keyOf(pageId, part, variant));
+  }
+
+  get size(): number {
+    return this.lru?.size ?? 0;
+  }
+
+  get bytes(): number {
+    return this.lru?.calculatedSize ?? 0;
+  }
+
+  private async loadAndStore<T>(
+    pageId: string,
+    part: CachedPart,
+    key: string,
+    load: () => Promise<T>,
+    live: boolean,
+  ): Promise<T> {
+    const partKey = `${pageId}\u0000${part}`;
+    let flight = this.inFlight.get(partKey);
+    if (!flight) this.inFlight.set(partKey, (flight = { loads: 0, drops: 0 }));
+    flight.loads++;
+    const drops = flight.drops;
+    try {
+      const value = await load();
+      if (flight.drops === drops) this.store(pageId, key, value, live);
+      return value;
+    } finally {
+      if (--flight.loads === 0) this.inFlight.delete(partKey);
+    }
+  }
+
+  /** One background refresh per entry; a failed one leaves the stale answer, and the next view past it loads. */
+  private revalidate(pageId: string, part: CachedPart, key: string, load: () => Promise<unknown>): void {
+    if (this.revalidating.has(key) || this.revalidating.size >= MAX_REVALIDATING) return;
+    this.revalidating.add(key);
+    this.revalidations++;
+    this.loadAndStore(pageId, part, key, load, true)
+      .catch(() => undefined)
+      .finally(() => this.revalidating.delete(key));
+  }
+
+  private store(pageId: string, key: string, value: unknown, live: boolean): void {
+    // A page that is not live is never served past its TTL: its entry need not be kept longer.
+    this.lru!.set(key, { pageId, at: this.now(), value }, live ? {} : { ttl: this.ttlMs });
+    if (this.lru!.has(key)) this.index(pageId, key);
+  }
+
+  private index(pageId: string, key: string): void {
+    let keys = this.byPage.get(pageId);
+    if (!keys) this.byPage.set(pageId, (keys = new Set()));
+    keys.add(key);
+  }
+
+  private unindex(pageId: string, key: string): void {
+    const keys = this.byPage.get(pageId);
+    if (!keys) return;
+    keys.delete(key);
+    if (keys.size === 0) this.byPage.delete(pageId);
+  }
+}
+
+function keyOf(pageId: string, part: CachedPart, variant: string): string {
+  return `${pageId}\u0000${part}\u0000${variant}`;
+}

@@ -1,0 +1,31 @@
+/** What is cached for a page: its details, and the first page of its feed. */
+export type CachedPart = 'details' | 'feed';
+
+/** What a read knows about the page: `live` when the provider pushes its changes (webhooks subscribed). */
+export interface ReadOptions {
+  live?: boolean;
+}
+
+/**
+ * The page cache as a page view uses it: this process's (./memoryPageCache) or the one shared by every
+ * instance in Redis (./redisPageCache).
+ * @see docs/architecture.md#page-cache
+ */
+export interface PageCacheStore {
+  readonly enabled: boolean;
+  /** Answers served from the cache / loaded upstream, for tests and the benchmark. */
+  readonly hits: number;
+  readonly misses: number;
+  get<T>(pageId: string, part: CachedPart, variant: string, load: () => Promise<T>, options?: ReadOptions): Promise<T>;
+  refresh<T>(
+    pageId: string,
+    part: CachedPart,
+    variant: string,
+    load: () => Promise<T>,
+    options?: ReadOptions,
+  ): Promise<T>;
+  dropPage(pageId: string): void;
+  dropPart(pageId: string, part: CachedPart): void;
+  /** Forgets one variant of one part: what the cache holds for one grant and role (docs/architecture.md#page-cache). */
+  dropEntry(pageId: string, part: CachedPart, variant: string): void;
+}

@@ -1,0 +1,225 @@
+import type { AppContext } from '../context';
+import type { ReadGate } from '../graph/client';
+import { GraphApiError } from '../graph/errors';
+import { PAGE_FIELDS_PARAM, type FeedResponse, type PageDetails, type PageList } from '../graph/schemas';
+import type { PageAccess, PageChanges } from '../session/access';
+import { pageName } from './viewModel';
+
+/**
+ * How a Page is loaded for its view: from the cache shared between sessions, or upstream with this session's
+ * own page token. Everything here takes what the route read from the session as a value ({@link PageAccess})
+ * and gives back what the session should keep ({@link PageChanges}); the route writes it.
+ * @see docs/architecture.md#page-cache
+ */
+
+const DETAILS_FIELDS = PAGE_FIELDS_PARAM;
+
+export type Settled<A, B> = [PromiseSettledResult<A>, PromiseSettledResult<B>];
+
+/** The two reads of a Page, each as it ended, and what the session learned meanwhile. */
+export interface PageRead {
+  answers: Settled<PageDetails, FeedResponse>;
+  changes: PageChanges;
+}
+
+/** What the page view shows, or the failure that is the page's error. */
+export type PageShown =
+  | { details: PageDetails; feed: FeedResponse; refusal?: undefined; fallbackName: '' }
+  | { details: PageDetails; feed?: undefined; refusal: GraphApiError; fallbackName: string };
+
+export interface PageLoad {
+  outcome: PageShown | { error: unknown };
+  changes: PageChanges;
+}
+
+/**
+ * Details and the first feed page, fetched in parallel: one upstream round trip of latency. Call only once
+ * the session is known to hold `token` for the page.
+ *
+ * A cache hit never shows whether *this* session's token still works, so the cache serves a session only
+ * while its own token succeeded upstream for the page within PAGE_CACHE_TTL; otherwise this view goes
+ * upstream with its token and the answer refreshes the cache. A token the provider revoked thus loses the
+ * page within PAGE_CACHE_TTL and one view, however warm others keep it.
+ */
+export async function readPage(ctx: AppContext, access: PageAccess, token: string): Promise<PageRead> {
+  const { pageId } = access;
+  const gate = gateOf(ctx, access.sessionId);
+  const details = () => ctx.graph.pageDetails(token, pageId, gate);
+  const feed = () => ctx.graph.feed(token, pageId, {}, gate);
+  const cache = ctx.pageCache;
+  if (!cache.enabled) return { answers: await settle(details(), feed()), changes: {} };
+  const changes: PageChanges = {};
+  const share = await shareKey(ctx, access, changes);
+  if (share === undefined) return { answers: await settle(details(), feed()), changes };
+  const now = ctx.now();
+  // Subscribed to webhooks: a change would have dropped the answer, so it may be served stale while it refreshes.
+  const options = { live: access.live };
+  if (access.tokenConfirmedAt !== undefined && now - access.tokenConfirmedAt < ctx.config.pageCacheTtlSec * 1000) {
+    const answers = await settle(
+      cache.get(pageId, 'details', `${DETAILS_FIELDS} ${share}`, details, options),
+      cache.get(pageId, 'feed', `first ${share}`, feed, options),
+    );
+    return { answers, changes };
+  }
+  const answers = await settle(
+    cache.refresh(pageId, 'details', `${DETAILS_FIELDS} ${share}`, details, options),
+    cache.refresh(pageId, 'feed', `first ${share}`, feed, options),
+  );
+  // Kept once per PAGE_CACHE_TTL, not on every warm view; only when both reads succeeded with the token.
+  if (answers[0].status === 'fulfilled' && answers[1].status === 'fulfilled') changes.tokenConfirmedAt = now;
+  return { answers, changes };
+}
+
+/**
+ * The page view's load: both reads, and when the provider refused a permission (the person declined
+ * `pages_read_engagement`, or the Page's settings keep its posts from the app) the details alone when they
+ * were read, else only the name the session knows, and no feed (docs/architecture.md#error-model). Any other
+ * failure is the page's error, as for every read.
+ */
+export async function loadPage(ctx: AppContext, access: PageAccess, token: string): Promise<PageLoad> {
+  const { answers, changes } = await readPage(ctx, access, token);
+  const known = withChanges(access, changes);
+  const [detailsRead, feedRead] = answers;
+  const failures = answers.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
+  if (detailsRead.status === 'fulfilled' && feedRead.status === 'fulfilled') {
+    const details = detailsRead.value;
+    if (details.name) changes.name = pageName(details, '');
+    return { outcome: { details, feed: feedRead.value, fallbackName: '' }, changes };
+  }
+  failures.forEach((err) => dropOnRefusal(ctx, known, err));
+  const other = failures.find((err) => !isPermissionError(err));
+  if (other !== undefined) return { outcome: { error: other }, changes };
+  const refusal = (feedRead.status === 'rejected' ? feedRead.reason : failures[0]) as GraphApiError;
+  const details: PageDetails = detailsRead.status === 'fulfilled' ? detailsRead.value : { id: access.pageId };
+  const fallbackName = await knownName(ctx, known);
+  if (details.name) changes.name = pageName(details, fallbackName);
+  return { outcome: { details, refusal, fallbackName }, changes };
+}
+
+/**
+ * The page's name when its details cannot be read: as the session last had it, else from the person's
+ * list of Pages (kept briefly, so usually no call), else none.
+ */
+async function knownName(ctx: AppContext, access: PageAccess): Promise<string> {
+  if (access.name) return access.name;
+  if (!access.userToken) return '';
+  const list = await listPages(ctx, access.sessionId, access.userToken).catch(() => undefined);
+  return list?.pages.find((p) => p.id === access.pageId)?.name ?? '';
+}
+
+/** Both answers of a read, or its first failure (the details' before the feed's), dropping what that refusal hid. */
+export function bothOrDrop(
+  ctx: AppContext,
+  access: PageAccess,
+  { answers, changes }: PageRead,
+): [PageDetails, FeedResponse] {
+  const [details, feed] = answers;
+  const failure = details.status === 'rejected' ? details : feed.status === 'rejected' ? feed : undefined;
+  if (failure !== undefined) {
+    dropOnRefusal(ctx, withChanges(access, changes), failure.reason);
+    throw failure.reason;
+  }
+  return [(details as PromiseFulfilledResult<PageDetails>).value, (feed as PromiseFulfilledResult<FeedResponse>).value];
+}
+
+/** A read for one page; when the provider refuses the token or a permission for it, cached answers go too. */
+export async function forPage<T>(ctx: AppContext, access: PageAccess, read: Promise<T>): Promise<T> {
+  try {
+    return await read;
+  } catch (err) {
+    dropOnRefusal(ctx, access, err);
+    throw err;
+  }
+}
+
+/** A refused token: the page's cache. A refused permission: what this session's grant and role could be served. */
+function dropOnRefusal(ctx: AppContext, access: PageAccess, err: unknown): void {
+  if (!(err instanceof GraphApiError)) return;
+  if (err.kind === 'token') ctx.pageCache.dropPage(access.pageId);
+  else if (err.kind === 'permission') dropOwnShare(ctx, access);
+}
+
+/**
+ * The provider refused this session a permission for the page: what the cache holds for its grant and role
+ * goes, since that is all it could be served. The copies of other grants and roles stay, so a person who
+ * declined a permission, viewing the page again and again, does not empty everyone else's cache; their own
+ * refusals reach them within PAGE_CACHE_TTL like a revoked token's (docs/architecture.md#page-cache).
+ */
+function dropOwnShare(ctx: AppContext, access: PageAccess): void {
+  // Unknown grant or role: nothing was ever cached for it.
+  if (!access.scopes || !access.tasks) return;
+  const share = shareKeyOf(access.scopes, access.tasks);
+  ctx.pageCache.dropEntry(access.pageId, 'details', `${DETAILS_FIELDS} ${share}`);
+  ctx.pageCache.dropEntry(access.pageId, 'feed', `first ${share}`);
+}
+
+export function isPermissionError(err: unknown): err is GraphApiError {
+  return err instanceof GraphApiError && err.kind === 'permission';
+}
+
+/** Admits this session's provider reads within its share of concurrent reads (./limits). */
+export function gateOf(ctx: AppContext, sessionId: string): ReadGate {
+  return (read) => ctx.upstream.run(sessionId, read);
+}
+
+/** The pages the person manages, kept briefly per user token. */
+export function listPages(ctx: AppContext, sessionId: string, userToken: string): Promise<PageList> {
+  return ctx.accounts.get(userToken, () => ctx.graph.listPages(userToken, gateOf(ctx, sessionId)));
+}
+
+/** The person's role on a page as the picker's list of pages, still at hand, says; undefined when not at hand. */
+export function listedRole(
+  ctx: Pick<AppContext, 'accounts'>,
+  userToken: string | undefined,
+  pageId: string,
+): string[] | undefined {
+  const tasks = userToken ? ctx.accounts.peek(userToken)?.pages.find((p) => p.id === pageId)?.tasks : undefined;
+  return tasks ? [...tasks].sort() : undefined;
+}
+
+/**
+ * What sessions must have in common to share a cached answer: the granted permissions and the role on the
+ * page, so declining a permission or holding a narrower role still hides what it guards. Undefined — share
+ * nothing — when either is unknown: two sessions with unknown grants may hold anything. A role learned on
+ * the way goes into `changes`.
+ */
+async function shareKey(ctx: AppContext, access: PageAccess, changes: PageChanges): Promise<string | undefined> {
+  if (!access.scopes) return undefined;
+  const tasks = await roleOf(ctx, access, changes);
+  if (!tasks) return undefined;
+  return shareKeyOf(access.scopes, tasks);
+}
+
+function shareKeyOf(scopes: readonly string[], tasks: readonly string[]): string {
+  return `${[...scopes].sort().join(',')} ${tasks.join(',')}`;
+}
+
+/** The stored role, or (once per session and page) the one /me/accounts gives, noted in `changes`. */
+async function roleOf(
+  ctx: AppContext,
+  access: PageAccess,
+  changes: PageChanges,
+): Promise<readonly string[] | undefined> {
+  if (access.tasks) return access.tasks;
+  if (!access.userToken) return undefined;
+  const tasks = (await listPages(ctx, access.sessionId, access.userToken)).pages.find(
+    (p) => p.id === access.pageId,
+  )?.tasks;
+  if (!tasks) return undefined;
+  changes.tasks = [...tasks].sort();
+  return changes.tasks;
+}
+
+/** The session's value as it will be once `changes` are kept (a role learned during the load). */
+function withChanges(access: PageAccess, changes: PageChanges): PageAccess {
+  return changes.tasks === undefined ? access : { ...access, tasks: changes.tasks };
+}
+
+/**
+ * Both reads, concurrently, each waited for: on a failure the other is not left running. With Promise.all
+ * the sibling would go on retrying after the response, and the next view would join that doomed call
+ * (coalescing).
+ */
+function settle<A, B>(a: Promise<A>, b: Promise<B>): Promise<Settled<A, B>> {
+  return Promise.allSettled([a, b]);
+}

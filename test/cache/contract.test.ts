@@ -1,0 +1,53 @@
+import { randomBytes } from 'node:crypto';
+import { createClient } from 'redis';
+import { PageCache } from '../../src/cache/memoryPageCache';
+import { RedisPageCache } from '../../src/cache/redisPageCache';
+import { createLogger } from '../../src/log/logger';
+import type { SharedRedis } from '../../src/redis';
+import { redisAnswers } from '../session/helpers';
+import { pageCacheContract } from './contract';
+
+pageCacheContract('PageCache (memory)', {
+  make: (options) => new PageCache(options),
+  // Everything is kept before the answer is returned; a background refresh needs the loop to turn.
+  written: () => new Promise((resolve) => setImmediate(resolve)),
+});
+
+const REDIS_URL = process.env.REDIS_URL;
+const available = REDIS_URL !== undefined && REDIS_URL !== '' && redisAnswers(REDIS_URL);
+if (!available) process.stderr.write('\nREDIS_URL unset or not answering: skipping the Redis page cache contract\n');
+const PREFIX = `pagelight-test:${process.pid}-${randomBytes(4).toString('hex')}:contract:`;
+const client = available ? createClient({ url: REDIS_URL }) : undefined;
+const shared: SharedRedis = {
+  command: async (args) => client!.sendCommand(args),
+  subscribe: () => Promise.resolve(),
+};
+let caches = 0;
+
+if (client) {
+  beforeAll(() => client.connect());
+  afterAll(async () => {
+    const left: string[] = [];
+    for await (const batch of client.scanIterator({ MATCH: `${PREFIX}*`, COUNT: 1000 })) left.push(...batch);
+    if (left.length) await client.del(left);
+    await client.close();
+  });
+}
+
+pageCacheContract(
+  'RedisPageCache (shared)',
+  {
+    // Each cache its own prefix: one test's entries are not another's.
+    make: (options) =>
+      new RedisPageCache(shared, {
+        ...options,
+        prefix: `${PREFIX}${++caches}:`,
+        logger: createLogger({ level: 'silent' }),
+      }),
+    // Commands on one connection run in order: a PING answered means every write sent before it is done.
+    written: async () => {
+      await client!.ping();
+    },
+  },
+  available ? describe : describe.skip,
+);
