@@ -1,6 +1,6 @@
 /**
  * The live-update scenarios of `npm run bench`: how soon an open page hears of a new post (freshness), and what
- * 1,000 open streams cost the app (streams). See the README, Performance.
+ * 1,000 open streams cost the app (streams). See docs/performance.md.
  */
 import http from 'node:http';
 import { DEFAULT_SCOPES, SUBSCRIBE_SCOPE } from '../src/config';

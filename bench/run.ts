@@ -12,8 +12,11 @@
  * each) so both see the same background load; the cost per view comes from the
  * same slices (CPU time of each process, read from /proc).
  *
+ * Every time target is a ratio of two figures measured in the same run (the app against bare Express doing
+ * the same work), so a slow spell of the shared machine moves both sides: see TARGETS.
+ *
  * --profile runs the app under `node --cpu-prof` (profiles in bench/results/profiles/).
- * The scenarios are described in the README, Performance.
+ * The scenarios, the targets and the shortcuts they pay for: docs/performance.md.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -53,6 +56,22 @@ import {
   type Options,
   type Row,
 } from './shared';
+
+/**
+ * The time targets, each the app's figure over the floor's from the same run (docs/performance.md#targets).
+ * A multiple of the injected latency L would also measure how busy the machine's cores were.
+ */
+const TARGETS = {
+  /** Cold view p50 ÷ the cold floor's p50 (alternating slices). */
+  coldP50: 1.1,
+  /** App CPU per cold view ÷ the cold floor's CPU per request. */
+  coldCpu: 1.25,
+  /** App CPU per warm view ÷ the floor's CPU per request. */
+  warmCost: 1.3,
+} as const;
+
+/** `value ≤ bound`, as the table prints it. */
+const ratio = (value: number) => value.toFixed(2);
 
 function flags(argv: string[]): Options {
   const out: Options = {
@@ -95,8 +114,8 @@ function merge(runs: Load[]): Load {
 /**
  * Cold view: the cache off, every view goes upstream (two reads in parallel). Side by side with the cold
  * floor in alternating slices: bare Express making the same two reads per request (one token per session,
- * in turn, as the app's sessions do) and rendering the same page, so the row says how much of the time above
- * L the app itself adds. Leaves the app running for the login flows.
+ * in turn, as the app's sessions do) and rendering the same page, so the rows say what the app adds to the
+ * same work, in time (p50) and in CPU. Leaves the app running for the login flows.
  */
 async function coldView(bench: Bench): Promise<{ rows: Row[]; app: Child }> {
   const { opts } = bench;
@@ -136,6 +155,8 @@ async function coldView(bench: Bench): Promise<{ rows: Row[]; app: Child }> {
     loadCpuMsPerView: spent.load / r.requests,
     floorCpuMsPerRequest: spent.floor / f.requests,
   };
+  const p50Ratio = r.p50 / f.p50;
+  const cpuRatio = cpu.appCpuMsPerView / cpu.floorCpuMsPerRequest;
   return {
     app,
     rows: [
@@ -146,21 +167,28 @@ async function coldView(bench: Bench): Promise<{ rows: Row[]; app: Child }> {
         callsSaturated: spent.calls >= EMULATOR_LOG_CAP,
         rss: rssMB(app),
         result:
-          `p50 / L = ${(r.p50 / L).toFixed(2)} (cold floor ${(f.p50 / L).toFixed(2)}); CPU per view: app ` +
+          `p50 ÷ cold floor p50 = ${ratio(p50Ratio)} (${r1(r.p50)} ÷ ${r1(f.p50)} ms); CPU per view: app ` +
           `${cpu.appCpuMsPerView.toFixed(2)} ms, emulator ${cpu.emulatorCpuMsPerView.toFixed(2)} ms, ` +
           `autocannon ${cpu.loadCpuMsPerView.toFixed(2)} ms`,
-        figures: { p50OverL: r.p50 / L, coldFloorP50OverL: f.p50 / L, ...cpu },
-        target: `p50 ≤ 1.1 × L (${r1(1.1 * L)} ms)`,
-        pass: r.p50 <= 1.1 * L,
+        figures: { p50Ratio, coldFloorP50: f.p50, ...cpu },
+        target: `p50 ≤ ${TARGETS.coldP50.toFixed(2)} × cold floor p50`,
+        pass: p50Ratio <= TARGETS.coldP50,
       },
       {
         scenario: `cold floor (bare Express, the same two reads per request and the same rendering, L=${L} ms)`,
         ...f,
         callsPerView: 2,
         rss: floorRss,
-        result: `p50 / L = ${(f.p50 / L).toFixed(2)}; CPU per request ${cpu.floorCpuMsPerRequest.toFixed(2)} ms`,
-        figures: { p50OverL: f.p50 / L, cpuMsPerRequest: cpu.floorCpuMsPerRequest },
+        result: `CPU per request ${cpu.floorCpuMsPerRequest.toFixed(2)} ms`,
+        figures: { cpuMsPerRequest: cpu.floorCpuMsPerRequest },
         target: '—',
+      },
+      {
+        scenario: 'cold cost per view: app CPU per cold view ÷ cold floor CPU per request',
+        result: `${ratio(cpuRatio)} (${cpu.appCpuMsPerView.toFixed(2)} ms ÷ ${cpu.floorCpuMsPerRequest.toFixed(2)} ms)`,
+        figures: { cpuRatio, appCpuMsPerView: cpu.appCpuMsPerView, floorCpuMsPerRequest: cpu.floorCpuMsPerRequest },
+        target: `≤ ${TARGETS.coldCpu.toFixed(2)}`,
+        pass: cpuRatio <= TARGETS.coldCpu,
       },
     ],
   };
@@ -273,8 +301,11 @@ async function warmViewAndFloor(bench: Bench): Promise<Row[]> {
       scenario: `warm view (cache on, L=${L} ms)`,
       ...warm,
       callsPerView,
-      target: `p50 ≤ ${0.1 * L} ms, 0 calls, ≥ 50% of floor req/s (${Math.round(share * 100)}%)`,
-      pass: warm.p50 <= 0.1 * L && callsPerView === 0 && share >= 0.5,
+      result: `p50 ÷ floor p50 = ${ratio(warm.p50 / floorLoad.p50)}; ${Math.round(share * 100)}% of the floor's req/s`,
+      figures: { p50Ratio: warm.p50 / floorLoad.p50, share },
+      // Not a time: what the cache is for (no upstream call) and a share of the floor's throughput in the same run.
+      target: '0 upstream calls, ≥ 50% of the floor req/s',
+      pass: callsPerView === 0 && share >= 0.5,
     },
     {
       scenario: 'floor (bare Express + same template, no session/helmet/upstream)',
@@ -283,11 +314,11 @@ async function warmViewAndFloor(bench: Bench): Promise<Row[]> {
       target: '—',
     },
     {
-      scenario: 'cost per view: app CPU per warm view ÷ floor CPU per request',
-      result: `${costRatio.toFixed(2)} (${(appPerView * 1000).toFixed(0)} µs ÷ ${(floorPerRequest * 1000).toFixed(0)} µs)`,
+      scenario: 'warm cost per view: app CPU per warm view ÷ floor CPU per request',
+      result: `${ratio(costRatio)} (${(appPerView * 1000).toFixed(0)} µs ÷ ${(floorPerRequest * 1000).toFixed(0)} µs)`,
       figures: { costRatio, appCpuMsPerView: appPerView, floorCpuMsPerRequest: floorPerRequest },
-      target: '≤ 1.5',
-      pass: costRatio <= 1.5,
+      target: `≤ ${TARGETS.warmCost.toFixed(2)}`,
+      pass: costRatio <= TARGETS.warmCost,
     },
   ];
 }
@@ -323,7 +354,7 @@ function printTable(rows: Row[], meta: { date: string; command: string }): void 
     r1(r.p99),
     r.callsPerView === undefined ? '—' : `${r.callsSaturated ? '≥ ' : ''}${r.callsPerView.toFixed(2)}`,
     r1(r.rss),
-    r.pass === undefined ? r.target : `${r.pass ? 'pass' : 'FAIL'}: ${r.target}`,
+    r.pass === undefined ? r.target : `${r.pass ? 'PASS' : 'FAIL'}: ${r.target}`,
   ]);
   const out = [`${meta.date} · ${meta.command} · node ${process.version}, ${os.cpus().length} CPUs`, ''];
   out.push(`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`);

@@ -1,6 +1,6 @@
 /**
  * Scale-out: three app instances (separate processes) sharing Redis, behind a round-robin load generator, against
- * one instance with the memory store and cache under the same load. See the README, Performance.
+ * one instance with the memory store and cache under the same load. See docs/performance.md.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,14 +1,4 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
-
-/**
- * Values opened lately, so that a view does not decipher the same two tokens on every request: creating a GCM
- * decipher is most of an opening's cost, and 2.5 % of a warm view's instructions went to the two. Kept briefly
- * and bounded; what was opened stays in this process's memory only, as it does while a request uses it, never in
- * the store (docs/architecture.md#sealed-tokens).
- */
-const OPENED_MAX = 5_000;
-const OPENED_TTL_MS = 60_000;
 
 /**
  * Encrypts access tokens before they go into the session store, so a dump of
@@ -17,14 +7,12 @@ const OPENED_TTL_MS = 60_000;
  * decrypt after a rotation. `binding`, when given, is GCM additional data:
  * the value opens only with the same binding, so a sealed token copied
  * under another session id is rejected (see ./connection).
+ *
+ * Every open deciphers: no plain token is kept between requests
+ * (docs/performance.md, removed shortcuts).
  */
 export class TokenSealer {
   private readonly keys: { id: string; key: Buffer }[];
-  /** sealed value → the binding it opened with and its plain text. A tampered value is another key: it is opened. */
-  private readonly opened = new LRUCache<string, { binding: string | undefined; plain: string }>({
-    max: OPENED_MAX,
-    ttl: OPENED_TTL_MS,
-  });
 
   /** `secrets`: newest first. Each is stretched to a 256-bit key with HKDF. */
   constructor(secrets: readonly string[]) {
@@ -44,17 +32,9 @@ export class TokenSealer {
     return `${id}.${Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64url')}`;
   }
 
-  /** The token, or undefined when the value was tampered with or no key opens it. */
+  /** The token, or undefined when the value was tampered with, the binding differs or no key opens it. */
   open(sealed: unknown, binding?: string): string | undefined {
     if (typeof sealed !== 'string') return undefined;
-    const known = this.opened.get(sealed);
-    if (known !== undefined && known.binding === binding) return known.plain;
-    const plain = this.decipher(sealed, binding);
-    if (plain !== undefined) this.opened.set(sealed, { binding, plain });
-    return plain;
-  }
-
-  private decipher(sealed: string, binding: string | undefined): string | undefined {
     const dot = sealed.indexOf('.');
     const entry = this.keys.find((k) => k.id === sealed.slice(0, dot));
     if (dot < 0 || !entry) return undefined;
