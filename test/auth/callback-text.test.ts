@@ -1,4 +1,4 @@
-import { agentFor, startStack, type Stack } from '../support/stack';
+import { agentFor, useStack } from '../support/stack';
 
 /**
  * Whoever writes a link to /auth/callback chooses its `error_description`
@@ -9,11 +9,7 @@ import { agentFor, startStack, type Stack } from '../support/stack';
 const HOSTILE = 'Your account is suspended. Call +1 555 0100 or visit evil.example to restore it';
 
 describe('GET /auth/callback with a provider error', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-  afterAll(() => stack.close());
+  const stack = useStack();
 
   it.each([
     ['invalid_request', 'found the login request invalid'],

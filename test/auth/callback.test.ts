@@ -1,7 +1,7 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { completeDialog } from '../support/dialog';
 import { login, loginAndConnect, pathOf, startLogin } from '../support/flow';
-import { agentFor, startStack, type Stack } from '../support/stack';
+import { agentFor, startStack, type Stack, useStack } from '../support/stack';
 import { tokenCalls } from '../support/emulator';
 
 const BAKERY = SEED_IDS.pages.bakery;
@@ -167,11 +167,7 @@ describe('GET /auth/callback', () => {
 });
 
 describe('declined permissions at the dialog', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-  afterAll(() => stack.close());
+  const stack = useStack();
 
   it('when the person unchecks a permission the app asks for, then the picker names it and offers to ask again with auth_type=rerequest', async () => {
     const agent = agentFor(stack);

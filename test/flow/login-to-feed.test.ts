@@ -1,16 +1,12 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { agentFor, startStack, type Stack } from '../support/stack';
+import { agentFor, useStack } from '../support/stack';
 import { csrfFrom, login, loginAndConnect, postIds, sessionCookie, startLogin } from '../support/flow';
 
 const BAKERY = SEED_IDS.pages.bakery;
 const SPARSE = SEED_IDS.pages.sparse;
 
 describe('the login-to-feed flow', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-  afterAll(() => stack.close());
+  const stack = useStack();
 
   it('when a person opens the home page, then a Connect page link starts the login', async () => {
     const res = await agentFor(stack).get('/').expect(200);
@@ -147,11 +143,7 @@ describe('the login-to-feed flow', () => {
 });
 
 describe('with FB_PAGE_ID configured', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack({ env: { FB_PAGE_ID: BAKERY } });
-  });
-  afterAll(() => stack.close());
+  const stack = useStack({ env: { FB_PAGE_ID: BAKERY } });
 
   it('when the login completes, then the configured page is connected directly and shown', async () => {
     const agent = agentFor(stack);

@@ -1,16 +1,12 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { loginAndConnect } from '../support/flow';
-import { agentFor, startStack, type Stack } from '../support/stack';
+import { agentFor, useStack } from '../support/stack';
 
 const BAKERY = SEED_IDS.pages.bakery;
 
 /** Errors in the provider's own words, and the codes the "Handling Errors" page names (docs/provider-interface.md#error-codes). */
 describe('provider errors the person reads', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-  afterAll(() => stack.close());
+  const stack = useStack();
   beforeEach(() => stack.emulator.controls.reset());
 
   it('when the error carries error_user_title and error_user_msg, then the page shows them, escaped', async () => {

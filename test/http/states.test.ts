@@ -1,7 +1,7 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { completeDialog } from '../support/dialog';
 import { csrfFrom, login, loginAndConnect, pathOf, startLogin } from '../support/flow';
-import { agentFor, startStack, type Agent, type Stack } from '../support/stack';
+import { agentFor, startStack, type Agent, useStack } from '../support/stack';
 import { headline, hrefOf, jargonIn, visibleText } from '../support/words';
 
 const BAKERY = SEED_IDS.pages.bakery;
@@ -9,11 +9,7 @@ const CAFE = SEED_IDS.pages.cafe;
 
 /** Every error state a person can meet, in people's words with an action that helps (docs/architecture.md#error-model). */
 describe('pages that speak to people', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack({ timeoutMs: 300 });
-  });
-  afterAll(() => stack.close());
+  const stack = useStack({ timeoutMs: 300 });
   beforeEach(() => stack.emulator.controls.reset());
 
   async function connected(pageId = BAKERY): Promise<Agent> {

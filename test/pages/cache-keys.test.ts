@@ -1,16 +1,12 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { graphCalls } from '../support/emulator';
 import { loginAndConnect } from '../support/flow';
-import { agentFor, startStack, type Agent, type Stack } from '../support/stack';
+import { agentFor, type Agent, useStack } from '../support/stack';
 
 const BAKERY = SEED_IDS.pages.bakery;
 
 describe('who shares an entry of the page cache', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack({ env: { PAGE_CACHE_TTL: '60' } });
-  });
-  afterAll(() => stack.close());
+  const stack = useStack({ env: { PAGE_CACHE_TTL: '60' } });
   beforeEach(() => {
     stack.emulator.controls.reset();
     stack.cache.dropPage(BAKERY);

@@ -1,5 +1,5 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { agentFor, startStack, type Agent, type Stack } from '../support/stack';
+import { agentFor, type Agent, type Stack, useStack } from '../support/stack';
 import { graphCalls } from '../support/emulator';
 import { login, loginAndConnect, postIds } from '../support/flow';
 
@@ -24,11 +24,7 @@ function postsHtml(page: string): string {
 
 /** docs/architecture.md#page-cache */
 describe('the page cache', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack({ env: { PAGE_CACHE_TTL: '60' } });
-  });
-  afterAll(() => stack.close());
+  const stack = useStack({ env: { PAGE_CACHE_TTL: '60' } });
   beforeEach(() => stack.emulator.controls.reset());
 
   it('when a page is viewed twice, then the second view makes no upstream call and shows the same page', async () => {
@@ -176,11 +172,7 @@ describe('the page cache', () => {
 });
 
 describe('with PAGE_CACHE_TTL=0', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack({ env: { PAGE_CACHE_TTL: '0' } });
-  });
-  afterAll(() => stack.close());
+  const stack = useStack({ env: { PAGE_CACHE_TTL: '0' } });
 
   it('when a page is viewed twice, then both views go upstream', async () => {
     const agent = agentFor(stack);

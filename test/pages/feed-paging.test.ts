@@ -1,17 +1,13 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { loginAndConnect, postIds } from '../support/flow';
-import { agentFor, startStack, type Stack } from '../support/stack';
+import { agentFor, useStack } from '../support/stack';
 
 const BAKERY = SEED_IDS.pages.bakery;
 const olderLink = (html: string) => /href="(\/pages\/\d+\/feed\?after=[^"]+)"/.exec(html)?.[1]?.replace(/&amp;/g, '&');
 
 /** Feed paging as the provider pages (docs/provider-interface.md#feed-paging). */
 describe('feed paging', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-  afterAll(() => stack.close());
+  const stack = useStack();
 
   it('when the first page carries previous, then it offers no Newer posts, and an older page does', async () => {
     const agent = agentFor(stack);

@@ -1,17 +1,13 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { loginAndConnect, postIds } from '../support/flow';
-import { agentFor, startStack, type Stack } from '../support/stack';
+import { agentFor, useStack } from '../support/stack';
 
 const BAKERY = SEED_IDS.pages.bakery;
 const SPARSE = SEED_IDS.pages.sparse;
 
 /** docs/architecture.md#live-updates */
 describe('GET /pages/:pageId/feed/fresh', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-  afterAll(() => stack.close());
+  const stack = useStack();
 
   it('when the session holds a token for the page, then the first feed page comes as a fragment with the same posts as the page', async () => {
     const agent = agentFor(stack);

@@ -1,7 +1,7 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { loginAndConnect } from '../support/flow';
 import { graphCalls } from '../support/emulator';
-import { agentFor, startStack, type Stack } from '../support/stack';
+import { agentFor, startStack, useStack } from '../support/stack';
 
 const BAKERY = SEED_IDS.pages.bakery;
 
@@ -14,11 +14,7 @@ function images(html: string): Record<string, string>[] {
 
 /** The page view's HTML (docs/architecture.md#views, docs/architecture.md#images). */
 describe('GET /pages/:pageId, the page and its posts', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-  afterAll(() => stack.close());
+  const stack = useStack();
 
   it('when the page is served, then the CSP allows images from itself and FB_IMAGE_ORIGINS only', async () => {
     const res = await agentFor(stack).get('/');
@@ -87,11 +83,7 @@ describe('GET /pages/:pageId, the page and its posts', () => {
 });
 
 describe('GET /pages/:pageId/feed, the position', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-  afterAll(() => stack.close());
+  const stack = useStack();
 
   it('when older posts are followed from the page, then "Posts 26–50" and Newer posts leads back to the page view', async () => {
     const agent = agentFor(stack);

@@ -1,17 +1,13 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { graphCalls } from '../support/emulator';
 import { login, loginAndConnect, startLogin } from '../support/flow';
-import { agentFor, startStack, type Stack } from '../support/stack';
+import { agentFor, useStack } from '../support/stack';
 
 const BAKERY = SEED_IDS.pages.bakery;
 
 /** What a person meets when a page read fails after login ([on later reads](docs/provider-interface.md#on-later-reads)). */
 describe('page reads that fail', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack({ timeoutMs: 400 });
-  });
-  afterAll(() => stack.close());
+  const stack = useStack({ timeoutMs: 400 });
   beforeEach(() => stack.emulator.controls.reset());
 
   it('when a page read gets 190, then the tokens are dropped and the person is sent home to connect again', async () => {

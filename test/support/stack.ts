@@ -160,6 +160,61 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   };
 }
 
+/** When a suite's stack is started and closed: once for its describe block, or afresh for each test. */
+export interface StackLifetime {
+  perTest?: boolean;
+}
+
+/**
+ * The stack of the enclosing `describe`: started before its tests and closed
+ * after them (with `perTest`, around each test), so a suite states only what
+ * it needs. The fields read the stack running now; reading one outside a test
+ * is an error that says so.
+ */
+export function useStack(options: StackOptions = {}, lifetime: StackLifetime = {}): Stack {
+  let current: Stack | undefined;
+  const [before, after] = lifetime.perTest ? [beforeEach, afterEach] : [beforeAll, afterAll];
+  before(async () => {
+    current = await startStack(options);
+  });
+  after(async () => {
+    const closing = current;
+    current = undefined;
+    await closing?.close();
+  });
+  const now = (): Stack => {
+    if (!current) throw new Error('useStack: the stack runs only inside the tests of the describe that set it up');
+    return current;
+  };
+  return {
+    get app() {
+      return now().app;
+    },
+    get config() {
+      return now().config;
+    },
+    get emulator() {
+      return now().emulator;
+    },
+    get logs() {
+      return now().logs;
+    },
+    get sessions() {
+      return now().sessions;
+    },
+    get graph() {
+      return now().graph;
+    },
+    get cache() {
+      return now().cache;
+    },
+    get events() {
+      return now().events;
+    },
+    close: () => Promise.reject(new Error('useStack closes its stack itself')),
+  };
+}
+
 export type Agent = ReturnType<typeof request.agent>;
 
 export function agentFor(stack: Stack): Agent {
