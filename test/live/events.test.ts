@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { CookieClient } from '../support/cookieClient';
-import { realLogin } from '../support/realLogin';
+import { realLogin } from '../support/login';
 import { startServedStack, type Stack } from '../support/stack';
 import { feedDelivery, signed } from '../webhooks/deliver';
 

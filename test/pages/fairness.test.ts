@@ -4,8 +4,8 @@ import { CookieClient } from '../support/cookieClient';
 import { graphCalls } from '../support/emulator';
 import { loginAndConnect } from '../support/flow';
 import { burstFrom } from '../support/burst';
-import { realLogin } from '../support/realLogin';
-import { agentFor, startServedStack, startStack, type Stack } from '../support/stack';
+import { realLogin } from '../support/login';
+import { agentFor, startServedStack, type Stack, useStack } from '../support/stack';
 
 const BAKERY = SEED_IDS.pages.bakery;
 
@@ -43,11 +43,7 @@ describe('SessionGate (concurrent provider reads per session)', () => {
 });
 
 describe('one session cannot slow or block the others', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack({ env: { SESSION_RATE_LIMIT: '5', ACCOUNTS_CACHE_TTL: '30' } });
-  });
-  afterAll(() => stack.close());
+  const stack = useStack({ env: { SESSION_RATE_LIMIT: '5', ACCOUNTS_CACHE_TTL: '30' } });
   beforeEach(() => stack.emulator.controls.reset());
 
   it('when a session asks for older posts beyond its per-minute limit, then 429 with Retry-After, and another session is still served', async () => {

@@ -6,7 +6,7 @@ import type { Config } from '../../src/config';
 import { createRedisSessionStore } from '../../src/session/redis';
 import { createMemorySessionStore } from '../../src/session/store';
 import { CookieClient } from '../support/cookieClient';
-import { realLogin } from '../support/realLogin';
+import { realLogin } from '../support/login';
 import { startInstance, type Instance } from '../support/stack';
 import { configFor, redisAnswers, startSharedEmulator } from '../session/helpers';
 import { feedDelivery, signed } from '../webhooks/deliver';
