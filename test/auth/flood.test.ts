@@ -7,7 +7,7 @@ import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
 import { createMemorySessionStore, type SessionStoreHandle } from '../../src/session/store';
 import { loginAndConnect } from '../support/flow';
 import { LogCapture, useStack } from '../support/stack';
-import { configFor, startSharedEmulator } from '../session/helpers';
+import { configFor, startSharedEmulator } from '../support/instances';
 
 const BAKERY = SEED_IDS.pages.bakery;
 

@@ -1,6 +1,5 @@
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { createClient } from 'redis';
 import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
 import type { Config } from '../../src/config';
 import { createRedisSessionStore } from '../../src/session/redis';
@@ -8,17 +7,15 @@ import { createMemorySessionStore } from '../../src/session/store';
 import { CookieClient } from '../support/cookieClient';
 import { realLogin } from '../support/login';
 import { startInstance, type Instance } from '../support/stack';
-import { configFor, redisAnswers, startSharedEmulator } from '../session/helpers';
+import { configFor, startSharedEmulator } from '../support/instances';
+import { describeWithRedis, REDIS_URL, useRedisAdmin } from '../support/redis';
 import { feedDelivery, signed } from '../webhooks/deliver';
 
 /**
  * The page cache and page events shared by every instance through Redis (docs/architecture.md#shared-cache):
  * real Redis, several app instances, one emulator.
  */
-const REDIS_URL = process.env.REDIS_URL;
-const available = REDIS_URL !== undefined && REDIS_URL !== '' && redisAnswers(REDIS_URL);
-if (!available) process.stderr.write('\nREDIS_URL unset or not answering: skipping the shared page-cache tests\n');
-const describeRedis = available ? describe : describe.skip;
+const describeRedis = describeWithRedis('the shared page-cache tests');
 
 const ADA = SEED_IDS.users.ada;
 const BAKERY = SEED_IDS.pages.bakery;
@@ -28,7 +25,6 @@ const VERIFY = 'verify-token-for-tests-0001';
 
 describeRedis('the page cache shared through Redis', () => {
   let emulator: RunningEmulator;
-  let admin: ReturnType<typeof createClient>;
   let config: Config;
   let prefix = PREFIX;
   let run = 0;
@@ -42,7 +38,7 @@ describeRedis('the page cache shared through Redis', () => {
     prefix = `${PREFIX}${run++}:`;
     config = configFor(emulator, {
       SESSION_STORE: 'redis',
-      REDIS_URL: REDIS_URL!,
+      REDIS_URL,
       REDIS_PREFIX: prefix,
       PAGE_CACHE_TTL: '60',
       FB_WEBHOOK_VERIFY_TOKEN: VERIFY,
@@ -59,7 +55,7 @@ describeRedis('the page cache shared through Redis', () => {
   const startMany = async (n: number) => {
     const instances = await Promise.all(Array.from({ length: n }, () => start()));
     // Every instance listens on the events channel before the test publishes anything.
-    await until(async () => ((await admin.pubSubNumSub(`${prefix}events`))[`${prefix}events`] ?? 0) >= n);
+    await until(async () => ((await admin.client.pubSubNumSub(`${prefix}events`))[`${prefix}events`] ?? 0) >= n);
     return instances as [Instance, Instance, Instance];
   };
 
@@ -83,27 +79,19 @@ describeRedis('the page cache shared through Redis', () => {
   };
   /** What a second instance's page would do to the page's cached parts: bump their versions (a drop). */
   const dropEverywhere = () =>
-    admin
+    admin.client
       .hIncrBy(`${prefix}cache:{${BAKERY}}:v`, 'details', 1)
-      .then(() => admin.hIncrBy(`${prefix}cache:{${BAKERY}}:v`, 'feed', 1));
+      .then(() => admin.client.hIncrBy(`${prefix}cache:{${BAKERY}}:v`, 'feed', 1));
 
   beforeAll(async () => {
     emulator = await startSharedEmulator();
-    admin = createClient({ url: REDIS_URL! });
-    admin.on('error', () => undefined);
-    await admin.connect();
   });
   afterEach(async () => {
     await Promise.all([...running].map((i) => i.close()));
     running.clear();
   });
-  afterAll(async () => {
-    const left: string[] = [];
-    for await (const batch of admin.scanIterator({ MATCH: `${PREFIX}*`, COUNT: 1000 })) left.push(...batch);
-    if (left.length) await admin.del(left);
-    await admin.close();
-    await emulator.close();
-  });
+  afterAll(() => emulator.close());
+  const admin = useRedisAdmin(PREFIX);
 
   it('a view on instance 1 warms the cache for instance 2: another session’s view there reads nothing upstream', async () => {
     const [one, two] = await startMany(2);
@@ -114,11 +102,11 @@ describeRedis('the page cache shared through Redis', () => {
     expect(since(before)).toEqual({ details: 0, feed: 0 });
     // Answers are in Redis under the page, with an expiry (PAGE_CACHE_TTL, or 10× on a live page).
     const keys: string[] = [];
-    for await (const batch of admin.scanIterator({ MATCH: `${prefix}cache:{${BAKERY}}:*`, COUNT: 100 }))
+    for await (const batch of admin.client.scanIterator({ MATCH: `${prefix}cache:{${BAKERY}}:*`, COUNT: 100 }))
       keys.push(...batch);
     const entries = keys.filter((k) => !k.endsWith(':v'));
     expect(entries).toHaveLength(2);
-    for (const key of entries) expect(await admin.pTTL(key)).toBeGreaterThan(0);
+    for (const key of entries) expect(await admin.client.pTTL(key)).toBeGreaterThan(0);
   });
 
   it('a session that declined a permission, refused on instance 2 again and again, leaves the copy instance 1 cached for the full grant', async () => {
@@ -196,11 +184,11 @@ describeRedis('the page cache shared through Redis', () => {
     const [one] = await startMany(1);
     const person = await viewer(one);
     const entries: string[] = [];
-    for await (const batch of admin.scanIterator({ MATCH: `${prefix}cache:{${BAKERY}}:*`, COUNT: 100 }))
+    for await (const batch of admin.client.scanIterator({ MATCH: `${prefix}cache:{${BAKERY}}:*`, COUNT: 100 }))
       entries.push(...batch.filter((k) => !k.endsWith(':v')));
     expect(entries).toHaveLength(2);
     // A holder that took both locks and died: nobody will store or unlock; the locks expire in 400 ms.
-    for (const key of entries) await admin.set(`${key}:lock`, 'dead-holder', { PX: 400 });
+    for (const key of entries) await admin.client.set(`${key}:lock`, 'dead-holder', { PX: 400 });
     await dropEverywhere();
     const before = reads();
     const started = Date.now();

@@ -14,7 +14,8 @@ import { completeDialog } from '../support/dialog';
 import { LogCapture } from '../support/stack';
 import { CookieClient } from '../support/cookieClient';
 import { spawnNode } from '../support/processes';
-import { configFor, redisAnswers, startSharedEmulator } from '../session/helpers';
+import { configFor, startSharedEmulator } from '../support/instances';
+import { redisAnswers } from '../support/redis';
 
 /**
  * Graceful shutdown: the request in flight finishes, new connections are

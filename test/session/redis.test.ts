@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { createClient } from 'redis';
 import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
 import { createRedisSessionStore } from '../../src/session/redis';
 import type { Config } from '../../src/config';
@@ -7,7 +6,8 @@ import { CookieClient } from '../support/cookieClient';
 import { completeDialog } from '../support/dialog';
 import { csrfFrom } from '../support/flow';
 import { startInstance, type Instance } from '../support/stack';
-import { configFor, redisAnswers, startSharedEmulator, TcpProxy, waitFor } from './helpers';
+import { configFor, startSharedEmulator, waitFor } from '../support/instances';
+import { describeWithRedis, REDIS_URL, TcpProxy, useRedisAdmin } from '../support/redis';
 
 /** One browser in front of several instances (one jar across their origins), as a load balancer makes it look. */
 const newBrowser = () => new CookieClient(undefined, 10_000);
@@ -17,26 +17,15 @@ const newBrowser = () => new CookieClient(undefined, 10_000);
  * restart keeps people connected, an outage is a quick 503 and then heals,
  * and what Redis holds reveals no token.
  */
-const REDIS_URL = process.env.REDIS_URL;
-const available = REDIS_URL !== undefined && REDIS_URL !== '' && redisAnswers(REDIS_URL);
-const SKIP_REASON = REDIS_URL
-  ? 'Redis at REDIS_URL did not answer a PING within 1 s: skipping the Redis session tests'
-  : 'REDIS_URL is not set: skipping the Redis session tests';
-if (!available) {
-  console.warn(SKIP_REASON);
-  // Jest drops the console output of a file whose tests are all skipped; stderr still reaches the terminal.
-  process.stderr.write(`\n${SKIP_REASON}\n`);
-}
-const describeRedis = available ? describe : describe.skip;
+const describeRedis = describeWithRedis('the Redis session tests');
 
 const BAKERY = SEED_IDS.pages.bakery;
 const RUN = `${process.pid}-${randomBytes(4).toString('hex')}`;
 const PREFIX = `pagelight-test:${RUN}:`;
 const NAME = `pagelight-test-${RUN}`;
 
-describeRedis(available ? 'sessions in Redis' : `sessions in Redis — ${SKIP_REASON}`, () => {
+describeRedis('sessions in Redis', () => {
   let emulator: RunningEmulator;
-  let admin: ReturnType<typeof createClient>;
   let config: Config;
   const running = new Set<Instance>();
 
@@ -66,26 +55,15 @@ describeRedis(available ? 'sessions in Redis' : `sessions in Redis — ${SKIP_RE
     expect(connect.status).toBe(303);
   }
 
-  async function keys(): Promise<string[]> {
-    const found: string[] = [];
-    for await (const batch of admin.scanIterator({ MATCH: `${PREFIX}*`, COUNT: 1000 })) found.push(...batch);
-    return found;
-  }
-
   beforeAll(async () => {
     emulator = await startSharedEmulator();
-    config = configFor(emulator, { SESSION_STORE: 'redis', REDIS_URL: REDIS_URL!, REDIS_PREFIX: PREFIX });
-    admin = createClient({ url: REDIS_URL! });
-    admin.on('error', () => undefined);
-    await admin.connect();
+    config = configFor(emulator, { SESSION_STORE: 'redis', REDIS_URL, REDIS_PREFIX: PREFIX });
   });
   afterAll(async () => {
     await Promise.all([...running].map((i) => i.close()));
-    const left = await keys();
-    if (left.length) await admin.del(left);
-    await admin.close();
     await emulator.close();
   });
+  const admin = useRedisAdmin(PREFIX);
 
   it('when the flow starts on one instance and finishes on another, then the page reads on either', async () => {
     const [a, b] = [await start(), await start()];
@@ -115,13 +93,13 @@ describeRedis(available ? 'sessions in Redis' : `sessions in Redis — ${SKIP_RE
     await connectAcross(browser, instance, instance);
     expect((await browser.get(`${instance.url}/pages/${BAKERY}`)).status).toBe(200);
     const sid = browser.sessionId()!;
-    const raw = (await admin.get(`${PREFIX}${sid}`))!;
+    const raw = (await admin.client.get(`${PREFIX}${sid}`))!;
     expect(raw).toContain('"connection"');
     const tokens = emulator.controls.issuedTokens();
     expect(tokens.length).toBeGreaterThanOrEqual(2);
     for (const token of tokens) expect(raw).not.toContain(token);
     // TTL from the cookie: the idle timeout, renewed on each request.
-    const ttl = await admin.ttl(`${PREFIX}${sid}`);
+    const ttl = await admin.client.ttl(`${PREFIX}${sid}`);
     expect(ttl).toBeGreaterThan(config.sessionIdleSec - 30);
     expect(ttl).toBeLessThanOrEqual(config.sessionIdleSec);
   });
@@ -130,7 +108,7 @@ describeRedis(available ? 'sessions in Redis' : `sessions in Redis — ${SKIP_RE
     const instance = await start();
     const browser = newBrowser();
     await connectAcross(browser, instance, instance);
-    await admin.set(`${PREFIX}${browser.sessionId()!}`, '{not json', { EX: 60 });
+    await admin.client.set(`${PREFIX}${browser.sessionId()!}`, '{not json', { EX: 60 });
     const page = await browser.get(`${instance.url}/pages/${BAKERY}`);
     expect(page.status).toBe(401);
     expect((await browser.get(`${instance.url}/`)).status).toBe(200);
@@ -141,7 +119,7 @@ describeRedis(available ? 'sessions in Redis' : `sessions in Redis — ${SKIP_RE
     const browser = newBrowser();
     await connectAcross(browser, instance, instance);
     const key = `${PREFIX}${browser.sessionId()!}`;
-    const { connection, ...rest } = JSON.parse((await admin.get(key))!) as {
+    const { connection, ...rest } = JSON.parse((await admin.client.get(key))!) as {
       connection: {
         userToken: string;
         expiresAt: number | null;
@@ -157,14 +135,14 @@ describeRedis(available ? 'sessions in Redis' : `sessions in Redis — ${SKIP_RE
       conn: { user: connection.userToken, exp: connection.expiresAt, at: connection.loggedInAt, pages },
       pending: [{ s: 'o'.repeat(43), v: 'v'.repeat(43), t: Date.now() }],
     };
-    await admin.set(key, JSON.stringify(old), { EX: 60 });
+    await admin.client.set(key, JSON.stringify(old), { EX: 60 });
     expect((await browser.get(`${instance.url}/pages/${BAKERY}`)).status).toBe(401);
     expect((await browser.get(`${instance.url}/`)).status).toBe(200);
     expect((await browser.get(`${instance.url}/auth/callback?code=abc&state=${'o'.repeat(43)}`)).status).toBe(403);
   });
 
   describe('outages', () => {
-    const redis = new URL(REDIS_URL ?? 'redis://127.0.0.1:6379');
+    const redis = new URL(REDIS_URL || 'redis://127.0.0.1:6379');
     let proxy: TcpProxy;
     let viaProxy: Config;
     beforeEach(async () => {
@@ -226,13 +204,13 @@ describeRedis(available ? 'sessions in Redis' : `sessions in Redis — ${SKIP_RE
       const instance = await start(config, name);
       const browser = newBrowser();
       await connectAcross(browser, instance, instance);
-      const list = await admin.sendCommand<string>(['CLIENT', 'LIST']);
+      const list = await admin.client.sendCommand<string>(['CLIENT', 'LIST']);
       const ids = list
         .split('\n')
         .filter((line) => line.includes(` name=${name} `))
         .map((line) => /\bid=(\d+)/.exec(line)![1]!);
       expect(ids.length).toBeGreaterThanOrEqual(1);
-      for (const id of ids) await admin.sendCommand(['CLIENT', 'KILL', 'ID', id]);
+      for (const id of ids) await admin.client.sendCommand(['CLIENT', 'KILL', 'ID', id]);
 
       const seen: number[] = [];
       for (let i = 0; i < 10; i++) {

@@ -9,7 +9,7 @@ import { createRedisSessionStore } from '../../src/session/redis';
 import { createMemorySessionStore, type SessionStoreHandle } from '../../src/session/store';
 import { csrfFrom, loginAndConnect } from '../support/flow';
 import { LogCapture } from '../support/stack';
-import { configFor, startSharedEmulator } from './helpers';
+import { configFor, startSharedEmulator } from '../support/instances';
 
 const BAKERY = SEED_IDS.pages.bakery;
 const REDIS_URL = process.env.REDIS_URL;
