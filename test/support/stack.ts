@@ -160,6 +160,12 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   };
 }
 
+/** The fields of a Stack that useStack's handle reads from the running stack. */
+const STACK_FIELDS = ['app', 'config', 'emulator', 'logs', 'sessions', 'graph', 'cache', 'events'] as const;
+// A field added to Stack and not listed above fails to compile here.
+const everyField: Exclude<keyof Stack, 'close' | (typeof STACK_FIELDS)[number]> extends never ? true : never = true;
+void everyField;
+
 /** When a suite's stack is started and closed: once for its describe block, or afresh for each test. */
 export interface StackLifetime {
   perTest?: boolean;
@@ -186,33 +192,11 @@ export function useStack(options: StackOptions = {}, lifetime: StackLifetime = {
     if (!current) throw new Error('useStack: the stack runs only inside the tests of the describe that set it up');
     return current;
   };
-  return {
-    get app() {
-      return now().app;
-    },
-    get config() {
-      return now().config;
-    },
-    get emulator() {
-      return now().emulator;
-    },
-    get logs() {
-      return now().logs;
-    },
-    get sessions() {
-      return now().sessions;
-    },
-    get graph() {
-      return now().graph;
-    },
-    get cache() {
-      return now().cache;
-    },
-    get events() {
-      return now().events;
-    },
+  const handle = {
     close: () => Promise.reject(new Error('useStack closes its stack itself')),
-  };
+  } as Stack;
+  for (const field of STACK_FIELDS) Object.defineProperty(handle, field, { get: () => now()[field] });
+  return handle;
 }
 
 export type Agent = ReturnType<typeof request.agent>;
