@@ -1,4 +1,3 @@
-import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
 import type { Config } from '../../src/config';
@@ -9,7 +8,9 @@ import { realLogin } from '../support/login';
 import { startInstance, type Instance } from '../support/stack';
 import { configFor, startSharedEmulator } from '../support/instances';
 import { describeWithRedis, REDIS_URL, useRedisAdmin } from '../support/redis';
-import { feedDelivery, signed } from '../webhooks/deliver';
+import { openStream } from '../support/sse';
+import { eventually } from '../support/wait';
+import { deliver, feedDelivery, signed } from '../webhooks/deliver';
 
 /**
  * The page cache and page events shared by every instance through Redis (docs/architecture.md#shared-cache):
@@ -55,7 +56,7 @@ describeRedis('the page cache shared through Redis', () => {
   const startMany = async (n: number) => {
     const instances = await Promise.all(Array.from({ length: n }, () => start()));
     // Every instance listens on the events channel before the test publishes anything.
-    await until(async () => ((await admin.client.pubSubNumSub(`${prefix}events`))[`${prefix}events`] ?? 0) >= n);
+    await eventually(async () => ((await admin.client.pubSubNumSub(`${prefix}events`))[`${prefix}events`] ?? 0) >= n);
     return instances as [Instance, Instance, Instance];
   };
 
@@ -133,14 +134,9 @@ describeRedis('the page cache shared through Redis', () => {
     try {
       expect(stream.status).toBe(200);
       const before = reads();
-      const { raw, signature } = signed(feedDelivery(BAKERY, { item: 'status', verb: 'add', post_id: `${BAKERY}_9` }));
-      const res = await fetch(`${one.url}/webhooks/facebook`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature },
-        body: raw,
-      });
+      const res = await deliver(one.url, feedDelivery(BAKERY, { item: 'status', verb: 'add', post_id: `${BAKERY}_9` }));
       expect(res.status).toBe(200);
-      await until(() => stream.text().includes('event: new-posts'));
+      await stream.received('event: new-posts');
       expect(stream.text()).toContain('data: {"count":1}');
       // The feed is read again (once); the details were not dropped.
       expect((await watcher.get(`/pages/${BAKERY}`)).status).toBe(200);
@@ -216,7 +212,9 @@ describeRedis('the page cache shared through Redis', () => {
     // Served while the feed's refresh was still under way (the emulator logs a call when it answers), so
     // they did not wait for it: the order of events, not a time that a busy machine stretches.
     expect(since(before)).toEqual({ details: 1, feed: 0 });
-    await until(async () => (await (await late.get(`/pages/${BAKERY}`)).text()).includes('Fresh sourdough at noon'));
+    await eventually(async () =>
+      (await (await late.get(`/pages/${BAKERY}`)).text()).includes('Fresh sourdough at noon'),
+    );
     // One background refresh per part, however many views were served stale meanwhile.
     expect(since(before)).toEqual({ details: 1, feed: 1 });
   });
@@ -254,29 +252,3 @@ describeRedis('the page cache shared through Redis', () => {
     }
   });
 });
-
-interface Stream {
-  status: number;
-  text: () => string;
-  close(): void;
-}
-
-function openStream(base: string, path: string, cookie: string): Promise<Stream> {
-  return new Promise((resolve, reject) => {
-    const req = http.get(new URL(path, base), { headers: { cookie, accept: 'text/event-stream' } }, (res) => {
-      let received = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (received += chunk));
-      resolve({ status: res.statusCode ?? 0, text: () => received, close: () => req.destroy() });
-    });
-    req.on('error', reject);
-  });
-}
-
-async function until(check: () => boolean | Promise<boolean>, ms = 3000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
