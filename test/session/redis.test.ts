@@ -39,8 +39,9 @@ describeRedis('sessions in Redis', () => {
     await instance.close();
   };
 
-  /** Connect page on `first`, the callback on `second`, the page connected there too. */
-  async function connectAcross(browser: CookieClient, first: Instance, second: Instance): Promise<void> {
+  /** A new browser: Connect page on `first`, the callback on `second`, the Bakery connected there too. */
+  async function connectedAcross(first: Instance, second: Instance = first): Promise<CookieClient> {
+    const browser = newBrowser();
     const login = await browser.get(`${first.url}/auth/login`);
     expect(login.status).toBe(303);
     const callback = await completeDialog(login.headers.get('location')!);
@@ -53,6 +54,7 @@ describeRedis('sessions in Redis', () => {
       _csrf: csrfFrom(await picker.text()),
     });
     expect(connect.status).toBe(303);
+    return browser;
   }
 
   beforeAll(async () => {
@@ -67,8 +69,7 @@ describeRedis('sessions in Redis', () => {
 
   it('when the flow starts on one instance and finishes on another, then the page reads on either', async () => {
     const [a, b] = [await start(), await start()];
-    const browser = newBrowser();
-    await connectAcross(browser, a, b);
+    const browser = await connectedAcross(a, b);
     for (const instance of [a, b]) {
       const page = await browser.get(`${instance.url}/pages/${BAKERY}`);
       expect(page.status).toBe(200);
@@ -78,8 +79,7 @@ describeRedis('sessions in Redis', () => {
 
   it('when an instance is restarted, then the person is still connected', async () => {
     const first = await start();
-    const browser = newBrowser();
-    await connectAcross(browser, first, first);
+    const browser = await connectedAcross(first);
     await stop(first);
     const again = await start();
     const page = await browser.get(`${again.url}/pages/${BAKERY}`);
@@ -89,8 +89,7 @@ describeRedis('sessions in Redis', () => {
 
   it('when a session is stored, then the raw value holds no token in clear text and expires with the cookie', async () => {
     const instance = await start();
-    const browser = newBrowser();
-    await connectAcross(browser, instance, instance);
+    const browser = await connectedAcross(instance);
     expect((await browser.get(`${instance.url}/pages/${BAKERY}`)).status).toBe(200);
     const sid = browser.sessionId()!;
     const raw = (await admin.client.get(`${PREFIX}${sid}`))!;
@@ -106,8 +105,7 @@ describeRedis('sessions in Redis', () => {
 
   it('when a stored value is not a session at all, then the person is simply not connected (no 500, no 503)', async () => {
     const instance = await start();
-    const browser = newBrowser();
-    await connectAcross(browser, instance, instance);
+    const browser = await connectedAcross(instance);
     await admin.client.set(`${PREFIX}${browser.sessionId()!}`, '{not json', { EX: 60 });
     const page = await browser.get(`${instance.url}/pages/${BAKERY}`);
     expect(page.status).toBe(401);
@@ -116,8 +114,7 @@ describeRedis('sessions in Redis', () => {
 
   it('when a session was stored in the previous shape (short keys), then the person is simply not connected (no 500)', async () => {
     const instance = await start();
-    const browser = newBrowser();
-    await connectAcross(browser, instance, instance);
+    const browser = await connectedAcross(instance);
     const key = `${PREFIX}${browser.sessionId()!}`;
     const { connection, ...rest } = JSON.parse((await admin.client.get(key))!) as {
       connection: {
@@ -178,8 +175,7 @@ describeRedis('sessions in Redis', () => {
 
     it('when Redis becomes unreachable, then /healthz and pages answer 503 at once, and 200 again when it returns', async () => {
       const instance = await start(viaProxy);
-      const browser = newBrowser();
-      await connectAcross(browser, instance, instance);
+      const browser = await connectedAcross(instance);
       expect(await health(instance)).toBe(200);
 
       proxy.set('refuse');
@@ -202,8 +198,7 @@ describeRedis('sessions in Redis', () => {
     it("when the app's Redis connection is killed (CLIENT KILL), then no request hangs or fails with a 500, and it recovers", async () => {
       const name = `${NAME}-kill`;
       const instance = await start(config, name);
-      const browser = newBrowser();
-      await connectAcross(browser, instance, instance);
+      const browser = await connectedAcross(instance);
       const list = await admin.client.sendCommand<string>(['CLIENT', 'LIST']);
       const ids = list
         .split('\n')
@@ -227,8 +222,7 @@ describeRedis('sessions in Redis', () => {
 
     it('when Redis stops answering on an open connection, then a request gets a 503 within the deadline, and /healthz follows', async () => {
       const instance = await start(viaProxy);
-      const browser = newBrowser();
-      await connectAcross(browser, instance, instance);
+      const browser = await connectedAcross(instance);
       proxy.set('stall');
       const stalled = await timed(browser, `${instance.url}/pages/${BAKERY}`);
       expect(stalled.status).toBe(503);
