@@ -1,6 +1,6 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { completeDialog } from '../support/dialog';
-import { login, loginAndConnect, pathOf, startLogin } from '../support/flow';
+import { login, pathOf, startLogin, connectedAgent } from '../support/flow';
 import { agentFor, startStack, type Stack, useStack } from '../support/stack';
 import { tokenCalls } from '../support/emulator';
 
@@ -120,8 +120,7 @@ describe('GET /auth/callback', () => {
   });
 
   it('when the provider is unreachable, then 502, the process stays up and the session is kept', async () => {
-    const agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY);
+    const agent = await connectedAgent(stack, BAKERY);
     const callback = await approvedCallback(agent);
     stack.emulator.controls.failNext(5, { kind: 'reset' });
     const res = await agent.get(pathOf(callback)).expect(502);

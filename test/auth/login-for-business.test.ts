@@ -1,5 +1,5 @@
 import { DEFAULT_CONFIGURATIONS, SEED_IDS } from '@pagelight/graph-emulator';
-import { loginAndConnect, startLogin } from '../support/flow';
+import { startLogin, connectedAgent } from '../support/flow';
 import { agentFor, useStack } from '../support/stack';
 import { ConfigError, loadConfig } from '../../src/config';
 
@@ -16,8 +16,7 @@ describe('Facebook Login for Business (FB_CONFIG_ID)', () => {
   });
 
   it('when the person approves the configuration, then the whole flow reaches the page', async () => {
-    const agent = agentFor(stack);
-    await loginAndConnect(agent, SEED_IDS.pages.bakery);
+    const agent = await connectedAgent(stack, SEED_IDS.pages.bakery);
     await agent.get(`/pages/${SEED_IDS.pages.bakery}`).expect(200);
   });
 

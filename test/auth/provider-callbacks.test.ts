@@ -2,7 +2,7 @@ import { SEED_IDS, type LogEntry } from '@pagelight/graph-emulator';
 import { MemorySessionIndex } from '../../src/session/userIndex';
 import { APP_SECRET, agentFor, type Agent, useStack } from '../support/stack';
 import { completeDialog } from '../support/dialog';
-import { loginAndConnect, pathOf, startLogin } from '../support/flow';
+import { pathOf, startLogin, connectedAgent } from '../support/flow';
 import { signedRequest } from '../support/signedRequest';
 
 const ADA = SEED_IDS.users.ada;
@@ -18,8 +18,7 @@ describe('provider callbacks (deauthorize, data deletion)', () => {
     agentFor(stack).post(path).type('form').send(form);
 
   async function signedIn(user: 'ada' | 'grace'): Promise<Agent> {
-    const agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY, { user: SEED_IDS.users[user] });
+    const agent = await connectedAgent(stack, BAKERY, { user: SEED_IDS.users[user] });
     return agent;
   }
 

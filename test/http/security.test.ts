@@ -1,5 +1,5 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { csrfFrom, login, loginAndConnect, pathOf, startLogin } from '../support/flow';
+import { csrfFrom, login, pathOf, startLogin, connectedAgent } from '../support/flow';
 import { completeDialog } from '../support/dialog';
 import { agentFor, APP_SECRET, useStack } from '../support/stack';
 
@@ -36,8 +36,7 @@ describe('security', () => {
 
   it('when the app calls the provider, then tokens never travel in a URL, every token call carries a valid appsecret_proof, and the code exchange is a form POST', async () => {
     stack.emulator.controls.reset();
-    const agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY);
+    const agent = await connectedAgent(stack, BAKERY);
     await agent.get(`/pages/${BAKERY}`).expect(200);
     const entries = stack.emulator.controls.log.filter((e) => e.kind !== 'dialog');
     expect(entries.length).toBeGreaterThanOrEqual(4);

@@ -1,4 +1,4 @@
-import type { Agent } from './stack';
+import { agentFor, type Agent, type Stack } from './stack';
 import type { DialogChoice } from './dialog';
 import { logIn, logInAndConnect, overSupertest } from './login';
 
@@ -20,6 +20,13 @@ export async function loginAndConnect(agent: Agent, pageId: string, choice: Dial
   const outcome = await logInAndConnect(overSupertest(agent), pageId, choice);
   if (!outcome.ok)
     throw new Error(`login ended at ${outcome.step} with ${outcome.status}: ${outcome.text?.slice(0, 500)}`);
+}
+
+/** A new person (their own cookie jar) logged in with `choice` and connected to `pageId`. */
+export async function connectedAgent(stack: Stack, pageId: string, choice: DialogChoice = {}): Promise<Agent> {
+  const agent = agentFor(stack);
+  await loginAndConnect(agent, pageId, choice);
+  return agent;
 }
 
 export function sessionCookie(res: { headers: Record<string, unknown> }): string | undefined {
