@@ -19,6 +19,7 @@ import { FAULTS } from '../test/support/faults';
 import { queryString, segment } from '../test/support/inputs';
 import { connectedClient, logInAndConnect, overFetch, realLogin } from '../test/support/login';
 import { startServedStack, startStack, type Stack, type StackOptions } from '../test/support/stack';
+import { eventually } from '../test/support/wait';
 
 const INPUTS = Number(process.env.INPUTS ?? 2000);
 const LOGINS = Number(process.env.CONCURRENT_LOGINS ?? 500);
@@ -340,8 +341,10 @@ async function logoutRace(base: string, stack: Stack): Promise<Row> {
     const outcome = await logInAndConnect(overFetch(browser), BAKERY, { user: SEED_IDS.users.ada });
     const csrf = outcome.csrf ?? '';
     stack.emulator.controls.setLatency(300);
+    const reads = stack.emulator.controls.calls();
     const view = browser.get(`/pages/${BAKERY}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Log out once the view's reads have reached the provider: past the session check, in flight.
+    await eventually(() => stack.emulator.controls.calls() > reads);
     const out = await browser.post('/auth/logout', { _csrf: csrf });
     const viewed = await view;
     await viewed.arrayBuffer();
