@@ -72,24 +72,24 @@ describeRedis('sessions in Redis', () => {
   });
   const admin = useRedisAdmin(PREFIX);
 
+  /** `browser` is shown the Bakery's page by `instance`. */
+  async function expectBakery(browser: CookieClient, instance: Instance): Promise<void> {
+    const page = await browser.get(`${instance.url}/pages/${BAKERY}`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Lovelace Analytical Bakery');
+  }
+
   it('when the flow starts on one instance and finishes on another, then the page reads on either', async () => {
     const [a, b] = [await start(), await start()];
     const browser = await connectedAcross(a, b);
-    for (const instance of [a, b]) {
-      const page = await browser.get(`${instance.url}/pages/${BAKERY}`);
-      expect(page.status).toBe(200);
-      expect(await page.text()).toContain('Lovelace Analytical Bakery');
-    }
+    for (const instance of [a, b]) await expectBakery(browser, instance);
   });
 
   it('when an instance is restarted, then the person is still connected', async () => {
     const first = await start();
     const browser = await connectedAcross(first);
     await stop(first);
-    const again = await start();
-    const page = await browser.get(`${again.url}/pages/${BAKERY}`);
-    expect(page.status).toBe(200);
-    expect(await page.text()).toContain('Lovelace Analytical Bakery');
+    await expectBakery(browser, await start());
   });
 
   it('when a session is stored, then the raw value holds no token in clear text and expires with the cookie', async () => {
