@@ -6,7 +6,7 @@ import type { RunningEmulator } from '@pagelight/graph-emulator';
 import { createApp } from '../../src/app';
 import { ConfigError, loadConfig, type Config } from '../../src/config';
 import { graphClientFor } from '../../src/graph/client';
-import { createLimitedServer, DEFAULT_SERVER_LIMITS, serverLimits } from '../../src/http/limits';
+import { createLimitedServer, serverLimits } from '../../src/http/limits';
 import { createLogger } from '../../src/log/logger';
 import { createSessionStore } from '../../src/session/create';
 import { shutdown, type Closer } from '../../src/shutdown';
@@ -132,7 +132,7 @@ describe('shutdown(server, closers)', () => {
     const t0 = Date.now();
     await shutdown(app.server, app.closers, app.logger);
     // Not held by the idle connection until its keep-alive bound (65 s) ends it.
-    expect(Date.now() - t0).toBeLessThan(DEFAULT_SERVER_LIMITS.keepAliveTimeoutMs);
+    expect(Date.now() - t0).toBeLessThan(serverLimits().keepAliveTimeoutMs);
     expect(app.closed).toEqual(['graph', 'store']);
   });
 
