@@ -192,8 +192,9 @@ describeRedis('the page cache shared through Redis', () => {
     const waited = Date.now() - started;
     expect(view.status).toBe(200);
     expect(since(before)).toEqual({ details: 1, feed: 1 });
+    // Not before the dead holder's lock expired; had the others waited on it for good, the view would not have
+    // answered, with the reads of one fetch (the test's timeout bounds the wait, not a clock).
     expect(waited).toBeGreaterThanOrEqual(350);
-    expect(waited).toBeLessThan(2500);
   });
 
   it('a live page is served stale past its TTL once, while one refresh runs; then the fresh answer', async () => {
