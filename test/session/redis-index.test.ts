@@ -3,7 +3,7 @@ import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
 import type { Config } from '../../src/config';
 import { createRedisSessionStore } from '../../src/session/redis';
 import { CookieClient } from '../support/cookieClient';
-import { completeDialog } from '../support/dialog';
+import { logIn, overFetch } from '../support/login';
 import { signedRequest } from '../support/signedRequest';
 import { APP_SECRET, startInstance, type Instance } from '../support/stack';
 import { configFor, startSharedEmulator } from '../support/instances';
@@ -46,12 +46,10 @@ describeRedis('the session index in Redis', () => {
     return instance;
   };
 
+  /** `user` logged in on `instance`; the jar goes to any instance by absolute URL, as behind a load balancer. */
   async function signIn(instance: Instance, user: string): Promise<CookieClient> {
-    const browser = new CookieClient(undefined, 10_000);
-    const login = await browser.get(`${instance.url}/auth/login`);
-    const callback = await completeDialog(login.headers.get('location')!, { user });
-    const done = await browser.get(`${instance.url}${callback.pathname}${callback.search}`);
-    expect(done.status).toBe(303);
+    const browser = new CookieClient(instance.url, 10_000);
+    expect((await logIn(overFetch(browser), { user })).status).toBe(303);
     return browser;
   }
 
