@@ -10,7 +10,7 @@ import { SEED_IDS } from '@pagelight/graph-emulator';
 import { CookieClient } from '../test/support/cookieClient';
 import { control } from '../test/support/emulator';
 import { startAppProcess, stop, type AppCredentials, type Child } from '../test/support/processes';
-import { realLogin } from '../test/support/realLogin';
+import { realLogin } from '../test/support/login';
 
 export const RESULTS = path.join(__dirname, 'results');
 export const CREDENTIALS: AppCredentials = {

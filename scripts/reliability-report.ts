@@ -15,10 +15,11 @@ import { SEED_IDS } from '@pagelight/graph-emulator';
 import { createLimitedServer, serverLimits } from '../src/http/limits';
 import { burstFrom } from '../test/support/burst';
 import { CookieClient } from '../test/support/cookieClient';
-import { completeDialog } from '../test/support/dialog';
 import { FAULTS } from '../test/support/faults';
-import { realLogin } from '../test/support/realLogin';
+import { queryString, segment } from '../test/support/inputs';
+import { connectedClient, logInAndConnect, overFetch, realLogin } from '../test/support/login';
 import { startServedStack, startStack, type Stack, type StackOptions } from '../test/support/stack';
+import { eventually } from '../test/support/wait';
 
 const INPUTS = Number(process.env.INPUTS ?? 2000);
 const LOGINS = Number(process.env.CONCURRENT_LOGINS ?? 500);
@@ -34,45 +35,20 @@ interface Row {
   note: string;
 }
 
-async function connected(base: string, user = SEED_IDS.users.ada): Promise<CookieClient> {
-  const client = new CookieClient(base);
-  const outcome = await realLogin(base, user, BAKERY, client);
-  if (!outcome.ok) throw new Error(`setup login failed at ${outcome.step}`);
-  return client;
-}
+const connected = (base: string): Promise<CookieClient> => connectedClient(base, BAKERY, SEED_IDS.users.ada);
 
 /** Arbitrary query strings and paths: never a 5xx, never an upstream call. */
 async function inputs(base: string, stack: Stack): Promise<Row> {
   const person = await connected(base);
   const before = stack.emulator.controls.calls();
   let failures = 0;
-  const text = fc.oneof(
-    fc.string({ maxLength: 30 }),
-    fc.string({ unit: 'grapheme', maxLength: 30 }),
-    fc.nat(3000).map((n) => 'x'.repeat(n)),
-  );
-  const query = fc
-    .array(
-      fc.tuple(
-        fc.oneof(
-          fc.constantFrom('code', 'state', 'error', 'after', 'before', 'rerequest'),
-          fc.string({ maxLength: 10 }),
-        ),
-        text,
-      ),
-      { maxLength: 6 },
-    )
-    .map((pairs) => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&'));
+  // The property tests' generators (test/support/inputs.ts): the report throws what the suite throws.
   const target = fc.oneof(
-    query.map((q) => `/auth/callback?${q}`),
+    queryString.map((q) => `/auth/callback?${q}`),
     fc
-      .tuple(fc.string({ maxLength: 30 }), query)
+      .tuple(segment, fc.boolean(), queryString)
       .filter(([id]) => id !== BAKERY && id !== '' && id !== '.')
-      .map(([id, q]) => `/pages/${encodeURIComponent(id)}/feed?${q}`),
-    fc
-      .string({ maxLength: 30 })
-      .filter((id) => id !== BAKERY && id !== '' && id !== '.')
-      .map((id) => `/pages/${encodeURIComponent(id)}`),
+      .map(([id, feed, q]) => `/pages/${id}${feed ? '/feed' : ''}?${q}`),
   );
   for (const url of fc.sample(target, { numRuns: INPUTS, seed: 42 })) {
     const res = await person.get(url);
@@ -362,14 +338,13 @@ async function logoutRace(base: string, stack: Stack): Promise<Row> {
   let resurrected = 0;
   for (let i = 0; i < RACES; i++) {
     const browser = new CookieClient(base);
-    const start = await browser.get('/auth/login');
-    const callback = await completeDialog(start.headers.get('location')!, { user: SEED_IDS.users.ada });
-    await browser.get(`${callback.pathname}${callback.search}`);
-    const csrf = /name="_csrf" value="([^"]+)"/.exec(await (await browser.get('/pages')).text())?.[1] ?? '';
-    await browser.post(`/pages/${BAKERY}/connect`, { _csrf: csrf });
+    const outcome = await logInAndConnect(overFetch(browser), BAKERY, { user: SEED_IDS.users.ada });
+    const csrf = outcome.csrf ?? '';
     stack.emulator.controls.setLatency(300);
+    const reads = stack.emulator.controls.calls();
     const view = browser.get(`/pages/${BAKERY}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Log out once the view's reads have reached the provider: past the session check, in flight.
+    await eventually(() => stack.emulator.controls.calls() > reads);
     const out = await browser.post('/auth/logout', { _csrf: csrf });
     const viewed = await view;
     await viewed.arrayBuffer();

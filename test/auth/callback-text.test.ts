@@ -1,4 +1,4 @@
-import { agentFor, startStack, type Stack } from '../support/stack';
+import { agentFor, useStack } from '../support/stack';
 
 /**
  * Whoever writes a link to /auth/callback chooses its `error_description`
@@ -9,11 +9,10 @@ import { agentFor, startStack, type Stack } from '../support/stack';
 const HOSTILE = 'Your account is suspended. Call +1 555 0100 or visit evil.example to restore it';
 
 describe('GET /auth/callback with a provider error', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-  afterAll(() => stack.close());
+  const stack = useStack();
+  /** The callback as the provider (or a stranger's link) calls it, answered with `status`. */
+  const callback = (query: Record<string, string>, status: number) =>
+    agentFor(stack).get('/auth/callback').query(query).expect(status);
 
   it.each([
     ['invalid_request', 'found the login request invalid'],
@@ -25,10 +24,7 @@ describe('GET /auth/callback with a provider error', () => {
   ])(
     'when the error is %s with a hostile description, then 400 with fixed wording and none of the description',
     async (error, wording) => {
-      const res = await agentFor(stack)
-        .get('/auth/callback')
-        .query({ error, error_description: HOSTILE, error_reason: 'evil.example' })
-        .expect(400);
+      const res = await callback({ error, error_description: HOSTILE, error_reason: 'evil.example' }, 400);
       expect(res.text).toContain(wording);
       expect(res.text).not.toContain('evil.example');
       expect(res.text).not.toContain('suspended');
@@ -36,26 +32,20 @@ describe('GET /auth/callback with a provider error', () => {
   );
 
   it('when the error code is one nobody documents, then a generic sentence and neither the code nor the description', async () => {
-    const res = await agentFor(stack)
-      .get('/auth/callback')
-      .query({ error: 'Call_555_0100_now', error_description: HOSTILE })
-      .expect(400);
+    const res = await callback({ error: 'Call_555_0100_now', error_description: HOSTILE }, 400);
     expect(res.text).toContain('Facebook could not complete the login. Please connect again.');
     expect(res.text).not.toContain('555');
     expect(res.text).not.toContain('suspended');
   });
 
   it('when the error is access_denied with a hostile description, then the cancel page without the description', async () => {
-    const res = await agentFor(stack)
-      .get('/auth/callback')
-      .query({ error: 'access_denied', error_description: HOSTILE })
-      .expect(200);
+    const res = await callback({ error: 'access_denied', error_description: HOSTILE }, 200);
     expect(res.text).toContain('You cancelled');
     expect(res.text).not.toContain('suspended');
   });
 
   it('when the error is a name of Object.prototype, then the generic sentence, not a crash', async () => {
-    const res = await agentFor(stack).get('/auth/callback').query({ error: 'constructor' }).expect(400);
+    const res = await callback({ error: 'constructor' }, 400);
     expect(res.text).toContain('Facebook could not complete the login.');
   });
 });

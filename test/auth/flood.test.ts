@@ -7,8 +7,8 @@ import { createLogger } from '../../src/log/logger';
 import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
 import { createMemorySessionStore, type SessionStoreHandle } from '../../src/session/store';
 import { loginAndConnect } from '../support/flow';
-import { LogCapture, startStack, type Stack } from '../support/stack';
-import { configFor, startSharedEmulator } from '../session/helpers';
+import { LogCapture, useStack } from '../support/stack';
+import { configFor, startSharedEmulator } from '../support/instances';
 
 const BAKERY = SEED_IDS.pages.bakery;
 
@@ -31,11 +31,7 @@ function secondsLeft(setCookie: unknown): number {
 }
 
 describe('anonymous requests and the session store', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-  afterAll(() => stack.close());
+  const stack = useStack();
   afterEach(
     () =>
       new Promise<void>((resolve) => {

@@ -1,16 +1,12 @@
 import { DEFAULT_CONFIGURATIONS, SEED_IDS } from '@pagelight/graph-emulator';
-import { loginAndConnect, startLogin } from '../support/flow';
-import { agentFor, startStack, type Stack } from '../support/stack';
+import { startLogin, connectedAgent } from '../support/flow';
+import { agentFor, useStack } from '../support/stack';
 import { ConfigError, loadConfig } from '../../src/config';
 
 const CONFIG_ID = DEFAULT_CONFIGURATIONS[0]!.id;
 
 describe('Facebook Login for Business (FB_CONFIG_ID)', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack({ env: { FB_CONFIG_ID: CONFIG_ID } });
-  });
-  afterAll(() => stack.close());
+  const stack = useStack({ env: { FB_CONFIG_ID: CONFIG_ID } });
 
   it('when FB_CONFIG_ID is set, then the dialog gets config_id and no scope, and response_type=code stays', async () => {
     const q = new URL(await startLogin(agentFor(stack))).searchParams;
@@ -20,8 +16,7 @@ describe('Facebook Login for Business (FB_CONFIG_ID)', () => {
   });
 
   it('when the person approves the configuration, then the whole flow reaches the page', async () => {
-    const agent = agentFor(stack);
-    await loginAndConnect(agent, SEED_IDS.pages.bakery);
+    const agent = await connectedAgent(stack, SEED_IDS.pages.bakery);
     await agent.get(`/pages/${SEED_IDS.pages.bakery}`).expect(200);
   });
 

@@ -2,7 +2,16 @@ import { exportJWK, generateKeyPair, SignJWT, type JWK, type KeyLike } from 'jos
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { completeDialog } from '../support/dialog';
 import { login, pathOf, startLogin } from '../support/flow';
-import { agentFor, APP_ID, listen, startStack, type Agent, type Listening, type Stack } from '../support/stack';
+import {
+  agentFor,
+  APP_ID,
+  listen,
+  startStack,
+  type Agent,
+  type Listening,
+  type Stack,
+  useStack,
+} from '../support/stack';
 import type { Connection } from '../../src/session/types';
 
 /**
@@ -38,11 +47,7 @@ function callsAfterExchange(stack: Stack): number {
 }
 
 describe('FB_PKCE off (the default with FB_APP_ID) against the provider', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-  afterAll(() => stack.close());
+  const stack = useStack();
 
   it('when a person logs in, then no challenge, nonce or verifier is sent and the login works', async () => {
     const agent = agentFor(stack);
@@ -61,11 +66,7 @@ describe('FB_PKCE off (the default with FB_APP_ID) against the provider', () => 
 });
 
 describe('FB_PKCE=on with openid in FB_SCOPES (the provider’s OIDC code flow)', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack({ env: { FB_PKCE: 'on', FB_SCOPES: OIDC_SCOPES } });
-  });
-  afterAll(() => stack.close());
+  const stack = useStack({ env: { FB_PKCE: 'on', FB_SCOPES: OIDC_SCOPES } });
   beforeEach(() => stack.emulator.controls.reset());
 
   it('when a person logs in, then the dialog gets an S256 challenge and a nonce, the exchange the verifier, and the verified id_token names the person', async () => {
@@ -207,11 +208,7 @@ describe('an id_token that does not verify is refused, with nothing stored', () 
 });
 
 describe('FB_PKCE=on without openid against the provider (profile "facebook")', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack({ env: { FB_PKCE: 'on', FB_SCOPES: NO_OIDC_SCOPES } });
-  });
-  afterAll(() => stack.close());
+  const stack = useStack({ env: { FB_PKCE: 'on', FB_SCOPES: NO_OIDC_SCOPES } });
 
   it('when the token endpoint refuses the verifier, then the person reads plain words with Connect again, and the log names the fix', async () => {
     const agent = agentFor(stack);
@@ -230,11 +227,7 @@ describe('FB_PKCE=on without openid against the provider (profile "facebook")', 
 });
 
 describe('FB_PKCE=on against a plain RFC 7636 stand-in (profile "strict-rfc")', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack({ profile: 'strict-rfc', env: { FB_PKCE: 'on', FB_SCOPES: NO_OIDC_SCOPES } });
-  });
-  afterAll(() => stack.close());
+  const stack = useStack({ profile: 'strict-rfc', env: { FB_PKCE: 'on', FB_SCOPES: NO_OIDC_SCOPES } });
 
   it('when a person logs in, then the verifier is checked against the challenge and the login works without an id_token', async () => {
     const agent = agentFor(stack);

@@ -1,8 +1,8 @@
 import { SEED_IDS, type LogEntry } from '@pagelight/graph-emulator';
 import { MemorySessionIndex } from '../../src/session/userIndex';
-import { APP_SECRET, agentFor, startStack, type Agent, type Stack } from '../support/stack';
+import { APP_SECRET, agentFor, type Agent, useStack } from '../support/stack';
 import { completeDialog } from '../support/dialog';
-import { loginAndConnect, pathOf, startLogin } from '../support/flow';
+import { pathOf, startLogin, connectedAgent } from '../support/flow';
 import { signedRequest } from '../support/signedRequest';
 
 const ADA = SEED_IDS.users.ada;
@@ -11,19 +11,14 @@ const BAKERY = SEED_IDS.pages.bakery;
 
 /** docs/architecture.md#provider-callbacks */
 describe('provider callbacks (deauthorize, data deletion)', () => {
-  let stack: Stack;
-  beforeEach(async () => {
-    stack = await startStack();
-  });
-  afterEach(() => stack.close());
+  const stack = useStack({}, { perTest: true });
 
   const index = () => stack.sessions.index as MemorySessionIndex;
   const post = (path: string, form: Record<string, string> | string) =>
     agentFor(stack).post(path).type('form').send(form);
 
   async function signedIn(user: 'ada' | 'grace'): Promise<Agent> {
-    const agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY, { user: SEED_IDS.users[user] });
+    const agent = await connectedAgent(stack, BAKERY, { user: SEED_IDS.users[user] });
     return agent;
   }
 

@@ -3,7 +3,7 @@ import { createClient } from 'redis';
 import { ConfigError, loadConfig } from '../../src/config';
 import { CookieClient } from '../support/cookieClient';
 import { startStack, type Stack, startInstance } from '../support/stack';
-import { configFor, startSharedEmulator } from '../session/helpers';
+import { configFor, startSharedEmulator } from '../support/instances';
 
 const REDIS_URL = process.env.REDIS_URL;
 const describeRedis = REDIS_URL ? describe : describe.skip;

@@ -4,7 +4,7 @@ import { PageCache } from '../../src/cache/memoryPageCache';
 import { RedisPageCache } from '../../src/cache/redisPageCache';
 import { createLogger } from '../../src/log/logger';
 import type { SharedRedis } from '../../src/redis';
-import { redisAnswers } from '../session/helpers';
+import { redisAnswers } from '../support/redis';
 import { pageCacheContract } from './contract';
 
 pageCacheContract('PageCache (memory)', {

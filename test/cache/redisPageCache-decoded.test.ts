@@ -3,19 +3,17 @@ import { createClient } from 'redis';
 import { createLogger } from '../../src/log/logger';
 import { RedisPageCache } from '../../src/cache/redisPageCache';
 import type { SharedRedis } from '../../src/redis';
-import { redisAnswers } from '../session/helpers';
+import { describeWithRedis, REDIS_URL } from '../support/redis';
 
 /**
  * Instances keep the answers they last read from the shared cache decoded, and Redis tells them when the
  * entry is still that one (docs/architecture.md#shared-cache). Real Redis; skipped without REDIS_URL.
  */
-const REDIS_URL = process.env.REDIS_URL;
-const available = REDIS_URL !== undefined && REDIS_URL !== '' && redisAnswers(REDIS_URL);
-const describeRedis = available ? describe : describe.skip;
+const describeRedis = describeWithRedis('the decoded shared-cache tests');
 const PREFIX = `pagelight-test:${process.pid}-${randomBytes(4).toString('hex')}:cache:`;
 
 describeRedis('the shared page cache, decoded once per instance', () => {
-  const client = createClient({ url: REDIS_URL! });
+  const client = createClient({ url: REDIS_URL });
   /** The reads' replies (the EVALs answering a list), as Redis sent them. */
   const replies: unknown[] = [];
   const shared: SharedRedis = {

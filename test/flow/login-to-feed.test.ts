@@ -1,16 +1,12 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { agentFor, startStack, type Stack } from '../support/stack';
-import { csrfFrom, login, loginAndConnect, postIds, sessionCookie, startLogin } from '../support/flow';
+import { agentFor, useStack } from '../support/stack';
+import { csrfFrom, login, postIds, sessionCookie, startLogin, connectedAgent } from '../support/flow';
 
 const BAKERY = SEED_IDS.pages.bakery;
 const SPARSE = SEED_IDS.pages.sparse;
 
 describe('the login-to-feed flow', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-  afterAll(() => stack.close());
+  const stack = useStack();
 
   it('when a person opens the home page, then a Connect page link starts the login', async () => {
     const res = await agentFor(stack).get('/').expect(200);
@@ -54,8 +50,7 @@ describe('the login-to-feed flow', () => {
   });
 
   it('when a page is connected, then its details and the first 25 posts show, and Older posts pages to the end', async () => {
-    const agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY);
+    const agent = await connectedAgent(stack, BAKERY);
     const page = await agent.get(`/pages/${BAKERY}`).expect(200);
     expect(page.text).toContain('<h1>Lovelace Analytical Bakery</h1>');
     for (const text of ['Casual', 'Parking lot and street parking', 'Monday', 'mailto:', '<time datetime="'])
@@ -80,8 +75,7 @@ describe('the login-to-feed flow', () => {
   });
 
   it('when the home page is opened while connected, then it lists the connected page', async () => {
-    const agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY);
+    const agent = await connectedAgent(stack, BAKERY);
     await agent.get(`/pages/${BAKERY}`).expect(200);
     const home = await agent.get('/').expect(200);
     expect(home.text).toContain(`href="/pages/${BAKERY}"`);
@@ -90,8 +84,7 @@ describe('the login-to-feed flow', () => {
   });
 
   it('when a page has few fields and no posts, then one quiet line names the missing fields, the feed has an empty state, and a non-http website is not a link', async () => {
-    const agent = agentFor(stack);
-    await loginAndConnect(agent, SPARSE);
+    const agent = await connectedAgent(stack, SPARSE);
     const page = await agent.get(`/pages/${SPARSE}`).expect(200);
     const missing = /<p class="none missing">([^<]*)<\/p>/.exec(page.text)?.[1];
     expect(missing).toMatch(/^No .*opening hours.* given\.$/);
@@ -102,8 +95,7 @@ describe('the login-to-feed flow', () => {
   });
 
   it('when the person logs out with the form, then the session is destroyed and the page is no longer visible', async () => {
-    const agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY);
+    const agent = await connectedAgent(stack, BAKERY);
     const page = await agent.get(`/pages/${BAKERY}`).expect(200);
     const out = await agent
       .post('/auth/logout')
@@ -118,8 +110,7 @@ describe('the login-to-feed flow', () => {
   });
 
   it('when a POST comes without the CSRF token, then 403 and nothing changes', async () => {
-    const agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY);
+    const agent = await connectedAgent(stack, BAKERY);
     await agent.post('/auth/logout').type('form').send({}).expect(403);
     await agent.post('/auth/logout').type('form').send({ _csrf: 'forged' }).expect(403);
     await agent.post(`/pages/${SPARSE}/connect`).type('form').send({ _csrf: 'x' }).expect(403);
@@ -147,11 +138,7 @@ describe('the login-to-feed flow', () => {
 });
 
 describe('with FB_PAGE_ID configured', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack({ env: { FB_PAGE_ID: BAKERY } });
-  });
-  afterAll(() => stack.close());
+  const stack = useStack({ env: { FB_PAGE_ID: BAKERY } });
 
   it('when the login completes, then the configured page is connected directly and shown', async () => {
     const agent = agentFor(stack);

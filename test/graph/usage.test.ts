@@ -11,11 +11,36 @@ describe('UsageGovernor (provider rate-limit headers)', () => {
     expect(g.blockedFor(undefined)).toBeUndefined();
   });
 
-  it('when app usage nears the limit, then calls on the app budget are slowed in proportion, page-token calls are not', () => {
+  // The app and page budgets are apart, as the provider's "Rate Limiting" page describes (docs/provider-interface.md#usage-headers).
+  it.each([
+    [
+      'when app usage nears the limit, then calls on the app budget are slowed in proportion, page-token calls are not',
+      '{"call_count":50,"total_cputime":20,"total_time":90}',
+      600,
+    ],
+    [
+      'when the app budget is exhausted, then user-token calls are slowed but page-token calls the page budget allows are not',
+      '{"call_count":100,"total_cputime":20,"total_time":90}',
+      1000,
+    ],
+  ])('%s', (_title, appUsage, delayMs) => {
     const g = governor();
-    g.record({ 'x-app-usage': '{"call_count":50,"total_cputime":20,"total_time":90}' }, undefined);
-    expect(g.delayFor(undefined)).toBe(600);
+    g.record({ 'x-app-usage': appUsage }, undefined);
+    expect(g.delayFor(undefined)).toBe(delayMs);
     expect(g.delayFor('123')).toBe(0);
+  });
+
+  it('when a page is held back, then user-token calls (app budget) still go', () => {
+    const g = governor();
+    g.record(
+      {
+        'x-business-use-case-usage': '{"123":[{"type":"pages","call_count":100,"estimated_time_to_regain_access":5}]}',
+      },
+      '123',
+    );
+    expect(g.blockedFor('123')).toBe(300);
+    expect(g.blockedFor(undefined)).toBeUndefined();
+    expect(g.delayFor(undefined)).toBe(0);
   });
 
   it('when a page usage header says the page is closed for 2 minutes, then calls for that page are held back, others are not', () => {

@@ -1,22 +1,17 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { DEFAULT_API_VERSION } from '../../src/config';
 import { createLogger } from '../../src/log/logger';
-import { loginAndConnect } from '../support/flow';
-import { agentFor, listen, LogCapture, startStack, type Stack } from '../support/stack';
+import { connectedAgent } from '../support/flow';
+import { listen, LogCapture, useStack } from '../support/stack';
 import { stubGraphClient } from '../support/graphClient';
 
 const BAKERY = SEED_IDS.pages.bakery;
 
 describe('every Graph call is versioned (docs/provider-interface.md#versioning)', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack({ env: { FB_API_VERSION: 'v24.0' } });
-  });
-  afterAll(() => stack.close());
+  const stack = useStack({ env: { FB_API_VERSION: 'v24.0' } });
 
   it('when a person logs in, picks a page and pages back through its posts, then every provider request carries /v24.0/', async () => {
-    const agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY);
+    const agent = await connectedAgent(stack, BAKERY);
     const page = await agent.get(`/pages/${BAKERY}`).expect(200);
     const older = /href="(\/pages\/\d+\/feed\?after=[^"]+)"/.exec(page.text)?.[1];
     await agent.get(older!.replace(/&amp;/g, '&')).expect(200);

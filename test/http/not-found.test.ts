@@ -1,4 +1,4 @@
-import { agentFor, startStack, type Stack } from '../support/stack';
+import { agentFor, useStack } from '../support/stack';
 
 /**
  * The 404 page does not repeat the path: a link's author would choose text
@@ -6,11 +6,7 @@ import { agentFor, startStack, type Stack } from '../support/stack';
  * @see docs/architecture.md#error-model
  */
 describe('a path nothing serves', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-  afterAll(() => stack.close());
+  const stack = useStack();
 
   it('when the path carries a message, then 404 with fixed wording and none of the path', async () => {
     const path = '/Your-account-is-suspended--call-555-0100-or-visit-evil.example';

@@ -1,21 +1,16 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { loginAndConnect } from '../support/flow';
-import { agentFor, startStack, type Stack } from '../support/stack';
+import { connectedAgent } from '../support/flow';
+import { useStack } from '../support/stack';
 
 const BAKERY = SEED_IDS.pages.bakery;
 
 /** Errors in the provider's own words, and the codes the "Handling Errors" page names (docs/provider-interface.md#error-codes). */
 describe('provider errors the person reads', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-  afterAll(() => stack.close());
+  const stack = useStack();
   beforeEach(() => stack.emulator.controls.reset());
 
   it('when the error carries error_user_title and error_user_msg, then the page shows them, escaped', async () => {
-    const agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY);
+    const agent = await connectedAgent(stack, BAKERY);
     stack.emulator.controls.failNext(2, {
       error: {
         code: 200,
@@ -40,8 +35,7 @@ describe('provider errors the person reads', () => {
   });
 
   it('when the error has no words for the person, then our own text shows', async () => {
-    const agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY);
+    const agent = await connectedAgent(stack, BAKERY);
     stack.emulator.controls.failNext(2, {
       error: { code: 10, message: "(#10) requires the 'pages_read_engagement' permission" },
     });
@@ -51,8 +45,7 @@ describe('provider errors the person reads', () => {
   });
 
   it('when the provider answers 341 (application limit), then 429 with Retry-After like any rate limit', async () => {
-    const agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY);
+    const agent = await connectedAgent(stack, BAKERY);
     stack.emulator.controls.failNext(2, { error: { code: 341 } });
     const res = await agent.get(`/pages/${BAKERY}`).expect(429);
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
@@ -60,8 +53,7 @@ describe('provider errors the person reads', () => {
   });
 
   it('when the provider answers 368 (temporarily blocked for policy), then 403 "Facebook has paused this for now", no retry', async () => {
-    const agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY);
+    const agent = await connectedAgent(stack, BAKERY);
     stack.emulator.controls.failNext(2, { error: { code: 368 } });
     const res = await agent.get(`/pages/${BAKERY}`).expect(403);
     expect(res.text).toContain('Facebook has paused this for now');

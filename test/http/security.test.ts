@@ -1,17 +1,13 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { csrfFrom, login, loginAndConnect, pathOf, startLogin } from '../support/flow';
+import { csrfFrom, login, pathOf, startLogin, connectedAgent } from '../support/flow';
 import { completeDialog } from '../support/dialog';
-import { agentFor, APP_SECRET, startStack, type Stack } from '../support/stack';
+import { agentFor, APP_SECRET, useStack } from '../support/stack';
 
 const BAKERY = SEED_IDS.pages.bakery;
 
 /** docs/architecture.md#security-rules, rule by rule. */
 describe('security', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-  afterAll(() => stack.close());
+  const stack = useStack();
 
   it('when any page is served, then helmet headers with a CSP without inline script, no referrer, no framing, no x-powered-by', async () => {
     for (const path of ['/', '/nope', '/pages/abc']) {
@@ -40,8 +36,7 @@ describe('security', () => {
 
   it('when the app calls the provider, then tokens never travel in a URL, every token call carries a valid appsecret_proof, and the code exchange is a form POST', async () => {
     stack.emulator.controls.reset();
-    const agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY);
+    const agent = await connectedAgent(stack, BAKERY);
     await agent.get(`/pages/${BAKERY}`).expect(200);
     const entries = stack.emulator.controls.log.filter((e) => e.kind !== 'dialog');
     expect(entries.length).toBeGreaterThanOrEqual(4);
@@ -124,11 +119,7 @@ describe('security', () => {
 });
 
 describe('behind a TLS proxy', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack({ env: { BASE_URL: 'https://pages.example.com', TRUST_PROXY: '1' } });
-  });
-  afterAll(() => stack.close());
+  const stack = useStack({ env: { BASE_URL: 'https://pages.example.com', TRUST_PROXY: '1' } });
 
   it('when BASE_URL is https, then the cookie is Secure with a __Host- name and HSTS is sent', async () => {
     const res = await agentFor(stack).get('/auth/login').set('X-Forwarded-Proto', 'https').expect(303);

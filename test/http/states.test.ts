@@ -1,7 +1,7 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { completeDialog } from '../support/dialog';
-import { csrfFrom, login, loginAndConnect, pathOf, startLogin } from '../support/flow';
-import { agentFor, startStack, type Agent, type Stack } from '../support/stack';
+import { csrfFrom, login, pathOf, startLogin, connectedAgent } from '../support/flow';
+import { agentFor, startStack, type Agent, useStack } from '../support/stack';
 import { headline, hrefOf, jargonIn, visibleText } from '../support/words';
 
 const BAKERY = SEED_IDS.pages.bakery;
@@ -9,16 +9,11 @@ const CAFE = SEED_IDS.pages.cafe;
 
 /** Every error state a person can meet, in people's words with an action that helps (docs/architecture.md#error-model). */
 describe('pages that speak to people', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack({ timeoutMs: 300 });
-  });
-  afterAll(() => stack.close());
+  const stack = useStack({ timeoutMs: 300 });
   beforeEach(() => stack.emulator.controls.reset());
 
   async function connected(pageId = BAKERY): Promise<Agent> {
-    const agent = agentFor(stack);
-    await loginAndConnect(agent, pageId);
+    const agent = await connectedAgent(stack, pageId);
     return agent;
   }
 
@@ -139,8 +134,7 @@ describe('pages that speak to people', () => {
 
   describe('permissions', () => {
     it('when the feed permission was declined, then the page shows what it can and, in the feed, an explanation with Ask again', async () => {
-      const agent = agentFor(stack);
-      await loginAndConnect(agent, BAKERY, { decline: ['pages_read_engagement'] });
+      const agent = await connectedAgent(stack, BAKERY, { decline: ['pages_read_engagement'] });
       const reads = stack.emulator.controls.calls({ path: BAKERY });
       const res = await agent.get(`/pages/${BAKERY}`).expect(200);
       // The details and the feed, read once each: what was refused is not asked again.

@@ -2,7 +2,7 @@ import http from 'node:http';
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { signOutUser } from '../../src/session/signOut';
 import { CookieClient } from '../support/cookieClient';
-import { realLogin } from '../support/realLogin';
+import { realLogin } from '../support/login';
 import { signedRequest } from '../support/signedRequest';
 import { APP_SECRET, startServedStack, type Stack } from '../support/stack';
 

@@ -3,6 +3,7 @@ import request from 'supertest';
 import { createLogger } from '../../src/log/logger';
 import { requestLogging } from '../../src/log/requestLog';
 import { LogCapture } from '../support/stack';
+import { eventually } from '../support/wait';
 
 /** An app with only the request logging and a few answers, logging at `level` into a capture. */
 function appLogging(level: string) {
@@ -26,14 +27,14 @@ function appLogging(level: string) {
   return { app, lines };
 }
 
-/** The completion line is written from the response's 'close', just after the client has the answer. */
-const settled = () => new Promise((resolve) => setTimeout(resolve, 20));
+/** The completion lines so far: written from the response's 'close', just after the client has the answer. */
+const completions = (lines: () => Record<string, unknown>[]) =>
+  lines().filter((l) => l.msg === 'request completed' || l.msg === 'request errored');
 
 describe('requestLogging', () => {
   it('when a route logs through req.log, then its line carries the request id, method and URL', async () => {
     const { app, lines } = appLogging('info');
     const res = await request(app).get('/noted?code=AQBsecret').expect(200);
-    await settled();
     const line = lines().find((l) => l.msg === 'a line from a route')!;
     expect(line.req).toEqual({ id: res.headers['x-request-id'], method: 'GET', url: '/noted?code=[redacted]' });
     expect(line.note).toBe(1);
@@ -44,8 +45,9 @@ describe('requestLogging', () => {
     await request(app).get('/ok').expect(200);
     await request(app).get('/missing').expect(404);
     const broken = await request(app).get('/broken').expect(500);
-    await settled();
-    const done = lines().filter((l) => l.msg === 'request completed' || l.msg === 'request errored');
+    // The lines come in the order of the answers: once the 500's is there, so is any before it.
+    await eventually(() => completions(lines).length >= 2);
+    const done = completions(lines);
     expect(done.map((l) => [l.level, l.msg, (l.res as { statusCode: number }).statusCode])).toEqual([
       ['info', 'request completed', 404],
       ['error', 'request errored', 500],
@@ -58,8 +60,10 @@ describe('requestLogging', () => {
     const { app, lines } = appLogging('debug');
     await request(app).get('/ok').expect(200);
     await request(app).get('/healthz').expect(500);
-    await settled();
-    const done = lines().filter((l) => l.msg === 'request completed' || l.msg === 'request errored');
+    // A logged answer after the ignored one: once its line is there, a line for /healthz would be too.
+    await request(app).get('/missing').expect(404);
+    await eventually(() => completions(lines).some((l) => (l.req as { url: string }).url === '/missing'));
+    const done = completions(lines).filter((l) => (l.req as { url: string }).url !== '/missing');
     expect(done.map((l) => [l.level, (l.req as { url: string }).url])).toEqual([['debug', '/ok']]);
   });
 });

@@ -1,7 +1,7 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { graphCalls } from '../support/emulator';
-import { loginAndConnect } from '../support/flow';
-import { agentFor, startStack, type Agent, type Stack } from '../support/stack';
+import { connectedAgent } from '../support/flow';
+import { startStack, type Agent, type Stack } from '../support/stack';
 
 const BAKERY = SEED_IDS.pages.bakery;
 const TTL_MS = 60_000;
@@ -18,8 +18,7 @@ describe('the shared page cache and a session whose token stopped working', () =
   /** Logs a session in and returns it with the tokens the provider issued for it. */
   async function connectedSession(): Promise<{ agent: Agent; tokens: string[] }> {
     const before = new Set(stack.emulator.controls.issuedTokens());
-    const agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY);
+    const agent = await connectedAgent(stack, BAKERY);
     return { agent, tokens: stack.emulator.controls.issuedTokens().filter((t) => !before.has(t)) };
   }
 

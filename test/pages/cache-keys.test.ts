@@ -1,16 +1,12 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { graphCalls } from '../support/emulator';
-import { loginAndConnect } from '../support/flow';
-import { agentFor, startStack, type Agent, type Stack } from '../support/stack';
+import { loginAndConnect, connectedAgent } from '../support/flow';
+import { agentFor, type Agent, useStack } from '../support/stack';
 
 const BAKERY = SEED_IDS.pages.bakery;
 
 describe('who shares an entry of the page cache', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack({ env: { PAGE_CACHE_TTL: '60' } });
-  });
-  afterAll(() => stack.close());
+  const stack = useStack({ env: { PAGE_CACHE_TTL: '60' } });
   beforeEach(() => {
     stack.emulator.controls.reset();
     stack.cache.dropPage(BAKERY);
@@ -43,15 +39,12 @@ describe('who shares an entry of the page cache', () => {
   });
 
   it('when two sessions hold different roles on the page, then they do not share cached answers; the same role does', async () => {
-    const owner = agentFor(stack);
-    await loginAndConnect(owner, BAKERY, { user: SEED_IDS.users.ada });
-    const moderator = agentFor(stack);
-    await loginAndConnect(moderator, BAKERY, { user: SEED_IDS.users.grace });
+    const owner = await connectedAgent(stack, BAKERY, { user: SEED_IDS.users.ada });
+    const moderator = await connectedAgent(stack, BAKERY, { user: SEED_IDS.users.grace });
     expect(await viewCalls(owner)).toBe(2);
     expect(await viewCalls(moderator)).toBe(2);
 
-    const anotherModerator = agentFor(stack);
-    await loginAndConnect(anotherModerator, BAKERY, { user: SEED_IDS.users.grace });
+    const anotherModerator = await connectedAgent(stack, BAKERY, { user: SEED_IDS.users.grace });
     expect(await viewCalls(anotherModerator)).toBe(0);
   });
 });

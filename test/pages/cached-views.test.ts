@@ -1,7 +1,7 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { agentFor, startStack, type Agent, type Stack } from '../support/stack';
+import { agentFor, type Agent, type Stack, useStack } from '../support/stack';
 import { graphCalls } from '../support/emulator';
-import { login, loginAndConnect, postIds } from '../support/flow';
+import { login, loginAndConnect, postIds, connectedAgent } from '../support/flow';
 
 const BAKERY = SEED_IDS.pages.bakery;
 const SPARSE = SEED_IDS.pages.sparse;
@@ -24,16 +24,11 @@ function postsHtml(page: string): string {
 
 /** docs/architecture.md#page-cache */
 describe('the page cache', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack({ env: { PAGE_CACHE_TTL: '60' } });
-  });
-  afterAll(() => stack.close());
+  const stack = useStack({ env: { PAGE_CACHE_TTL: '60' } });
   beforeEach(() => stack.emulator.controls.reset());
 
   it('when a page is viewed twice, then the second view makes no upstream call and shows the same page', async () => {
-    const agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY);
+    const agent = await connectedAgent(stack, BAKERY);
     stack.cache.dropPage(BAKERY);
     const cold = await viewCost(stack, agent);
     expect(cold.calls).toBe(2);
@@ -46,8 +41,7 @@ describe('the page cache', () => {
   });
 
   it('when a cached page is viewed again, then its posts are the HTML a fresh render makes, and a changed feed is rendered anew', async () => {
-    const agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY);
+    const agent = await connectedAgent(stack, BAKERY);
     stack.cache.dropPage(BAKERY);
     const cold = postsHtml((await viewCost(stack, agent)).text);
     // Served from the cache: the posts come from the HTML rendered for this answer.
@@ -68,17 +62,14 @@ describe('the page cache', () => {
   });
 
   it('when another session holding a token for the page views it, then it is served from the cache', async () => {
-    const first = agentFor(stack);
-    await loginAndConnect(first, BAKERY);
+    const first = await connectedAgent(stack, BAKERY);
     await viewCost(stack, first);
-    const second = agentFor(stack);
-    await loginAndConnect(second, BAKERY);
+    const second = await connectedAgent(stack, BAKERY);
     expect((await viewCost(stack, second)).calls).toBe(0);
   });
 
   it('when a session holds no token for the page, then the warm cache is never read: 401 or a redirect, and no page data', async () => {
-    const owner = agentFor(stack);
-    await loginAndConnect(owner, BAKERY);
+    const owner = await connectedAgent(stack, BAKERY);
     await viewCost(stack, owner);
     const hits = stack.cache.hits;
 
@@ -86,8 +77,7 @@ describe('the page cache', () => {
     expect(anonymous.text).not.toContain('Lovelace Analytical Bakery');
 
     // Logged in, connected to another page only.
-    const other = agentFor(stack);
-    await loginAndConnect(other, SPARSE);
+    const other = await connectedAgent(stack, SPARSE);
     const redirected = await other.get(`/pages/${BAKERY}`).expect(303);
     expect(redirected.headers.location).toBe('/pages');
     expect(redirected.text).not.toContain('Bread computed');
@@ -102,11 +92,9 @@ describe('the page cache', () => {
   });
 
   it('when a session declined a permission, then it does not get what the cache holds for a fuller grant', async () => {
-    const full = agentFor(stack);
-    await loginAndConnect(full, BAKERY);
+    const full = await connectedAgent(stack, BAKERY);
     await viewCost(stack, full);
-    const narrow = agentFor(stack);
-    await loginAndConnect(narrow, BAKERY, { decline: ['pages_read_engagement'] });
+    const narrow = await connectedAgent(stack, BAKERY, { decline: ['pages_read_engagement'] });
     // The narrower session reads upstream, is refused, and sees the page without its posts.
     const res = await viewCost(stack, narrow);
     expect(res.calls).toBeGreaterThan(0);
@@ -115,11 +103,9 @@ describe('the page cache', () => {
   });
 
   it('when a session that declined a permission views the page again and again, then the copy cached for the full grant stays', async () => {
-    const full = agentFor(stack);
-    await loginAndConnect(full, BAKERY);
+    const full = await connectedAgent(stack, BAKERY);
     await viewCost(stack, full);
-    const narrow = agentFor(stack);
-    await loginAndConnect(narrow, BAKERY, { decline: ['pages_read_engagement'] });
+    const narrow = await connectedAgent(stack, BAKERY, { decline: ['pages_read_engagement'] });
     for (let i = 0; i < 3; i++) {
       const refused = await viewCost(stack, narrow);
       expect(refused.calls).toBeGreaterThan(0);
@@ -132,8 +118,7 @@ describe('the page cache', () => {
   });
 
   it('when a read for the page gets 190, then the page is dropped from the cache', async () => {
-    const agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY);
+    const agent = await connectedAgent(stack, BAKERY);
     const page = await viewCost(stack, agent);
     const after = /href="\/pages\/\d+\/feed\?after=([^"&]+)/.exec(page.text)?.[1];
     expect(after).toBeDefined();
@@ -146,14 +131,12 @@ describe('the page cache', () => {
     await agent.get(`/pages/${BAKERY}/feed?after=${after!}`).expect(303);
     expect(stack.cache.size).toBe(0);
 
-    const again = agentFor(stack);
-    await loginAndConnect(again, BAKERY);
+    const again = await connectedAgent(stack, BAKERY);
     expect((await viewCost(stack, again)).calls).toBe(2);
   });
 
   it('when a read for the page is refused for permission, then what the cache holds for that grant and role is dropped', async () => {
-    const agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY);
+    const agent = await connectedAgent(stack, BAKERY);
     const page = await viewCost(stack, agent);
     const after = /href="\/pages\/\d+\/feed\?after=([^"&]+)/.exec(page.text)?.[1];
     stack.emulator.controls.failNext(1, {
@@ -165,8 +148,7 @@ describe('the page cache', () => {
   });
 
   it('when the page is not cached and the token has expired, then 190 sends the person home and nothing is cached', async () => {
-    const agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY);
+    const agent = await connectedAgent(stack, BAKERY);
     stack.cache.dropPage(BAKERY);
     stack.emulator.controls.expireTokens();
     const res = await agent.get(`/pages/${BAKERY}`).expect(303);
@@ -176,15 +158,10 @@ describe('the page cache', () => {
 });
 
 describe('with PAGE_CACHE_TTL=0', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack({ env: { PAGE_CACHE_TTL: '0' } });
-  });
-  afterAll(() => stack.close());
+  const stack = useStack({ env: { PAGE_CACHE_TTL: '0' } });
 
   it('when a page is viewed twice, then both views go upstream', async () => {
-    const agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY);
+    const agent = await connectedAgent(stack, BAKERY);
     expect(stack.cache.enabled).toBe(false);
     expect((await viewCost(stack, agent)).calls).toBe(2);
     expect((await viewCost(stack, agent)).calls).toBe(2);
@@ -192,8 +169,7 @@ describe('with PAGE_CACHE_TTL=0', () => {
   });
 
   it('when the same session asks for the page several times at once, then identical reads share one upstream call', async () => {
-    const agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY);
+    const agent = await connectedAgent(stack, BAKERY);
     stack.emulator.controls.setLatency(100);
     try {
       const before = graphCalls(stack);

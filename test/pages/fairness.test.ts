@@ -2,10 +2,10 @@ import { SessionGate, TooManyRequestsError } from '../../src/pages/limits';
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { CookieClient } from '../support/cookieClient';
 import { graphCalls } from '../support/emulator';
-import { loginAndConnect } from '../support/flow';
+import { connectedAgent } from '../support/flow';
 import { burstFrom } from '../support/burst';
-import { realLogin } from '../support/realLogin';
-import { agentFor, startServedStack, startStack, type Stack } from '../support/stack';
+import { realLogin } from '../support/login';
+import { startServedStack, type Stack, useStack } from '../support/stack';
 
 const BAKERY = SEED_IDS.pages.bakery;
 
@@ -43,18 +43,12 @@ describe('SessionGate (concurrent provider reads per session)', () => {
 });
 
 describe('one session cannot slow or block the others', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack({ env: { SESSION_RATE_LIMIT: '5', ACCOUNTS_CACHE_TTL: '30' } });
-  });
-  afterAll(() => stack.close());
+  const stack = useStack({ env: { SESSION_RATE_LIMIT: '5', ACCOUNTS_CACHE_TTL: '30' } });
   beforeEach(() => stack.emulator.controls.reset());
 
   it('when a session asks for older posts beyond its per-minute limit, then 429 with Retry-After, and another session is still served', async () => {
-    const noisy = agentFor(stack);
-    await loginAndConnect(noisy, BAKERY);
-    const quiet = agentFor(stack);
-    await loginAndConnect(quiet, BAKERY);
+    const noisy = await connectedAgent(stack, BAKERY);
+    const quiet = await connectedAgent(stack, BAKERY);
     const page = await noisy.get(`/pages/${BAKERY}`).expect(200);
     const after = /href="\/pages\/\d+\/feed\?after=([^"&]+)/.exec(page.text)![1]!;
     // The picker on the way in counted as one of the five.
@@ -68,16 +62,14 @@ describe('one session cannot slow or block the others', () => {
   });
 
   it('when a person reloads the picker, then /me/accounts is asked once, not on every reload', async () => {
-    const agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY);
+    const agent = await connectedAgent(stack, BAKERY);
     const before = stack.emulator.controls.calls({ path: 'me/accounts' });
     for (let i = 0; i < 4; i++) await agent.get('/pages').expect(200);
     expect(stack.emulator.controls.calls({ path: 'me/accounts' })).toBe(before);
   });
 
   it('when the provider refuses a cursor the person brought in the link (error 100), then 400 "out of date", logged at info', async () => {
-    const agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY);
+    const agent = await connectedAgent(stack, BAKERY);
     const lines = stack.logs.lines.length;
     const res = await agent.get(`/pages/${BAKERY}/feed?after=bm90LWEtY3Vyc29y`).expect(400);
     expect(res.text).toContain('This link is out of date');

@@ -1,21 +1,16 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { loginAndConnect, postIds } from '../support/flow';
-import { agentFor, startStack, type Stack } from '../support/stack';
+import { postIds, connectedAgent } from '../support/flow';
+import { useStack } from '../support/stack';
 
 const BAKERY = SEED_IDS.pages.bakery;
 const olderLink = (html: string) => /href="(\/pages\/\d+\/feed\?after=[^"]+)"/.exec(html)?.[1]?.replace(/&amp;/g, '&');
 
 /** Feed paging as the provider pages (docs/provider-interface.md#feed-paging). */
 describe('feed paging', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-  afterAll(() => stack.close());
+  const stack = useStack();
 
   it('when the first page carries previous, then it offers no Newer posts, and an older page does', async () => {
-    const agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY);
+    const agent = await connectedAgent(stack, BAKERY);
     const page = await agent.get(`/pages/${BAKERY}`).expect(200);
     expect(page.text).not.toContain('Newer posts');
     const older = await agent.get(olderLink(page.text)!).expect(200);
@@ -23,8 +18,7 @@ describe('feed paging', () => {
   });
 
   it('when cursors are several hundred characters, then they pass through untouched, and one over 2 KB is a 400', async () => {
-    const agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY);
+    const agent = await connectedAgent(stack, BAKERY);
     const link = olderLink((await agent.get(`/pages/${BAKERY}`).expect(200)).text)!;
     const cursor = decodeURIComponent(new URL(link, 'http://x').searchParams.get('after')!);
     expect(cursor.length).toBeGreaterThan(300);
@@ -36,8 +30,7 @@ describe('feed paging', () => {
   });
 
   it('when a page comes back empty with next, then it is followed: no empty page, every post once, and no Older posts at the end', async () => {
-    const agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY);
+    const agent = await connectedAgent(stack, BAKERY);
     let html = (await agent.get(`/pages/${BAKERY}`).expect(200)).text;
     const seen = postIds(html);
     for (let link = olderLink(html); link; link = olderLink(html)) {

@@ -1,21 +1,16 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { loginAndConnect, postIds } from '../support/flow';
-import { agentFor, startStack, type Stack } from '../support/stack';
+import { postIds, connectedAgent } from '../support/flow';
+import { agentFor, useStack } from '../support/stack';
 
 const BAKERY = SEED_IDS.pages.bakery;
 const SPARSE = SEED_IDS.pages.sparse;
 
 /** docs/architecture.md#live-updates */
 describe('GET /pages/:pageId/feed/fresh', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-  afterAll(() => stack.close());
+  const stack = useStack();
 
   it('when the session holds a token for the page, then the first feed page comes as a fragment with the same posts as the page', async () => {
-    const agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY);
+    const agent = await connectedAgent(stack, BAKERY);
     const page = await agent.get(`/pages/${BAKERY}`).expect(200);
     const fresh = await agent.get(`/pages/${BAKERY}/feed/fresh`).expect(200);
     expect(fresh.text).not.toContain('<html');
@@ -25,8 +20,7 @@ describe('GET /pages/:pageId/feed/fresh', () => {
 
   it('when nobody is logged in, then 401; when the session holds no token for the page, then no posts', async () => {
     await agentFor(stack).get(`/pages/${BAKERY}/feed/fresh`).expect(401);
-    const other = agentFor(stack);
-    await loginAndConnect(other, SPARSE);
+    const other = await connectedAgent(stack, SPARSE);
     const res = await other.get(`/pages/${BAKERY}/feed/fresh`).expect(303);
     expect(postIds(res.text)).toEqual([]);
   });

@@ -1,7 +1,7 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { loginAndConnect } from '../support/flow';
+import { loginAndConnect, connectedAgent } from '../support/flow';
 import { graphCalls } from '../support/emulator';
-import { agentFor, startStack, type Stack } from '../support/stack';
+import { agentFor, startStack, useStack } from '../support/stack';
 
 const BAKERY = SEED_IDS.pages.bakery;
 
@@ -14,11 +14,7 @@ function images(html: string): Record<string, string>[] {
 
 /** The page view's HTML (docs/architecture.md#views, docs/architecture.md#images). */
 describe('GET /pages/:pageId, the page and its posts', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-  afterAll(() => stack.close());
+  const stack = useStack();
 
   it('when the page is served, then the CSP allows images from itself and FB_IMAGE_ORIGINS only', async () => {
     const res = await agentFor(stack).get('/');
@@ -28,8 +24,7 @@ describe('GET /pages/:pageId, the page and its posts', () => {
   });
 
   it('when the page is viewed, then every image is on the image origin, sized, without referrer, with alt; posts\u2019 images are lazy', async () => {
-    const agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY);
+    const agent = await connectedAgent(stack, BAKERY);
     const html = (await agent.get(`/pages/${BAKERY}`).expect(200)).text;
     const imgs = images(html);
     expect(imgs.length).toBeGreaterThanOrEqual(4);
@@ -59,8 +54,7 @@ describe('GET /pages/:pageId, the page and its posts', () => {
       pageId: BAKERY,
       message: '<script>window.__x=1</script> javascript:alert(1) see https://shop.example/a"onmouseover="x\'.',
     });
-    const agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY);
+    const agent = await connectedAgent(stack, BAKERY);
     const html = (await agent.get(`/pages/${BAKERY}`).expect(200)).text;
     expect(html).not.toContain('<script>window.__x');
     expect(html).toContain('&lt;script&gt;window.__x=1&lt;/script&gt; javascript:alert(1) see ');
@@ -87,15 +81,10 @@ describe('GET /pages/:pageId, the page and its posts', () => {
 });
 
 describe('GET /pages/:pageId/feed, the position', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-  afterAll(() => stack.close());
+  const stack = useStack();
 
   it('when older posts are followed from the page, then "Posts 26–50" and Newer posts leads back to the page view', async () => {
-    const agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY);
+    const agent = await connectedAgent(stack, BAKERY);
     const first = (await agent.get(`/pages/${BAKERY}`).expect(200)).text;
     expect(first).toContain('<p class="position">Posts 1–25</p>');
     const older = /href="(\/pages\/\d+\/feed\?after=[^"]+)"/.exec(first)![1]!.replace(/&amp;/g, '&');
@@ -106,8 +95,7 @@ describe('GET /pages/:pageId/feed, the position', () => {
   });
 
   it('when the last page is reached, then it says it ends with the Page\u2019s first post', async () => {
-    const agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY);
+    const agent = await connectedAgent(stack, BAKERY);
     let html = (await agent.get(`/pages/${BAKERY}`).expect(200)).text;
     for (let hop = 0; hop < 10; hop++) {
       const older = /href="(\/pages\/\d+\/feed\?after=[^"]+)"/.exec(html)?.[1];
@@ -121,8 +109,7 @@ describe('GET /pages/:pageId/feed, the position', () => {
   it.each([['-1'], ['abc'], ['1e3'], ['2.5'], ['100001'], ['9'.repeat(11)]])(
     'when the offset is %s, then 400 and no upstream call',
     async (offset) => {
-      const agent = agentFor(stack);
-      await loginAndConnect(agent, BAKERY);
+      const agent = await connectedAgent(stack, BAKERY);
       const before = graphCalls(stack);
       const res = await agent.get(`/pages/${BAKERY}/feed?after=QVFI&offset=${offset}`).expect(400);
       expect(res.text).toContain('offset');

@@ -1,7 +1,7 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { ACCOUNTS_CALLS } from '../../src/graph/client';
 import { login } from '../support/flow';
-import { agentFor, listen, startStack, type Stack } from '../support/stack';
+import { agentFor, listen, startStack, type Stack, useStack } from '../support/stack';
 import { stubGraphClient } from '../support/graphClient';
 
 /** A provider whose /me/accounts gives one page per call, `total` in all, with the real paging shape. */
@@ -52,11 +52,7 @@ describe('the picker sees every page', () => {
 });
 
 describe('the picker when no page shows', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-  afterAll(() => stack.close());
+  const stack = useStack();
 
   it('when the person has no page to list, then the picker explains business portfolios and unselected pages, and offers to log in again with rerequest', async () => {
     const agent = agentFor(stack);

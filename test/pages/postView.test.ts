@@ -14,6 +14,9 @@ import {
 const CDN = 'https://scontent.example-cdn.net';
 const images = imageFilter([CDN]);
 const post = (extra: Partial<Post>): Post => ({ id: '1_2', created_time: '2026-10-01T12:00:00+0000', ...extra });
+/** The view of a post whose picture is `picture` and whose first attachment is `attachment`. */
+const viewWithAttachment = (picture: string, attachment: NonNullable<Post['attachments']>['data'][number]) =>
+  toPostView(post({ full_picture: picture, attachments: { data: [attachment] } }), { images });
 
 describe('linkify', () => {
   it('when text holds http and https URLs, then they become links whose text is the normalised URL', () => {
@@ -127,42 +130,22 @@ describe('a post view', () => {
 
   it('when the first attachment is an album of 4, then its first photo shows with "+3" and says it is one of 4', () => {
     const photo = (n: number) => ({ media: { image: { src: `${CDN}/a${n}.jpg`, width: 720, height: 540 } } });
-    const view = toPostView(
-      post({
-        full_picture: `${CDN}/a1.jpg`,
-        attachments: {
-          data: [
-            {
-              type: 'album',
-              title: 'Week',
-              media: photo(1).media,
-              subattachments: { data: [1, 2, 3, 4].map(photo) },
-            },
-          ],
-        },
-      }),
-      { images },
-    );
+    const view = viewWithAttachment(`${CDN}/a1.jpg`, {
+      type: 'album',
+      title: 'Week',
+      media: photo(1).media,
+      subattachments: { data: [1, 2, 3, 4].map(photo) },
+    });
     expect(view.extra).toBe('+3');
     expect(view.picture?.alt).toBe('First of 4 photos in the album “Week”');
   });
 
   it('when the first attachment is a shared link, then a preview with its title and domain (unwrapped from the redirector)', () => {
-    const view = toPostView(
-      post({
-        full_picture: `${CDN}/link.jpg`,
-        attachments: {
-          data: [
-            {
-              type: 'share',
-              title: 'Notes on the loaf',
-              url: 'https://l.facebook.com/l.php?u=https%3A%2F%2Fwww.bakery.example%2Fblog&h=x',
-            },
-          ],
-        },
-      }),
-      { images },
-    );
+    const view = viewWithAttachment(`${CDN}/link.jpg`, {
+      type: 'share',
+      title: 'Notes on the loaf',
+      url: 'https://l.facebook.com/l.php?u=https%3A%2F%2Fwww.bakery.example%2Fblog&h=x',
+    });
     expect(view.picture).toBeUndefined();
     expect(view.preview).toMatchObject({
       title: 'Notes on the loaf',

@@ -1,22 +1,17 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { graphCalls } from '../support/emulator';
-import { login, loginAndConnect, startLogin } from '../support/flow';
-import { agentFor, startStack, type Stack } from '../support/stack';
+import { login, startLogin, connectedAgent } from '../support/flow';
+import { agentFor, useStack } from '../support/stack';
 
 const BAKERY = SEED_IDS.pages.bakery;
 
 /** What a person meets when a page read fails after login ([on later reads](docs/provider-interface.md#on-later-reads)). */
 describe('page reads that fail', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack({ timeoutMs: 400 });
-  });
-  afterAll(() => stack.close());
+  const stack = useStack({ timeoutMs: 400 });
   beforeEach(() => stack.emulator.controls.reset());
 
   it('when a page read gets 190, then the tokens are dropped and the person is sent home to connect again', async () => {
-    const agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY);
+    const agent = await connectedAgent(stack, BAKERY);
     stack.emulator.controls.expireTokens();
     const res = await agent.get(`/pages/${BAKERY}`).expect(303);
     // Home, whose Connect leads back to the page.
@@ -30,8 +25,7 @@ describe('page reads that fail', () => {
   });
 
   it('when a page read is refused for a missing permission, then the page without its posts, naming it in words, offering to ask again', async () => {
-    const agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY, { decline: ['pages_read_engagement'] });
+    const agent = await connectedAgent(stack, BAKERY, { decline: ['pages_read_engagement'] });
     const res = await agent.get(`/pages/${BAKERY}`).expect(200);
     expect(res.text).toContain('Read your Page&#39;s posts and details');
     expect(res.text).toContain(`href="/auth/login?rerequest=1&amp;return_to=%2Fpages%2F${BAKERY}"`);
@@ -40,8 +34,7 @@ describe('page reads that fail', () => {
   });
 
   it('when the provider rate-limits, then 429 with Retry-After and a try-again page', async () => {
-    const agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY);
+    const agent = await connectedAgent(stack, BAKERY);
     stack.emulator.controls.failNext(2, {
       status: 400,
       error: { code: 4, message: '(#4) Application request limit reached' },
@@ -52,8 +45,7 @@ describe('page reads that fail', () => {
   });
 
   it('when the provider has a transient error once, then the read is retried and the page shows', async () => {
-    const agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY);
+    const agent = await connectedAgent(stack, BAKERY);
     stack.emulator.controls.failNext(1, {
       status: 500,
       error: { code: 2, message: 'Service temporarily unavailable' },
@@ -62,8 +54,7 @@ describe('page reads that fail', () => {
   });
 
   it('when the provider is down for a page view, then 502 and the person stays connected', async () => {
-    const agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY);
+    const agent = await connectedAgent(stack, BAKERY);
     stack.emulator.controls.failNext(10, { kind: 'reset' });
     await agent.get(`/pages/${BAKERY}`).expect(502);
     stack.emulator.controls.reset();

@@ -1,12 +1,8 @@
-import { agentFor, startStack, type Stack } from '../support/stack';
+import { agentFor, useStack } from '../support/stack';
 
 /** The browser tab's title: docs/architecture.md#themes */
 describe('page titles', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-  afterAll(() => stack.close());
+  const stack = useStack();
 
   function titleOf(html: string): string | undefined {
     return /<title>([^<]*)<\/title>/.exec(html)?.[1];

@@ -1,5 +1,5 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { realLogin } from '../support/realLogin';
+import { realLogin } from '../support/login';
 import { startServedStack } from '../support/stack';
 
 const LOGINS = Number(process.env.CONCURRENT_LOGINS ?? 500);

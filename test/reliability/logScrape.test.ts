@@ -1,6 +1,6 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { credentialsSeenBy, leakedLines } from '../support/logScrape';
-import { loginAndConnect } from '../support/flow';
+import { loginAndConnect, connectedAgent } from '../support/flow';
 import { agentFor, APP_SECRET, startStack } from '../support/stack';
 
 describe('the log scrape that every stack runs when it closes', () => {
@@ -15,8 +15,7 @@ describe('the log scrape that every stack runs when it closes', () => {
 
   it('when a whole flow runs at debug level, then there are log lines and none holds a credential', async () => {
     const stack = await startStack();
-    const agent = agentFor(stack);
-    await loginAndConnect(agent, SEED_IDS.pages.bakery);
+    const agent = await connectedAgent(stack, SEED_IDS.pages.bakery);
     await agent.get(`/pages/${SEED_IDS.pages.bakery}`).expect(200);
     expect(stack.logs.lines.length).toBeGreaterThan(5);
     expect(stack.logs.lines.some((l) => l.includes('"provider call"'))).toBe(true);

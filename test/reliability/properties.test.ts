@@ -2,48 +2,11 @@ import fc from 'fast-check';
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { graphCalls, tokenCalls } from '../support/emulator';
 import { loginAndConnect } from '../support/flow';
+import { queryString, segment } from '../support/inputs';
 import { agentFor, startStack, type Stack } from '../support/stack';
 
 const BAKERY = SEED_IDS.pages.bakery;
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 300);
-
-/** A query string from arbitrary pairs: known OAuth names and others, repeated, empty, unicode, huge. */
-const queryString = fc
-  .array(
-    fc.tuple(
-      fc.oneof(
-        fc.constantFrom(
-          'code',
-          'state',
-          'error',
-          'error_reason',
-          'error_description',
-          'error_code',
-          'after',
-          'before',
-          'rerequest',
-          '__proto__',
-          'constructor',
-        ),
-        fc.string({ maxLength: 20 }),
-      ),
-      fc.oneof(
-        fc.string({ maxLength: 40 }),
-        fc.string({ unit: 'grapheme', maxLength: 40 }),
-        fc.constant(''),
-        fc.nat().map((n) => 'x'.repeat(n % 5000)),
-      ),
-    ),
-    { maxLength: 8 },
-  )
-  .map((pairs) => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&'));
-
-/** A path segment: digits, near-digits, encoded oddities, dot segments. */
-const segment = fc.oneof(
-  fc.string({ maxLength: 40 }).map(encodeURIComponent),
-  fc.stringMatching(/^[0-9]{1,40}$/),
-  fc.constantFrom('..', '.', '%2e%2e', '%00', '-1', '1e5', '0x10', ' 1', '%20', '１２３', '1%2F2', '12;34', '%E0%A4%A'),
-);
 
 describe('properties of the routes under arbitrary input', () => {
   let stack: Stack;

@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import { loadConfig } from '../../src/config';
 import { createLimitedServer, DEFAULT_SERVER_LIMITS, serverLimits, type ServerLimits } from '../../src/http/limits';
 import { startStack, type Stack } from '../support/stack';
+import { eventually } from '../support/wait';
 
 /**
  * Slow clients: a socket that says nothing, trickles its headers or trickles
@@ -31,14 +32,15 @@ function rawSocket(port: number): { socket: net.Socket; closed: Promise<{ ms: nu
   return { socket, closed };
 }
 
-/** Writes `text` one character every `everyMs`, until the socket closes. */
-function trickle(socket: net.Socket, text: string, everyMs: number): void {
+/** Writes `text` one character every `everyMs`, until the socket closes; `left()` is what was not sent. */
+function trickle(socket: net.Socket, text: string, everyMs: number): { left(): number } {
   let i = 0;
   const timer = setInterval(() => {
     if (socket.destroyed || i >= text.length) return clearInterval(timer);
     socket.write(text[i++]!);
   }, everyMs);
   socket.on('close', () => clearInterval(timer));
+  return { left: () => text.length - i };
 }
 
 describe('server limits', () => {
@@ -85,15 +87,19 @@ describe('server limits', () => {
     const port = await listen(SMALL);
     const { closed } = rawSocket(port);
     const { ms } = await closed;
-    expect(ms).toBeLessThan(300 + 50 + 250);
+    // Nothing else closes it before the keep-alive bound; and not before the head bound.
+    expect(ms).toBeGreaterThanOrEqual(SMALL.headersTimeoutMs! - 5);
+    expect(ms).toBeLessThan(SMALL.keepAliveTimeoutMs!);
   });
 
   it('when a client trickles its headers, then the socket is closed within the head bound', async () => {
     const port = await listen(SMALL);
     const { socket, closed } = rawSocket(port);
-    trickle(socket, `GET /healthz HTTP/1.1\r\nHost: app.test\r\nX-Slow: ${'a'.repeat(200)}\r\n\r\n`, 20);
+    const slow = trickle(socket, `GET /healthz HTTP/1.1\r\nHost: app.test\r\nX-Slow: ${'a'.repeat(200)}\r\n\r\n`, 20);
     const { ms, received } = await closed;
-    expect(ms).toBeLessThan(300 + 50 + 250);
+    // Closed while the client still had headers to send (about 4.6 s of them): the server's doing, not the clock's.
+    expect(slow.left()).toBeGreaterThan(0);
+    expect(ms).toBeGreaterThanOrEqual(SMALL.headersTimeoutMs! - 5);
     expect(received).not.toContain('200 OK');
   });
 
@@ -103,9 +109,11 @@ describe('server limits', () => {
     socket.write(
       'POST /auth/logout HTTP/1.1\r\nHost: app.test\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\n',
     );
-    trickle(socket, 'a'.repeat(1000), 20);
+    const slow = trickle(socket, 'a'.repeat(1000), 20);
     const { ms } = await closed;
-    expect(ms).toBeLessThan(600 + 50 + 250);
+    // Closed while about 20 s of body were still to come, and not before the request bound.
+    expect(slow.left()).toBeGreaterThan(0);
+    expect(ms).toBeGreaterThanOrEqual(SMALL.requestTimeoutMs! - 5);
   });
 
   it('when the connection cap is reached, then a new connection is closed unanswered while one under the cap still gets /healthz', async () => {
@@ -128,13 +136,18 @@ describe('server limits', () => {
       });
     expect(await ask()).toMatch(/^HTTP\/1\.1 200/);
     const idle = [rawSocket(port), rawSocket(port)];
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The cap counts what the server accepted: wait until it has all three, however long that takes.
+    const server = servers.at(-1)!;
+    await eventually(
+      () => new Promise<boolean>((resolve) => server.getConnections((_err, count) => resolve(count >= 3))),
+    );
 
     const over = rawSocket(port);
     over.socket.write('GET /healthz HTTP/1.1\r\nHost: app.test\r\n\r\n');
     const refused = await over.closed;
     expect(refused.received).toBe('');
-    expect(refused.ms).toBeLessThan(1000);
+    // Closed on arrival, not by the head bound (10 s here) that would close an idle socket.
+    expect(refused.ms).toBeLessThan(10_000);
 
     expect(await ask()).toMatch(/^HTTP\/1\.1 200/);
     keptAlive.destroy();

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { proxyWarning } from '../../src/config';
 import { completeDialog } from '../support/dialog';
 import { csrfFrom, pathOf } from '../support/flow';
-import { startStack, type Stack } from '../support/stack';
+import { useStack } from '../support/stack';
 
 const HTTPS = 'https://app.test';
 
@@ -12,11 +12,7 @@ function cookieOf(res: request.Response): string | undefined {
 }
 
 describe('the session cookie over https', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack({ env: { BASE_URL: HTTPS, TRUST_PROXY: '1' } });
-  });
-  afterAll(() => stack.close());
+  const stack = useStack({ env: { BASE_URL: HTTPS, TRUST_PROXY: '1' } });
 
   it('when the person logs out, then the cookie is cleared with the attributes it was set with (Secure, HttpOnly, SameSite, Path)', async () => {
     const https = (path: string, cookie?: string) => {

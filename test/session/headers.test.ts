@@ -1,16 +1,12 @@
 import request from 'supertest';
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { loginAndConnect } from '../support/flow';
-import { startStack, type Stack } from '../support/stack';
+import { startStack, type Stack, useStack } from '../support/stack';
 
 const BAKERY = SEED_IDS.pages.bakery;
 
 describe('answers that may show session data', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-  afterAll(() => stack.close());
+  const stack = useStack();
 
   it('when a page shows session data, then it says Cache-Control: no-store (Back after logout shows nothing)', async () => {
     const agent = request.agent(stack.app);

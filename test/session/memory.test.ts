@@ -9,7 +9,7 @@ import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
 import { createMemorySessionStore, type SessionStoreHandle } from '../../src/session/store';
 import { loginAndConnect, sessionCookie } from '../support/flow';
 import { LogCapture } from '../support/stack';
-import { configFor, startSharedEmulator } from './helpers';
+import { configFor, startSharedEmulator } from '../support/instances';
 
 const BAKERY = SEED_IDS.pages.bakery;
 const OLD_KEY = 'old-token-encryption-key-0123456789abcdef';

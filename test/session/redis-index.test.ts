@@ -1,21 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { createClient } from 'redis';
 import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
 import type { Config } from '../../src/config';
 import { CookieClient } from '../support/cookieClient';
-import { completeDialog } from '../support/dialog';
+import { logIn, overFetch } from '../support/login';
 import { signedRequest } from '../support/signedRequest';
 import { APP_SECRET, startInstance, type Instance } from '../support/stack';
-import { configFor, redisAnswers, startSharedEmulator } from './helpers';
+import { configFor, startSharedEmulator } from '../support/instances';
+import { describeWithRedis, REDIS_URL, useRedisAdmin } from '../support/redis';
 
 /**
  * The session index in Redis (docs/architecture.md#session-index): a provider callback received by one
  * instance signs the person out of sessions made on another, and the index sets expire with their sessions.
  */
-const REDIS_URL = process.env.REDIS_URL;
-const available = REDIS_URL !== undefined && REDIS_URL !== '' && redisAnswers(REDIS_URL);
-if (!available) process.stderr.write('\nREDIS_URL unset or not answering: skipping the Redis session-index tests\n');
-const describeRedis = available ? describe : describe.skip;
+const describeRedis = describeWithRedis('the Redis session-index tests');
 
 const ADA = SEED_IDS.users.ada;
 const GRACE = SEED_IDS.users.grace;
@@ -25,7 +22,6 @@ const PREFIX = `pagelight-test:${RUN}:`;
 
 describeRedis('the session index in Redis', () => {
   let emulator: RunningEmulator;
-  let admin: ReturnType<typeof createClient>;
   let config: Config;
   const running = new Set<Instance>();
 
@@ -35,7 +31,7 @@ describeRedis('the session index in Redis', () => {
     prefix = `${PREFIX}${run++}:`;
     return (config = configFor(emulator, {
       SESSION_STORE: 'redis',
-      REDIS_URL: REDIS_URL!,
+      REDIS_URL,
       REDIS_PREFIX: prefix,
       ...env,
     }));
@@ -49,34 +45,21 @@ describeRedis('the session index in Redis', () => {
     return instance;
   };
 
+  /** `user` logged in on `instance`; the jar goes to any instance by absolute URL, as behind a load balancer. */
   async function signIn(instance: Instance, user: string): Promise<CookieClient> {
-    const browser = new CookieClient(undefined, 10_000);
-    const login = await browser.get(`${instance.url}/auth/login`);
-    const callback = await completeDialog(login.headers.get('location')!, { user });
-    const done = await browser.get(`${instance.url}${callback.pathname}${callback.search}`);
-    expect(done.status).toBe(303);
+    const browser = new CookieClient(instance.url, 10_000);
+    expect((await logIn(overFetch(browser), { user })).status).toBe(303);
     return browser;
-  }
-
-  async function keys(): Promise<string[]> {
-    const found: string[] = [];
-    for await (const batch of admin.scanIterator({ MATCH: `${PREFIX}*`, COUNT: 1000 })) found.push(...batch);
-    return found;
   }
 
   beforeAll(async () => {
     emulator = await startSharedEmulator();
-    admin = createClient({ url: REDIS_URL! });
-    admin.on('error', () => undefined);
-    await admin.connect();
   });
   afterAll(async () => {
     await Promise.all([...running].map((i) => i.close()));
-    const left = await keys();
-    if (left.length) await admin.del(left);
-    await admin.close();
     await emulator.close();
   });
+  const admin = useRedisAdmin(PREFIX);
 
   it.each(['/auth/deauthorize', '/auth/data-deletion'])(
     'when %s reaches one instance, then the sessions made on the other end and the tab is told why',
@@ -84,7 +67,7 @@ describeRedis('the session index in Redis', () => {
       const [a, b] = [await start(), await start()];
       const ada = await signIn(a, ADA);
       const grace = await signIn(a, GRACE);
-      expect(await admin.sMembers(`${prefix}user:${ADA}`)).toHaveLength(1);
+      expect(await admin.client.sMembers(`${prefix}user:${ADA}`)).toHaveLength(1);
 
       const forged = await fetch(`${b.url}${path}`, {
         method: 'POST',
@@ -107,13 +90,13 @@ describeRedis('the session index in Redis', () => {
       expect(html).not.toContain('Signed in as');
       expect((await ada.get(`${a.url}/pages/${BAKERY}`)).status).toBe(401);
       expect(await (await grace.get(`${a.url}/`)).text()).toContain('Signed in as Grace Hopper');
-      expect(await admin.sMembers(`${prefix}user:${ADA}`)).toEqual([]);
+      expect(await admin.client.sMembers(`${prefix}user:${ADA}`)).toEqual([]);
 
       if (path === '/auth/data-deletion') {
         const { url } = (await res.json()) as { url: string };
         const code = url.split('/').pop()!;
         // Stored in Redis for 30 days, and readable from either instance.
-        const ttl = await admin.ttl(`${prefix}deletion:${code}`);
+        const ttl = await admin.client.ttl(`${prefix}deletion:${code}`);
         expect(ttl).toBeGreaterThan(29 * 86400);
         expect((await fetch(`${a.url}/auth/data-deletion/${code}`)).status).toBe(200);
       }
@@ -125,20 +108,20 @@ describeRedis('the session index in Redis', () => {
     const ada = await signIn(a, ADA);
     const home = await (await ada.get(`${a.url}/`)).text();
     const csrf = /name="_csrf" value="([^"]+)"/.exec(home)![1]!;
-    expect(await admin.sCard(`${prefix}user:${ADA}`)).toBe(1);
+    expect(await admin.client.sCard(`${prefix}user:${ADA}`)).toBe(1);
     expect((await ada.post(`${a.url}/auth/logout`, { _csrf: csrf })).status).toBe(303);
-    expect(await admin.sCard(`${prefix}user:${ADA}`)).toBe(0);
+    expect(await admin.client.sCard(`${prefix}user:${ADA}`)).toBe(0);
   });
 
   it('when many sessions are created and expire, then the index sets expire with them', async () => {
     const short = fresh({ SESSION_IDLE_SECONDS: '2' });
     const a = await start(short);
     for (let i = 0; i < 20; i++) await signIn(a, i % 2 ? ADA : GRACE);
-    expect(await admin.sCard(`${prefix}user:${ADA}`)).toBe(10);
-    const ttl = await admin.ttl(`${prefix}user:${ADA}`);
+    expect(await admin.client.sCard(`${prefix}user:${ADA}`)).toBe(10);
+    const ttl = await admin.client.ttl(`${prefix}user:${ADA}`);
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(2);
     await new Promise((r) => setTimeout(r, 2600));
-    expect((await keys()).filter((k) => k.startsWith(`${prefix}user:`))).toEqual([]);
+    expect((await admin.keys()).filter((k) => k.startsWith(`${prefix}user:`))).toEqual([]);
   });
 });

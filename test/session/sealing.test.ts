@@ -9,7 +9,7 @@ import { TokenSealer } from '../../src/session/sealer';
 import { createMemorySessionStore, type SessionStoreHandle } from '../../src/session/store';
 import { loginAndConnect } from '../support/flow';
 import { LogCapture } from '../support/stack';
-import { configFor, startSharedEmulator } from './helpers';
+import { configFor, startSharedEmulator } from '../support/instances';
 
 const BAKERY = SEED_IDS.pages.bakery;
 const KEY = 'token-encryption-key-0123456789abcdef';

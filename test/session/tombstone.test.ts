@@ -11,7 +11,8 @@ import { createRedisSessionStore } from '../../src/session/redis';
 import { createMemorySessionStore, type SessionStoreHandle } from '../../src/session/store';
 import { csrfFrom, loginAndConnect } from '../support/flow';
 import { LogCapture } from '../support/stack';
-import { configFor, startSharedEmulator } from './helpers';
+import { configFor, startSharedEmulator } from '../support/instances';
+import { eventually } from '../support/wait';
 
 const BAKERY = SEED_IDS.pages.bakery;
 const REDIS_URL = process.env.REDIS_URL;
@@ -58,11 +59,13 @@ describe.each(stores)('logout while a request is in flight (%s store)', (_kind, 
         agent.jar.getCookies({ domain: '127.0.0.1', path: '/', secure: false, script: false }).toValueString(),
       );
       emulator.controls.setLatency(400);
+      const reads = emulator.controls.calls();
       const view = request(app)
         .get(`/pages/${BAKERY}`)
         .set('Cookie', cookie)
         .then((r) => r);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // Log out once the view's reads have reached the provider: it is past the session check, in flight.
+      await eventually(() => emulator.controls.calls() > reads);
       await request(app).post('/auth/logout').set('Cookie', cookie).type('form').send({ _csrf: csrf }).expect(303);
       expect((await view).status).toBe(200);
       emulator.controls.setLatency(0);

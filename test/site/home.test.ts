@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { startStack, type Stack } from '../support/stack';
+import { useStack } from '../support/stack';
 import { hrefOf } from '../support/words';
 
 /**
@@ -8,11 +8,7 @@ import { hrefOf } from '../support/words';
  * anything else still opens home, with the plain Connect.
  */
 describe('home: where Connect leads back to', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-  afterAll(() => stack.close());
+  const stack = useStack();
 
   it('when home is given one of our page paths, then Connect carries it to the login', async () => {
     const res = await request(stack.app).get(`/?return_to=${encodeURIComponent('/pages/123/feed?after=abc')}`);

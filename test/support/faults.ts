@@ -1,5 +1,8 @@
 import type { Failure } from '@pagelight/graph-emulator';
 
+/** A Graph error body as the provider sends it, with its HTTP status. */
+const graphError = (status: number, code: number, message: string): Failure => ({ status, error: { code, message } });
+
 /** Each fault the provider can throw at a page view, the page the person gets, and a healthy process after. */
 export const FAULTS: [string, number, Failure, RegExp][] = [
   ['latency beyond the timeout', 504, { kind: 'slow', ms: 3000 }, /answer in time/],
@@ -13,50 +16,22 @@ export const FAULTS: [string, number, Failure, RegExp][] = [
     /reach Facebook/,
   ],
   ['a connection reset', 502, { kind: 'reset' }, /reach Facebook/],
-  [
-    'an unknown error (code 1)',
-    502,
-    { status: 500, error: { code: 1, message: 'An unknown error occurred' } },
-    /had a problem/,
-  ],
-  [
-    'a transient error (code 2)',
-    502,
-    { status: 503, error: { code: 2, message: 'Service temporarily unavailable' } },
-    /had a problem/,
-  ],
-  [
-    'app throttling (code 4)',
-    429,
-    { status: 403, error: { code: 4, message: '(#4) Application request limit reached' } },
-    /try again/,
-  ],
-  [
-    'user throttling (code 17)',
-    429,
-    { status: 403, error: { code: 17, message: '(#17) User request limit reached' } },
-    /try again/,
-  ],
-  [
-    'page throttling (code 32)',
-    429,
-    { status: 403, error: { code: 32, message: '(#32) Page request limit reached' } },
-    /try again/,
-  ],
+  ['an unknown error (code 1)', 502, graphError(500, 1, 'An unknown error occurred'), /had a problem/],
+  ['a transient error (code 2)', 502, graphError(503, 2, 'Service temporarily unavailable'), /had a problem/],
+  ['app throttling (code 4)', 429, graphError(403, 4, '(#4) Application request limit reached'), /try again/],
+  ['user throttling (code 17)', 429, graphError(403, 17, '(#17) User request limit reached'), /try again/],
+  ['page throttling (code 32)', 429, graphError(403, 32, '(#32) Page request limit reached'), /try again/],
   [
     'call-specific throttling (code 613)',
     429,
-    { status: 403, error: { code: 613, message: 'Calls to this api have exceeded the rate limit.' } },
+    graphError(403, 613, 'Calls to this api have exceeded the rate limit.'),
     /try again/,
   ],
   // A page view without the feed, not an error page (docs/architecture.md#error-model).
   [
     'a permission error (code 200)',
     200,
-    {
-      status: 403,
-      error: { code: 200, message: '(#200) Requires pages_read_engagement permission to manage the object' },
-    },
+    graphError(403, 200, '(#200) Requires pages_read_engagement permission to manage the object'),
     /Read your Page&#39;s posts/,
   ],
 ];

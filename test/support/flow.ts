@@ -1,5 +1,8 @@
-import type { Agent } from './stack';
-import { completeDialog, type DialogChoice } from './dialog';
+import { agentFor, type Agent, type Stack } from './stack';
+import type { DialogChoice } from './dialog';
+import { logIn, logInAndConnect, overSupertest } from './login';
+
+export { csrfFrom, pathOf } from './login';
 
 /** GET /auth/login → the dialog URL the app redirects to. */
 export async function startLogin(agent: Agent, query = ''): Promise<string> {
@@ -7,35 +10,23 @@ export async function startLogin(agent: Agent, query = ''): Promise<string> {
   return res.headers.location as string;
 }
 
-/** The callback URL as a path for supertest (the app is not listening). */
-export function pathOf(url: URL): string {
-  return `${url.pathname}${url.search}`;
-}
-
-/** The whole login: app → dialog → Continue → callback. Returns the callback's response. */
+/** The whole login over supertest: app → dialog → Continue → callback. Returns the callback's response. */
 export async function login(agent: Agent, choice: DialogChoice = {}) {
-  const dialogUrl = await startLogin(agent);
-  const callback = await completeDialog(dialogUrl, choice);
-  return agent.get(pathOf(callback));
+  return (await logIn(overSupertest(agent), choice)).raw;
 }
 
-export function csrfFrom(html: string): string {
-  const m = /name="_csrf" value="([^"]+)"/.exec(html);
-  if (!m) throw new Error(`no CSRF token in the page: ${html.slice(0, 200)}`);
-  return m[1]!;
+/** Logs in and connects one page through the picker over supertest, as a person would; throws at a failed step. */
+export async function loginAndConnect(agent: Agent, pageId: string, choice: DialogChoice = {}): Promise<void> {
+  const outcome = await logInAndConnect(overSupertest(agent), pageId, choice);
+  if (!outcome.ok)
+    throw new Error(`login ended at ${outcome.step} with ${outcome.status}: ${outcome.text?.slice(0, 500)}`);
 }
 
-/** Logs in and connects one page through the picker, as a person would. */
-export async function loginAndConnect(agent: Agent, pageId: string, choice: DialogChoice = {}) {
-  await login(agent, choice).then((r) => {
-    if (r.status !== 303) throw new Error(`login ended with ${r.status}: ${r.text.slice(0, 500)}`);
-  });
-  const picker = await agent.get('/pages').expect(200);
-  await agent
-    .post(`/pages/${pageId}/connect`)
-    .type('form')
-    .send({ _csrf: csrfFrom(picker.text) })
-    .expect(303);
+/** A new person (their own cookie jar) logged in with `choice` and connected to `pageId`. */
+export async function connectedAgent(stack: Stack, pageId: string, choice: DialogChoice = {}): Promise<Agent> {
+  const agent = agentFor(stack);
+  await loginAndConnect(agent, pageId, choice);
+  return agent;
 }
 
 export function sessionCookie(res: { headers: Record<string, unknown> }): string | undefined {

@@ -157,6 +157,45 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   };
 }
 
+/** The fields of a Stack that useStack's handle reads from the running stack. */
+const STACK_FIELDS = ['app', 'config', 'emulator', 'logs', 'sessions', 'graph', 'cache', 'events'] as const;
+// A field added to Stack and not listed above fails to compile here.
+const everyField: Exclude<keyof Stack, 'close' | (typeof STACK_FIELDS)[number]> extends never ? true : never = true;
+void everyField;
+
+/** When a suite's stack is started and closed: once for its describe block, or afresh for each test. */
+export interface StackLifetime {
+  perTest?: boolean;
+}
+
+/**
+ * The stack of the enclosing `describe`: started before its tests and closed
+ * after them (with `perTest`, around each test), so a suite states only what
+ * it needs. The fields read the stack running now; reading one outside a test
+ * is an error that says so.
+ */
+export function useStack(options: StackOptions = {}, lifetime: StackLifetime = {}): Stack {
+  let current: Stack | undefined;
+  const [before, after] = lifetime.perTest ? [beforeEach, afterEach] : [beforeAll, afterAll];
+  before(async () => {
+    current = await startStack(options);
+  });
+  after(async () => {
+    const closing = current;
+    current = undefined;
+    await closing?.close();
+  });
+  const now = (): Stack => {
+    if (!current) throw new Error('useStack: the stack runs only inside the tests of the describe that set it up');
+    return current;
+  };
+  const handle = {
+    close: () => Promise.reject(new Error('useStack closes its stack itself')),
+  } as Stack;
+  for (const field of STACK_FIELDS) Object.defineProperty(handle, field, { get: () => now()[field] });
+  return handle;
+}
+
 export type Agent = ReturnType<typeof request.agent>;
 
 export function agentFor(stack: Stack): Agent {

@@ -22,3 +22,13 @@ export function feedDelivery(pageId: string, ...values: Record<string, unknown>[
 
 /** Lets the work done after the 200 (setImmediate) run. */
 export const afterAnswer = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+/** POSTs a signed delivery to the app at `base`, as the provider does; the app's answer. */
+export function deliver(base: string, body: unknown): Promise<Response> {
+  const { raw, signature } = signed(body);
+  return fetch(`${base}/webhooks/facebook`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature },
+    body: raw,
+  });
+}

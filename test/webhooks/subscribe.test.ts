@@ -1,5 +1,5 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { loginAndConnect } from '../support/flow';
+import { loginAndConnect, connectedAgent } from '../support/flow';
 import { agentFor, startStack, type Stack } from '../support/stack';
 
 const BAKERY = SEED_IDS.pages.bakery;
@@ -16,8 +16,7 @@ describe('subscribing a connected page to webhooks', () => {
     stack = await startStack({
       env: { FB_WEBHOOK_VERIFY_TOKEN: 'verify-token-for-tests-0001', FB_SCOPES: `${SCOPES} pages_manage_metadata` },
     });
-    const agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY);
+    const agent = await connectedAgent(stack, BAKERY);
     expect(subscribeCalls(stack)).toBeGreaterThanOrEqual(1);
     const page = await agent.get(`/pages/${BAKERY}`).expect(200);
     // The provider said {success:true}: the page is live.
@@ -30,8 +29,7 @@ describe('subscribing a connected page to webhooks', () => {
     stack = await startStack({
       env: { FB_WEBHOOK_VERIFY_TOKEN: 'verify-token-for-tests-0001', FB_SCOPES: `${SCOPES} pages_manage_metadata` },
     });
-    const agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY, { decline: ['pages_manage_metadata'] });
+    const agent = await connectedAgent(stack, BAKERY, { decline: ['pages_manage_metadata'] });
     expect(subscribeCalls(stack)).toBe(0);
     const page = await agent.get(`/pages/${BAKERY}`).expect(200);
     expect(page.text).toContain('New posts appear when you reload this page.');

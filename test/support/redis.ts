@@ -1,28 +1,14 @@
 /**
- * What only the session suites need: one emulator shared by several app
- * instances, a Redis probe and a TCP hop to break Redis with. Instances,
- * the cookie jar and the dialog driver come from test/support/.
+ * Redis for the suites that need one: whether it answers, an admin client that
+ * cleans up after its suite, and a TCP hop to break it with.
  */
 import { spawnSync } from 'node:child_process';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { loadConfig, type Config } from '../../src/config';
-import { startEmulator, type RunningEmulator } from '@pagelight/graph-emulator';
-import { APP_ID, APP_SECRET, appEnv, BASE_URL } from '../support/stack';
+import { createClient } from 'redis';
 
-/** One emulator whose registered callback is the shared BASE_URL of every instance. */
-export function startSharedEmulator(): Promise<RunningEmulator> {
-  return startEmulator({
-    seed: 'test',
-    clients: [
-      { clientId: APP_ID, clientSecret: APP_SECRET, redirectUri: `${BASE_URL}/auth/callback`, name: 'Pagelight test' },
-    ],
-  });
-}
-
-export function configFor(emulator: RunningEmulator, env: Record<string, string> = {}): Config {
-  return loadConfig({ ...appEnv(emulator.url), PROVIDER_TIMEOUT_MS: '2000', ...env });
-}
+/** The Redis the suites use (REDIS_URL); unset, the Redis suites are skipped. */
+export const REDIS_URL = process.env.REDIS_URL ?? '';
 
 /**
  * Is Redis answering a PING within a second? Decided synchronously (in a
@@ -98,12 +84,60 @@ export class TcpProxy {
   }
 }
 
-/** Polls until `check` holds or `ms` pass; returns the time it took. */
-export async function waitFor(check: () => Promise<boolean>, ms: number, what: string): Promise<number> {
-  const start = Date.now();
-  for (;;) {
-    if (await check()) return Date.now() - start;
-    if (Date.now() - start > ms) throw new Error(`${what}: not within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+/**
+ * `describe` when Redis at REDIS_URL answers, else `describe.skip`, saying why
+ * on stderr (jest drops the console output of a file whose tests all skip).
+ */
+export function describeWithRedis(what: string): jest.Describe {
+  if (REDIS_URL !== '' && redisAnswers(REDIS_URL)) return describe;
+  const reason = REDIS_URL ? 'Redis at REDIS_URL did not answer a PING within 1 s' : 'REDIS_URL is not set';
+  process.stderr.write(`\n${reason}: skipping ${what}\n`);
+  return describe.skip;
+}
+
+/** A client of the suite's own, not the app's, logging nothing on errors. */
+export function redisClient() {
+  const client = createClient({ url: REDIS_URL });
+  client.on('error', () => undefined);
+  return client;
+}
+
+export type RedisClient = ReturnType<typeof redisClient>;
+
+/** Every key under `prefix`. */
+export async function keysUnder(client: RedisClient, prefix: string): Promise<string[]> {
+  const found: string[] = [];
+  for await (const batch of client.scanIterator({ MATCH: `${prefix}*`, COUNT: 1000 })) found.push(...batch);
+  return found;
+}
+
+/**
+ * The admin client of the enclosing `describe`: connected before its tests;
+ * after them, every key under `prefix` (the suite's own) deleted and the
+ * client closed. Declare it after the hook that stops the suite's instances,
+ * so nothing writes under the prefix once it is cleaned.
+ */
+export function useRedisAdmin(prefix: string): { readonly client: RedisClient; keys(): Promise<string[]> } {
+  let client: RedisClient | undefined;
+  const now = (): RedisClient => {
+    if (!client) throw new Error('useRedisAdmin: the client is connected only inside the tests of its describe');
+    return client;
+  };
+  beforeAll(async () => {
+    client = redisClient();
+    await client.connect();
+  });
+  afterAll(async () => {
+    const admin = now();
+    const left = await keysUnder(admin, prefix);
+    if (left.length) await admin.del(left);
+    await admin.close();
+    client = undefined;
+  });
+  return {
+    get client() {
+      return now();
+    },
+    keys: () => keysUnder(now(), prefix),
+  };
 }

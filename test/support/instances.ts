@@ -1,0 +1,21 @@
+/**
+ * Several app instances against one emulator (session, scale-out and shutdown
+ * suites): the shared emulator, each instance's config.
+ */
+import { loadConfig, type Config } from '../../src/config';
+import { startEmulator, type RunningEmulator } from '@pagelight/graph-emulator';
+import { APP_ID, APP_SECRET, appEnv, BASE_URL } from './stack';
+
+/** One emulator whose registered callback is the shared BASE_URL of every instance. */
+export function startSharedEmulator(): Promise<RunningEmulator> {
+  return startEmulator({
+    seed: 'test',
+    clients: [
+      { clientId: APP_ID, clientSecret: APP_SECRET, redirectUri: `${BASE_URL}/auth/callback`, name: 'Pagelight test' },
+    ],
+  });
+}
+
+export function configFor(emulator: RunningEmulator, env: Record<string, string> = {}): Config {
+  return loadConfig({ ...appEnv(emulator.url), PROVIDER_TIMEOUT_MS: '2000', ...env });
+}
