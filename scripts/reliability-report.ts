@@ -20,20 +20,20 @@ import { queryString, segment } from '../test/support/inputs';
 import { connectedClient, logInAndConnect, overFetch, realLogin } from '../test/support/login';
 import { startServedStack, startStack, type Stack, type StackOptions } from '../test/support/stack';
 import { eventually } from '../test/support/wait';
+import {
+  cookieSpellings,
+  hostileText,
+  refusedBeforeWork,
+  streamFlood,
+  streamsAfterDeauthorize,
+  type Row,
+} from './attacks';
 
 const INPUTS = Number(process.env.INPUTS ?? 2000);
 const LOGINS = Number(process.env.CONCURRENT_LOGINS ?? 500);
 const FLOOD_HITS = Number(process.env.FLOOD_HITS ?? 101_000);
 const RACES = Number(process.env.LOGOUT_RACES ?? 20);
 const BAKERY = SEED_IDS.pages.bakery;
-
-interface Row {
-  check: string;
-  tried: number;
-  failures: number;
-  lost: number;
-  note: string;
-}
 
 const connected = (base: string): Promise<CookieClient> => connectedClient(base, BAKERY, SEED_IDS.users.ada);
 
@@ -389,6 +389,18 @@ async function main(): Promise<void> {
   // The production default limit: the flood is what it is there for.
   rows.push(await withStack({ timeoutMs: 5000, env: { LOGIN_RATE_LIMIT: '30' } }, storeFlood));
   rows.push(await withStack({ timeoutMs: 5000 }, logoutRace));
+  // The security review's attacks (scripts/attacks.ts): each must fail, and cost nobody their page.
+  const live = {
+    FB_WEBHOOK_VERIFY_TOKEN: 'verify-token-for-the-report',
+    FB_SCOPES: 'pages_show_list pages_read_engagement pages_manage_metadata',
+  };
+  rows.push(hostileText());
+  rows.push(await withStack({ timeoutMs: 5000, env: live }, streamFlood));
+  rows.push(await withStack({ timeoutMs: 5000, env: live }, streamsAfterDeauthorize));
+  rows.push(
+    await withStack({ timeoutMs: 5000, env: { SESSION_RATE_LIMIT: '20' } }, (base) => cookieSpellings(base, 20)),
+  );
+  rows.push(await withStack({ timeoutMs: 5000, env: live }, refusedBeforeWork));
   const total = {
     check: 'total',
     tried: rows.reduce((n, r) => n + r.tried, 0),
@@ -397,12 +409,12 @@ async function main(): Promise<void> {
     note: 'targets: 0 failures, 0 lost sessions',
   };
   const all = [...rows, total];
-  const widths = [42, 8, 9, 6];
+  const widths = [56, 8, 9, 6];
   const line = (cells: string[]) =>
     `| ${cells.map((c, i) => (i < widths.length ? c.padEnd(widths[i]!) : c)).join(' | ')} |`;
   console.log(`\nPagelight reliability report — ${new Date().toISOString()}\n`);
   console.log(line(['check', 'tried', 'failures', 'lost', 'note']));
-  console.log(line(['-'.repeat(42), '-'.repeat(8), '-'.repeat(9), '-'.repeat(6), '----']));
+  console.log(line(['-'.repeat(56), '-'.repeat(8), '-'.repeat(9), '-'.repeat(6), '----']));
   for (const r of all) console.log(line([r.check, String(r.tried), String(r.failures), String(r.lost), r.note]));
   const dir = path.join(__dirname, '..', 'bench', 'results');
   mkdirSync(dir, { recursive: true });
