@@ -67,7 +67,7 @@ export function createApp(ctx: AppContext): Express {
   app.use((req, res, next) => {
     // Locals every view may use; the CSRF token is made only when a form asks for it.
     res.locals.csrf = () => csrfToken(req);
-    const connection = ctx.keeper.current(req);
+    const connection = ctx.connections.current(req);
     res.locals.connected = connection !== undefined;
     res.locals.userName = connection?.userName;
     res.locals.flash = req.session.flash;
@@ -81,7 +81,7 @@ export function createApp(ctx: AppContext): Express {
   app.use('/pages', liveRoutes(ctx));
   app.use('/pages', pageRoutes(ctx));
   app.use(notFound);
-  app.use(errorHandler(logger, ctx.keeper));
+  app.use(errorHandler(logger, ctx.connections));
   return app;
 }
 

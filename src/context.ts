@@ -11,9 +11,9 @@ import { AccountsCache } from './cache/accounts';
 import { PageCache } from './cache/memoryPageCache';
 import type { PageCacheStore } from './cache/pageCache';
 import { RedisPageCache } from './cache/redisPageCache';
-import { SessionGate } from './pages/limits';
+import { ReadShares } from './pages/limits';
 import type { RedisConnection, SharedRedis } from './redis';
-import { ConnectionKeeper } from './session/connection';
+import { Connections } from './session/connection';
 import { createRedisSessionStore } from './session/redis';
 import { TokenSealer } from './session/sealer';
 import { createMemorySessionStore, type SessionStoreHandle } from './session/store';
@@ -23,7 +23,7 @@ import type { Closer } from './shutdown';
 export interface AppContext {
   config: Config;
   graph: GraphClient;
-  keeper: ConnectionKeeper;
+  connections: Connections;
   /** Verifies the id_token of OIDC logins (`openid` in FB_SCOPES). */
   idTokens: IdTokenVerifier;
   sessions: SessionStoreHandle;
@@ -33,7 +33,7 @@ export interface AppContext {
   /** Each person's list of pages, briefly, per user token. */
   accounts: AccountsCache;
   /** Each session's share of concurrent provider reads. */
-  upstream: SessionGate;
+  readShares: ReadShares;
   now: () => number;
   /** Page changes the provider reported, for the streams open on pages (docs/architecture.md#live-updates). */
   events: PageEvents;
@@ -96,10 +96,10 @@ export function buildContext(config: Config, deps: ContextDeps): AppContext {
           })
         : new PageCache({ ttlSec: config.pageCacheTtlSec })),
     accounts: new AccountsCache(config.accountsCacheTtlSec),
-    upstream: new SessionGate(config.sessionUpstreamConcurrency),
+    readShares: new ReadShares(config.sessionUpstreamConcurrency),
     now,
     idTokens: new IdTokenVerifier(config, now),
-    keeper: new ConnectionKeeper(new TokenSealer(config.tokenKeys), config.sessionMaxSec * 1000, now),
+    connections: new Connections(new TokenSealer(config.tokenKeys), config.sessionMaxSec * 1000, now),
     events:
       deps.events ??
       (shared

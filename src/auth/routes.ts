@@ -74,7 +74,7 @@ async function callback(ctx: AppContext, req: Request, res: Response): Promise<v
   if (!check.ok) {
     // Already signed in: a reload of the callback, or Back into the dialog and Continue. Nothing is
     // exchanged or changed, so this is no login CSRF (RFC 6749 §10.12); the person just carries on.
-    if (ctx.keeper.current(req)) {
+    if (ctx.connections.current(req)) {
       req.session.flash = "You're already connected.";
       res.redirect(303, ctx.config.pageId ? `/pages/${ctx.config.pageId}` : '/pages');
       return;
@@ -100,10 +100,10 @@ async function callback(ctx: AppContext, req: Request, res: Response): Promise<v
   const otherTabs = req.session.pending;
   await regenerate(req);
   if (otherTabs) req.session.pending = otherTabs;
-  ctx.keeper.start(req, grant, scopes, identity);
+  ctx.connections.start(req, grant, scopes, identity);
   if (ctx.config.pageId) {
-    const changes = await connectPage(ctx, ctx.keeper.userAccess(req), ctx.config.pageId, req.log ?? ctx.logger);
-    ctx.keeper.applyPageChanges(req, ctx.config.pageId, changes);
+    const changes = await connectPage(ctx, ctx.connections.userAccess(req), ctx.config.pageId, req.log ?? ctx.logger);
+    ctx.connections.applyPageChanges(req, ctx.config.pageId, changes);
   }
   const target = ctx.config.pageId ? `/pages/${ctx.config.pageId}` : await returnTarget(ctx, req, check.returnTo);
   await save(req);
@@ -123,8 +123,8 @@ async function returnTarget(ctx: AppContext, req: Request, kept: string | undefi
   const pageId = pageIdOf(path);
   if (!pageId) return path;
   try {
-    const changes = await connectPage(ctx, ctx.keeper.userAccess(req), pageId, req.log ?? ctx.logger);
-    ctx.keeper.applyPageChanges(req, pageId, changes);
+    const changes = await connectPage(ctx, ctx.connections.userAccess(req), pageId, req.log ?? ctx.logger);
+    ctx.connections.applyPageChanges(req, pageId, changes);
     return path;
   } catch (err) {
     if (!(err instanceof AppError)) throw err;

@@ -2,7 +2,7 @@ import type { ErrorRequestHandler, RequestHandler, Request } from 'express';
 import { AppError, NotFoundError, type ErrorCode } from '../errors';
 import type { Logger } from '../log/logger';
 import { redactText } from '../log/redact';
-import type { ConnectionKeeper } from '../session/connection';
+import type { Connections } from '../session/connection';
 import { PROVIDER_NAME as FB, permissionWords, waitWords } from '../words';
 import { ownPath } from './returnTo';
 
@@ -305,14 +305,14 @@ function describe(err: unknown, req: Request): ErrorPage {
  * longer accepts is not an error for the person: their tokens are dropped
  * and they are sent home, with the reason, to connect again.
  */
-export function errorHandler(logger: Logger, keeper: ConnectionKeeper): ErrorRequestHandler {
+export function errorHandler(logger: Logger, connections: Connections): ErrorRequestHandler {
   return (err: unknown, req, res, next) => {
     if (res.headersSent) {
       next(err);
       return;
     }
     if (err instanceof AppError && err.code === 'graph_token' && req.session) {
-      keeper.drop(req);
+      connections.drop(req);
       req.session.flash = `${ERROR_PAGES.graph_token.title(err, req)}. ${signedOutReason(err.subcode)}`;
       logger.info(
         {

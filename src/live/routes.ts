@@ -26,13 +26,13 @@ export function liveRoutes(ctx: AppContext): Router {
 
 function stream(ctx: AppContext, req: Request, res: Response): void {
   const pageId = req.params.pageId as string;
-  if (!ctx.keeper.pageToken(req, pageId)) {
-    if (!ctx.keeper.userToken(req)) throw new NotConnectedError('Connect your account to follow this page.');
+  if (!ctx.connections.pageToken(req, pageId)) {
+    if (!ctx.connections.userToken(req)) throw new NotConnectedError('Connect your account to follow this page.');
     throw new PageAccessError();
   }
   const since = sinceParam(req.query);
   const sessionId = req.sessionID;
-  const person = ctx.keeper.current(req)?.userId;
+  const person = ctx.connections.current(req)?.userId;
   let ended = false;
   const end = () => {
     if (ended) return;

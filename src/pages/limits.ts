@@ -32,7 +32,7 @@ interface Waiter {
  * up to `waitMs` for a slot, then fails with a 429. Only reads that really go
  * upstream pass through here: cache hits never wait.
  */
-export class SessionGate {
+export class ReadShares {
   private readonly slots = new Map<string, Slot>();
   /** Reads turned away after waiting (for tests and the report). */
   refused = 0;

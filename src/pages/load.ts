@@ -159,7 +159,7 @@ export function isPermissionError(err: unknown): err is GraphApiError {
 
 /** Admits this session's provider reads within its share of concurrent reads (./limits). */
 export function gateOf(ctx: AppContext, sessionId: string): ReadGate {
-  return (read) => ctx.upstream.run(sessionId, read);
+  return (read) => ctx.readShares.run(sessionId, read);
 }
 
 /** The pages the person manages, kept briefly per user token. */

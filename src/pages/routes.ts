@@ -49,7 +49,7 @@ export function pageRoutes(ctx: AppContext): Router {
 }
 
 async function picker(ctx: AppContext, req: Request, res: Response): Promise<void> {
-  const user = ctx.keeper.userAccess(req);
+  const user = ctx.connections.userAccess(req);
   if (!user.userToken) throw new NotConnectedError('Connect your account to choose a page.');
   if (ctx.config.pageId) {
     res.redirect(303, `/pages/${ctx.config.pageId}`);
@@ -88,8 +88,8 @@ function declinedPermissions(ctx: AppContext, user: UserAccess): string[] {
 
 async function connect(ctx: AppContext, req: Request, res: Response): Promise<void> {
   const pageId = req.params.pageId as string;
-  const changes = await connectChosenPage(ctx, ctx.keeper.userAccess(req), pageId, req.log ?? ctx.logger);
-  ctx.keeper.applyPageChanges(req, pageId, changes);
+  const changes = await connectChosenPage(ctx, ctx.connections.userAccess(req), pageId, req.log ?? ctx.logger);
+  ctx.connections.applyPageChanges(req, pageId, changes);
   await save(req);
   res.redirect(303, `/pages/${pageId}`);
 }
@@ -99,12 +99,12 @@ type Images = NonNullable<ViewOptions['images']>;
 /** A Page: what the session holds for it, the load, what the load taught the session, the view. */
 async function page(ctx: AppContext, req: Request, res: Response, images: Images): Promise<void> {
   const pageId = req.params.pageId as string;
-  const access = ctx.keeper.pageAccess(req, pageId);
+  const access = ctx.connections.pageAccess(req, pageId);
   // Authorization first: the shared cache is read only for a session that holds a token for this page.
   const token = pageTokenOrRedirect(ctx, req, res, access);
   if (!token) return;
   const { outcome, changes } = await loadPage(ctx, access, token);
-  ctx.keeper.applyPageChanges(req, pageId, changes);
+  ctx.connections.applyPageChanges(req, pageId, changes);
   if ('error' in outcome) throw outcome.error;
   res.render('page', pageLocals(ctx, req.app, access, outcome, images));
 }
@@ -159,11 +159,11 @@ const FEED_SCOPE = 'pages_read_engagement';
  */
 async function freshPosts(ctx: AppContext, req: Request, res: Response, images: Images): Promise<void> {
   const pageId = req.params.pageId as string;
-  const access = ctx.keeper.pageAccess(req, pageId);
+  const access = ctx.connections.pageAccess(req, pageId);
   const token = pageTokenOrRedirect(ctx, req, res, access);
   if (!token) return;
   const read = await forPage(ctx, access, readPage(ctx, access, token));
-  ctx.keeper.applyPageChanges(req, pageId, read.changes);
+  ctx.connections.applyPageChanges(req, pageId, read.changes);
   const [, feed] = bothOrDrop(ctx, access, read);
   res.type('html').send(showFeed(req.app, feed, (f) => toFeedView(f, 'first', { images, pageId })).posts.html);
 }
@@ -177,7 +177,7 @@ async function olderPosts(ctx: AppContext, req: Request, res: Response, images: 
     throw new BadRequestError(
       'This link to more posts is incomplete or was changed. Go back to the page and open the posts from there.',
     );
-  const access = ctx.keeper.pageAccess(req, pageId);
+  const access = ctx.connections.pageAccess(req, pageId);
   const token = pageTokenOrRedirect(ctx, req, res, access);
   if (!token) return;
   const feed = await forPage(

@@ -10,7 +10,7 @@ import type { Connection } from './types';
  * absolute lifetime, or that no key opens reads as "not connected". Its shape
  * was checked when the session was loaded (./schema).
  */
-export class ConnectionKeeper {
+export class Connections {
   constructor(
     private readonly sealer: TokenSealer,
     private readonly maxAgeMs: number,

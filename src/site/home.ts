@@ -6,13 +6,13 @@ import { ownPath } from '../http/returnTo';
 export function homeRoutes(ctx: AppContext): Router {
   const router = Router();
   router.get('/', (req, res) => {
-    const conn = ctx.keeper.current(req);
+    const conn = ctx.connections.current(req);
     // Where Connect leads back to after a sign-out by Facebook: one of our own page paths; anything else
     // (repeated, too long, another site) is ignored rather than refused, since home must always open.
     const returnTo = ownPath(req.query.return_to);
     res.render('home', {
       title: 'Pagelight',
-      pages: conn ? ctx.keeper.connectedPages(req) : [],
+      pages: conn ? ctx.connections.connectedPages(req) : [],
       configuredPageId: ctx.config.pageId,
       loggedOut: req.query.logged_out === '1',
       demo: ctx.config.demo,

@@ -5,7 +5,7 @@ import { AppError, ERROR_STATUS, type ErrorCode } from '../../src/errors';
 import { GraphApiError } from '../../src/graph/errors';
 import { ERROR_PAGES, errorHandler } from '../../src/http/errors';
 import { createLogger } from '../../src/log/logger';
-import { ConnectionKeeper } from '../../src/session/connection';
+import { Connections } from '../../src/session/connection';
 import { TokenSealer } from '../../src/session/sealer';
 import { LogCapture } from '../support/stack';
 
@@ -30,7 +30,7 @@ function appThrowing(err: unknown) {
   app.use(
     errorHandler(
       createLogger({ level: 'info', destination: logs }),
-      new ConnectionKeeper(new TokenSealer(['k'.repeat(32)]), 1000, () => 0),
+      new Connections(new TokenSealer(['k'.repeat(32)]), 1000, () => 0),
     ),
   );
   return { app, logs };

@@ -1,4 +1,4 @@
-import { SessionGate, TooManyRequestsError } from '../../src/pages/limits';
+import { ReadShares, TooManyRequestsError } from '../../src/pages/limits';
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { CookieClient } from '../support/cookieClient';
 import { graphCalls } from '../support/emulator';
@@ -9,7 +9,7 @@ import { startServedStack, type Stack, useStack } from '../support/stack';
 
 const BAKERY = SEED_IDS.pages.bakery;
 
-describe('SessionGate (concurrent provider reads per session)', () => {
+describe('ReadShares (concurrent provider reads per session)', () => {
   const deferred = () => {
     let resolve!: () => void;
     const promise = new Promise<void>((r) => (resolve = r));
@@ -17,7 +17,7 @@ describe('SessionGate (concurrent provider reads per session)', () => {
   };
 
   it('when a session has its share of reads under way, then the next waits for a slot, and another session does not wait', async () => {
-    const gate = new SessionGate(2, 1000);
+    const gate = new ReadShares(2, 1000);
     const first = deferred();
     const reads = [gate.run('a', () => first.promise), gate.run('a', () => new Promise<void>(() => undefined))];
     let thirdStarted = false;
@@ -33,7 +33,7 @@ describe('SessionGate (concurrent provider reads per session)', () => {
   });
 
   it('when no slot frees within the wait, then the read fails with a 429 that says when to retry', async () => {
-    const gate = new SessionGate(1, 20);
+    const gate = new ReadShares(1, 20);
     void gate.run('a', () => new Promise<void>(() => undefined));
     const refused = gate.run('a', async () => 'never');
     await expect(refused).rejects.toBeInstanceOf(TooManyRequestsError);

@@ -4,7 +4,7 @@ import type { AppContext } from '../../src/context';
 import { GraphApiError } from '../../src/graph/errors';
 import type { FeedResponse, PageDetails, PageList } from '../../src/graph/schemas';
 import { loadPage } from '../../src/pages/load';
-import { SessionGate } from '../../src/pages/limits';
+import { ReadShares } from '../../src/pages/limits';
 import type { PageAccess } from '../../src/session/access';
 
 /**
@@ -30,7 +30,7 @@ function contextWith(graph: { details?: () => Promise<PageDetails>; feed?: () =>
     },
     pageCache: new PageCache({ ttlSec: 60 }),
     accounts: new AccountsCache(60),
-    upstream: new SessionGate(4),
+    readShares: new ReadShares(4),
     now: () => NOW,
   } as unknown as AppContext;
   return { ctx, calls };

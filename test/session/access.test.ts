@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { ConnectionKeeper } from '../../src/session/connection';
+import { Connections } from '../../src/session/connection';
 import { TokenSealer } from '../../src/session/sealer';
 
 /**
@@ -8,21 +8,21 @@ import { TokenSealer } from '../../src/session/sealer';
  */
 const NOW = 1_700_000_000_000;
 const sealer = new TokenSealer(['k'.repeat(32)]);
-const keeper = new ConnectionKeeper(sealer, 3600_000, () => NOW);
+const connections = new Connections(sealer, 3600_000, () => NOW);
 
 /** A request whose session is connected, with the bakery's page token, as express-session would hand it over. */
 function connectedRequest(): Request {
   const req = { sessionID: 'sid-1', session: {} } as unknown as Request;
-  keeper.start(req, { token: 'EAA-user', expiresAt: null }, ['pages_show_list', 'pages_read_engagement']);
-  keeper.applyPageChanges(req, 'bakery', { connected: { token: 'EAA-page', name: 'Bakery' } });
+  connections.start(req, { token: 'EAA-user', expiresAt: null }, ['pages_show_list', 'pages_read_engagement']);
+  connections.applyPageChanges(req, 'bakery', { connected: { token: 'EAA-page', name: 'Bakery' } });
   return req;
 }
 
-describe('ConnectionKeeper.pageAccess', () => {
+describe('Connections.pageAccess', () => {
   it('when the session holds the page, then one value has its tokens opened and what the session knows of it', () => {
     const req = connectedRequest();
-    keeper.applyPageChanges(req, 'bakery', { tasks: ['CREATE_CONTENT'], tokenConfirmedAt: NOW - 5, live: true });
-    expect(keeper.pageAccess(req, 'bakery')).toEqual({
+    connections.applyPageChanges(req, 'bakery', { tasks: ['CREATE_CONTENT'], tokenConfirmedAt: NOW - 5, live: true });
+    expect(connections.pageAccess(req, 'bakery')).toEqual({
       sessionId: 'sid-1',
       userToken: 'EAA-user',
       scopes: ['pages_show_list', 'pages_read_engagement'],
@@ -37,7 +37,7 @@ describe('ConnectionKeeper.pageAccess', () => {
   });
 
   it('when the page is not connected, then the value has the user token and no page token', () => {
-    const access = keeper.pageAccess(connectedRequest(), 'other');
+    const access = connections.pageAccess(connectedRequest(), 'other');
     expect(access.userToken).toBe('EAA-user');
     expect(access.pageToken).toBeUndefined();
     expect(access.live).toBe(false);
@@ -46,23 +46,23 @@ describe('ConnectionKeeper.pageAccess', () => {
   it('when the value is read, then the session is not changed', () => {
     const req = connectedRequest();
     const before = JSON.stringify(req.session);
-    keeper.pageAccess(req, 'bakery');
+    connections.pageAccess(req, 'bakery');
     expect(JSON.stringify(req.session)).toBe(before);
   });
 });
 
-describe('ConnectionKeeper.applyPageChanges', () => {
+describe('Connections.applyPageChanges', () => {
   it('when a load learned the role, confirmed the token and renamed the page, then the session keeps all three', () => {
     const req = connectedRequest();
-    keeper.applyPageChanges(req, 'bakery', { tasks: ['ANALYZE'], tokenConfirmedAt: NOW, name: 'Bakery & Co' });
+    connections.applyPageChanges(req, 'bakery', { tasks: ['ANALYZE'], tokenConfirmedAt: NOW, name: 'Bakery & Co' });
     const page = req.session.connection?.pages.bakery;
     expect(page).toMatchObject({ tasks: ['ANALYZE'], tokenConfirmedAt: NOW, name: 'Bakery & Co' });
   });
 
   it('when a page is connected again, then its token is sealed to the session and what was known of it goes', () => {
     const req = connectedRequest();
-    keeper.applyPageChanges(req, 'bakery', { tasks: ['ANALYZE'], tokenConfirmedAt: NOW, live: true });
-    keeper.applyPageChanges(req, 'bakery', { connected: { token: 'EAA-page-2', name: '' }, live: false });
+    connections.applyPageChanges(req, 'bakery', { tasks: ['ANALYZE'], tokenConfirmedAt: NOW, live: true });
+    connections.applyPageChanges(req, 'bakery', { connected: { token: 'EAA-page-2', name: '' }, live: false });
     const page = req.session.connection?.pages.bakery;
     expect(page?.token).not.toContain('EAA-page-2');
     expect(sealer.open(page?.token, 'session:sid-1')).toBe('EAA-page-2');
@@ -72,22 +72,22 @@ describe('ConnectionKeeper.applyPageChanges', () => {
   it('when no change is given, then nothing is written', () => {
     const req = connectedRequest();
     const before = JSON.stringify(req.session);
-    keeper.applyPageChanges(req, 'bakery', {});
+    connections.applyPageChanges(req, 'bakery', {});
     expect(JSON.stringify(req.session)).toBe(before);
   });
 
   it('when the page is not connected, then changes for it are dropped', () => {
     const req = connectedRequest();
-    keeper.applyPageChanges(req, 'other', { tasks: ['ANALYZE'], tokenConfirmedAt: NOW });
+    connections.applyPageChanges(req, 'other', { tasks: ['ANALYZE'], tokenConfirmedAt: NOW });
     expect(req.session.connection?.pages.other).toBeUndefined();
   });
 });
 
-describe('ConnectionKeeper.pageAccess with a tampered page token', () => {
+describe('Connections.pageAccess with a tampered page token', () => {
   it('when no key opens the page token, then the connection ends and the value reads as not connected', () => {
     const req = connectedRequest();
     req.session.connection!.pages.bakery!.token = 'tampered';
-    const access = keeper.pageAccess(req, 'bakery');
+    const access = connections.pageAccess(req, 'bakery');
     expect(access.userToken).toBeUndefined();
     expect(access.pageToken).toBeUndefined();
     expect(req.session.connection).toBeUndefined();
