@@ -8,7 +8,7 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test/e2e'],
   testMatch: ['**/*.e2e.test.ts'],
-  globalSetup: '<rootDir>/test/e2e/globalSetup.js',
+  globalSetup: '<rootDir>/test/e2e/global-setup.js',
   testTimeout: 60000,
   maxWorkers: 1,
   moduleNameMapper: { '^@pagelight/graph-emulator$': '<rootDir>/packages/graph-emulator/src/index.ts' },

@@ -15,7 +15,7 @@ import express from 'express';
 import { GraphClient } from '../src/graph/client';
 import { RenderedHtml, templateOptions, useViews, VIEWS_DIR } from '../src/http/views';
 import { imageFilter } from '../src/pages/images';
-import { toFeedView, toPageView, type FeedView, type PageView } from '../src/pages/viewModel';
+import { toFeedView, toPageView, type FeedView, type PageView } from '../src/pages/view-model';
 
 function required(name: string): string {
   const value = process.env[name];

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { CookieClient } from '../test/support/cookieClient';
+import { CookieClient } from '../test/support/cookie-client';
 import { control } from '../test/support/emulator';
 import { startAppProcess, stop, type AppCredentials, type Child } from '../test/support/processes';
 import { realLogin } from '../test/support/login';

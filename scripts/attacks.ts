@@ -10,10 +10,10 @@ import express from 'express';
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { useViews } from '../src/http/views';
 import { renderPartial } from '../src/pages/fragments';
-import { toFeedView } from '../src/pages/viewModel';
-import { CookieClient } from '../test/support/cookieClient';
+import { toFeedView } from '../src/pages/view-model';
+import { CookieClient } from '../test/support/cookie-client';
 import { connectedClient } from '../test/support/login';
-import { signedRequest } from '../test/support/signedRequest';
+import { signedRequest } from '../test/support/signed-request';
 import { openStream, type EventStream } from '../test/support/sse';
 import { APP_SECRET, type Stack } from '../test/support/stack';
 

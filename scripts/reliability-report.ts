@@ -14,7 +14,7 @@ import fc from 'fast-check';
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { createLimitedServer, serverLimits } from '../src/http/limits';
 import { burstFrom } from '../test/support/burst';
-import { CookieClient } from '../test/support/cookieClient';
+import { CookieClient } from '../test/support/cookie-client';
 import { FAULTS } from '../test/support/faults';
 import { queryString, segment } from '../test/support/inputs';
 import { connectedClient, logInAndConnect, overFetch, realLogin } from '../test/support/login';

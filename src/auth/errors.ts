@@ -19,7 +19,7 @@ export class AuthorizationError extends AppError {
   }
 }
 
-/** Too many login starts from one address (see ./rateLimit). */
+/** Too many login starts from one address (see ./rate-limit). */
 export class LoginRateLimitError extends AppError {
   declare readonly retryAfterSec: number;
   constructor(retryAfterSec: number) {

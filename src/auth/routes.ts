@@ -4,7 +4,7 @@ import { AppError, BadRequestError } from '../errors';
 import { TokenEndpointError, GraphApiError } from '../graph/errors';
 import type { CodeGrant, UserTokenGrant, VerifiedCallback } from '../graph/client';
 import { singleParam } from '../http/params';
-import { ownPath, pageIdOf } from '../http/returnTo';
+import { ownPath, pageIdOf } from '../http/return-to';
 import { connectPage } from '../pages/connect';
 import { requireCsrf } from '../session/csrf';
 import { shortenIfPendingOnly } from '../session/lifetimes';
@@ -12,10 +12,10 @@ import { sessionCookieAttributes } from '../session/middleware';
 import { destroy, regenerate, save } from '../session/persist';
 import { deniedMessage, isCancel, parseCallback } from './callback';
 import { AuthorizationError, PkceRefusedError, StateMismatchError } from './errors';
-import type { Identity } from './idToken';
+import type { Identity } from './id-token';
 import { beginLogin, consumeState, dropState } from './pending';
 import { codeChallenge } from './pkce';
-import { loginRateLimit } from './rateLimit';
+import { loginRateLimit } from './rate-limit';
 
 /** /auth: start the login, take the provider's redirect, log out. */
 export function authRoutes(ctx: AppContext): Router {

@@ -42,7 +42,7 @@ export const tokenSchema = z.object({
   access_token: z.string().min(1).max(4096),
   token_type: opt(z.string().max(40)),
   expires_in: opt(z.number().int().nonnegative()),
-  /** OIDC logins only; verified in src/auth/idToken.ts. */
+  /** OIDC logins only; verified in src/auth/id-token.ts. */
   id_token: opt(z.string().min(1).max(16_384)),
 });
 export type TokenResponse = z.infer<typeof tokenSchema>;

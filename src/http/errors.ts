@@ -4,7 +4,7 @@ import type { Logger } from '../log/logger';
 import { redactText } from '../log/redact';
 import type { Connections } from '../session/connection';
 import { PROVIDER_NAME as FB, permissionWords, waitWords } from '../words';
-import { ownPath } from './returnTo';
+import { ownPath } from './return-to';
 
 /**
  * What an error page offers. Resolved per request: "Try again" retries the

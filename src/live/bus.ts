@@ -51,7 +51,7 @@ export class LocalPageEvents implements PageEvents {
     this.deliver(pageId, event, this.now());
   }
 
-  /** Keeps and hands out an event stamped `at` elsewhere (by the instance that published it, ./redisBus). */
+  /** Keeps and hands out an event stamped `at` elsewhere (by the instance that published it, ./redis-bus). */
   deliver(pageId: string, event: PageEvent, at: number): void {
     const kept = (this.recent.get(pageId) ?? []).filter((e) => at - e.at < RECENT_MS);
     kept.push({ at, event });

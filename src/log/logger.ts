@@ -13,7 +13,7 @@ export interface LoggerOptions {
 /**
  * What a request, a response and an error look like in a log line: short,
  * and with credentials scrubbed from URLs and messages. A request's lines
- * (./requestLog) carry `req` through the first: its id, method and URL, never
+ * (./request-log) carry `req` through the first: its id, method and URL, never
  * its headers or raw query.
  */
 export const SERIALIZERS = {

@@ -4,7 +4,7 @@ import ejs from 'ejs';
 import type { Application } from 'express';
 import type { FeedResponse, PageDetails } from '../graph/schemas';
 import { RenderedHtml, templateOptions } from '../http/views';
-import type { FeedView, PageView } from './viewModel';
+import type { FeedView, PageView } from './view-model';
 
 /**
  * What renders a cached answer — its view model and the HTML of its parts (views/partials) — made once per
@@ -37,7 +37,7 @@ export function showPage(
 ): ShownPage {
   return memo(details, 'card', () => {
     const view = toView(details);
-    return { view, card: renderPartial(app, 'pageCard', view), details: renderPartial(app, 'pageDetails', view) };
+    return { view, card: renderPartial(app, 'page-card', view), details: renderPartial(app, 'page-details', view) };
   });
 }
 
@@ -60,12 +60,12 @@ function memo<S extends ShownPage | ShownFeed>(answer: object, field: keyof S, m
 
 interface Partials {
   posts: FeedView;
-  pageCard: PageView;
-  pageDetails: PageView;
+  'page-card': PageView;
+  'page-details': PageView;
 }
 
 /** The one local each partial reads. */
-const LOCAL: { [P in keyof Partials]: string } = { posts: 'feed', pageCard: 'page', pageDetails: 'page' };
+const LOCAL: { [P in keyof Partials]: string } = { posts: 'feed', 'page-card': 'page', 'page-details': 'page' };
 
 /**
  * views/partials/`partial` for `model`, as HTML: RenderedHtml, which `<%= %>` prints as it is

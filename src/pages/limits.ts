@@ -1,6 +1,6 @@
 import type { Request, RequestHandler } from 'express';
 import { AppError } from '../errors';
-import { perMinuteLimit } from '../http/rateLimit';
+import { perMinuteLimit } from '../http/rate-limit';
 
 /**
  * Fairness between sessions: one person's burst of uncached requests must not

@@ -3,7 +3,7 @@ import type { ReadGate } from '../graph/client';
 import { GraphApiError } from '../graph/errors';
 import { PAGE_FIELDS_PARAM, type FeedResponse, type PageDetails, type PageList } from '../graph/schemas';
 import type { PageAccess, PageChanges } from '../session/access';
-import { pageName } from './viewModel';
+import { pageName } from './view-model';
 
 /**
  * How a Page is loaded for its view: from the cache shared between sessions, or upstream with this session's

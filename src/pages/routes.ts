@@ -13,7 +13,7 @@ import { showFeed, showPage } from './fragments';
 import { imageFilter } from './images';
 import { sessionRateLimit } from './limits';
 import { bothOrDrop, forPage, gateOf, isPermissionError, listPages, loadPage, readPage, type PageShown } from './load';
-import { toFeedView, toPageView, type ViewOptions } from './viewModel';
+import { toFeedView, toPageView, type ViewOptions } from './view-model';
 import { PROVIDER_NAME, permissionWords } from '../words';
 
 /**

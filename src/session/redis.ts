@@ -6,7 +6,7 @@ import { TOMBSTONE_MS } from './lifetimes';
 import { redisRecords } from './records';
 import { tolerantJson } from './serializer';
 import type { SessionStoreHandle } from './store';
-import { ownerOf } from './userIndex';
+import { ownerOf } from './user-index';
 
 /** connect-redis's own callback type (node-style, loosely typed there). */
 type Callback = NonNullable<Parameters<RedisStore['get']>[1]>;

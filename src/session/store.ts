@@ -5,7 +5,7 @@ import { LRUCache } from 'lru-cache';
 import { isShortLived, PENDING_SESSION_MS, TOMBSTONE_MS } from './lifetimes';
 import { MemoryRecords, type RecordStore } from './records';
 import { checkedOnWriteJson } from './serializer';
-import { MemorySessionIndex, type SessionIndex } from './userIndex';
+import { MemorySessionIndex, type SessionIndex } from './user-index';
 
 /** A session store plus what the app needs to run it: health and shutdown. */
 export interface SessionStoreHandle {

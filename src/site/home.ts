@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { AppContext } from '../context';
-import { ownPath } from '../http/returnTo';
+import { ownPath } from '../http/return-to';
 
 /** The home page: Connect page, or the pages this session has connected. */
 export function homeRoutes(ctx: AppContext): Router {

@@ -1,9 +1,9 @@
 import { SEED_IDS, type LogEntry } from '@pagelight/graph-emulator';
-import { MemorySessionIndex } from '../../src/session/userIndex';
+import { MemorySessionIndex } from '../../src/session/user-index';
 import { APP_SECRET, agentFor, type Agent, useStack } from '../support/stack';
 import { completeDialog } from '../support/dialog';
 import { pathOf, startLogin, connectedAgent } from '../support/flow';
-import { signedRequest } from '../support/signedRequest';
+import { signedRequest } from '../support/signed-request';
 
 const ADA = SEED_IDS.users.ada;
 const GRACE = SEED_IDS.users.grace;

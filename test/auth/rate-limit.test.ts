@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { createClient } from 'redis';
 import { ConfigError, loadConfig } from '../../src/config';
-import { CookieClient } from '../support/cookieClient';
+import { CookieClient } from '../support/cookie-client';
 import { startStack, type Stack, startInstance } from '../support/stack';
 import { configFor, startSharedEmulator } from '../support/instances';
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createClient } from 'redis';
-import { PageCache } from '../../src/cache/memoryPageCache';
-import { RedisPageCache } from '../../src/cache/redisPageCache';
+import { PageCache } from '../../src/cache/memory-page-cache';
+import { RedisPageCache } from '../../src/cache/redis-page-cache';
 import { createLogger } from '../../src/log/logger';
 import type { SharedRedis } from '../../src/redis';
 import { redisAnswers } from '../support/redis';

@@ -1,4 +1,4 @@
-import type { PageCacheStore } from '../../src/cache/pageCache';
+import type { PageCacheStore } from '../../src/cache/page-cache';
 
 /** What the contract needs of one implementation. */
 export interface ContractSubject {

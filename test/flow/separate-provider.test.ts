@@ -8,7 +8,7 @@ import { createMemorySessionStore } from '../../src/session/store';
 import { startEmulator, SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
 import { completeDialog } from '../support/dialog';
 import { LogCapture } from '../support/stack';
-import { CookieClient } from '../support/cookieClient';
+import { CookieClient } from '../support/cookie-client';
 
 /**
  * Real-provider mode: the emulator runs as a separate provider on its own

@@ -1,6 +1,6 @@
 import { GraphApiError } from '../../src/graph/errors';
 import { listen } from '../support/stack';
-import { stubGraphClient } from '../support/graphClient';
+import { stubGraphClient } from '../support/graph-client';
 
 describe('a provider that ignores the Authorization header on one path', () => {
   it('when /me/permissions answers 104 to the header, then that path switches to form-body tokens and /me/accounts keeps the header', async () => {

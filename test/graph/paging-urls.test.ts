@@ -1,6 +1,6 @@
 import { startEmulator, SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
 import { accountsSchema, feedSchema } from '../../src/graph/schemas';
-import { stubGraphClient } from '../support/graphClient';
+import { stubGraphClient } from '../support/graph-client';
 
 /**
  * The provider's `paging.next` and `previous` are whole URLs with the token in them (`access_token=`). What the

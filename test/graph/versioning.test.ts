@@ -3,7 +3,7 @@ import { DEFAULT_API_VERSION } from '../../src/config';
 import { createLogger } from '../../src/log/logger';
 import { connectedAgent } from '../support/flow';
 import { listen, LogCapture, useStack } from '../support/stack';
-import { stubGraphClient } from '../support/graphClient';
+import { stubGraphClient } from '../support/graph-client';
 
 const BAKERY = SEED_IDS.pages.bakery;
 

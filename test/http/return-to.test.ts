@@ -1,4 +1,4 @@
-import { MAX_RETURN_TO, ownPath, pageIdOf } from '../../src/http/returnTo';
+import { MAX_RETURN_TO, ownPath, pageIdOf } from '../../src/http/return-to';
 
 /** docs/architecture.md#return-to */
 describe('ownPath (where a login or "Try again" may lead)', () => {

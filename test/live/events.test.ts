@@ -1,5 +1,5 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { CookieClient } from '../support/cookieClient';
+import { CookieClient } from '../support/cookie-client';
 import { realLogin } from '../support/login';
 import { openStream, type EventStream } from '../support/sse';
 import { eventually } from '../support/wait';

@@ -1,9 +1,9 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { signOutUser } from '../../src/session/signOut';
-import { CookieClient } from '../support/cookieClient';
+import { signOutUser } from '../../src/session/sign-out';
+import { CookieClient } from '../support/cookie-client';
 import { openStream } from '../support/sse';
 import { realLogin } from '../support/login';
-import { signedRequest } from '../support/signedRequest';
+import { signedRequest } from '../support/signed-request';
 import { APP_SECRET, startServedStack, type Stack } from '../support/stack';
 
 const ADA = SEED_IDS.users.ada;

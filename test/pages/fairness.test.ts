@@ -1,6 +1,6 @@
 import { ReadShares, TooManyRequestsError } from '../../src/pages/limits';
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { CookieClient } from '../support/cookieClient';
+import { CookieClient } from '../support/cookie-client';
 import { graphCalls } from '../support/emulator';
 import { connectedAgent } from '../support/flow';
 import { burstFrom } from '../support/burst';

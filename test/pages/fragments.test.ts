@@ -2,7 +2,7 @@ import express from 'express';
 import { useViews } from '../../src/http/views';
 import { renderPartial, showFeed, showPage } from '../../src/pages/fragments';
 import { imageFilter } from '../../src/pages/images';
-import { toFeedView, toPageView } from '../../src/pages/viewModel';
+import { toFeedView, toPageView } from '../../src/pages/view-model';
 import type { FeedResponse, PageDetails } from '../../src/graph/schemas';
 
 /** Parts of the page view rendered once per cached answer (docs/architecture.md#views). */
@@ -59,9 +59,11 @@ describe('renderPartial', () => {
       expect(posts).toContain('&lt;script&gt;window.__pwned=1&lt;/script&gt; Rye &amp; caraway');
       expect(posts).not.toContain('<script>');
       expect(posts).not.toContain('javascript:');
-      expect(renderPartial(app, 'pageCard', page).html).toBe(await rendered(app, 'partials/pageCard', { page }));
-      expect(renderPartial(app, 'pageDetails', page).html).toBe(await rendered(app, 'partials/pageDetails', { page }));
-      expect(renderPartial(app, 'pageCard', page).html).toContain('Bakery &#34;&lt;b&gt;&#34;');
+      expect(renderPartial(app, 'page-card', page).html).toBe(await rendered(app, 'partials/page-card', { page }));
+      expect(renderPartial(app, 'page-details', page).html).toBe(
+        await rendered(app, 'partials/page-details', { page }),
+      );
+      expect(renderPartial(app, 'page-card', page).html).toContain('Bakery &#34;&lt;b&gt;&#34;');
     },
   );
 });
@@ -90,8 +92,8 @@ describe('showPage and showFeed: one memo from a cached answer to what renders i
     const app = appWith(true);
     const answer = detailsAnswer();
     const shown = showPage(app, answer, (d) => toPageView(d, '', { images }));
-    expect(shown.card.html).toBe(await rendered(app, 'partials/pageCard', { page: shown.view }));
-    expect(shown.details.html).toBe(await rendered(app, 'partials/pageDetails', { page: shown.view }));
+    expect(shown.card.html).toBe(await rendered(app, 'partials/page-card', { page: shown.view }));
+    expect(shown.details.html).toBe(await rendered(app, 'partials/page-details', { page: shown.view }));
     expect(showPage(app, answer, () => toPageView({ id: '2' }, '', { images }))).toBe(shown);
   });
 });

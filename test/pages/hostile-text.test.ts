@@ -2,7 +2,7 @@ import express from 'express';
 import fc from 'fast-check';
 import { useViews } from '../../src/http/views';
 import { renderPartial } from '../../src/pages/fragments';
-import { linkify, toFeedView, type Segment } from '../../src/pages/viewModel';
+import { linkify, toFeedView, type Segment } from '../../src/pages/view-model';
 
 /**
  * Post text is written by any Page admin, up to about 63,000 characters: turning its URLs into links must

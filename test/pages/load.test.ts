@@ -1,5 +1,5 @@
 import { AccountsCache } from '../../src/cache/accounts';
-import { PageCache } from '../../src/cache/memoryPageCache';
+import { PageCache } from '../../src/cache/memory-page-cache';
 import type { AppContext } from '../../src/context';
 import { GraphApiError } from '../../src/graph/errors';
 import type { FeedResponse, PageDetails, PageList } from '../../src/graph/schemas';

@@ -2,7 +2,7 @@ import { SEED_IDS } from '@pagelight/graph-emulator';
 import { ACCOUNTS_CALLS } from '../../src/graph/client';
 import { login } from '../support/flow';
 import { agentFor, listen, startStack, type Stack, useStack } from '../support/stack';
-import { stubGraphClient } from '../support/graphClient';
+import { stubGraphClient } from '../support/graph-client';
 
 /** A provider whose /me/accounts gives one page per call, `total` in all, with the real paging shape. */
 async function pagedProvider(total: number) {

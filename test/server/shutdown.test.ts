@@ -13,7 +13,7 @@ import { shutdown, type Closer } from '../../src/shutdown';
 import { completeDialog } from '../support/dialog';
 import { control, tokenCalls } from '../support/emulator';
 import { LogCapture } from '../support/stack';
-import { CookieClient } from '../support/cookieClient';
+import { CookieClient } from '../support/cookie-client';
 import { spawnNode } from '../support/processes';
 import { configFor, startSharedEmulator } from '../support/instances';
 import { redisAnswers } from '../support/redis';

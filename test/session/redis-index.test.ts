@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
 import type { Config } from '../../src/config';
-import { CookieClient } from '../support/cookieClient';
+import { CookieClient } from '../support/cookie-client';
 import { logIn, overFetch } from '../support/login';
-import { signedRequest } from '../support/signedRequest';
+import { signedRequest } from '../support/signed-request';
 import { APP_SECRET, startInstance, type Instance } from '../support/stack';
 import { configFor, startSharedEmulator } from '../support/instances';
 import { describeWithRedis, REDIS_URL, useRedisAdmin } from '../support/redis';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
 import type { Config } from '../../src/config';
-import { CookieClient } from '../support/cookieClient';
+import { CookieClient } from '../support/cookie-client';
 import { completeDialog } from '../support/dialog';
 import { csrfFrom } from '../support/flow';
 import { startInstance, type Instance } from '../support/stack';

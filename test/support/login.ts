@@ -5,7 +5,7 @@
  * jar per person).
  */
 import type { Agent } from './stack';
-import { CookieClient } from './cookieClient';
+import { CookieClient } from './cookie-client';
 import { completeDialog, type DialogChoice } from './dialog';
 
 /** One answer, read the same whichever client fetched it; `raw` is the client's own response. */

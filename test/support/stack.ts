@@ -8,7 +8,7 @@ import { buildContext, contextClosers } from '../../src/context';
 import { loadConfig, type Config } from '../../src/config';
 import { graphClientFor, type GraphClient } from '../../src/graph/client';
 import { createLogger } from '../../src/log/logger';
-import { PageCache, type PageCacheOptions } from '../../src/cache/memoryPageCache';
+import { PageCache, type PageCacheOptions } from '../../src/cache/memory-page-cache';
 import { LocalPageEvents } from '../../src/live/bus';
 import { redisFor, type RedisOptions, type SharedRedis } from '../../src/redis';
 import { createMemorySessionStore, type SessionStoreHandle } from '../../src/session/store';
@@ -19,7 +19,7 @@ import {
   type RunningEmulator,
   type SeedName,
 } from '@pagelight/graph-emulator';
-import { credentialsSeenBy, leakedLines } from './logScrape';
+import { credentialsSeenBy, leakedLines } from './log-scrape';
 
 export const APP_ID = '1234567890123456';
 export const APP_SECRET = 'test-app-secret-value-0001';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
 import type { Config } from '../../src/config';
 import { createMemorySessionStore } from '../../src/session/store';
-import { CookieClient } from '../support/cookieClient';
+import { CookieClient } from '../support/cookie-client';
 import { realLogin } from '../support/login';
 import { startInstance, type Instance } from '../support/stack';
 import { configFor, startSharedEmulator } from '../support/instances';

@@ -3,10 +3,10 @@ import express, { Router, type NextFunction, type Request, type RequestHandler, 
 import { z } from 'zod';
 import type { AppContext } from '../context';
 import { NotFoundError } from '../errors';
-import { perMinuteLimit } from '../http/rateLimit';
+import { perMinuteLimit } from '../http/rate-limit';
 import { parseJson } from '../json';
-import { signOutUser, type SignOutOutcome } from '../session/signOut';
-import { verifySignedRequest } from './signedRequest';
+import { signOutUser, type SignOutOutcome } from '../session/sign-out';
+import { verifySignedRequest } from './signed-request';
 
 /** How long a deletion's confirmation can be looked up (docs/architecture.md#provider-callbacks). */
 export const DELETION_RECORD_SEC = 30 * 24 * 60 * 60;

@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from '../../src/config';
-import { PageCache } from '../../src/cache/memoryPageCache';
+import { PageCache } from '../../src/cache/memory-page-cache';
 
 const later = <T>(value: T, ms = 20) => new Promise<T>((resolve) => setTimeout(() => resolve(value), ms));
 

@@ -1,6 +1,6 @@
 import type { SessionData, Store } from 'express-session';
 import type { SessionStoreHandle } from './store';
-import { ownerOf } from './userIndex';
+import { ownerOf } from './user-index';
 
 /** What the person reads on their next request after removing the app at the provider. */
 export const SIGNED_OUT_MESSAGE =

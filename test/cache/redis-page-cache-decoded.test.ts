@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createClient } from 'redis';
 import { createLogger } from '../../src/log/logger';
-import { RedisPageCache } from '../../src/cache/redisPageCache';
+import { RedisPageCache } from '../../src/cache/redis-page-cache';
 import type { SharedRedis } from '../../src/redis';
 import { describeWithRedis, REDIS_URL } from '../support/redis';
 

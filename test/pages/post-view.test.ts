@@ -8,7 +8,7 @@ import {
   SEE_MORE_CHARS,
   toFeedView,
   toPostView,
-} from '../../src/pages/viewModel';
+} from '../../src/pages/view-model';
 
 /** Posts as people know them (docs/architecture.md#views). */
 const CDN = 'https://scontent.example-cdn.net';

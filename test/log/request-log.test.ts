@@ -1,7 +1,7 @@
 import express from 'express';
 import request from 'supertest';
 import { createLogger } from '../../src/log/logger';
-import { requestLogging } from '../../src/log/requestLog';
+import { requestLogging } from '../../src/log/request-log';
 import { LogCapture } from '../support/stack';
 import { eventually } from '../support/wait';
 

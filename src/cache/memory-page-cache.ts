@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { CachedPart, PageCacheStore, ReadOptions } from './pageCache';
+import type { CachedPart, PageCacheStore, ReadOptions } from './page-cache';
 
 export interface PageCacheOptions {
   /** Seconds an answer is served from the cache; 0 turns the cache off (PAGE_CACHE_TTL). */

@@ -7,8 +7,8 @@ export interface ReadOptions {
 }
 
 /**
- * The page cache as a page view uses it: this process's (./memoryPageCache) or the one shared by every
- * instance in Redis (./redisPageCache).
+ * The page cache as a page view uses it: this process's (./memory-page-cache) or the one shared by every
+ * instance in Redis (./redis-page-cache).
  * @see docs/architecture.md#page-cache
  */
 export interface PageCacheStore {

@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import type { Store } from 'express-rate-limit';
 import type { Config } from '../config';
 import { SessionStoreUnavailableError } from '../errors';
-import { perMinuteLimit } from '../http/rateLimit';
+import { perMinuteLimit } from '../http/rate-limit';
 import { LoginRateLimitError } from './errors';
 
 /**

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { parseJson } from '../json';
 import type { Logger } from '../log/logger';
 import type { SharedRedis } from '../redis';
-import type { CachedPart, PageCacheStore, ReadOptions } from './pageCache';
+import type { CachedPart, PageCacheStore, ReadOptions } from './page-cache';
 
 export interface SharedCacheOptions {
   /** PAGE_CACHE_TTL, seconds; 0 turns the cache off. */

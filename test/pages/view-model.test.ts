@@ -8,7 +8,7 @@ import {
   toFeedView,
   toPageView,
   toPostView,
-} from '../../src/pages/viewModel';
+} from '../../src/pages/view-model';
 
 /** Formatting as docs/architecture.md#views describes it. */
 describe('page view model', () => {

@@ -1,5 +1,5 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { credentialsSeenBy, leakedLines } from '../support/logScrape';
+import { credentialsSeenBy, leakedLines } from '../support/log-scrape';
 import { loginAndConnect, connectedAgent } from '../support/flow';
 import { agentFor, APP_SECRET, startStack } from '../support/stack';
 
