@@ -10,6 +10,7 @@ import { graphClientFor, type GraphClient } from '../../src/graph/client';
 import { createLogger } from '../../src/log/logger';
 import { PageCache, type PageCacheOptions } from '../../src/cache/memory-page-cache';
 import { LocalPageEvents } from '../../src/live/bus';
+import type { StreamRegistry } from '../../src/live/streams';
 import { redisFor, type RedisOptions, type SharedRedis } from '../../src/redis';
 import { createMemorySessionStore, type SessionStoreHandle } from '../../src/session/store';
 import {
@@ -49,6 +50,8 @@ export interface Stack {
   cache: PageCache;
   /** The bus webhook deliveries publish to and live-update streams listen on. */
   events: LocalPageEvents;
+  /** The open live-update streams, to wait until the server has let go of a closed one. */
+  streams: StreamRegistry;
   close(): Promise<void>;
 }
 
@@ -131,9 +134,15 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const graph = graphClientFor(config, logger, { retry: { retries: 1, baseMs: 10, capMs: 50, deadlineMs: 4000 } });
   const cache = new PageCache({ ...options.cache, ttlSec: config.pageCacheTtlSec });
   const events = new LocalPageEvents();
-  const app = createApp(
-    buildContext(config, { graph, sessions, logger, cache, events, ...(options.now ? { now: options.now } : {}) }),
-  );
+  const ctx = buildContext(config, {
+    graph,
+    sessions,
+    logger,
+    cache,
+    events,
+    ...(options.now ? { now: options.now } : {}),
+  });
+  const app = createApp(ctx);
   return {
     app,
     config,
@@ -143,6 +152,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     graph,
     cache,
     events,
+    streams: ctx.streams,
     close: async () => {
       open.delete(emulator);
       const pending = emulator.controls.pendingFailures();
@@ -158,7 +168,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 }
 
 /** The fields of a Stack that useStack's handle reads from the running stack. */
-const STACK_FIELDS = ['app', 'config', 'emulator', 'logs', 'sessions', 'graph', 'cache', 'events'] as const;
+const STACK_FIELDS = ['app', 'config', 'emulator', 'logs', 'sessions', 'graph', 'cache', 'events', 'streams'] as const;
 // A field added to Stack and not listed above fails to compile here.
 const everyField: Exclude<keyof Stack, 'close' | (typeof STACK_FIELDS)[number]> extends never ? true : never = true;
 void everyField;
