@@ -10,7 +10,7 @@ import type { Logger } from './log/logger';
 import { AccountsCache } from './cache/accounts';
 import { PageCache } from './cache/memoryPageCache';
 import type { PageCacheStore } from './cache/pageCache';
-import { RedisPageCache } from './cache/redisPageCache';
+import { PROVIDER_ANSWERS, RedisPageCache } from './cache/redisPageCache';
 import { SessionGate } from './pages/limits';
 import type { RedisConnection, SharedRedis } from './redis';
 import { ConnectionKeeper } from './session/connection';
@@ -93,6 +93,7 @@ export function buildContext(config: Config, deps: ContextDeps): AppContext {
             prefix: `${config.redisPrefix}cache:`,
             logger,
             now,
+            answers: PROVIDER_ANSWERS,
           })
         : new PageCache({ ttlSec: config.pageCacheTtlSec })),
     accounts: new AccountsCache(config.accountsCacheTtlSec),
