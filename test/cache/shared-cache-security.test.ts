@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { createClient } from 'redis';
+import request from 'supertest';
 import { SEED_IDS, startEmulator, type RunningEmulator } from '@pagelight/graph-emulator';
 import { createApp } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
@@ -10,7 +11,7 @@ import { buildContext, contextClosers, type AppContext } from '../../src/context
 import { createLogger } from '../../src/log/logger';
 import { redisFor } from '../../src/redis';
 import { CookieClient } from '../support/cookieClient';
-import { realLogin } from '../support/realLogin';
+import { csrfFrom, login, sessionCookie } from '../support/flow';
 import { APP_SECRET } from '../support/stack';
 
 /**
@@ -66,6 +67,28 @@ async function until(check: () => boolean | Promise<boolean>): Promise<void> {
   while (!(await check())) await new Promise((resolve) => setImmediate(resolve));
 }
 
+/**
+ * A person signed in as `user` on the instance at `url` over real HTTP, the page connected and viewed once: a
+ * cookie jar holding their session, usable on any instance (the sessions are shared).
+ */
+async function signIn(url: string, user: string): Promise<CookieClient> {
+  const agent = request.agent(url);
+  const callback = await login(agent, { user });
+  expect(callback.status).toBe(303);
+  const cookie = sessionCookie(callback);
+  if (!cookie) throw new Error('the login set no session cookie');
+  const picker = await agent.get('/pages').expect(200);
+  await agent
+    .post(`/pages/${BAKERY}/connect`)
+    .type('form')
+    .send({ _csrf: csrfFrom(picker.text) })
+    .expect(303);
+  const browser = new CookieClient(url, 15_000);
+  browser.jar.set('pagelight', cookie.slice(cookie.indexOf('=') + 1));
+  expect((await browser.get(`/pages/${BAKERY}`)).status).toBe(200);
+  return browser;
+}
+
 describeRedis('the shared page cache, attacked', () => {
   let emulator: RunningEmulator;
   let admin: ReturnType<typeof createClient>;
@@ -98,8 +121,7 @@ describeRedis('the shared page cache, attacked', () => {
   /** A person signed in on `instance` with the page connected and viewed, and the tokens the provider issued them. */
   async function viewer(instance: Instance): Promise<{ browser: CookieClient; tokens: string[] }> {
     const before = new Set(emulator.controls.issuedTokens());
-    const browser = new CookieClient(instance.url, 15_000);
-    expect(await realLogin(instance.url, ADA, BAKERY, browser)).toMatchObject({ ok: true });
+    const browser = await signIn(instance.url, ADA);
     return { browser, tokens: emulator.controls.issuedTokens().filter((t) => !before.has(t)) };
   }
 
