@@ -10,7 +10,7 @@ import type { Logger } from './log/logger';
 import { AccountsCache } from './cache/accounts';
 import { PageCache } from './cache/memory-page-cache';
 import type { PageCacheStore } from './cache/page-cache';
-import { RedisPageCache } from './cache/redis-page-cache';
+import { PROVIDER_ANSWERS, RedisPageCache } from './cache/redis-page-cache';
 import { ReadShares } from './pages/limits';
 import type { RedisConnection, SharedRedis } from './redis';
 import { Connections } from './session/connection';
@@ -93,6 +93,7 @@ export function buildContext(config: Config, deps: ContextDeps): AppContext {
             prefix: `${config.redisPrefix}cache:`,
             logger,
             now,
+            answers: PROVIDER_ANSWERS,
           })
         : new PageCache({ ttlSec: config.pageCacheTtlSec })),
     accounts: new AccountsCache(config.accountsCacheTtlSec),

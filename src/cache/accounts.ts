@@ -34,6 +34,11 @@ export class AccountsCache {
     return pages;
   }
 
+  /** Every list kept, with its key, read-only: for tests (the proof that no entry holds a token). */
+  entries(): { key: string; pages: PageList }[] {
+    return [...(this.lru?.entries() ?? [])].map(([key, pages]) => ({ key, pages }));
+  }
+
   /** The cached list, without fetching (undefined when not cached). */
   peek(userToken: string): PageList | undefined {
     return this.lru?.get(digest(userToken));

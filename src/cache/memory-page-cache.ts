@@ -161,6 +161,11 @@ export class PageCache implements PageCacheStore {
     return this.lru?.calculatedSize ?? 0;
   }
 
+  /** Every answer kept, with its key, read-only: for tests (the proof that no entry holds a token). */
+  entries(): { key: string; value: unknown }[] {
+    return [...(this.lru?.entries() ?? [])].map(([key, entry]) => ({ key, value: entry.value }));
+  }
+
   private async loadAndStore<T>(
     pageId: string,
     part: CachedPart,

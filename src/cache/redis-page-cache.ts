@@ -1,6 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import { z } from 'zod';
+import { z, type ZodType } from 'zod';
+import { GraphApiError } from '../graph/errors';
+import { feedSchema, pageDetailsSchema } from '../graph/schemas';
 import { parseJson } from '../json';
 import type { Logger } from '../log/logger';
 import type { SharedRedis } from '../redis';
@@ -23,6 +25,8 @@ export interface SharedCacheOptions {
   pollMs?: number;
   /** A live page's answer may be served up to this many TTLs old while one refresh runs (default 10). */
   staleFactor?: number;
+  /** How each part's answer read back is checked (PROVIDER_ANSWERS); a failing entry is a miss. Default: any JSON. */
+  answers?: Readonly<Record<CachedPart, ZodType>>;
 }
 
 export const DEFAULT_MAX_ANSWER_BYTES = 256 * 1024;
@@ -37,6 +41,25 @@ const Stored = z.object({
   answer: z.unknown(),
 });
 type StoredEntry = z.infer<typeof Stored>;
+
+/**
+ * What each part's answer must be when read back: the schemas the graph client checks the provider's answers
+ * with. Redis is shared and outlives every instance; an entry not written by this version of the app (or
+ * written by someone else) is checked like any answer from outside, and one that fails is a miss. buildContext
+ * passes these; a cache made without them (unit tests of the mechanism) takes any JSON.
+ */
+export const PROVIDER_ANSWERS: Readonly<Record<CachedPart, ZodType>> = {
+  details: pageDetailsSchema,
+  feed: feedSchema,
+};
+
+/**
+ * A failed load another session started, which a joiner must not take as its own: the provider refused *that*
+ * session's token or permission. The joiner loads with its own token instead (docs/architecture.md#shared-cache).
+ */
+function refusedTheLoader(err: unknown): boolean {
+  return err instanceof GraphApiError && (err.kind === 'token' || err.kind === 'permission');
+}
 
 // KEYS: versions hash, entry, lock. The part's version, the entry and whether someone holds the lock, at once.
 // ARGV[2]: the stamp of the entry this instance already holds decoded, or ''. When the stored entry still begins
@@ -127,6 +150,8 @@ export class RedisPageCache implements PageCacheStore {
     maxSize: DECODED_MAX_BYTES,
   });
   private warned = 0;
+  /** Entry keys whose malformed entry was already logged. */
+  private readonly warnedMalformed = new LRUCache<string, true>({ max: 1000 });
 
   constructor(
     private readonly redis: SharedRedis,
@@ -154,7 +179,7 @@ export class RedisPageCache implements PageCacheStore {
     const joined = this.loading.get(keys.entry) as Promise<T> | undefined;
     if (joined) {
       this.hits++;
-      return joined;
+      return this.join(joined, load);
     }
     const read = await this.read(keys);
     if (!read) {
@@ -228,12 +253,24 @@ export class RedisPageCache implements PageCacheStore {
   /** Fetches a missed part: this process's load under way, else the instance holding the lock, else ourselves. */
   private fill<T>(keys: Keys, version: string, locked: boolean, load: () => Promise<T>, live: boolean): Promise<T> {
     const existing = this.loading.get(keys.entry) as Promise<T> | undefined;
-    if (existing) return existing;
+    if (existing) return this.join(existing, load);
     const work = this.fetchOnce(keys, version, locked, load, live).finally(() => {
       if (this.loading.get(keys.entry) === work) this.loading.delete(keys.entry);
     });
     this.loading.set(keys.entry, work);
     return work;
+  }
+
+  /**
+   * A load under way in this process, started for another view: possibly another session's, with its token.
+   * Its answer is shared (same page, part, grant and role); its refusal is not: the provider refused that
+   * session's credential, so this view asks with its own (the graph client joins only identical tokens).
+   */
+  private join<T>(loading: Promise<T>, load: () => Promise<T>): Promise<T> {
+    return loading.catch((err: unknown) => {
+      if (!refusedTheLoader(err)) throw err;
+      return load();
+    });
   }
 
   private async fetchOnce<T>(
@@ -348,13 +385,32 @@ export class RedisPageCache implements PageCacheStore {
     }
   }
 
-  /** An entry as Redis sent it, checked; kept decoded when it begins with its stamp (every entry we write does). */
+  /**
+   * An entry as Redis sent it, checked — the envelope, and the answer with the part's provider schema — or
+   * undefined (a miss). Kept decoded when it begins with its stamp (every entry we write does).
+   */
   private decode(keys: Keys, raw: string): StoredEntry | undefined {
     const parsed = Stored.safeParse(parseJson(raw));
-    if (!parsed.success) return undefined;
-    const stamp = stampOf(parsed.data);
-    if (raw.startsWith(stamp)) this.decoded.set(keys.entry, { stamp, entry: parsed.data }, { size: raw.length });
-    return parsed.data;
+    const schema = this.options.answers?.[keys.part];
+    const answer = parsed.success && schema ? schema.safeParse(parsed.data.answer) : undefined;
+    if (!parsed.success || (answer && !answer.success)) {
+      this.malformed(keys);
+      return undefined;
+    }
+    const entry: StoredEntry = answer ? { ...parsed.data, answer: answer.data } : parsed.data;
+    const stamp = stampOf(entry);
+    if (raw.startsWith(stamp)) this.decoded.set(keys.entry, { stamp, entry }, { size: raw.length });
+    return entry;
+  }
+
+  /** Said once per entry key (while it is remembered), without the entry's content: it may be anyone's text. */
+  private malformed(keys: Keys): void {
+    if (this.warnedMalformed.has(keys.entry)) return;
+    this.warnedMalformed.set(keys.entry, true);
+    this.options.logger.warn(
+      { key: keys.entry, part: keys.part },
+      'page cache (redis): a malformed entry was read; treated as a miss',
+    );
   }
 
   private async store(keys: Keys, version: string, value: unknown, live: boolean): Promise<void> {

@@ -34,9 +34,10 @@ export const cursorSchema = z.string().regex(/^[A-Za-z0-9_=\-+/.%]{1,2048}$/);
 /**
  * `paging.next`/`previous`: full provider URLs with the token in them (`access_token=`). Only that they are
  * there is kept — `true` — so no answer the app holds, caches or renders carries a token; the cursors say where
- * (docs/provider-interface.md#feed-paging).
+ * (docs/provider-interface.md#feed-paging). `true` itself is accepted too: an answer read back from the shared
+ * cache is checked with these same schemas (src/cache/redis-page-cache.ts).
  */
-const moreMarker = opt(z.string().transform((): boolean => true));
+const moreMarker = opt(z.union([z.literal(true), z.string().transform((): boolean => true)]));
 
 export const tokenSchema = z.object({
   access_token: z.string().min(1).max(4096),

@@ -194,20 +194,30 @@ function shareKeyOf(scopes: readonly string[], tasks: readonly string[]): string
   return `${[...scopes].sort().join(',')} ${tasks.join(',')}`;
 }
 
-/** The stored role, or (once per session and page) the one /me/accounts gives, noted in `changes`. */
+/**
+ * The person's role on the page: as the session stored it while its tokens succeeded upstream within
+ * PAGE_CACHE_TTL, else as `/me/accounts` says now (through the accounts cache), noted in `changes` when it
+ * changed. The provider may change a role at any time; reading it again at the cache's freshness keeps what a
+ * changed role is served within PAGE_CACHE_TTL of the change, as for a revoked token. Undefined — share nothing
+ * — when the person no longer manages the page, or their list cannot be read: the view then asks the provider
+ * with its own token, and no confirmation is noted, so the next view asks again.
+ */
 async function roleOf(
   ctx: AppContext,
   access: PageAccess,
   changes: PageChanges,
 ): Promise<readonly string[] | undefined> {
-  if (access.tasks) return access.tasks;
+  // A role is stored at connect with the confirmation; without one (never the case after a connect) it stays.
+  const stale =
+    access.tokenConfirmedAt !== undefined && ctx.now() - access.tokenConfirmedAt >= ctx.config.pageCacheTtlSec * 1000;
+  if (access.tasks && (!stale || !access.userToken)) return access.tasks;
   if (!access.userToken) return undefined;
-  const tasks = (await listPages(ctx, access.sessionId, access.userToken)).pages.find(
-    (p) => p.id === access.pageId,
-  )?.tasks;
-  if (!tasks) return undefined;
-  changes.tasks = [...tasks].sort();
-  return changes.tasks;
+  const list = await listPages(ctx, access.sessionId, access.userToken).catch(() => undefined);
+  const listed = list?.pages.find((p) => p.id === access.pageId)?.tasks;
+  if (!listed) return undefined;
+  const tasks = [...listed].sort();
+  if (access.tasks?.join(',') !== tasks.join(',')) changes.tasks = tasks;
+  return tasks;
 }
 
 /** The session's value as it will be once `changes` are kept (a role learned during the load). */

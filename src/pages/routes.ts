@@ -17,16 +17,19 @@ import { toFeedView, toPageView, type ViewOptions } from './view-model';
 import { PROVIDER_NAME, permissionWords } from '../words';
 
 /**
- * The routes the cache does not serve (the picker, older posts), limited per
+ * The routes the cache does not serve (the picker, older posts, connecting a page), limited per
  * session. Mounted before the session middleware, so that a session over its
  * limit is refused before its session is read: the refusals of a burst cost
- * next to nothing and do not delay other people's views.
+ * next to nothing and do not delay other people's views. Connecting counts in a bucket of its own, with the
+ * same figure: a person who connects a few pages keeps their reads of posts.
  */
 export function pageRateLimits(ctx: AppContext): Router {
   const router = Router();
-  const limit = sessionRateLimit(ctx.config.sessionRateLimit, (req) => sessionIdOf(req.headers.cookie, ctx.config));
+  const sessionOf = (req: Request) => sessionIdOf(req.headers.cookie, ctx.config);
+  const limit = sessionRateLimit(ctx.config.sessionRateLimit, sessionOf);
   router.get('/', limit);
   router.get('/:pageId/feed', limit);
+  router.post('/:pageId/connect', sessionRateLimit(ctx.config.sessionRateLimit, sessionOf));
   return router;
 }
 
@@ -88,7 +91,11 @@ function declinedPermissions(ctx: AppContext, user: UserAccess): string[] {
 
 async function connect(ctx: AppContext, req: Request, res: Response): Promise<void> {
   const pageId = req.params.pageId as string;
-  const changes = await connectChosenPage(ctx, ctx.connections.userAccess(req), pageId, req.log ?? ctx.logger);
+  const user = ctx.connections.userAccess(req);
+  // Within the session's share of provider calls, as every read (docs/architecture.md#fairness-between-sessions).
+  const changes = await ctx.readShares.run(user.sessionId, () =>
+    connectChosenPage(ctx, user, pageId, req.log ?? ctx.logger),
+  );
   ctx.connections.applyPageChanges(req, pageId, changes);
   await save(req);
   res.redirect(303, `/pages/${pageId}`);

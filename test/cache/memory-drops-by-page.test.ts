@@ -1,0 +1,77 @@
+import { createHmac } from 'node:crypto';
+import { SEED_IDS } from '@pagelight/graph-emulator';
+import { loginAndConnect } from '../support/flow';
+import { agentFor, APP_SECRET, startStack, type Stack } from '../support/stack';
+
+/** The Page whose views go on. */
+const VIEWED = SEED_IDS.pages.bakery;
+/** The attacker's own Page: subscribed, posting in a loop; every post is a signed delivery. */
+const ATTACKERS = SEED_IDS.pages.sparse;
+const VERIFY_TOKEN = 'verify-token-for-tests-0001';
+const VIEWS = 12;
+
+/**
+ * The memory page cache drops by page and part (docs/architecture.md#page-cache): a stream of signed webhook
+ * deliveries for one Page leaves every other Page's loads storable. Before, one global counter made any
+ * drop during a load keep that load out, whatever its page: each view of the other Page cost a read.
+ */
+describe('the memory page cache under a stream of webhook deliveries for another Page', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ env: { PAGE_CACHE_TTL: '60', FB_WEBHOOK_VERIFY_TOKEN: VERIFY_TOKEN } });
+  });
+  afterAll(() => stack.close());
+
+  /** A post on the attacker's Page, as the provider delivers it; resolves once the app dropped and told about it. */
+  async function postOnAttackersPage(n: number): Promise<void> {
+    const heard = new Promise<void>((resolve) => {
+      const stop = stack.events.subscribe(ATTACKERS, () => {
+        stop();
+        resolve();
+      });
+    });
+    const raw = JSON.stringify({
+      object: 'page',
+      entry: [
+        {
+          id: ATTACKERS,
+          time: 1_760_000_000 + n,
+          changes: [{ field: 'feed', value: { item: 'status', verb: 'add', post_id: `${ATTACKERS}_${n}` } }],
+        },
+      ],
+    });
+    const signature = `sha256=${createHmac('sha256', APP_SECRET).update(raw).digest('hex')}`;
+    await agentFor(stack)
+      .post('/webhooks/facebook')
+      .set('content-type', 'application/json')
+      .set('x-hub-signature-256', signature)
+      .send(raw)
+      .expect(200);
+    await heard;
+  }
+
+  it("when deliveries for one Page arrive during every view of another, then the other Page's views cost no upstream read after the first", async () => {
+    const viewer = agentFor(stack);
+    await loginAndConnect(viewer, VIEWED);
+    const reads = () => stack.emulator.controls.calls({ path: `/${VIEWED}`, tokenKind: 'page' });
+    const before = reads();
+    // Each read of the viewed Page is under way long enough for a delivery to land in the middle of it.
+    stack.emulator.controls.setLatency(150);
+    try {
+      for (let i = 0; i < VIEWS; i++) {
+        const logged = stack.emulator.controls.log.length;
+        let done = false;
+        const view = Promise.resolve(viewer.get(`/pages/${VIEWED}`).expect(200)).finally(() => (done = true));
+        // A delivery while the view's reads are under way (when it goes upstream at all).
+        while (!done && !stack.emulator.controls.log.slice(logged).some((e) => e.status === null))
+          await new Promise((resolve) => setImmediate(resolve));
+        await postOnAttackersPage(i);
+        await view;
+      }
+    } finally {
+      stack.emulator.controls.setLatency(0);
+    }
+    // The first view read details and feed; every later one was served from the cache.
+    expect(reads() - before).toBe(2);
+  });
+});

@@ -1,0 +1,85 @@
+import { randomBytes } from 'node:crypto';
+import { createClient } from 'redis';
+import { RedisPageCache } from '../../src/cache/redis-page-cache';
+import { GraphApiError } from '../../src/graph/errors';
+import { createLogger } from '../../src/log/logger';
+import type { SharedRedis } from '../../src/redis';
+
+/**
+ * Views that join a load already under way in their process (docs/architecture.md#shared-cache): they share its
+ * answer, never another session's refusal. Real Redis; skipped without REDIS_URL.
+ */
+const REDIS_URL = process.env.REDIS_URL;
+const describeRedis = REDIS_URL ? describe : describe.skip;
+const PREFIX = `pagelight-test:${process.pid}-${randomBytes(4).toString('hex')}:cache:`;
+
+const graphError = (code: number, message: string, status: number) =>
+  new GraphApiError({ code, message, type: 'OAuthException', subcode: undefined, fbtraceId: undefined }, status);
+
+/** A load the test finishes when it wants, and whether it ran. */
+function heldLoad<T>() {
+  let settle!: { resolve: (v: T) => void; reject: (e: unknown) => void };
+  const promise = new Promise<T>((resolve, reject) => (settle = { resolve, reject }));
+  const load = jest.fn(() => promise);
+  return { load, ...settle };
+}
+
+describeRedis('RedisPageCache: views joining a load under way', () => {
+  const client = createClient({ url: REDIS_URL! });
+  const shared: SharedRedis = { command: (args) => client.sendCommand(args), subscribe: () => Promise.resolve() };
+  let page = 0;
+  const cache = () =>
+    new RedisPageCache(shared, { ttlSec: 60, prefix: PREFIX, logger: createLogger({ level: 'silent' }) });
+
+  beforeAll(() => client.connect());
+  afterAll(async () => {
+    const left: string[] = [];
+    for await (const batch of client.scanIterator({ MATCH: `${PREFIX}*`, COUNT: 1000 })) left.push(...batch);
+    if (left.length) await client.del(left);
+    await client.close();
+  });
+
+  /** Two views of one part: the first's load held, the second started once the first is under way. */
+  async function twoViews(c: RedisPageCache) {
+    const id = String(++page);
+    const first = heldLoad<string>();
+    const mine = jest.fn(async () => 'the joiner’s own answer');
+    const firstView = c.get(id, 'feed', 'first shared', first.load);
+    // The first view's load starts once Redis answered its read and its lock.
+    while (first.load.mock.calls.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    const secondView = c.get(id, 'feed', 'first shared', mine);
+    return { first, mine, firstView, secondView };
+  }
+
+  it("when the load it joined fails with the loader's token refused (190), then the joiner loads with its own and gets its answer", async () => {
+    const { first, mine, firstView, secondView } = await twoViews(cache());
+    first.reject(graphError(190, 'Error validating access token', 400));
+    await expect(firstView).rejects.toMatchObject({ kind: 'token' });
+    await expect(secondView).resolves.toBe('the joiner’s own answer');
+    expect(mine).toHaveBeenCalledTimes(1);
+  });
+
+  it("when the load it joined fails with the loader's permission refused, then the joiner loads with its own too", async () => {
+    const { first, mine, firstView, secondView } = await twoViews(cache());
+    first.reject(graphError(10, 'Requires pages_read_engagement', 403));
+    await expect(firstView).rejects.toMatchObject({ kind: 'permission' });
+    await expect(secondView).resolves.toBe('the joiner’s own answer');
+    expect(mine).toHaveBeenCalledTimes(1);
+  });
+
+  it('when the load it joined fails for everyone (the provider is down), then the joiner shares the failure and asks nothing more', async () => {
+    const { first, mine, firstView, secondView } = await twoViews(cache());
+    first.reject(graphError(2, 'Service temporarily unavailable', 503));
+    await expect(firstView).rejects.toMatchObject({ kind: 'transient' });
+    await expect(secondView).rejects.toMatchObject({ kind: 'transient' });
+    expect(mine).not.toHaveBeenCalled();
+  });
+
+  it('when the load it joined succeeds, then the joiner gets that answer and loads nothing', async () => {
+    const { first, mine, firstView, secondView } = await twoViews(cache());
+    first.resolve('the first answer');
+    await expect(firstView).resolves.toBe('the first answer');
+    await expect(secondView).resolves.toBe('the first answer');
+    expect(mine).not.toHaveBeenCalled();
+  });
+});
