@@ -6,6 +6,7 @@ import { NotFoundError } from '../errors';
 import { perMinuteLimit } from '../http/rateLimit';
 import { parseJson } from '../json';
 import { signOutUser, type SignOutOutcome } from '../session/signOut';
+import { addRemoval, settleRemoval } from './removals';
 import { verifySignedRequest } from './signedRequest';
 
 /** How long a deletion's confirmation can be looked up (docs/architecture.md#provider-callbacks). */
@@ -36,6 +37,8 @@ export function providerCallbackRoutes(ctx: AppContext): Router {
     const userId = verified(ctx, req, res);
     if (!userId) return;
     const outcome = await forget(ctx, userId);
+    // Kept for the data-deletion callback that follows, which reports it; and a login begun before now is refused.
+    await addRemoval(ctx, userId, outcome);
     req.log.info({ userId, sessions: outcome.sessions }, 'provider: app removed; sessions ended');
     res.status(200).json({ ok: true });
   });
@@ -43,11 +46,16 @@ export function providerCallbackRoutes(ctx: AppContext): Router {
     const userId = verified(ctx, req, res);
     if (!userId) return;
     const outcome = await forget(ctx, userId);
+    // The deauthorize callback came first and ended the sessions: the receipt tells what both did.
+    const removal = await addRemoval(ctx, userId, outcome);
+    // Dropped again: a view that was loading while the sessions ended may have stored its answer since.
+    for (const pageId of removal.pageIds) ctx.pageCache.dropPage(pageId);
     const code = randomBytes(16).toString('hex');
-    const record = { requestedAt: ctx.now(), sessions: outcome.sessions, pages: outcome.pageIds.length };
+    const record = { requestedAt: ctx.now(), sessions: removal.sessions, pages: removal.pageIds.length };
     // The record names no person: the code is all that links it to the request.
     await ctx.sessions.records.put(`deletion:${code}`, JSON.stringify(record), DELETION_RECORD_SEC);
-    req.log.info({ userId, sessions: outcome.sessions }, 'provider: data deletion requested; sessions ended');
+    await settleRemoval(ctx, userId);
+    req.log.info({ userId, sessions: record.sessions }, 'provider: data deletion requested; sessions ended');
     res.status(200).json({ url: `${ctx.config.baseUrl}/auth/data-deletion/${code}`, confirmation_code: code });
   });
   router.get('/data-deletion/:code', async (req, res) => {
@@ -80,10 +88,17 @@ function verified(ctx: AppContext, req: Request, res: Response): string | undefi
   return undefined;
 }
 
-/** Every session of the person ends on every instance, and the pages they had connected leave this one's cache. */
+/**
+ * Every session of the person ends on every instance; the pages they had connected leave the page cache, and the
+ * lists of their pages fetched with their user tokens (which hold page tokens) leave this instance's accounts cache.
+ */
 async function forget(ctx: AppContext, userId: string): Promise<SignOutOutcome> {
   const outcome = await signOutUser(ctx.sessions, userId, ctx.now());
   for (const pageId of outcome.pageIds) ctx.pageCache.dropPage(pageId);
+  for (const { sid, sealed } of outcome.userTokens) {
+    const token = ctx.keeper.storedUserToken(sid, sealed);
+    if (token !== undefined) ctx.accounts.forget(token);
+  }
   // Their open pages stop hearing of changes now; other instances' streams end at their next heartbeat.
   ctx.streams.closePerson(userId);
   return outcome;

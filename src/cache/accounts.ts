@@ -34,6 +34,11 @@ export class AccountsCache {
     return pages;
   }
 
+  /** Forgets the list fetched with this token (the person removed the app: it holds their page tokens). */
+  forget(userToken: string): void {
+    this.lru?.delete(digest(userToken));
+  }
+
   /** The cached list, without fetching (undefined when not cached). */
   peek(userToken: string): PageList | undefined {
     return this.lru?.get(digest(userToken));
