@@ -34,9 +34,18 @@ export class AccountsCache {
     return pages;
   }
 
-  /** Forgets the list fetched with this token (the person removed the app: it holds their page tokens). */
-  forget(userToken: string): void {
-    this.lru?.delete(digest(userToken));
+  /**
+   * Forgets the list fetched with this token (the person removed the app: it holds their page tokens). Returns
+   * the token's digest, the key other instances forget it by ({@link forgetKey}); the digest is no credential.
+   */
+  forget(userToken: string): string {
+    const key = digest(userToken);
+    this.lru?.delete(key);
+    return key;
+  }
+
+  forgetKey(key: string): void {
+    this.lru?.delete(key);
   }
 
   /** The cached list, without fetching (undefined when not cached). */

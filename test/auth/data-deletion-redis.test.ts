@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
 import { createClient } from 'redis';
 import { SEED_IDS, startEmulator, type RunningEmulator } from '@pagelight/graph-emulator';
+import { createApp } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
+import { buildContext, contextClosers, type AppContext } from '../../src/context';
+import { createLogger } from '../../src/log/logger';
+import { redisFor } from '../../src/redis';
 import { CookieClient } from '../support/cookieClient';
 import { realLogin } from '../support/realLogin';
 import { signedRequest } from '../support/signedRequest';
@@ -27,7 +34,7 @@ describeRedis('data deletion across instances sharing Redis', () => {
   let admin: ReturnType<typeof createClient>;
   let prefix = RUN;
   let run = 0;
-  const running: Instance[] = [];
+  const running: { close(): Promise<void> }[] = [];
 
   const configFor = (): Config =>
     loadConfig({
@@ -126,6 +133,46 @@ describeRedis('data deletion across instances sharing Redis', () => {
         for (const token of issued) expect(value).not.toContain(token);
       }
     }
+  });
+
+  /** An instance as startInstance makes one, whose context the test can read (its accounts cache). */
+  const startOwn = async (config: Config): Promise<{ url: string; ctx: AppContext }> => {
+    const logger = createLogger({ level: 'silent', destination: new Writable({ write: (_c, _e, d) => d() }) });
+    const redis = await redisFor(config, logger);
+    const ctx = buildContext(config, { logger, ...(redis ? { redis } : {}) });
+    const server = createServer(createApp(ctx));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    running.push({
+      close: async () => {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+        for (const closer of contextClosers(ctx)) await closer.close();
+      },
+    });
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, ctx };
+  };
+
+  it('when the person used both instances and deauthorize reaches one, then the lists of their pages (with page tokens) leave both accounts caches', async () => {
+    const config = configFor();
+    const [a, b] = [await startOwn(config), await startOwn(config)];
+    const ada = new CookieClient(a.url, 10_000);
+    expect((await realLogin(a.url, ADA, BAKERY, ada)).ok).toBe(true);
+    // The same browser, through the other instance: its accounts cache fetches the list too.
+    expect((await ada.get(`${b.url}/pages`)).status).toBe(200);
+    const issued = emulator.controls.issuedTokens();
+    const cachedIn = (ctx: AppContext) => issued.filter((t) => ctx.accounts.peek(t) !== undefined).length;
+    expect(cachedIn(a.ctx)).toBe(1);
+    expect(cachedIn(b.ctx)).toBe(1);
+
+    const res = await fetch(`${a.url}/auth/deauthorize`, {
+      method: 'POST',
+      body: new URLSearchParams({ signed_request: signedRequest(APP_SECRET, { user_id: ADA }) }),
+    });
+    expect(res.status).toBe(200);
+    expect(cachedIn(a.ctx)).toBe(0);
+    // The other instance hears of it through Redis pub/sub: wait for the message, not for a time.
+    while (cachedIn(b.ctx) > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(cachedIn(b.ctx)).toBe(0);
   });
 
   it('when a login began on one instance before the removal reached the other, then it is refused with "connect again"', async () => {
