@@ -67,6 +67,11 @@ export function consumeState(req: Request, params: CallbackParams & { kind: 'cod
   return { ok: true, callback: callback as VerifiedCallback, returnTo: match.returnTo };
 }
 
+/** When the pending login this state names began (read before {@link consumeState} removes it). */
+export function startedAtOf(req: Request, state: string | undefined): number | undefined {
+  return state ? (req.session.pending ?? []).find((p) => safeEqual(p.state, state))?.createdAt : undefined;
+}
+
 /** A cancelled login gives its state back without judging anything else. */
 export function dropState(req: Request, state: string | undefined): void {
   if (!state || !req.session.pending) return;

@@ -6,6 +6,7 @@ import { NotFoundError } from '../errors';
 import { perMinuteLimit } from '../http/rate-limit';
 import { parseJson } from '../json';
 import { signOutUser, type SignOutOutcome } from '../session/sign-out';
+import { addRemoval, settleRemoval } from './removals';
 import { verifySignedRequest } from './signed-request';
 
 /** How long a deletion's confirmation can be looked up (docs/architecture.md#provider-callbacks). */
@@ -27,6 +28,7 @@ const recordSchema = z.object({
  */
 export function providerCallbackRoutes(ctx: AppContext): Router {
   const router = Router();
+  const forgetEverywhere = accountsForgetting(ctx);
   const limit = perMinuteLimit({
     limit: CALLBACK_RATE_LIMIT,
     refuse: (_req, res) => void res.status(429).json({ error: 'too_many_requests' }),
@@ -35,19 +37,26 @@ export function providerCallbackRoutes(ctx: AppContext): Router {
   router.post('/deauthorize', limit, body, async (req, res) => {
     const userId = verified(ctx, req, res);
     if (!userId) return;
-    const outcome = await forget(ctx, userId);
+    const outcome = await forget(ctx, userId, forgetEverywhere);
+    // Kept for the data-deletion callback that follows, which reports it; and a login begun before now is refused.
+    await addRemoval(ctx, userId, outcome);
     req.log.info({ userId, sessions: outcome.sessions }, 'provider: app removed; sessions ended');
     res.status(200).json({ ok: true });
   });
   router.post('/data-deletion', limit, body, async (req, res) => {
     const userId = verified(ctx, req, res);
     if (!userId) return;
-    const outcome = await forget(ctx, userId);
+    const outcome = await forget(ctx, userId, forgetEverywhere);
+    // The deauthorize callback came first and ended the sessions: the receipt tells what both did.
+    const removal = await addRemoval(ctx, userId, outcome);
+    // Dropped again: a view that was loading while the sessions ended may have stored its answer since.
+    for (const pageId of removal.pageIds) ctx.pageCache.dropPage(pageId);
     const code = randomBytes(16).toString('hex');
-    const record = { requestedAt: ctx.now(), sessions: outcome.sessions, pages: outcome.pageIds.length };
+    const record = { requestedAt: ctx.now(), sessions: removal.sessions, pages: removal.pageIds.length };
     // The record names no person: the code is all that links it to the request.
     await ctx.sessions.records.put(`deletion:${code}`, JSON.stringify(record), DELETION_RECORD_SEC);
-    req.log.info({ userId, sessions: outcome.sessions }, 'provider: data deletion requested; sessions ended');
+    await settleRemoval(ctx, userId);
+    req.log.info({ userId, sessions: record.sessions }, 'provider: data deletion requested; sessions ended');
     res.status(200).json({ url: `${ctx.config.baseUrl}/auth/data-deletion/${code}`, confirmation_code: code });
   });
   router.get('/data-deletion/:code', async (req, res) => {
@@ -80,13 +89,48 @@ function verified(ctx: AppContext, req: Request, res: Response): string | undefi
   return undefined;
 }
 
-/** Every session of the person ends on every instance, and the pages they had connected leave this one's cache. */
-async function forget(ctx: AppContext, userId: string): Promise<SignOutOutcome> {
+/**
+ * Every session of the person ends on every instance; the pages they had connected leave the page cache, and the
+ * lists of their pages fetched with their user tokens (which hold page tokens) leave this instance's accounts cache.
+ */
+async function forget(
+  ctx: AppContext,
+  userId: string,
+  forgetEverywhere: (key: string) => void,
+): Promise<SignOutOutcome> {
   const outcome = await signOutUser(ctx.sessions, userId, ctx.now());
   for (const pageId of outcome.pageIds) ctx.pageCache.dropPage(pageId);
+  for (const { sid, sealed } of outcome.userTokens) {
+    const token = ctx.connections.storedUserToken(sid, sealed);
+    if (token !== undefined) forgetEverywhere(ctx.accounts.forget(token));
+  }
   // Their open pages stop hearing of changes now; other instances' streams end at their next heartbeat.
   ctx.streams.closePerson(userId);
   return outcome;
+}
+
+/** How long a publish to the other instances may take before this one gives up on telling them. */
+const PUBLISH_DEADLINE_MS = 500;
+const ACCOUNTS_KEY = /^[\w-]{43}$/;
+
+/**
+ * With the page cache in Redis the instances share a subscriber connection already: an accounts list forgotten
+ * here is forgotten on every instance, by the token's digest (never the token). Otherwise other instances keep it
+ * for at most ACCOUNTS_CACHE_TTL, unreachable: no session holds its token any more.
+ */
+function accountsForgetting(ctx: AppContext): (key: string) => void {
+  const { redis } = ctx;
+  if (ctx.config.pageCacheStore !== 'redis' || !redis) return () => undefined;
+  const channel = `${ctx.config.redisPrefix}accounts:forget`;
+  redis
+    .subscribe(channel, (key) => {
+      if (ACCOUNTS_KEY.test(key)) ctx.accounts.forgetKey(key);
+    })
+    .catch((err: unknown) => ctx.logger.warn({ err }, 'provider callbacks: could not subscribe to Redis'));
+  return (key) =>
+    void redis
+      .command(['PUBLISH', channel, key], PUBLISH_DEADLINE_MS)
+      .catch((err: unknown) => ctx.logger.warn({ err }, 'provider callbacks: could not tell other instances'));
 }
 
 /** A urlencoded body of at most 4 KB and 10 fields; anything else is a 400 JSON answer, not an error page. */

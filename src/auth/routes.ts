@@ -13,7 +13,8 @@ import { destroy, regenerate, save } from '../session/persist';
 import { deniedMessage, isCancel, parseCallback } from './callback';
 import { AuthorizationError, PkceRefusedError, StateMismatchError } from './errors';
 import type { Identity } from './id-token';
-import { beginLogin, consumeState, dropState } from './pending';
+import { beginLogin, consumeState, dropState, startedAtOf } from './pending';
+import { removedSince } from './removals';
 import { codeChallenge } from './pkce';
 import { loginRateLimit } from './rate-limit';
 
@@ -70,6 +71,7 @@ async function callback(ctx: AppContext, req: Request, res: Response): Promise<v
     }
     throw new AuthorizationError(deniedMessage(params));
   }
+  const startedAt = startedAtOf(req, params.state);
   const check = consumeState(req, params, ctx.now());
   if (!check.ok) {
     // Already signed in: a reload of the callback, or Back into the dialog and Continue. Nothing is
@@ -94,6 +96,8 @@ async function callback(ctx: AppContext, req: Request, res: Response): Promise<v
     verified ? undefined : ctx.graph.me(short.token),
   ]);
   const identity: Identity | undefined = verified ?? (me ? { userId: me.id, userName: me.name } : undefined);
+  // The person removed the app (deauthorize, data deletion) after this login began: it must not bring them back.
+  if (identity && (await removedSince(ctx, identity.userId, startedAt ?? 0))) throw new StateMismatchError('removed');
 
   // A new session id at login, so an id planted before it is worthless (session fixation).
   // Logins still pending in other tabs move to the new session so they can finish too.

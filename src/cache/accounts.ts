@@ -34,6 +34,20 @@ export class AccountsCache {
     return pages;
   }
 
+  /**
+   * Forgets the list fetched with this token (the person removed the app: it holds their page tokens). Returns
+   * the token's digest, the key other instances forget it by ({@link forgetKey}); the digest is no credential.
+   */
+  forget(userToken: string): string {
+    const key = digest(userToken);
+    this.lru?.delete(key);
+    return key;
+  }
+
+  forgetKey(key: string): void {
+    this.lru?.delete(key);
+  }
+
   /** Every list kept, with its key, read-only: for tests (the proof that no entry holds a token). */
   entries(): { key: string; pages: PageList }[] {
     return [...(this.lru?.entries() ?? [])].map(([key, pages]) => ({ key, pages }));

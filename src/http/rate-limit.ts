@@ -11,6 +11,8 @@ export interface PerMinuteLimit {
   key?: (req: Request) => string;
   /** Requests that are not counted at all. */
   skip?: (req: Request) => boolean;
+  /** Counts only requests answered with 400 and up (refusals); a success gives its count back. */
+  countOnlyRefusals?: boolean;
   /** Where the counts live. Default: this process's memory. */
   store?: Store;
   /** Answers a request over the limit, given the seconds until its key may ask again (at least 1). */
@@ -23,7 +25,7 @@ export interface PerMinuteLimit {
  * pass their own limit, key and answer (docs/architecture.md#fairness-between-sessions).
  */
 export function perMinuteLimit(options: PerMinuteLimit): RequestHandler {
-  const { limit, key, skip, store, refuse } = options;
+  const { limit, key, skip, store, refuse, countOnlyRefusals } = options;
   return rateLimit({
     windowMs: WINDOW_MS,
     limit,
@@ -32,6 +34,7 @@ export function perMinuteLimit(options: PerMinuteLimit): RequestHandler {
     ...(key ? { keyGenerator: key } : {}),
     ...(skip ? { skip } : {}),
     ...(store ? { store } : {}),
+    ...(countOnlyRefusals ? { skipSuccessfulRequests: true } : {}),
     handler: (req, res, next) => {
       const reset = (req as Request & { rateLimit?: RateLimitInfo }).rateLimit?.resetTime?.getTime();
       refuse(req, res, next, reset ? Math.max(1, Math.ceil((reset - Date.now()) / 1000)) : WINDOW_MS / 1000);

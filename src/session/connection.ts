@@ -109,6 +109,11 @@ export class Connections {
     if (changes.name !== undefined && page.name !== changes.name) page.name = changes.name;
   }
 
+  /** The user token a stored session holds, opened outside its requests (a provider callback ending it). */
+  storedUserToken(sid: string, sealed: string): string | undefined {
+    return this.sealer.open(sealed, bindingOfId(sid));
+  }
+
   drop(req: Request): void {
     delete req.session.connection;
   }
@@ -133,5 +138,9 @@ function notHeld(pageId: string): Omit<PageAccess, keyof UserAccess> {
  * under another key in the store — does not open there.
  */
 function bindingOf(req: Request): string {
-  return `session:${req.sessionID}`;
+  return bindingOfId(req.sessionID);
+}
+
+function bindingOfId(sid: string): string {
+  return `session:${sid}`;
 }

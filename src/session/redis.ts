@@ -6,7 +6,7 @@ import { TOMBSTONE_MS } from './lifetimes';
 import { redisRecords } from './records';
 import { tolerantJson } from './serializer';
 import type { SessionStoreHandle } from './store';
-import { ownerOf } from './user-index';
+import { MAX_SESSIONS_PER_PERSON, ownerOf } from './user-index';
 
 /** connect-redis's own callback type (node-style, loosely typed there). */
 type Callback = NonNullable<Parameters<RedisStore['get']>[1]>;
@@ -40,7 +40,15 @@ class BoundedRedisStore extends RedisStore {
     const owner = ownerOf(sess);
     const work = this.redis.eval(SET_UNLESS_GONE, {
       keys: [this.keyPrefix + sid, ...(owner ? [indexKey(this.keyPrefix, owner)] : [])],
-      arguments: [JSON.stringify(sess), String(ttl), TOMBSTONE, sid, this.keyPrefix],
+      arguments: [
+        JSON.stringify(sess),
+        String(ttl),
+        TOMBSTONE,
+        sid,
+        this.keyPrefix,
+        String(MAX_SESSIONS_PER_PERSON),
+        String(TOMBSTONE_MS),
+      ],
     });
     return settle(this.bound(work), cb);
   }
@@ -77,8 +85,10 @@ export function indexKey(prefix: string, userId: string): string {
 /** A stored session that the provider signed out: only content that carries the same key may replace it. */
 const SIGNED_OUT_MARK = '"signedOutAt":';
 
-// KEYS[2], when given, is the owner's index set. It is pruned of ids whose key is gone when a new id joins,
-// and it lives at least as long as its longest-lived member, so it expires with the last of them.
+// KEYS[2], when given, is the owner's index set. When a new id joins, it is pruned of ids whose key is gone, and
+// past ARGV[6] live members the ones closest to expiry (the least recently used) end, as a logout would (a
+// tombstone for ARGV[7] ms): the set never holds more than ARGV[6] + 1 ids, so this scan is bounded.
+// It lives at least as long as its longest-lived member, so it expires with the last of them.
 const SET_UNLESS_GONE = `
 local cur = redis.call('GET', KEYS[1])
 if cur == ARGV[3] then return 0 end
@@ -86,9 +96,21 @@ if cur and string.find(cur, '${SIGNED_OUT_MARK}', 1, true) and not string.find(A
 redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
 if KEYS[2] then
   if redis.call('SADD', KEYS[2], ARGV[4]) == 1 then
+    local live = {}
     for _, sid in ipairs(redis.call('SMEMBERS', KEYS[2])) do
       local v = redis.call('GET', ARGV[5] .. sid)
-      if not v or v == ARGV[3] then redis.call('SREM', KEYS[2], sid) end
+      if not v or v == ARGV[3] then redis.call('SREM', KEYS[2], sid)
+      else table.insert(live, { sid, redis.call('PTTL', ARGV[5] .. sid) }) end
+    end
+    local excess = #live - tonumber(ARGV[6])
+    if excess > 0 then
+      table.sort(live, function(x, y) return x[2] < y[2] end)
+      for i = 1, excess do
+        if live[i][1] ~= ARGV[4] then
+          redis.call('SET', ARGV[5] .. live[i][1], ARGV[3], 'PX', ARGV[7])
+          redis.call('SREM', KEYS[2], live[i][1])
+        end
+      end
     end
   end
   if redis.call('TTL', KEYS[2]) < tonumber(ARGV[2]) then redis.call('EXPIRE', KEYS[2], ARGV[2]) end

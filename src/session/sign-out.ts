@@ -11,6 +11,8 @@ export interface SignOutOutcome {
   sessions: number;
   /** Pages those sessions had connected: their cached data goes too. */
   pageIds: string[];
+  /** Each ended session's id and sealed user token, so what was cached for that token can go too. Memory only. */
+  userTokens: { sid: string; sealed: string }[];
 }
 
 /**
@@ -21,15 +23,17 @@ export interface SignOutOutcome {
  */
 export async function signOutUser(handle: SessionStoreHandle, userId: string, now: number): Promise<SignOutOutcome> {
   const pageIds = new Set<string>();
+  const userTokens: { sid: string; sealed: string }[] = [];
   let sessions = 0;
   for (const sid of await handle.index.sessionsOf(userId)) {
     const sess = await read(handle.store, sid);
     // Re-checked here: the index may be a step behind a session that changed hands or ended.
     if (!sess || ownerOf(sess) !== userId) continue;
     for (const pageId of Object.keys(sess.connection?.pages ?? {})) pageIds.add(pageId);
+    if (sess.connection?.userToken) userTokens.push({ sid, sealed: sess.connection.userToken });
     if (await handle.replace(sid, { cookie: sess.cookie, flash: SIGNED_OUT_MESSAGE, signedOutAt: now })) sessions++;
   }
-  return { sessions, pageIds: [...pageIds] };
+  return { sessions, pageIds: [...pageIds], userTokens };
 }
 
 function read(store: Store, sid: string): Promise<SessionData | undefined> {

@@ -11,6 +11,13 @@ export interface SessionIndex {
   sessionsOf(userId: string): Promise<string[]>;
 }
 
+/**
+ * Sessions one person keeps at once in Redis: a login past it ends their least recently used one. It bounds what
+ * a login does to the index (one script over at most this many members), however often one person signs in.
+ * @see docs/architecture.md#session-index
+ */
+export const MAX_SESSIONS_PER_PERSON = 50;
+
 /** The user id a stored session is indexed under, if any. */
 export function ownerOf(sess: Partial<SessionData> | null | undefined): string | undefined {
   return sess?.connection?.userId;

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import express, { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
 import { LRUCache } from 'lru-cache';
 import type { AppContext } from '../context';
+import { perMinuteLimit } from '../http/rate-limit';
 import { parseJson } from '../json';
 import { pageChanges, type PageChange } from './payload';
 import { sameSecret, validSignature } from './signature';
@@ -12,6 +13,16 @@ import { sameSecret, validSignature } from './signature';
  */
 export const WEBHOOK_BODY_LIMIT = 512 * 1024;
 
+/** Refused deliveries (bad signature, compressed, too large) one address may send per minute; the provider's are never refused. */
+export const REFUSED_DELIVERY_LIMIT = 30;
+/** Verification handshakes one address may try per minute: the provider sends one per subscription. */
+export const HANDSHAKE_LIMIT = 20;
+/** How long a delivery's digest is remembered: a provider retry within it does nothing the second time. */
+export const REPLAY_WINDOW_MS = 10 * 60 * 1000;
+
+/** Whether a delivery with this digest was seen before; remembers it either way. */
+type SeenBefore = (digest: string) => Promise<boolean>;
+
 /**
  * /webhooks/facebook: the provider's verification handshake and its deliveries. Mounted before the session
  * middleware: no session is read and no cookie set. Machine callers get short JSON answers.
@@ -19,12 +30,23 @@ export const WEBHOOK_BODY_LIMIT = 512 * 1024;
  */
 export function webhookRoutes(ctx: AppContext, verifyToken: string): Router {
   const router = Router();
-  const recent = new LRUCache<string, true>({ max: 2000, ttl: 10 * 60 * 1000 });
-  router.get('/facebook', (req, res) => handshake(req, res, verifyToken));
+  const seenBefore = replayGuard(ctx);
+  const tooMany = (_req: Request, res: Response, _next: unknown, retryAfterSec: number) =>
+    void res.status(429).set('retry-after', String(retryAfterSec)).json({ error: 'too many requests' });
+  // Every try counts: guessing the verify token is the only reason to send many.
+  router.get('/facebook', perMinuteLimit({ limit: HANDSHAKE_LIMIT, refuse: tooMany }), (req, res) =>
+    handshake(req, res, verifyToken),
+  );
+  // Only refusals count (an answer of 400 and up, the 429 included), so a busy provider is never slowed; an
+  // address over the limit is refused before its body is read.
+  const refusals = perMinuteLimit({ limit: REFUSED_DELIVERY_LIMIT, countOnlyRefusals: true, refuse: tooMany });
   // The provider sends plain JSON: a compressed body is refused (415) on the bytes as received, before the
   // signature check would have made anyone pay for inflating it.
-  router.post('/facebook', express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT, inflate: false }), (req, res) =>
-    receive(ctx, recent, req, res),
+  router.post(
+    '/facebook',
+    refusals,
+    express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT, inflate: false }),
+    (req, res) => receive(ctx, seenBefore, req, res),
   );
   router.use(machineErrors);
   return router;
@@ -51,11 +73,37 @@ function handshake(req: Request, res: Response, verifyToken: string): void {
 }
 
 /**
- * Verifies the signature on the raw bytes, answers 200 at once and does the work after: the provider retries a
- * slow or failed delivery. A repeated delivery (same bytes) within 10 minutes does nothing the second time, and
- * what it does (drop cached parts, tell open pages) is harmless to repeat anyway.
+ * Deliveries seen lately, by digest: in Redis (`SET NX PX` under REDIS_PREFIX) when the page cache is shared, so
+ * a delivery is handled once across instances; else in this process. When Redis does not answer, this process's
+ * memory decides: handling a delivery twice is harmless, missing one is not.
  */
-function receive(ctx: AppContext, recent: LRUCache<string, true>, req: Request, res: Response): void {
+function replayGuard(ctx: AppContext): SeenBefore {
+  const local = new LRUCache<string, true>({ max: 2000, ttl: REPLAY_WINDOW_MS });
+  const seenHere = (digest: string): boolean => {
+    if (local.has(digest)) return true;
+    local.set(digest, true);
+    return false;
+  };
+  const { redis } = ctx;
+  if (ctx.config.pageCacheStore !== 'redis' || !redis) return (digest) => Promise.resolve(seenHere(digest));
+  const prefix = `${ctx.config.redisPrefix}webhook:`;
+  return async (digest) => {
+    try {
+      const set = await redis.send(['SET', prefix + digest, '1', 'NX', 'PX', String(REPLAY_WINDOW_MS)]);
+      return set === null;
+    } catch (err) {
+      ctx.logger.warn({ err }, 'webhook replay check in Redis failed; deciding in this process');
+      return seenHere(digest);
+    }
+  };
+}
+
+/**
+ * Verifies the signature on the raw bytes, answers 200 at once and does the work after: the provider retries a
+ * slow or failed delivery. A repeated delivery (same bytes) within 10 minutes does nothing the second time, on any
+ * instance, and what it does (drop cached parts, tell open pages) is harmless to repeat anyway.
+ */
+function receive(ctx: AppContext, seenBefore: SeenBefore, req: Request, res: Response): void {
   const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
   if (!validSignature(req.headers['x-hub-signature-256'], body, ctx.config.appSecret)) {
     req.log?.warn(
@@ -67,12 +115,10 @@ function receive(ctx: AppContext, recent: LRUCache<string, true>, req: Request, 
   }
   res.status(200).json({ received: true });
   const digest = createHash('sha256').update(body).digest('base64url');
-  if (recent.has(digest)) {
-    req.log?.info('webhook delivery repeated; already handled');
-    return;
-  }
-  recent.set(digest, true);
-  setImmediate(() => handle(ctx, body, req));
+  void seenBefore(digest).then((seen) => {
+    if (seen) req.log?.info('webhook delivery repeated; already handled');
+    else setImmediate(() => handle(ctx, body, req));
+  });
 }
 
 function handle(ctx: AppContext, body: Buffer, req: Request): void {

@@ -1,0 +1,78 @@
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { createClient } from 'redis';
+import { createLogger } from '../../src/log/logger';
+import { connectRedis, type RedisConnection } from '../../src/redis';
+import { createRedisSessionStore } from '../../src/session/redis';
+import type { SessionStoreHandle } from '../../src/session/store';
+import { MAX_SESSIONS_PER_PERSON } from '../../src/session/user-index';
+
+/**
+ * The Redis session index stays bounded per person, so what a login does to it is bounded too: a person keeps at
+ * most MAX_SESSIONS_PER_PERSON sessions, the least recently used ending first (docs/architecture.md#session-index).
+ */
+const REDIS_URL = process.env.REDIS_URL;
+const describeRedis = REDIS_URL ? describe : describe.skip;
+if (!REDIS_URL) process.stderr.write('\nREDIS_URL unset: skipping the session-index bound test\n');
+
+const PREFIX = `pagelight-test:${process.pid}-${randomBytes(4).toString('hex')}:`;
+const ADA = '100000000000001';
+const GRACE = '100000000000002';
+
+describeRedis('the Redis session index, one person signing in many times', () => {
+  let admin: ReturnType<typeof createClient>;
+  let redis: RedisConnection;
+  let handle: SessionStoreHandle;
+  beforeAll(async () => {
+    admin = createClient({ url: REDIS_URL! });
+    admin.on('error', () => undefined);
+    await admin.connect();
+    const quiet = new Writable({ write: (_c, _e, done) => done() });
+    redis = await connectRedis({ redisUrl: REDIS_URL! }, createLogger({ level: 'silent', destination: quiet }));
+    handle = createRedisSessionStore(redis, { redisPrefix: PREFIX });
+  });
+  afterAll(async () => {
+    const left: string[] = [];
+    for await (const batch of admin.scanIterator({ MATCH: `${PREFIX}*`, COUNT: 1000 })) left.push(...batch);
+    if (left.length) await admin.del(left);
+    await redis.close();
+    await admin.close();
+  });
+
+  /** A login's write: a connected session of `userId` that expires `lifetimeSec` from now. */
+  const signIn = (sid: string, userId: string, lifetimeSec: number) =>
+    new Promise<void>((resolve, reject) =>
+      handle.store.set(
+        sid,
+        {
+          cookie: { expires: new Date(Date.now() + lifetimeSec * 1000), originalMaxAge: lifetimeSec * 1000 },
+          connection: { userToken: 'sealed', expiresAt: null, loggedInAt: Date.now(), pages: {}, userId },
+        },
+        (err?: unknown) => (err ? reject(err) : resolve()),
+      ),
+    );
+  const read = (sid: string) =>
+    new Promise<unknown>((resolve, reject) =>
+      handle.store.get(sid, (err: unknown, sess?: unknown) => (err ? reject(err) : resolve(sess ?? undefined))),
+    );
+
+  it('when one person signs in 4 times the bound, then their index never holds more than the bound, the least recently used sessions end, and others are untouched', async () => {
+    await signIn('grace-1', GRACE, 3600);
+    const logins = 4 * MAX_SESSIONS_PER_PERSON;
+    let largest = 0;
+    // Each login lives longer than the one before: the first ones are the least recently used.
+    for (let i = 0; i < logins; i++) {
+      await signIn(`ada-${i}`, ADA, 3600 + i);
+      largest = Math.max(largest, await admin.sCard(`${PREFIX}user:${ADA}`));
+    }
+    expect(largest).toBe(MAX_SESSIONS_PER_PERSON);
+    const kept = await handle.index.sessionsOf(ADA);
+    expect(kept.sort()).toEqual(
+      Array.from({ length: MAX_SESSIONS_PER_PERSON }, (_, i) => `ada-${logins - MAX_SESSIONS_PER_PERSON + i}`).sort(),
+    );
+    expect(await read('ada-0')).toBeUndefined();
+    expect(await read(`ada-${logins - MAX_SESSIONS_PER_PERSON - 1}`)).toBeUndefined();
+    expect(await read(`ada-${logins - 1}`)).toBeDefined();
+    expect(await handle.index.sessionsOf(GRACE)).toEqual(['grace-1']);
+  });
+});
