@@ -595,6 +595,7 @@ export async function dataDeletion(): Promise<Row> {
       await (await callback(own.url, '/auth/deauthorize')).arrayBuffer();
       tried++;
       if (!(await receiptOf(own.url, await callback(own.url, '/auth/data-deletion')))) failures++;
+      tried++;
       const held = [...(own.ctx.pageCache as PageCache).entries(), ...own.ctx.accounts.entries()];
       if (holdsToken(held, issued) || JSON.stringify(held).includes(BAKERY)) failures++;
       // The app was removed 5 s from now: a login that begins now and completes then began before it.
@@ -641,7 +642,7 @@ export async function dataDeletion(): Promise<Row> {
     tried: tried + shared.tried,
     failures: failures + shared.failures,
     lost,
-    note: `memory and ${shared.note === 'skipped: no Redis' ? 'Redis skipped: no Redis' : 'Redis (2 instances)'}: receipt, caches, late login`,
+    note: `memory: ${failures} wrong of ${tried} (receipt and caches, a login from before); Redis: ${shared.note === 'skipped: no Redis' ? 'skipped: no Redis' : `${shared.failures} wrong of ${shared.tried} (receipt from both instances, every key, a login from before)`}`,
   };
 }
 
