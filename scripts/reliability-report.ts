@@ -21,11 +21,21 @@ import { connectedClient, logInAndConnect, overFetch, realLogin } from '../test/
 import { startServedStack, startStack, type Stack, type StackOptions } from '../test/support/stack';
 import { eventually } from '../test/support/wait';
 import {
+  connectLoop,
   cookieSpellings,
+  dataDeletion,
+  dropsByPage,
   hostileText,
+  indexBound,
+  joinersKeepTheirToken,
+  malformedEntries,
+  noTokenAtRest,
   refusedBeforeWork,
+  replayAcrossInstances,
+  roleFreshness,
   streamFlood,
   streamsAfterDeauthorize,
+  webhookLimits,
   type Row,
 } from './attacks';
 
@@ -33,6 +43,13 @@ const INPUTS = Number(process.env.INPUTS ?? 2000);
 const LOGINS = Number(process.env.CONCURRENT_LOGINS ?? 500);
 const FLOOD_HITS = Number(process.env.FLOOD_HITS ?? 101_000);
 const RACES = Number(process.env.LOGOUT_RACES ?? 20);
+/** The second round of attacks: small by default, each a few seconds. */
+const JOIN_RACES = Number(process.env.JOIN_RACES ?? 3);
+const CONNECT_LIMIT = Number(process.env.CONNECT_LIMIT ?? 5);
+const WEBHOOK_VIEWS = Number(process.env.WEBHOOK_VIEWS ?? 12);
+const REPLAYS = Number(process.env.REPLAYS ?? 3);
+const INDEX_LOGINS = Number(process.env.INDEX_LOGINS ?? 100);
+const ROLE_CHANGES = Number(process.env.ROLE_CHANGES ?? 2);
 const BAKERY = SEED_IDS.pages.bakery;
 
 const connected = (base: string): Promise<CookieClient> => connectedClient(base, BAKERY, SEED_IDS.users.ada);
@@ -401,6 +418,25 @@ async function main(): Promise<void> {
     await withStack({ timeoutMs: 5000, env: { SESSION_RATE_LIMIT: '20' } }, (base) => cookieSpellings(base, 20)),
   );
   rows.push(await withStack({ timeoutMs: 5000, env: live }, refusedBeforeWork));
+  rows.push(await noTokenAtRest());
+  rows.push(await joinersKeepTheirToken(JOIN_RACES));
+  rows.push(
+    await withStack(
+      { timeoutMs: 5000, env: { SESSION_RATE_LIMIT: String(CONNECT_LIMIT), SESSION_UPSTREAM_CONCURRENCY: '2' } },
+      (base, stack) => connectLoop(base, stack, CONNECT_LIMIT),
+    ),
+  );
+  rows.push(
+    await withStack({ timeoutMs: 5000, env: { ...live, PAGE_CACHE_TTL: '60' } }, (base, stack) =>
+      dropsByPage(base, stack, WEBHOOK_VIEWS),
+    ),
+  );
+  rows.push(await malformedEntries());
+  rows.push(await dataDeletion());
+  rows.push(await replayAcrossInstances(REPLAYS));
+  rows.push(await withStack({ timeoutMs: 5000, env: live }, webhookLimits));
+  rows.push(await indexBound(INDEX_LOGINS));
+  rows.push(await roleFreshness(ROLE_CHANGES));
   const total = {
     check: 'total',
     tried: rows.reduce((n, r) => n + r.tried, 0),
