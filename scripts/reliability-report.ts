@@ -21,23 +21,25 @@ import { connectedClient, logInAndConnect, overFetch, realLogin } from '../test/
 import { startServedStack, startStack, type Stack, type StackOptions } from '../test/support/stack';
 import { eventually } from '../test/support/wait';
 import {
-  connectLoop,
   cookieSpellings,
+  hostileText,
+  refusedBeforeWork,
+  streamFlood,
+  streamsAfterDeauthorize,
+  type Row,
+} from './attacks';
+import {
+  connectLoop,
   dataDeletion,
   dropsByPage,
-  hostileText,
   indexBound,
   joinersKeepTheirToken,
   malformedEntries,
   noTokenAtRest,
-  refusedBeforeWork,
   replayAcrossInstances,
   roleFreshness,
-  streamFlood,
-  streamsAfterDeauthorize,
   webhookLimits,
-  type Row,
-} from './attacks';
+} from './attacks-stores';
 
 const INPUTS = Number(process.env.INPUTS ?? 2000);
 const LOGINS = Number(process.env.CONCURRENT_LOGINS ?? 500);
