@@ -62,6 +62,7 @@ function receive(ctx: AppContext, recent: LRUCache<string, true>, req: Request, 
       { signed: req.headers['x-hub-signature-256'] !== undefined },
       'webhook delivery refused: bad signature',
     );
+    ctx.observer?.webhook?.('bad_signature');
     res.status(403).json({ error: 'bad signature' });
     return;
   }
@@ -69,6 +70,7 @@ function receive(ctx: AppContext, recent: LRUCache<string, true>, req: Request, 
   const digest = createHash('sha256').update(body).digest('base64url');
   if (recent.has(digest)) {
     req.log?.info('webhook delivery repeated; already handled');
+    ctx.observer?.webhook?.('repeated');
     return;
   }
   recent.set(digest, true);
@@ -79,13 +81,16 @@ function handle(ctx: AppContext, body: Buffer, req: Request): void {
   const parsed = parseJson(body.toString('utf8'));
   if (parsed === undefined) {
     req.log?.warn('webhook delivery is not JSON; ignored');
+    ctx.observer?.webhook?.('ignored');
     return;
   }
   const changes = pageChanges(parsed);
   if (changes === undefined) {
     req.log?.warn('webhook delivery has no object and entries; ignored');
+    ctx.observer?.webhook?.('ignored');
     return;
   }
+  ctx.observer?.webhook?.('accepted');
   for (const change of changes) apply(ctx, change, req);
 }
 
