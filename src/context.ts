@@ -11,7 +11,7 @@ import { AccountsCache } from './cache/accounts';
 import { PageCache } from './cache/memoryPageCache';
 import type { PageCacheStore } from './cache/pageCache';
 import { RedisPageCache } from './cache/redisPageCache';
-import { createMetrics, type Metrics } from './observe/metrics';
+import type { Metrics } from './observe/metrics';
 import { together, type Observer } from './observe/observer';
 import type { Tracing } from './observe/tracing';
 import { SessionGate } from './pages/limits';
@@ -83,7 +83,7 @@ export interface ContextDeps {
 export function buildContext(config: Config, deps: ContextDeps): AppContext {
   const ctx = buildParts(config, deps);
   // Told by the parts as they work: the metrics, when METRICS_PORT is set, and the traces.
-  const metrics = config.metrics ? createMetrics(ctx) : undefined;
+  const metrics = config.metrics ? metricsModule().createMetrics(ctx) : undefined;
   const { tracing } = deps;
   const observer = together(
     metrics?.observer,
@@ -146,6 +146,15 @@ function buildParts(config: Config, deps: ContextDeps): AppContext {
       : {}),
     ...(redis ? { redis } : {}),
   };
+}
+
+/**
+ * prom-client, loaded only when METRICS_PORT is set: it requires the OpenTelemetry API as it loads, and an app
+ * with neither metrics nor traces loads no OpenTelemetry module (docs/operations.md#traces).
+ */
+function metricsModule(): typeof import('./observe/metrics') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load; import() would make buildContext async
+  return require('./observe/metrics') as typeof import('./observe/metrics');
 }
 
 /** What to close once the last request is answered, in order: the provider agents, the session store, Redis. */
