@@ -2,6 +2,8 @@ import { createHmac } from 'node:crypto';
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import request from 'supertest';
 import { ConfigError, loadConfig } from '../../src/config';
+import { createLogger } from '../../src/log/logger';
+import { connectRedis } from '../../src/redis';
 import { login, loginAndConnect } from '../support/flow';
 import { APP_SECRET } from '../support/stack';
 import { startObservedStack, type ObservedStack } from './observedStack';
@@ -134,6 +136,31 @@ describe('METRICS_PORT', () => {
     try {
       expect(stack.ctx.metrics).toBeUndefined();
       await request(stack.app).get('/metrics').expect(404);
+    } finally {
+      await stack.close();
+    }
+  });
+});
+
+(process.env.REDIS_URL ? describe : describe.skip)('pagelight_redis_up (SESSION_STORE=redis)', () => {
+  it('when Redis answers, then 1; once the connection is gone, then 0', async () => {
+    const redisUrl = process.env.REDIS_URL!;
+    const redis = await connectRedis({ redisUrl }, createLogger({ level: 'silent' }), {
+      clientName: 'pagelight-observe-test',
+    });
+    const env = {
+      METRICS_PORT: '9464',
+      SESSION_STORE: 'redis',
+      REDIS_URL: redisUrl,
+      REDIS_PREFIX: `test:observe:${Date.now()}:`,
+    };
+    const stack = await startObservedStack(env, undefined, redis);
+    try {
+      const scrape = () => request(stack.ctx.metrics!.handler).get('/metrics').expect(200);
+      expect(sample((await scrape()).text, 'pagelight_redis_up')).toBe(1);
+      expect(sample((await scrape()).text, 'pagelight_memory_sessions')).toBeUndefined();
+      await redis.close();
+      expect(sample((await scrape()).text, 'pagelight_redis_up')).toBe(0);
     } finally {
       await stack.close();
     }

@@ -7,6 +7,7 @@ import { buildContext, type AppContext } from '../../src/context';
 import { graphClientFor } from '../../src/graph/client';
 import { createLogger } from '../../src/log/logger';
 import type { Tracing } from '../../src/observe/tracing';
+import type { RedisConnection } from '../../src/redis';
 import { APP_SECRET } from '../support/stack';
 import { credentialsSeenBy, leakedLines } from '../support/logScrape';
 
@@ -22,7 +23,11 @@ export interface ObservedStack {
   close(): Promise<void>;
 }
 
-export async function startObservedStack(env: Record<string, string>, tracing?: Tracing): Promise<ObservedStack> {
+export async function startObservedStack(
+  env: Record<string, string>,
+  tracing?: Tracing,
+  redis?: RedisConnection,
+): Promise<ObservedStack> {
   const emulator = await startEmulator({
     clients: [
       { clientId: APP_ID, clientSecret: APP_SECRET, redirectUri: `${BASE_URL}/auth/callback`, name: 'Pagelight test' },
@@ -50,7 +55,7 @@ export async function startObservedStack(env: Record<string, string>, tracing?: 
   });
   const logger = createLogger({ level: 'debug', destination });
   const graph = graphClientFor(config, logger, { retry: { retries: 1, baseMs: 10, capMs: 50, deadlineMs: 4000 } });
-  const ctx = buildContext(config, { logger, graph, ...(tracing ? { tracing } : {}) });
+  const ctx = buildContext(config, { logger, graph, ...(tracing ? { tracing } : {}), ...(redis ? { redis } : {}) });
   return {
     app: createApp(ctx),
     ctx,
