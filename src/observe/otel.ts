@@ -7,6 +7,9 @@ import type { ProviderCall } from '../graph/calls';
 import type { Logger } from '../log/logger';
 import type { Tracing } from './tracing';
 
+/** Longest wait, at shutdown, for the spans still buffered to reach the collector. */
+const SHUTDOWN_FLUSH_MS = 2000;
+
 /** What node-redis publishes on `node-redis:command` for each command (its TracingChannel). */
 interface RedisCommand {
   command?: unknown;
@@ -97,7 +100,13 @@ export function startOtel(
     },
     async close() {
       redisCommands.unsubscribe(redisHandlers);
-      await provider.shutdown();
+      // A collector that is down must not hold the stop past the shutdown's own deadline: what it misses is lost.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        provider.shutdown().catch(() => undefined),
+        new Promise((resolve) => (timer = setTimeout(resolve, SHUTDOWN_FLUSH_MS).unref())),
+      ]);
+      clearTimeout(timer);
       // Another start in this process (tests) registers afresh.
       trace.disable();
       context.disable();
