@@ -166,3 +166,27 @@ describe('METRICS_PORT', () => {
     }
   });
 });
+
+describe('pagelight_provider_calls_total when the provider refuses', () => {
+  it('when a read fails with a known Graph code, then it is counted under that code; an unknown code, under "other"', async () => {
+    const stack = await startObservedStack({ METRICS_PORT: '9464' });
+    try {
+      const owner = request.agent(stack.app);
+      await loginAndConnect(owner, BAKERY);
+      stack.emulator.controls.failNext(2, { status: 400, error: { code: 987654, message: 'Something new' } });
+      await owner.get(`/pages/${BAKERY}`);
+      stack.emulator.controls.failNext(2, {
+        status: 400,
+        error: { code: 4, message: '(#4) Application request limit reached' },
+      });
+      await owner.get(`/pages/${BAKERY}`).expect(429);
+      const text = (await request(stack.ctx.metrics!.handler).get('/metrics').expect(200)).text;
+      const refused = text.split('\n').filter((l) => l.startsWith('pagelight_provider_calls_total{'));
+      expect(refused.some((l) => /outcome="graph_error",graph_code="4"\} [1-9]/.test(l))).toBe(true);
+      expect(refused.some((l) => /outcome="graph_error",graph_code="other"\} [1-9]/.test(l))).toBe(true);
+      expect(text).not.toContain('987654');
+    } finally {
+      await stack.close();
+    }
+  });
+});
