@@ -71,6 +71,7 @@ describe('traces (OTEL_EXPORTER_OTLP_ENDPOINT), against a running app', () => {
   let spans: OtlpSpan[];
   let output = '';
   let browser: CookieClient;
+  let refused: Response;
   beforeAll(async () => {
     receiver = await startReceiver();
     const port = await freePort();
@@ -96,6 +97,8 @@ describe('traces (OTEL_EXPORTER_OTLP_ENDPOINT), against a running app', () => {
         // Sessions in Redis when this run has one (its commands are spans too), else in memory.
         ...(REDIS_URL ? { SESSION_STORE: 'redis', REDIS_URL, REDIS_PREFIX: prefix } : {}),
         LOGIN_RATE_LIMIT: '0',
+        // Every view asks the provider, so the refused one below reaches it.
+        PAGE_CACHE_TTL: '0',
         OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -110,6 +113,10 @@ describe('traces (OTEL_EXPORTER_OTLP_ENDPOINT), against a running app', () => {
     browser = new CookieClient(base);
     const outcome = await realLogin(base, undefined, BAKERY, browser);
     expect(outcome).toMatchObject({ ok: true });
+    // One more view that the provider refuses: its calls' spans carry the Graph code.
+    emulator.controls.failNext(2, { status: 400, error: { code: 100, message: 'Invalid parameter' } });
+    refused = await browser.get(`/pages/${BAKERY}`);
+    await refused.text();
     // SIGTERM: the app finishes, sends the spans still buffered, and exits.
     const exited = new Promise<number | null>((resolve) => app.once('exit', resolve));
     app.kill('SIGTERM');
@@ -130,13 +137,14 @@ describe('traces (OTEL_EXPORTER_OTLP_ENDPOINT), against a running app', () => {
 
   it('when a page is viewed, then its request span is named by the route template', () => {
     const views = spans.filter((s) => s.name === 'GET /pages/:pageId');
-    expect(views).toHaveLength(1);
-    expect(attribute(views[0]!, 'http.route')).toBe('/pages/:pageId');
-    expect(attribute(views[0]!, 'http.response.status_code')).toBe(200);
+    expect(views.map((s) => attribute(s, 'http.response.status_code'))).toEqual([200, refused.status]);
+    expect(views.every((s) => attribute(s, 'http.route') === '/pages/:pageId')).toBe(true);
   });
 
   it('when the provider is called for the view, then each call is a child span with its path template, method and status', () => {
-    const view = spans.find((s) => s.name === 'GET /pages/:pageId')!;
+    const view = spans.find(
+      (s) => s.name === 'GET /pages/:pageId' && attribute(s, 'http.response.status_code') === 200,
+    )!;
     const children = spans.filter((s) => s.parentSpanId === view.spanId);
     const calls = children.filter((s) => attribute(s, 'pagelight.provider.call') !== undefined);
     expect(calls.map((s) => attribute(s, 'pagelight.provider.call')).sort()).toEqual(['feed', 'page_details']);
@@ -144,7 +152,16 @@ describe('traces (OTEL_EXPORTER_OTLP_ENDPOINT), against a running app', () => {
     expect(attribute(feed, 'url.template')).toMatch(/^\/v\d+\.\d+\/\{id\}\/feed$/);
     expect(attribute(feed, 'http.request.method')).toBe('GET');
     expect(attribute(feed, 'http.response.status_code')).toBe(200);
+    expect(attribute(feed, 'graph.fbtrace_id')).toMatch(/^[\w-]{4,64}$/);
     expect(spans.some((s) => attribute(s, 'pagelight.provider.call') === 'code_exchange')).toBe(true);
+  });
+
+  it('when the provider refuses a call, then its span carries the status, the Graph error code and the fbtrace_id', () => {
+    const failed = spans.filter((s) => attribute(s, 'pagelight.provider.outcome') === 'graph_error');
+    expect(failed.length).toBeGreaterThanOrEqual(1);
+    expect(failed.every((s) => attribute(s, 'graph.error.code') === 100)).toBe(true);
+    expect(failed.every((s) => attribute(s, 'http.response.status_code') === 400)).toBe(true);
+    expect(failed.every((s) => typeof attribute(s, 'graph.fbtrace_id') === 'string')).toBe(true);
   });
 
   (REDIS_URL ? it : it.skip)(
