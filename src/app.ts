@@ -13,6 +13,7 @@ import { liveRoutes } from './live/routes';
 import { webhookRoutes } from './webhooks/routes';
 import { privacyRoutes } from './site/privacy';
 import { errorHandler, notFound } from './http/errors';
+import { observeRequests } from './observe/requests';
 import { csrfToken } from './session/csrf';
 import { sessionCookieName, sessionMiddleware } from './session/middleware';
 
@@ -42,6 +43,7 @@ export function createApp(ctx: AppContext): Express {
   app.locals.pagePinned = config.pageId !== undefined;
 
   const trustRequestId = behindProxy(config);
+  app.use(observeRequests(ctx.observer, ctx.tracing));
   app.use(securityHeaders(config));
   app.use('/public', express.static(path.join(ROOT, 'public'), { maxAge: '1h', index: false, fallthrough: true }));
   app.use(requestLogging(logger, { trustRequestId, ignore: (req) => req.url === '/healthz' }));

@@ -50,13 +50,16 @@ function checked<T>(parse: (raw: string) => T | Problem) {
 const got = (iss: { input?: unknown }, limit = Infinity): string => `got "${String(iss.input).slice(0, limit)}"`;
 
 function portNumber(fallback: number) {
+  return anyPort().default(fallback);
+}
+
+function anyPort() {
   return z
     .string()
     .refine((raw) => /^\d{1,5}$/.test(raw) && Number(raw) <= 65535, {
       error: (iss) => `must be a port number from 0 to 65535, ${got(iss)}`,
     })
-    .transform(Number)
-    .default(fallback);
+    .transform(Number);
 }
 
 function wholeNumber(min: 0 | 1, max: number, fallback: number) {
@@ -262,6 +265,14 @@ const envSchema = z
     LIVE_STREAMS_PER_ADDRESS: wholeNumber(1, 100_000, 32),
     LIVE_STREAMS_MAX: anyWholeNumber(1, 1_000_000).optional(),
     LIVE_HEARTBEAT_SECONDS: wholeNumber(1, 3600, 25),
+    METRICS_PORT: anyPort().optional(),
+    METRICS_HOST: z
+      .string()
+      .regex(/^[A-Za-z0-9.:-]{1,253}$/, {
+        error: (iss) => `must be an address or host name such as 127.0.0.1, ${got(iss, 60)}`,
+      })
+      .default('127.0.0.1'),
+    OTEL_EXPORTER_OTLP_ENDPOINT: httpUrl.optional(),
     OPERATOR_NAME: oneLine.optional(),
     OPERATOR_CONTACT: oneLine.optional(),
     NODE_ENV: z.string().default('development'),
@@ -287,6 +298,14 @@ const envSchema = z
         code: 'custom',
         path: ['LIVE_STREAMS_MAX'],
         message: `must be at most half of MAX_CONNECTIONS (${Math.floor(vars.MAX_CONNECTIONS / 2)}), so pages and probes always have connections`,
+      });
+    }
+    // The metrics say how the app runs, not for the public: never on its port (docs/operations.md#metrics).
+    if (vars.METRICS_PORT !== undefined && vars.METRICS_PORT !== 0 && vars.METRICS_PORT === vars.PORT) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['METRICS_PORT'],
+        message: `must differ from PORT (${vars.PORT}): metrics are never served on the public port`,
       });
     }
     // The shared cache uses the session store's Redis connection (docs/architecture.md#shared-cache).
@@ -367,6 +386,10 @@ function derive(vars: Vars) {
     liveStreamsPerAddress: vars.LIVE_STREAMS_PER_ADDRESS,
     liveHeartbeatSec: vars.LIVE_HEARTBEAT_SECONDS,
     /** Who runs this instance and how to reach them, for the privacy page; undefined shows a placeholder. */
+    /** Where /metrics is served, when METRICS_PORT is set (docs/operations.md#metrics). */
+    metrics: vars.METRICS_PORT === undefined ? undefined : { port: vars.METRICS_PORT, host: vars.METRICS_HOST },
+    /** OTLP/HTTP collector of traces; unset, no tracing code is loaded (docs/operations.md#traces). */
+    otlpEndpoint: vars.OTEL_EXPORTER_OTLP_ENDPOINT,
     operatorName: vars.OPERATOR_NAME,
     operatorContact: vars.OPERATOR_CONTACT,
     logLevel: vars.LOG_LEVEL,

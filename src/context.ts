@@ -11,6 +11,9 @@ import { AccountsCache } from './cache/accounts';
 import { PageCache } from './cache/memory-page-cache';
 import type { PageCacheStore } from './cache/page-cache';
 import { PROVIDER_ANSWERS, RedisPageCache } from './cache/redis-page-cache';
+import type { Metrics } from './observe/metrics';
+import { together, type Observer } from './observe/observer';
+import type { Tracing } from './observe/tracing';
 import { ReadShares } from './pages/limits';
 import type { RedisConnection, SharedRedis } from './redis';
 import { Connections } from './session/connection';
@@ -43,6 +46,12 @@ export interface AppContext {
   loginCounts?: Store;
   /** The Redis connection everything above borrows, when SESSION_STORE=redis (src/redis.ts). */
   redis?: RedisConnection;
+  /** The Prometheus registry and its /metrics handler, when METRICS_PORT is set (docs/operations.md#metrics). */
+  metrics?: Metrics;
+  /** Traces, when OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/operations.md#traces). */
+  tracing?: Tracing;
+  /** What the routes tell the metrics and traces (logins, webhook deliveries, requests); undefined when both are off. */
+  observer?: Observer;
 }
 
 export interface ContextDeps {
@@ -62,6 +71,8 @@ export interface ContextDeps {
   events?: PageEvents;
   /** Default: bounded by LIVE_STREAMS_PER_SESSION and LIVE_STREAMS_MAX. */
   streams?: StreamRegistry;
+  /** Started by src/server.ts (src/observe/tracing.ts tracingFor) when OTEL_EXPORTER_OTLP_ENDPOINT is set. */
+  tracing?: Tracing;
 }
 
 /**
@@ -70,6 +81,24 @@ export interface ContextDeps {
  * Each part can be passed in instead (tests).
  */
 export function buildContext(config: Config, deps: ContextDeps): AppContext {
+  const ctx = buildParts(config, deps);
+  // Told by the parts as they work: the metrics, when METRICS_PORT is set, and the traces.
+  const metrics = config.metrics ? metricsModule().createMetrics(ctx) : undefined;
+  const { tracing } = deps;
+  const observer = together(
+    metrics?.observer,
+    tracing ? { providerCall: (call) => tracing.providerCall(call) } : undefined,
+  );
+  if (observer?.providerCall) ctx.graph.watch(observer.providerCall);
+  return {
+    ...ctx,
+    ...(metrics ? { metrics } : {}),
+    ...(tracing ? { tracing } : {}),
+    ...(observer ? { observer } : {}),
+  };
+}
+
+function buildParts(config: Config, deps: ContextDeps): AppContext {
   const { logger, redis } = deps;
   const now = deps.now ?? Date.now;
   if (config.sessionStore === 'redis' && !redis && !deps.sessions)
@@ -120,6 +149,15 @@ export function buildContext(config: Config, deps: ContextDeps): AppContext {
   };
 }
 
+/**
+ * prom-client, loaded only when METRICS_PORT is set: it requires the OpenTelemetry API as it loads, and an app
+ * with neither metrics nor traces loads no OpenTelemetry module (docs/operations.md#traces).
+ */
+function metricsModule(): typeof import('./observe/metrics') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load; import() would make buildContext async
+  return require('./observe/metrics') as typeof import('./observe/metrics');
+}
+
 /** What to close once the last request is answered, in order: the provider agents, the session store, Redis. */
 export function contextClosers(ctx: AppContext): Closer[] {
   const { redis } = ctx;
@@ -127,5 +165,6 @@ export function contextClosers(ctx: AppContext): Closer[] {
     { name: 'the provider agents', close: () => ctx.graph.close() },
     { name: 'the session store', close: () => ctx.sessions.close() },
     ...(redis ? [{ name: 'the Redis connection', close: () => redis.close() }] : []),
+    ...(ctx.tracing ? [{ name: 'the traces still buffered', close: () => ctx.tracing!.close() }] : []),
   ];
 }

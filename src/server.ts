@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ConfigError, loadConfig, operatorWarning, proxyWarning, type Config } from './config';
 import { createApp } from './app';
@@ -6,6 +6,7 @@ import { buildContext, contextClosers } from './context';
 import { startDemoProvider, type DemoProvider } from './demo';
 import { createLimitedServer, serverLimits } from './http/limits';
 import { createLogger } from './log/logger';
+import { tracingFor } from './observe/tracing';
 import { redisFor } from './redis';
 import { shutdown, type Closer } from './shutdown';
 
@@ -30,7 +31,8 @@ async function main(): Promise<void> {
   if (config.sessionSecretGenerated)
     logger.warn('SESSION_SECRET is unset: a random one is used, so sessions end when the process stops');
 
-  const ctx = buildContext(config, { logger, redis: await redisFor(config, logger) });
+  const tracing = await tracingFor(config, logger);
+  const ctx = buildContext(config, { logger, redis: await redisFor(config, logger), ...(tracing ? { tracing } : {}) });
   const app = createApp(ctx);
   const server = await listenOrExit(
     () => listen(createLimitedServer(app, serverLimits({ maxConnections: config.maxConnections })), config.port),
@@ -41,7 +43,21 @@ async function main(): Promise<void> {
   const store = ctx.sessions.kind;
   logger.info({ port, store }, `Pagelight is listening on ${config.baseUrl} (port ${port}, sessions in ${store})`);
 
+  // Metrics on their own listener, never the public port (docs/operations.md#metrics).
+  const { metrics } = ctx;
+  const metricsServer =
+    metrics && config.metrics
+      ? await listenOrExit(
+          () => listenOn(createServer(metrics.handler), config.metrics!.port, config.metrics!.host),
+          'METRICS_PORT',
+          config.metrics.port,
+        )
+      : undefined;
+  if (metricsServer)
+    logger.info(`metrics on http://${config.metrics!.host}:${(metricsServer.address() as AddressInfo).port}/metrics`);
+
   const closers: Closer[] = [
+    ...(metricsServer ? [{ name: 'the metrics listener', close: () => closeServer(metricsServer) }] : []),
     ...contextClosers(ctx),
     ...(emulator ? [{ name: 'the emulator', close: () => emulator.close() }] : []),
   ];
@@ -91,6 +107,21 @@ function listen(server: Server, port: number): Promise<Server> {
     server.once('listening', () => resolve(server));
     server.once('error', reject);
     server.listen(port);
+  });
+}
+
+function listenOn(server: Server, port: number, host: string): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    server.once('listening', () => resolve(server));
+    server.once('error', reject);
+    server.listen(port, host);
+  });
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
   });
 }
 

@@ -1,7 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import type { AppContext } from '../context';
 import { AppError, BadRequestError } from '../errors';
-import { TokenEndpointError, GraphApiError } from '../graph/errors';
+import { TokenEndpointError, GraphApiError, ProviderUnavailableError } from '../graph/errors';
 import type { CodeGrant, UserTokenGrant, VerifiedCallback } from '../graph/client';
 import { singleParam } from '../http/params';
 import { ownPath, pageIdOf } from '../http/return-to';
@@ -11,18 +11,19 @@ import { shortenIfPendingOnly } from '../session/lifetimes';
 import { sessionCookieAttributes } from '../session/middleware';
 import { destroy, regenerate, save } from '../session/persist';
 import { deniedMessage, isCancel, parseCallback } from './callback';
-import { AuthorizationError, PkceRefusedError, StateMismatchError } from './errors';
+import { AuthorizationError, IdTokenError, PkceRefusedError, StateMismatchError } from './errors';
 import type { Identity } from './id-token';
 import { beginLogin, consumeState, dropState, startedAtOf } from './pending';
 import { removedSince } from './removals';
 import { codeChallenge } from './pkce';
 import { loginRateLimit } from './rate-limit';
+import type { LoginOutcome } from '../observe/observer';
 
 /** /auth: start the login, take the provider's redirect, log out. */
 export function authRoutes(ctx: AppContext): Router {
   const router = Router();
   router.get('/login', loginRateLimit(ctx.config, ctx.loginCounts), (req, res) => login(ctx, req, res));
-  router.get('/callback', (req, res) => callback(ctx, req, res));
+  router.get('/callback', (req, res) => told(ctx, callback(ctx, req, res)));
   router.post('/logout', requireCsrf, (req, res) => logout(ctx, req, res));
   return router;
 }
@@ -61,13 +62,13 @@ async function login(ctx: AppContext, req: Request, res: Response): Promise<void
  * logins minus the one consumed (saved at the end of the response as any
  * change is), and a callback with no session stores nothing at all.
  */
-async function callback(ctx: AppContext, req: Request, res: Response): Promise<void> {
+async function callback(ctx: AppContext, req: Request, res: Response): Promise<LoginOutcome> {
   const params = parseCallback(req.query);
   if (params.kind === 'denied') {
     dropState(req, params.state);
     if (isCancel(params)) {
       res.status(200).render('cancelled', { title: 'Login cancelled' });
-      return;
+      return 'cancelled';
     }
     throw new AuthorizationError(deniedMessage(params));
   }
@@ -79,7 +80,7 @@ async function callback(ctx: AppContext, req: Request, res: Response): Promise<v
     if (ctx.connections.current(req)) {
       req.session.flash = "You're already connected.";
       res.redirect(303, ctx.config.pageId ? `/pages/${ctx.config.pageId}` : '/pages');
-      return;
+      return 'already_connected';
     }
     throw new StateMismatchError(check.reason);
   }
@@ -112,6 +113,29 @@ async function callback(ctx: AppContext, req: Request, res: Response): Promise<v
   const target = ctx.config.pageId ? `/pages/${ctx.config.pageId}` : await returnTarget(ctx, req, check.returnTo);
   await save(req);
   res.redirect(303, target);
+  return 'completed';
+}
+
+/** Tells the metrics how the callback ended (docs/operations.md#metrics); a failure still reaches the error handler. */
+async function told(ctx: AppContext, outcome: Promise<LoginOutcome>): Promise<void> {
+  try {
+    // Awaited first: with no observer, `login?.(…)` would not evaluate its argument and the failure would be lost.
+    const ended = await outcome;
+    ctx.observer?.login?.(ended);
+  } catch (err) {
+    ctx.observer?.login?.(loginFailure(err));
+    throw err;
+  }
+}
+
+/** A failed callback's outcome, by where its error came from. */
+function loginFailure(err: unknown): LoginOutcome {
+  if (err instanceof StateMismatchError) return 'state_mismatch';
+  if (err instanceof AuthorizationError) return 'denied';
+  if (err instanceof TokenEndpointError || err instanceof PkceRefusedError) return 'exchange_failed';
+  if (err instanceof IdTokenError) return 'id_token_invalid';
+  if (err instanceof GraphApiError || err instanceof ProviderUnavailableError) return 'provider_error';
+  return 'failed';
 }
 
 /**

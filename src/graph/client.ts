@@ -21,7 +21,9 @@ import {
   type PageList,
   type PageSummary,
 } from './schemas';
+import type { ProviderCall } from './calls';
 import { GraphTransport, type RetryPolicy, type TransportOptions } from './transport';
+import type { UsageReadings } from './usage';
 
 export interface GraphClientOptions {
   graphUrl: string;
@@ -329,6 +331,16 @@ export class GraphClient {
 
   private grant(token: string, expiresIn: number | undefined): UserTokenGrant {
     return { token, expiresAt: expiresIn ? this.options.now() + expiresIn * 1000 : null };
+  }
+
+  /** Tells `watcher` about every provider call attempt (src/observe: metrics and traces). */
+  watch(watcher: (call: ProviderCall) => void): void {
+    this.transport.watch(watcher);
+  }
+
+  /** The usage percentages the provider last reported. */
+  usage(): UsageReadings {
+    return this.transport.usageReadings();
   }
 
   close(): void {

@@ -7,7 +7,8 @@ import type { Logger } from '../log/logger';
 import { redactText } from '../log/redact';
 import { GraphApiError, ProviderUnavailableError, TokenEndpointError, type GraphErrorBody } from './errors';
 import { graphErrorSchema, type GraphErrorJson } from './schemas';
-import { DEFAULT_USAGE_POLICY, pageOfPath, UsageGovernor } from './usage';
+import { callKind, callTemplate, type CallOutcome, type ProviderCall } from './calls';
+import { DEFAULT_USAGE_POLICY, pageOfPath, UsageGovernor, type UsageReadings } from './usage';
 
 export interface TransportOptions {
   baseUrl: string;
@@ -81,6 +82,8 @@ export class GraphTransport {
   private readonly agents: { http: http.Agent; https: https.Agent };
   private readonly usage: UsageGovernor;
   private versionWarned = false;
+  /** Told about every attempt once it ends, answered or not (metrics, traces: src/observe). */
+  private readonly watchers: ((call: ProviderCall) => void)[] = [];
 
   constructor(private readonly options: TransportOptions) {
     this.usage = options.usage ?? new UsageGovernor(DEFAULT_USAGE_POLICY, options.now);
@@ -113,9 +116,13 @@ export class GraphTransport {
     const now = this.options.now;
     const started = now();
     for (let attempt = 0; ; attempt++) {
+      const seen: Seen = { startedAt: Date.now(), started: process.hrtime.bigint(), status: undefined };
       try {
-        return await this.once(req, schema, policy ? started + policy.deadlineMs - now() : undefined);
+        const out = await this.once(req, schema, policy ? started + policy.deadlineMs - now() : undefined, seen);
+        if (this.watchers.length > 0) this.tell(req, seen, undefined);
+        return out;
       } catch (err) {
+        if (this.watchers.length > 0) this.tell(req, seen, err);
         const wait = policy && attempt < policy.retries && isTransient(err) ? backoff(policy, attempt) : undefined;
         if (wait === undefined || now() + wait - started >= policy!.deadlineMs) throw err;
         this.options.logger?.warn(
@@ -127,13 +134,46 @@ export class GraphTransport {
     }
   }
 
-  private async once<T>(req: GraphRequest, schema: ZodType<T>, remainingMs: number | undefined): Promise<T> {
+  /** Adds a listener told about every provider call attempt (kind, path template, outcome, Graph code, time). */
+  watch(watcher: (call: ProviderCall) => void): void {
+    this.watchers.push(watcher);
+  }
+
+  /** The latest usage percentages the provider reported (docs/provider-interface.md#usage-headers). */
+  usageReadings(): UsageReadings {
+    return this.usage.report();
+  }
+
+  private tell(req: GraphRequest, seen: Seen, err: unknown): void {
+    const { outcome, graphCode, fbtraceId } = outcomeOf(err, seen.status);
+    const call: ProviderCall = {
+      kind: callKind(req),
+      method: req.method,
+      path: callTemplate(req.path),
+      status: seen.status,
+      outcome,
+      graphCode,
+      fbtraceId: traceId(fbtraceId ?? seen.fbtraceId),
+      startedAt: seen.startedAt,
+      seconds: Number(process.hrtime.bigint() - seen.started) / 1e9,
+    };
+    for (const watcher of this.watchers) watcher(call);
+  }
+
+  private async once<T>(
+    req: GraphRequest,
+    schema: ZodType<T>,
+    remainingMs: number | undefined,
+    seen: Seen,
+  ): Promise<T> {
     const pageId = req.tokenEndpoint || req.budget !== 'page' ? undefined : pageOfPath(req.path);
     if (!req.tokenEndpoint) await this.throttle(req.path, pageId);
     const started = process.hrtime.bigint();
     const timeoutMs =
       remainingMs === undefined ? this.options.timeoutMs : Math.max(1, Math.min(this.options.timeoutMs, remainingMs));
     const res = await this.send(req, timeoutMs);
+    seen.status = res.status;
+    seen.fbtraceId = headerString(res.headers['x-fb-trace-id']);
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     this.usage.record(res.headers, req.tokenEndpoint ? undefined : pageOfPath(req.path));
     this.options.onResponse?.({
@@ -305,6 +345,37 @@ export class GraphTransport {
     this.agents.http.destroy();
     this.agents.https.destroy();
   }
+}
+
+/** When an attempt started (wall clock for a span, monotonic for its length) and the status it got, if any. */
+interface Seen {
+  startedAt: number;
+  started: bigint;
+  status: number | undefined;
+  fbtraceId?: string | undefined;
+}
+
+/** The provider's trace id, only when it looks like one (it ends up in span attributes). */
+function traceId(value: string | undefined): string | undefined {
+  return value !== undefined && /^[\w-]{1,64}$/.test(value) ? value : undefined;
+}
+
+/** An attempt's outcome in a few bounded words, with the Graph error code and trace id when the provider sent them. */
+function outcomeOf(
+  err: unknown,
+  status: number | undefined,
+): { outcome: CallOutcome; graphCode?: number; fbtraceId?: string } {
+  if (err === undefined) return { outcome: 'ok' };
+  if (err instanceof GraphApiError)
+    return {
+      outcome: status === undefined ? 'held_back' : 'graph_error',
+      graphCode: err.graph.code,
+      fbtraceId: err.fbtraceId,
+    };
+  if (err instanceof TokenEndpointError)
+    return { outcome: 'refused', graphCode: err.graph?.code, fbtraceId: err.fbtraceId };
+  if (err instanceof ProviderUnavailableError) return { outcome: err.reason };
+  return { outcome: 'failed' };
 }
 
 function hasErrorKey(body: unknown): boolean {

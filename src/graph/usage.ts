@@ -42,6 +42,12 @@ interface Reading {
 
 const APP = 'app';
 
+/** The latest percentages the provider reported: its app budget, and the highest of any page's. */
+export interface UsageReadings {
+  app: number | undefined;
+  page: number | undefined;
+}
+
 export class UsageGovernor {
   private readonly readings = new Map<string, Reading>();
 
@@ -90,6 +96,17 @@ export class UsageGovernor {
     if (percent < this.policy.slowFrom) return 0;
     const share = Math.min(1, (percent - this.policy.slowFrom) / (100 - this.policy.slowFrom));
     return Math.round(share * this.policy.maxDelayMs);
+  }
+
+  /** What the provider last reported, readings past their age left out (read when metrics are scraped). */
+  report(): UsageReadings {
+    let page: number | undefined;
+    for (const key of [...this.readings.keys()]) {
+      if (key === APP) continue;
+      const reading = this.live(key);
+      if (reading) page = Math.max(page ?? 0, reading.percent);
+    }
+    return { app: this.live(APP)?.percent, page };
   }
 
   private set(key: string, percent: number, blockMs: number): void {

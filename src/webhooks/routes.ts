@@ -110,14 +110,17 @@ function receive(ctx: AppContext, seenBefore: SeenBefore, req: Request, res: Res
       { signed: req.headers['x-hub-signature-256'] !== undefined },
       'webhook delivery refused: bad signature',
     );
+    ctx.observer?.webhook?.('bad_signature');
     res.status(403).json({ error: 'bad signature' });
     return;
   }
   res.status(200).json({ received: true });
   const digest = createHash('sha256').update(body).digest('base64url');
   void seenBefore(digest).then((seen) => {
-    if (seen) req.log?.info('webhook delivery repeated; already handled');
-    else setImmediate(() => handle(ctx, body, req));
+    if (seen) {
+      req.log?.info('webhook delivery repeated; already handled');
+      ctx.observer?.webhook?.('repeated');
+    } else setImmediate(() => handle(ctx, body, req));
   });
 }
 
@@ -125,13 +128,16 @@ function handle(ctx: AppContext, body: Buffer, req: Request): void {
   const parsed = parseJson(body.toString('utf8'));
   if (parsed === undefined) {
     req.log?.warn('webhook delivery is not JSON; ignored');
+    ctx.observer?.webhook?.('ignored');
     return;
   }
   const changes = pageChanges(parsed);
   if (changes === undefined) {
     req.log?.warn('webhook delivery has no object and entries; ignored');
+    ctx.observer?.webhook?.('ignored');
     return;
   }
+  ctx.observer?.webhook?.('accepted');
   for (const change of changes) apply(ctx, change, req);
 }
 

@@ -1,0 +1,57 @@
+import type { GraphRequest } from './transport';
+
+/** What a provider call was for, in a bounded set of words (metric labels, span names). */
+export type CallKind =
+  | 'code_exchange'
+  | 'long_lived_exchange'
+  | 'me'
+  | 'permissions'
+  | 'accounts'
+  | 'page_token'
+  | 'page_details'
+  | 'feed'
+  | 'subscribe'
+  | 'debug_token'
+  | 'other';
+
+/** How an attempt ended: answered and valid, the provider's error, or no usable answer (by cause). */
+export type CallOutcome =
+  'ok' | 'graph_error' | 'refused' | 'held_back' | 'timeout' | 'unreachable' | 'bad_response' | 'http_error' | 'failed';
+
+/** One attempt of one provider call, as the transport tells its watchers; nothing in it names a person or a token. */
+export interface ProviderCall {
+  kind: CallKind;
+  method: 'GET' | 'POST';
+  /** The path with its ids replaced: `/v26.0/{id}/feed`. */
+  path: string;
+  /** The provider's HTTP status, when it answered. */
+  status: number | undefined;
+  outcome: CallOutcome;
+  graphCode: number | undefined;
+  fbtraceId: string | undefined;
+  /** Epoch ms. */
+  startedAt: number;
+  seconds: number;
+}
+
+/** A call path with its ids generalised (`/v26.0/123/feed` → `/v26.0/{id}/feed`): bounded, and names no page. */
+export function callTemplate(path: string): string {
+  const template = path.replace(/\/\d+(?=\/|$)/g, '/{id}');
+  return /^[\w/{}.-]{1,100}$/.test(template) ? template : '/other';
+}
+
+/** The call's kind, from its method, path and the fields it asks for (docs/provider-interface.md#calls-at-a-glance). */
+export function callKind(req: Pick<GraphRequest, 'method' | 'path' | 'query' | 'form'>): CallKind {
+  const path = req.path.replace(/^\/v\d+\.\d+/, '');
+  const fields = req.query?.fields ?? req.form?.fields;
+  if (path === '/oauth/access_token')
+    return req.form?.grant_type === 'fb_exchange_token' ? 'long_lived_exchange' : 'code_exchange';
+  if (path === '/me') return 'me';
+  if (path === '/me/permissions') return 'permissions';
+  if (path === '/me/accounts') return 'accounts';
+  if (path === '/debug_token') return 'debug_token';
+  if (/^\/\d+\/feed$/.test(path)) return 'feed';
+  if (/^\/\d+\/subscribed_apps$/.test(path)) return 'subscribe';
+  if (/^\/\d+$/.test(path)) return fields === 'access_token' ? 'page_token' : 'page_details';
+  return 'other';
+}

@@ -1,0 +1,200 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { AccountsCache } from '../cache/accounts';
+import type { PageCacheStore } from '../cache/page-cache';
+import type { ProviderCall } from '../graph/calls';
+import type { GraphClient } from '../graph/client';
+import { classifyGraphCode } from '../graph/errors';
+import type { StreamRegistry } from '../live/streams';
+import type { RedisConnection } from '../redis';
+import type { SessionStoreHandle } from '../session/store';
+import type { LoginOutcome, Observer, RequestDone, WebhookOutcome } from './observer';
+
+/** What the metrics read when scraped: counters the parts keep anyway, sizes, the connection's state. */
+export interface MetricSources {
+  graph: GraphClient;
+  pageCache: PageCacheStore;
+  accounts: AccountsCache;
+  streams: StreamRegistry;
+  sessions: SessionStoreHandle;
+  redis?: RedisConnection | undefined;
+}
+
+export interface Metrics {
+  registry: Registry;
+  observer: Observer;
+  /** Serves GET /metrics in the Prometheus text format (src/server.ts listens on METRICS_HOST:METRICS_PORT). */
+  handler: RequestListener;
+}
+
+/** Seconds: most pages answer in milliseconds; a provider near its timeout takes seconds. */
+const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/**
+ * The app's Prometheus metrics, in a registry of their own (docs/operations.md#metrics). Labels come from
+ * bounded sets only: route templates, status classes, call kinds, outcome words, known Graph error codes. What
+ * the parts count anyway (cache hits, open streams, usage readings) is read when scraped, not on every request.
+ */
+export function createMetrics(sources: MetricSources): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const { graph, pageCache, accounts, streams, sessions, redis } = sources;
+
+  const requests = new Histogram({
+    name: 'pagelight_http_request_duration_seconds',
+    help: 'Requests answered, by route template, method and status class',
+    labelNames: ['route', 'method', 'status_class'] as const,
+    buckets: SECONDS,
+    registers: [registry],
+  });
+  const calls = new Counter({
+    name: 'pagelight_provider_calls_total',
+    help: 'Provider call attempts, by kind, outcome and Graph error code ("" without one)',
+    labelNames: ['kind', 'outcome', 'graph_code'] as const,
+    registers: [registry],
+  });
+  const callSeconds = new Histogram({
+    name: 'pagelight_provider_call_duration_seconds',
+    help: 'Provider call attempts, by kind',
+    labelNames: ['kind'] as const,
+    buckets: SECONDS,
+    registers: [registry],
+  });
+  const logins = new Counter({
+    name: 'pagelight_logins_total',
+    help: "Logins' callbacks, by outcome",
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  const webhooks = new Counter({
+    name: 'pagelight_webhook_deliveries_total',
+    help: 'Webhook deliveries, by outcome',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+
+  new Gauge({
+    name: 'pagelight_provider_usage_percent',
+    help: 'The latest usage the provider reported in its usage headers: its app budget, and the highest page budget',
+    labelNames: ['budget'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      const { app, page } = graph.usage();
+      if (app !== undefined) this.set({ budget: 'app' }, app);
+      if (page !== undefined) this.set({ budget: 'page' }, page);
+    },
+  });
+  countedAtScrape(registry, 'pagelight_cache_hits_total', 'Answers served from a cache', () => [
+    [{ cache: 'page' }, pageCache.hits],
+    [{ cache: 'accounts' }, accounts.hits],
+  ]);
+  countedAtScrape(registry, 'pagelight_cache_misses_total', 'Answers a cache had to load', () => [
+    [{ cache: 'page' }, pageCache.misses],
+    [{ cache: 'accounts' }, accounts.misses],
+  ]);
+  countedAtScrape(
+    registry,
+    'pagelight_cache_stale_served_total',
+    'Stale page answers served while a refresh ran',
+    () => [[{ cache: 'page' }, staleServed(pageCache)]],
+  );
+  countedAtScrape(
+    registry,
+    'pagelight_provider_coalesced_waits_total',
+    'Reads that joined an identical provider read under way instead of calling',
+    () => [[{}, graph.inflight.joined]],
+  );
+  new Gauge({
+    name: 'pagelight_live_streams',
+    help: 'Live-update streams open',
+    registers: [registry],
+    collect() {
+      this.set(streams.size);
+    },
+  });
+  if (sessions.kind === 'memory')
+    new Gauge({
+      name: 'pagelight_memory_sessions',
+      help: 'Sessions held by the memory store',
+      registers: [registry],
+      async collect() {
+        this.set(await sessionCount(sessions));
+      },
+    });
+  if (redis)
+    new Gauge({
+      name: 'pagelight_redis_up',
+      help: '1 while the Redis connection answers, else 0',
+      registers: [registry],
+      collect() {
+        this.set(redis.healthy() ? 1 : 0);
+      },
+    });
+
+  const observer: Observer = {
+    request: (done: RequestDone) =>
+      requests.observe(
+        { route: done.route, method: done.method, status_class: `${Math.floor(done.status / 100)}xx` },
+        done.seconds,
+      ),
+    providerCall: (call: ProviderCall) => {
+      calls.inc({ kind: call.kind, outcome: call.outcome, graph_code: codeLabel(call.graphCode) });
+      callSeconds.observe({ kind: call.kind }, call.seconds);
+    },
+    login: (outcome: LoginOutcome) => logins.inc({ outcome }),
+    webhook: (outcome: WebhookOutcome) => webhooks.inc({ outcome }),
+  };
+  return { registry, observer, handler: metricsHandler(registry) };
+}
+
+/** A counter whose values a part already keeps: read at scrape time. */
+function countedAtScrape(
+  registry: Registry,
+  name: string,
+  help: string,
+  read: () => [Record<string, string>, number][],
+): void {
+  new Counter({
+    name,
+    help,
+    labelNames: ['cache'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [labels, value] of read()) if (value > 0) this.inc(labels, value);
+    },
+  });
+}
+
+/** Codes the project knows by name keep their number; any other is `other`, so a provider cannot grow the series. */
+function codeLabel(code: number | undefined): string {
+  if (code === undefined) return '';
+  return classifyGraphCode(code) === 'other' ? 'other' : String(code);
+}
+
+function staleServed(cache: PageCacheStore): number {
+  const value = (cache as { staleServed?: unknown }).staleServed;
+  return typeof value === 'number' ? value : 0;
+}
+
+function sessionCount(sessions: SessionStoreHandle): Promise<number> {
+  return new Promise((resolve) => {
+    if (!sessions.store.length) return resolve(0);
+    sessions.store.length((err: unknown, length?: number) => resolve(err ? 0 : (length ?? 0)));
+  });
+}
+
+function metricsHandler(registry: Registry): RequestListener {
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? '').split('?')[0];
+    if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
+      res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found\n');
+      return;
+    }
+    registry.metrics().then(
+      (text) => res.writeHead(200, { 'Content-Type': registry.contentType }).end(req.method === 'HEAD' ? '' : text),
+      () => res.writeHead(500, { 'Content-Type': 'text/plain' }).end('metrics could not be collected\n'),
+    );
+  };
+}

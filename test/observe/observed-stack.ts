@@ -1,0 +1,72 @@
+import { Writable } from 'node:stream';
+import { startEmulator, type RunningEmulator } from '@pagelight/graph-emulator';
+import type { Express } from 'express';
+import { createApp } from '../../src/app';
+import { loadConfig } from '../../src/config';
+import { buildContext, type AppContext } from '../../src/context';
+import { graphClientFor } from '../../src/graph/client';
+import { createLogger } from '../../src/log/logger';
+import type { Tracing } from '../../src/observe/tracing';
+import type { RedisConnection } from '../../src/redis';
+import { APP_SECRET } from '../support/stack';
+import { credentialsSeenBy, leakedLines } from '../support/log-scrape';
+
+export const BASE_URL = 'http://app.test';
+const APP_ID = '1234567890123456';
+
+/** The app wired to an emulator as startStack does, keeping the context (its metrics) in reach. */
+export interface ObservedStack {
+  app: Express;
+  ctx: AppContext;
+  emulator: RunningEmulator;
+  logLines: string[];
+  close(): Promise<void>;
+}
+
+export async function startObservedStack(
+  env: Record<string, string>,
+  tracing?: Tracing,
+  redis?: RedisConnection,
+): Promise<ObservedStack> {
+  const emulator = await startEmulator({
+    clients: [
+      { clientId: APP_ID, clientSecret: APP_SECRET, redirectUri: `${BASE_URL}/auth/callback`, name: 'Pagelight test' },
+    ],
+    seed: 'test',
+  });
+  const config = loadConfig({
+    FB_APP_ID: APP_ID,
+    FB_APP_SECRET: APP_SECRET,
+    FB_AUTH_URL: emulator.url,
+    FB_GRAPH_URL: emulator.url,
+    FB_IMAGE_ORIGINS: emulator.url,
+    BASE_URL,
+    SESSION_SECRET: 'test-session-secret-0123456789abcdef',
+    LOGIN_RATE_LIMIT: '0',
+    PROVIDER_TIMEOUT_MS: '1500',
+    ...env,
+  });
+  const logLines: string[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      logLines.push(chunk.toString('utf8'));
+      done();
+    },
+  });
+  const logger = createLogger({ level: 'debug', destination });
+  const graph = graphClientFor(config, logger, { retry: { retries: 1, baseMs: 10, capMs: 50, deadlineMs: 4000 } });
+  const ctx = buildContext(config, { logger, graph, ...(tracing ? { tracing } : {}), ...(redis ? { redis } : {}) });
+  return {
+    app: createApp(ctx),
+    ctx,
+    emulator,
+    logLines,
+    close: async () => {
+      const leaks = leakedLines(logLines, credentialsSeenBy(emulator, APP_SECRET));
+      graph.close();
+      await ctx.sessions.close();
+      await emulator.close();
+      if (leaks.length > 0) throw new Error(`credentials in the app's log:\n${leaks.slice(0, 5).join('\n')}`);
+    },
+  };
+}
