@@ -6,7 +6,7 @@
  *
  *   npm run bench -- [--latency 50] [--connections 10] [--duration 10] [--sessions 50]
  *                    [--flow-seconds 5] [--flow-concurrency 4] [--memory 10000,100000] [--slices 3] [--profile]
- *                    [--posts 30] [--scale-seconds 20] [--streams 1000] [--only cold,flow,warm,scaleout,freshness,streams,memory]
+ *                    [--posts 30] [--scale-seconds 20] [--streams 1000] [--only cold,flow,warm,observe,scaleout,freshness,streams,memory]
  *
  * Warm view and floor are measured in alternating slices (duration / slices
  * each) so both see the same background load; the cost per view comes from the
@@ -33,6 +33,7 @@ import {
   type Child,
 } from '../test/support/processes';
 import { freshness, streams } from './live';
+import { observeCost } from './observe';
 import type { MemoryRow } from './memory';
 import { scaleOut } from './scaleout';
 import {
@@ -377,7 +378,7 @@ function writeResults(rows: Row[], meta: { date: string; command: string; opts: 
 }
 
 /** The scenarios `--only` can name, in the order they run. */
-const SCENARIOS = ['cold', 'flow', 'warm', 'scaleout', 'freshness', 'streams', 'memory'] as const;
+const SCENARIOS = ['cold', 'flow', 'warm', 'observe', 'scaleout', 'freshness', 'streams', 'memory'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 function selected(only: string): Set<Scenario> {
@@ -430,6 +431,7 @@ async function main(): Promise<void> {
       await stopChild(bench, cold.app);
     }
     if (run.has('warm')) rows.push(...(await warmViewAndFloor(bench)));
+    if (run.has('observe')) rows.push(...(await observeCost(bench)));
     if (run.has('scaleout')) rows.push(...(await scaleOut(bench)));
     if (run.has('freshness')) rows.push(await freshness(bench));
     if (run.has('streams')) rows.push(...(await streams(bench)));
