@@ -6,6 +6,7 @@ import { redisCounts } from './http/rateLimit';
 import { LocalPageEvents, type PageEvents } from './live/bus';
 import { RedisPageEvents } from './live/redisBus';
 import { StreamRegistry } from './live/streams';
+import { Readiness } from './http/probes';
 import type { Logger } from './log/logger';
 import { AccountsCache } from './cache/accounts';
 import { PageCache } from './cache/memoryPageCache';
@@ -43,6 +44,8 @@ export interface AppContext {
   loginCounts?: Store;
   /** The Redis connection everything above borrows, when SESSION_STORE=redis (src/redis.ts). */
   redis?: RedisConnection;
+  /** Draining or not, for /readyz: set by src/shutdown.ts at SIGTERM. */
+  readiness: Readiness;
 }
 
 export interface ContextDeps {
@@ -116,6 +119,7 @@ export function buildContext(config: Config, deps: ContextDeps): AppContext {
       ? { loginCounts: redisCounts((args) => redis.send(args), `rl:login:${config.redisPrefix}`) }
       : {}),
     ...(redis ? { redis } : {}),
+    readiness: new Readiness(),
   };
 }
 

@@ -17,7 +17,16 @@ export interface RequestLogOptions {
   trustRequestId: boolean;
   /** Requests not logged when they complete (e.g. the health check). */
   ignore?: (req: IncomingMessage) => boolean;
+  /**
+   * The access line (LOG_REQUESTS): `all` logs every request at info (5xx as errors), `errors` only 4xx and 5xx,
+   * `off` none. Unset: the older completion line (the request serialized, 2xx at debug), for callers that
+   * still read it.
+   */
+  requests?: 'all' | 'errors' | 'off';
 }
+
+const ROUTE = Symbol('matched route');
+type WithRoute = IncomingMessage & { [ROUTE]?: string; baseUrl?: string };
 
 const CHILD = Symbol('request logger');
 type WithChild = IncomingMessage & { [CHILD]?: Logger };
@@ -42,10 +51,18 @@ export function requestLogging(logger: Logger, options: RequestLogOptions): Requ
         },
       });
     }
-    if (options.ignore?.(req) !== true) {
-      const started = Date.now();
+    if (options.ignore?.(req) === true || options.requests === 'off') {
+      next();
+      return;
+    }
+    const started = Date.now();
+    const { requests } = options;
+    if (requests === undefined) {
       // 'close' comes once per response: after it was sent, or when the connection went first.
       res.once('close', () => completed(logger, req, res, started));
+    } else {
+      rememberRoute(req);
+      res.once('close', () => accessLine(logger, req, res, started, requests));
     }
     next();
   };
@@ -60,4 +77,57 @@ function completed(logger: Logger, req: IncomingMessage, res: ServerResponse, st
   if (failed)
     req.log.error({ ...line, err: new Error(`failed with status code ${res.statusCode}`) }, 'request errored');
   else req.log[level](line, 'request completed');
+}
+
+/**
+ * Keeps the route template (`/pages/:pageId`) as Express matches it: Express sets `req.route` when a route's
+ * handlers start, while `req.baseUrl` is still its router's mount path (later, an error passed on resets it).
+ */
+function rememberRoute(req: WithRoute): void {
+  let route: unknown;
+  Object.defineProperty(req, 'route', {
+    configurable: true,
+    enumerable: true,
+    get: () => route,
+    set(this: WithRoute, value: { path?: unknown } | undefined) {
+      route = value;
+      if (value && typeof value.path === 'string') this[ROUTE] = `${this.baseUrl ?? ''}${value.path}` || '/';
+    },
+  });
+}
+
+/** The bounded name of what was asked for: a route template, the static files, or no route at all. */
+function routeOf(req: WithRoute): string {
+  if (req[ROUTE] !== undefined) return req[ROUTE];
+  return req.url?.startsWith('/public/') ? '/public/*' : '(no route)';
+}
+
+/**
+ * One line per request (docs/operations.md#access-logs): method, route template, status, duration, request id and
+ * client address (Express's `req.ip`, as TRUST_PROXY decides). No URL, so no query string and no token.
+ */
+function accessLine(
+  logger: Logger,
+  req: IncomingMessage,
+  res: ServerResponse,
+  started: number,
+  requests: 'all' | 'errors',
+): void {
+  const status = res.statusCode;
+  if (requests === 'errors' && status < 400) return;
+  const level = status >= 500 ? 'error' : 'info';
+  if (!logger.isLevelEnabled(level)) return;
+  logger[level](
+    {
+      requestId: req.id,
+      method: req.method,
+      route: routeOf(req),
+      status,
+      durationMs: Date.now() - started,
+      client: (req as IncomingMessage & { ip?: string }).ip,
+      // The connection went before the answer was complete.
+      ...(res.writableFinished ? {} : { aborted: true }),
+    },
+    'request',
+  );
 }
