@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import {
   DEFAULT_API_VERSION,
@@ -204,9 +205,11 @@ const trustProxy = checked((raw): boolean | number | string | Problem => {
 });
 
 /** A host name or an IP address to bind, such as 127.0.0.1, 0.0.0.0, :: or app.internal. */
-const bindHost = z.string().regex(/^([A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*)$/, {
-  error: (iss) => `must be an address to listen on, such as 127.0.0.1, 0.0.0.0 or ::, ${got(iss, 100)}`,
-});
+const bindHost = z
+  .string()
+  .refine((raw) => isIP(raw) !== 0 || /^[A-Za-z0-9-]{1,63}(\.[A-Za-z0-9-]{1,63})*$/.test(raw), {
+    error: (iss) => `must be an address to listen on, such as 127.0.0.1, 0.0.0.0 or ::, ${got(iss, 100)}`,
+  });
 
 const REQUEST_LOGS = ['all', 'errors', 'off'] as const;
 
