@@ -22,7 +22,7 @@ const ROOT = path.resolve(__dirname, '..');
 
 /**
  * Registers the middleware in order on what src/context.ts built; listens nowhere (src/server.ts does).
- * Order: security headers, static files, logging, session, routes, 404, the error handler.
+ * Order: security headers, logging, static files, probes, session, routes, 404, the error handler.
  */
 export function createApp(ctx: AppContext): Express {
   const { config, sessions, logger } = ctx;
@@ -44,7 +44,6 @@ export function createApp(ctx: AppContext): Express {
 
   const trustRequestId = behindProxy(config);
   app.use(securityHeaders(config));
-  app.use('/public', express.static(path.join(ROOT, 'public'), { maxAge: '1h', index: false, fallthrough: true }));
   app.use(
     requestLogging(logger, {
       trustRequestId,
@@ -52,6 +51,7 @@ export function createApp(ctx: AppContext): Express {
       ignore: (req) => PROBE_PATHS.has(req.url?.split('?')[0] ?? ''),
     }),
   );
+  app.use('/public', express.static(path.join(ROOT, 'public'), { maxAge: '1h', index: false, fallthrough: true }));
   // Before the session: the probes answer whatever the store does (docs/operations.md#probes-and-shutdown).
   app.use(probeRoutes(sessions, ctx.readiness));
 

@@ -26,7 +26,7 @@ export interface RequestLogOptions {
 }
 
 const ROUTE = Symbol('matched route');
-type WithRoute = IncomingMessage & { [ROUTE]?: string; baseUrl?: string };
+type WithRoute = IncomingMessage & { [ROUTE]?: string; baseUrl?: string; originalUrl?: string };
 
 const CHILD = Symbol('request logger');
 type WithChild = IncomingMessage & { [CHILD]?: Logger };
@@ -99,7 +99,8 @@ function rememberRoute(req: WithRoute): void {
 /** The bounded name of what was asked for: a route template, the static files, or no route at all. */
 function routeOf(req: WithRoute): string {
   if (req[ROUTE] !== undefined) return req[ROUTE];
-  return req.url?.startsWith('/public/') ? '/public/*' : '(no route)';
+  // Express strips a mount's path from req.url while inside it; originalUrl keeps what was asked.
+  return (req.originalUrl ?? req.url ?? '').startsWith('/public/') ? '/public/*' : '(no route)';
 }
 
 /**
