@@ -20,10 +20,12 @@ export function sessionCookieName(config: Pick<Config, 'secureCookies'>): string
 
 /**
  * What a page that needs no store reads while the store is down: an empty session, so it shows the signed-out
- * state. Never saved: express-session did not make it, so no cookie is set and nothing is written.
+ * state. Never saved and no cookie set: without a `req.sessionID`, express-session's end-of-response hook (when
+ * it already ran) neither saves, touches nor sets a cookie, and only calls `touch`, a no-op here.
  */
-function storelessSession(): Request['session'] {
-  return {} as Request['session'];
+function storelessSession(req: Request): Request['session'] {
+  delete (req as { sessionID?: string }).sessionID;
+  return { touch: () => undefined } as unknown as Request['session'];
 }
 
 export interface SessionMiddlewareOptions {
@@ -55,7 +57,7 @@ export function sessionMiddleware(
   return (req, res, next) => {
     if (!handle.healthy()) {
       if (optional(req)) {
-        req.session = storelessSession();
+        req.session = storelessSession(req);
         next();
         return;
       }
@@ -65,7 +67,7 @@ export function sessionMiddleware(
     middleware(req, res, (err?: unknown) => {
       if (err && !res.headersSent && optional(req)) {
         // The store failed this read (a stalled connection): the page is shown signed out, not refused.
-        req.session = storelessSession();
+        req.session = storelessSession(req);
         next();
         return;
       }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import net, { type AddressInfo } from 'node:net';
+import { sign } from 'cookie-signature';
 import { createClient } from 'redis';
 import request from 'supertest';
 import { createApp } from '../../src/app';
@@ -21,10 +22,14 @@ if (!withRedis) console.warn('REDIS_URL is not set: skipping the probe tests dur
 
 const SECRETS = { SESSION_SECRET: 'probe-test-session-secret-0123456789abcdef' };
 
-/** Forwards to Redis while up; when cut, drops the open connections and every new one (Redis unreachable). */
+/**
+ * Forwards to Redis while up; when cut, drops the open connections and every new one (Redis unreachable);
+ * when stalled, keeps the connections open but forwards nothing more (a half-open network).
+ */
 class RedisHop {
   private up = true;
   private readonly sockets = new Set<net.Socket>();
+  private readonly pairs: [net.Socket, net.Socket][] = [];
   private readonly server = net.createServer((client) => {
     if (!this.up) {
       client.destroy();
@@ -38,6 +43,7 @@ class RedisHop {
       s.on('error', () => {});
     }
     client.pipe(upstream).pipe(client);
+    this.pairs.push([client, upstream]);
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
   });
@@ -51,6 +57,12 @@ class RedisHop {
   cut(): void {
     this.up = false;
     for (const s of this.sockets) s.destroy();
+  }
+  stall(): void {
+    for (const [client, upstream] of this.pairs) {
+      client.unpipe(upstream);
+      upstream.unpipe(client);
+    }
   }
   restore(): void {
     this.up = true;
@@ -163,6 +175,26 @@ describe('GET /livez, /readyz, /healthz', () => {
       }
       await request(app).post('/auth/logout').type('form').send({ _csrf: 'x' }).expect(503);
     } finally {
+      await close();
+    }
+  });
+
+  it('when Redis stops answering on an open connection, then home still answers 200 signed out and a page that needs the store answers 503, never a 500', async () => {
+    const { app, close } = await instance();
+    try {
+      await request(app).get('/readyz').expect(200);
+      hop.stall();
+      // A cookie signed as the app signs it, so the session must be read from the (stalled) store.
+      const cookie = `pagelight=s:${encodeURIComponent(sign('a-session-id', SECRETS.SESSION_SECRET))}`;
+      const home = await request(app).get('/').set('Cookie', cookie);
+      expect(home.status).toBe(200);
+      expect(home.text).toContain('href="/auth/login"');
+      expect(home.headers['set-cookie']).toBeUndefined();
+      expect((await request(app).get('/pages').set('Cookie', cookie)).status).toBe(503);
+      await request(app).get('/livez').expect(200);
+    } finally {
+      // Pending replies would hold the close forever: end the stalled connections first.
+      hop.cut();
       await close();
     }
   });
