@@ -200,9 +200,28 @@ async function waitForClosed(port, timeoutMs = 15000) {
   }
 }
 
-/** SIGTERM, then the exit must pass `ok` (SIGKILL after 15 s, as an orchestrator would). */
-async function stopApp(app, ok) {
+/**
+ * SIGTERM, then the exit must pass `ok` (SIGKILL after 15 s, as an orchestrator would). With `drainUrl`, the
+ * drain is checked too: /readyz turns 503 "draining" while /livez and the pages are still served.
+ */
+async function stopApp(app, ok, drainUrl) {
   app.proc.kill('SIGTERM');
+  if (drainUrl) {
+    for (;;) {
+      const ready = await fetch(`${drainUrl}/readyz`).catch((err) =>
+        fail(`/readyz during the drain: ${err.message}`, app),
+      );
+      if (ready.status === 503) {
+        const body = await ready.json();
+        if (body.reason !== 'draining') fail(`/readyz during the drain said ${JSON.stringify(body)}`, app);
+        break;
+      }
+      await ready.arrayBuffer();
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const live = await fetch(`${drainUrl}/livez`).catch((err) => fail(`/livez during the drain: ${err.message}`, app));
+    if (live.status !== 200) fail(`/livez during the drain answered ${live.status}`, app);
+  }
   const timer = setTimeout(() => app.proc.kill('SIGKILL'), 15000);
   const { code, signal } = await app.exited;
   clearTimeout(timer);
@@ -236,10 +255,12 @@ async function main() {
       REDIS_URL: redisUrl,
       REDIS_PREFIX,
       LOG_LEVEL: 'warn',
+      // Long enough to see /readyz answer 503 while the app still serves, short enough for CI.
+      SHUTDOWN_DRAIN_SECONDS: '2',
     };
     // The README's production command: npm start's build step must see NODE_ENV=production and skip.
     app = start('the app (npm start)', 'npm', ['start', '--silent'], appEnv);
-    await waitForUrl(app, `${appUrl}/healthz`);
+    await waitForUrl(app, `${appUrl}/readyz`);
     const started = Date.now();
     const browser = new Browser();
     const seen = await loginToFeed(browser, appUrl).catch((err) => fail(err.message, app, provider));
@@ -252,12 +273,12 @@ async function main() {
 
     // The container's command, as PID 1 would run it: SIGTERM reaches the app's own handler.
     app = start('the app (node dist/server.js)', process.execPath, ['dist/server.js'], appEnv);
-    await waitForUrl(app, `${appUrl}/healthz`);
+    await waitForUrl(app, `${appUrl}/readyz`);
     // The session lives in Redis: the same browser sees its page again after the restart.
     const again = await browser.request(`${appUrl}/pages/${seen.pageId}`);
     if (again.status !== 200) fail(`after a restart the page view answered ${again.status}`, app);
-    await stopApp(app, (code) => code === 0);
-    console.log('production flow: session kept across a restart; SIGTERM, exit 0');
+    await stopApp(app, (code) => code === 0, appUrl);
+    console.log('production flow: session kept across a restart; SIGTERM: /readyz 503 while draining, exit 0');
   } finally {
     if (app && app.proc.exitCode === null) process.kill(-app.proc.pid, 'SIGKILL');
     provider.proc.kill('SIGTERM');

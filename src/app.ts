@@ -1,10 +1,11 @@
 import path from 'node:path';
-import express, { type Express } from 'express';
+import express, { type Express, type Request } from 'express';
 import helmet from 'helmet';
 import { behindProxy, type Config } from './config';
 import type { AppContext } from './context';
 import { requestLogging } from './log/request-log';
 import { useViews } from './http/views';
+import { PROBE_PATHS, probeRoutes } from './http/probes';
 import { authRoutes } from './auth/routes';
 import { providerCallbackRoutes } from './auth/provider-callbacks';
 import { pageRateLimits, pageRoutes } from './pages/routes';
@@ -22,7 +23,7 @@ const ROOT = path.resolve(__dirname, '..');
 
 /**
  * Registers the middleware in order on what src/context.ts built; listens nowhere (src/server.ts does).
- * Order: security headers, static files, logging, session, routes, 404, the error handler.
+ * Order: security headers, logging, static files, probes, session, routes, 404, the error handler.
  */
 export function createApp(ctx: AppContext): Express {
   const { config, sessions, logger } = ctx;
@@ -45,13 +46,16 @@ export function createApp(ctx: AppContext): Express {
   const trustRequestId = behindProxy(config);
   app.use(observeRequests(ctx.observer, ctx.tracing));
   app.use(securityHeaders(config));
+  app.use(
+    requestLogging(logger, {
+      trustRequestId,
+      requests: config.logRequests,
+      ignore: (req) => PROBE_PATHS.has(req.url?.split('?')[0] ?? ''),
+    }),
+  );
   app.use('/public', express.static(path.join(ROOT, 'public'), { maxAge: '1h', index: false, fallthrough: true }));
-  app.use(requestLogging(logger, { trustRequestId, ignore: (req) => req.url === '/healthz' }));
-
-  app.get('/healthz', (_req, res) => {
-    const ok = sessions.healthy();
-    res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'unavailable', store: sessions.kind });
-  });
+  // Before the session: the probes answer whatever the store does (docs/operations.md#probes-and-shutdown).
+  app.use(probeRoutes(sessions, ctx.readiness));
 
   app.use((_req, res, next) => {
     // Every answer from here on may show session data: never kept by a browser or shared cache (Back after logout).
@@ -64,7 +68,7 @@ export function createApp(ctx: AppContext): Express {
   app.use('/auth', providerCallbackRoutes(ctx));
   // Before the session is read: a session over its limit costs no store read, token opening or rendering of a page.
   app.use('/pages', pageRateLimits(ctx));
-  app.use(sessionMiddleware(config, sessions));
+  app.use(sessionMiddleware(config, sessions, { storeOptional: needsNoStore }));
   app.use(express.urlencoded({ extended: false, limit: '8kb', parameterLimit: 20 }));
   app.use((req, res, next) => {
     // Locals every view may use; the CSRF token is made only when a form asks for it.
@@ -85,6 +89,11 @@ export function createApp(ctx: AppContext): Express {
   app.use(notFound);
   app.use(errorHandler(logger, ctx.connections));
   return app;
+}
+
+/** Pages shown signed out while the session store is down, rather than the 503 page: they read nothing personal that matters. */
+function needsNoStore(req: Request): boolean {
+  return (req.method === 'GET' || req.method === 'HEAD') && (req.path === '/' || req.path === '/privacy');
 }
 
 /**

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import {
   DEFAULT_API_VERSION,
@@ -206,6 +207,15 @@ const trustProxy = checked((raw): boolean | number | string | Problem => {
   return raw;
 });
 
+/** A host name or an IP address to bind, such as 127.0.0.1, 0.0.0.0, :: or app.internal. */
+const bindHost = z
+  .string()
+  .refine((raw) => isIP(raw) !== 0 || /^[A-Za-z0-9-]{1,63}(\.[A-Za-z0-9-]{1,63})*$/.test(raw), {
+    error: (iss) => `must be an address to listen on, such as 127.0.0.1, 0.0.0.0 or ::, ${got(iss, 100)}`,
+  });
+
+const REQUEST_LOGS = ['all', 'errors', 'off'] as const;
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /**
@@ -216,6 +226,7 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 const envSchema = z
   .object({
     PORT: portNumber(3000),
+    HOST: bindHost.optional(),
     BASE_URL: origin.optional(),
     FB_APP_ID: numericId(() => "must be the numeric app id from the provider's app dashboard").optional(),
     FB_APP_SECRET: printableSecret.optional(),
@@ -238,6 +249,10 @@ const envSchema = z
     PAGE_CACHE_STORE: store.optional(),
     FB_WEBHOOK_VERIFY_TOKEN: printableSecret.optional(),
     LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+    LOG_REQUESTS: z
+      .enum(REQUEST_LOGS, { error: (iss) => `must be one of ${REQUEST_LOGS.join(', ')}, ${got(iss, 20)}` })
+      .default('all'),
+    SHUTDOWN_DRAIN_SECONDS: anyWholeNumber(0, 300).optional(),
     FB_GRAPH_URL: origin.default(DEFAULT_GRAPH_URL),
     FB_IMAGE_ORIGINS: imageOrigins.optional(),
     FB_JWKS_URL: httpUrl.optional(),
@@ -335,6 +350,11 @@ function derive(vars: Vars) {
   const baseUrl = vars.BASE_URL ?? `http://localhost:${vars.PORT}`;
   return {
     port: vars.PORT,
+    /**
+     * The address to listen on; undefined is every interface. Demo mode binds loopback unless HOST says
+     * otherwise: its app secret is published, so anyone who reached it could forge its provider's callbacks.
+     */
+    host: vars.HOST ?? (demo ? '127.0.0.1' : undefined),
     baseUrl,
     /** `$BASE_URL/auth/callback`, registered with the provider. */
     callbackUrl: `${baseUrl}/auth/callback`,
@@ -393,6 +413,13 @@ function derive(vars: Vars) {
     operatorName: vars.OPERATOR_NAME,
     operatorContact: vars.OPERATOR_CONTACT,
     logLevel: vars.LOG_LEVEL,
+    /** Access lines: every request, only 4xx and 5xx, or none (docs/operations.md#access-logs). */
+    logRequests: vars.LOG_REQUESTS,
+    /**
+     * Seconds between SIGTERM and closing the listener, while /readyz already answers 503 so balancers stop
+     * sending: 5 in production against a real provider, 0 otherwise (docs/operations.md#probes-and-shutdown).
+     */
+    shutdownDrainSec: vars.SHUTDOWN_DRAIN_SECONDS ?? (vars.NODE_ENV === 'production' && !demo ? 5 : 0),
     nodeEnv: vars.NODE_ENV,
   };
 }

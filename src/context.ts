@@ -6,6 +6,7 @@ import { redisCounts } from './http/rate-limit';
 import { LocalPageEvents, type PageEvents } from './live/bus';
 import { RedisPageEvents } from './live/redis-bus';
 import { StreamRegistry } from './live/streams';
+import { Readiness } from './http/probes';
 import type { Logger } from './log/logger';
 import { AccountsCache } from './cache/accounts';
 import { PageCache } from './cache/memory-page-cache';
@@ -52,6 +53,8 @@ export interface AppContext {
   tracing?: Tracing;
   /** What the routes tell the metrics and traces (logins, webhook deliveries, requests); undefined when both are off. */
   observer?: Observer;
+  /** Draining or not, for /readyz: set by src/shutdown.ts at SIGTERM. */
+  readiness: Readiness;
 }
 
 export interface ContextDeps {
@@ -146,6 +149,7 @@ function buildParts(config: Config, deps: ContextDeps): AppContext {
       ? { loginCounts: redisCounts((args) => redis.send(args), `rl:login:${config.redisPrefix}`) }
       : {}),
     ...(redis ? { redis } : {}),
+    readiness: new Readiness(),
   };
 }
 

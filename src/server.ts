@@ -8,6 +8,7 @@ import { createLimitedServer, serverLimits } from './http/limits';
 import { createLogger } from './log/logger';
 import { tracingFor } from './observe/tracing';
 import { redisFor } from './redis';
+import { listeningLine } from './http/listening';
 import { shutdown, type Closer } from './shutdown';
 
 /**
@@ -35,13 +36,18 @@ async function main(): Promise<void> {
   const ctx = buildContext(config, { logger, redis: await redisFor(config, logger), ...(tracing ? { tracing } : {}) });
   const app = createApp(ctx);
   const server = await listenOrExit(
-    () => listen(createLimitedServer(app, serverLimits({ maxConnections: config.maxConnections })), config.port),
+    () =>
+      listen(
+        createLimitedServer(app, serverLimits({ maxConnections: config.maxConnections })),
+        config.port,
+        config.host,
+      ),
     'PORT',
     config.port,
   );
-  const port = (server.address() as AddressInfo).port;
+  const { port, address } = server.address() as AddressInfo;
   const store = ctx.sessions.kind;
-  logger.info({ port, store }, `Pagelight is listening on ${config.baseUrl} (port ${port}, sessions in ${store})`);
+  logger.info({ port, host: address, store }, listeningLine(config, address, port, store));
 
   // Metrics on their own listener, never the public port (docs/operations.md#metrics).
   const { metrics } = ctx;
@@ -65,15 +71,26 @@ async function main(): Promise<void> {
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info(`${signal}: finishing in-flight requests, then stopping`);
-    const force = setTimeout(() => {
-      logger.error('shutdown took longer than 10 s; exiting');
-      process.exit(1);
-    }, 10_000);
+    const drainSec = config.shutdownDrainSec;
+    logger.info(
+      drainSec > 0
+        ? `${signal}: /readyz now answers 503; still serving for ${drainSec} s (SHUTDOWN_DRAIN_SECONDS), then finishing in-flight requests and stopping`
+        : `${signal}: finishing in-flight requests, then stopping`,
+    );
+    const force = setTimeout(
+      () => {
+        logger.error(`shutdown took longer than ${drainSec + 10} s; exiting`);
+        process.exit(1);
+      },
+      (drainSec + 10) * 1000,
+    );
     force.unref();
-    // Live-update streams never finish by themselves; tabs reconnect to another instance.
-    ctx.streams.closeAll();
-    void shutdown(server, closers, logger).then(
+    void shutdown(server, closers, logger, {
+      readiness: ctx.readiness,
+      drainMs: drainSec * 1000,
+      // Live-update streams never finish by themselves; tabs reconnect to another instance.
+      beforeClose: () => ctx.streams.closeAll(),
+    }).then(
       () => {
         logger.info('stopped');
         logger.flush?.();
@@ -102,11 +119,12 @@ function configOrExit(): Config {
   }
 }
 
-function listen(server: Server, port: number): Promise<Server> {
+function listen(server: Server, port: number, host: string | undefined): Promise<Server> {
   return new Promise((resolve, reject) => {
     server.once('listening', () => resolve(server));
     server.once('error', reject);
-    server.listen(port);
+    if (host === undefined) server.listen(port);
+    else server.listen(port, host);
   });
 }
 

@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import type { Readiness } from './http/probes';
 import type { Logger } from './log/logger';
 
 /** Something to close once the last request is answered: the session store, the provider agents, the demo emulator. */
@@ -7,10 +8,19 @@ export type Closer = { name: string; close(): void | Promise<void> };
 export interface ShutdownOptions {
   /** How often idle keep-alive connections are swept while requests finish. */
   sweepMs?: number;
+  /** Marked draining at once, so /readyz answers 503 from the first moment. */
+  readiness?: Readiness;
+  /** How long the listener keeps serving after that (SHUTDOWN_DRAIN_SECONDS), so balancers stop sending. */
+  drainMs?: number;
+  /** Ends the drain instead of `drainMs` (tests end it on an event, not a clock). */
+  drained?: Promise<void>;
+  /** Runs once the drain is over, just before the listener closes (ends the live-update streams). */
+  beforeClose?: () => void;
 }
 
 /**
- * Stops `server` gracefully: no new connections, requests in flight finish
+ * Stops `server` gracefully: first `readiness` says draining (/readyz 503) while the listener keeps serving
+ * for `drainMs`, so a balancer stops sending; then no new connections, requests in flight finish
  * (their keep-alive connection closes once its last response is out), then
  * each closer runs in order. A closer that fails is logged, not fatal: the
  * rest still run. Resolves when everything is closed; the caller decides
@@ -23,6 +33,11 @@ export async function shutdown(
   logger: Logger,
   options: ShutdownOptions = {},
 ): Promise<void> {
+  options.readiness?.drain();
+  const drainMs = options.drainMs ?? 0;
+  if (options.drained) await options.drained;
+  else if (drainMs > 0) await new Promise((resolve) => setTimeout(resolve, drainMs));
+  options.beforeClose?.();
   const sweep = setInterval(() => server.closeIdleConnections(), options.sweepMs ?? 100);
   const closeAfterResponse = (_req: unknown, res: { setHeader(name: string, value: string): unknown }) =>
     res.setHeader('Connection', 'close');

@@ -30,6 +30,13 @@ export function authRoutes(ctx: AppContext): Router {
 
 /** Redirects to the dialog with a fresh state (and PKCE challenge, OIDC nonce as configured), after the session is saved. */
 async function login(ctx: AppContext, req: Request, res: Response): Promise<void> {
+  // The session cookie is kept per host name, and the provider returns to BASE_URL's: a login begun on
+  // another name of this machine (127.0.0.1 for localhost) starts over there first, so cookie and callback meet.
+  const canonical = sameMachineElsewhere(ctx.config.baseUrl, req);
+  if (canonical !== undefined) {
+    res.redirect(303, canonical);
+    return;
+  }
   const rerequest = singleParam(req.query, 'rerequest', 1);
   if (rerequest !== undefined && rerequest !== '1') throw new BadRequestError('rerequest takes the value 1.');
   // Anything but one of our own page paths is ignored: the login then ends at the default destination.
@@ -82,6 +89,7 @@ async function callback(ctx: AppContext, req: Request, res: Response): Promise<L
       res.redirect(303, ctx.config.pageId ? `/pages/${ctx.config.pageId}` : '/pages');
       return 'already_connected';
     }
+    logHostMismatch(ctx, req, check.reason);
     throw new StateMismatchError(check.reason);
   }
   const short = await exchange(ctx, check.callback);
@@ -136,6 +144,48 @@ function loginFailure(err: unknown): LoginOutcome {
   if (err instanceof IdTokenError) return 'id_token_invalid';
   if (err instanceof GraphApiError || err instanceof ProviderUnavailableError) return 'provider_error';
   return 'failed';
+}
+
+const LOOPBACK = /^(localhost|.+\.localhost|127(\.\d{1,3}){3}|\[::1\]|::1)$/i;
+
+/**
+ * The same path on BASE_URL's origin when the request came by another loopback name than BASE_URL's
+ * (127.0.0.1, ::1, localhost). Other names are left alone: behind a proxy or in a test they may reach the app
+ * under any name, and a proxy that rewrote the host would send the browser round in circles.
+ * @see docs/operations.md#host
+ */
+function sameMachineElsewhere(baseUrl: string, req: Request): string | undefined {
+  const base = new URL(baseUrl);
+  const here = req.hostname;
+  // Port 0 (PORT=0, a free port picked at start): BASE_URL names no place a browser could go.
+  if (
+    base.port === '0' ||
+    here.toLowerCase() === base.hostname.toLowerCase() ||
+    !LOOPBACK.test(here) ||
+    !LOOPBACK.test(base.hostname)
+  )
+    return undefined;
+  return `${base.origin}${req.originalUrl}`;
+}
+
+/**
+ * For the operator: a state that matches no login is most often a cookie kept on another host name than the
+ * callback's (BASE_URL's). Says which hosts, and whether any session cookie came; never its value.
+ */
+function logHostMismatch(ctx: AppContext, req: Request, reason: string): void {
+  const callbackHost = req.hostname;
+  const baseHost = new URL(ctx.config.baseUrl).hostname;
+  const cookieSent = (req.get('cookie') ?? '').includes(`${String(req.app.get('session cookie'))}=`);
+  const hint =
+    callbackHost !== baseHost
+      ? `the callback came to host ${callbackHost}, but BASE_URL's host is ${baseHost}, where the session cookie is set`
+      : cookieSent
+        ? `the session cookie on ${callbackHost} holds no login with this state`
+        : `no session cookie came with the callback on ${callbackHost}: was the login started on another host name than ${baseHost} (the cookie is kept per host)?`;
+  (req.log ?? ctx.logger).warn(
+    { reason, callbackHost, baseUrlHost: baseHost, sessionCookie: cookieSent },
+    `state_mismatch: ${hint}`,
+  );
 }
 
 /**

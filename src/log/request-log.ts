@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { Logger } from './logger';
+import { routeTemplateOf, watchRouteTemplate } from '../http/route-template';
 
 declare module 'node:http' {
   interface IncomingMessage {
@@ -17,6 +18,12 @@ export interface RequestLogOptions {
   trustRequestId: boolean;
   /** Requests not logged when they complete (e.g. the health check). */
   ignore?: (req: IncomingMessage) => boolean;
+  /**
+   * The access line (LOG_REQUESTS): `all` logs every request at info (5xx as errors), `errors` only 4xx and 5xx,
+   * `off` none. Unset: the older completion line (the request serialized, 2xx at debug), for callers that
+   * still read it.
+   */
+  requests?: 'all' | 'errors' | 'off';
 }
 
 const CHILD = Symbol('request logger');
@@ -42,10 +49,18 @@ export function requestLogging(logger: Logger, options: RequestLogOptions): Requ
         },
       });
     }
-    if (options.ignore?.(req) !== true) {
-      const started = Date.now();
+    if (options.ignore?.(req) === true || options.requests === 'off') {
+      next();
+      return;
+    }
+    const started = Date.now();
+    const { requests } = options;
+    if (requests === undefined) {
       // 'close' comes once per response: after it was sent, or when the connection went first.
       res.once('close', () => completed(logger, req, res, started));
+    } else {
+      watchRouteTemplate(req);
+      res.once('close', () => accessLine(logger, req, res, started, requests));
     }
     next();
   };
@@ -60,4 +75,34 @@ function completed(logger: Logger, req: IncomingMessage, res: ServerResponse, st
   if (failed)
     req.log.error({ ...line, err: new Error(`failed with status code ${res.statusCode}`) }, 'request errored');
   else req.log[level](line, 'request completed');
+}
+
+/**
+ * One line per request (docs/operations.md#access-logs): method, route template, status, duration, request id and
+ * client address (Express's `req.ip`, as TRUST_PROXY decides). No URL, so no query string and no token.
+ */
+function accessLine(
+  logger: Logger,
+  req: IncomingMessage,
+  res: ServerResponse,
+  started: number,
+  requests: 'all' | 'errors',
+): void {
+  const status = res.statusCode;
+  if (requests === 'errors' && status < 400) return;
+  const level = status >= 500 ? 'error' : 'info';
+  if (!logger.isLevelEnabled(level)) return;
+  logger[level](
+    {
+      requestId: req.id,
+      method: req.method,
+      route: routeTemplateOf(req),
+      status,
+      durationMs: Date.now() - started,
+      client: (req as IncomingMessage & { ip?: string }).ip,
+      // The connection went before the answer was complete.
+      ...(res.writableFinished ? {} : { aborted: true }),
+    },
+    'request',
+  );
 }

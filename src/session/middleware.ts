@@ -1,7 +1,7 @@
 import { parse as parseCookies } from 'cookie';
 import { unsign } from 'cookie-signature';
 import session from 'express-session';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { SessionStoreUnavailableError } from '../errors';
 import type { Config } from '../config';
 import type { SessionStoreHandle } from './store';
@@ -18,7 +18,29 @@ export function sessionCookieName(config: Pick<Config, 'secureCookies'>): string
   return config.secureCookies ? '__Host-pagelight' : 'pagelight';
 }
 
-export function sessionMiddleware(config: Config, handle: SessionStoreHandle): RequestHandler {
+/**
+ * What a page that needs no store reads while the store is down: an empty session, so it shows the signed-out
+ * state. Never saved and no cookie set: without a `req.sessionID`, express-session's end-of-response hook (when
+ * it already ran) neither saves, touches nor sets a cookie, and only calls `touch`, a no-op here.
+ */
+function storelessSession(req: Request): Request['session'] {
+  delete (req as { sessionID?: string }).sessionID;
+  return { touch: () => undefined } as unknown as Request['session'];
+}
+
+export interface SessionMiddlewareOptions {
+  /**
+   * Requests that can be answered without the store (home, privacy): while it is down they get an empty
+   * session instead of the 503 page (docs/operations.md#when-redis-is-down).
+   */
+  storeOptional?: (req: Request) => boolean;
+}
+
+export function sessionMiddleware(
+  config: Config,
+  handle: SessionStoreHandle,
+  options: SessionMiddlewareOptions = {},
+): RequestHandler {
   const middleware = session({
     name: sessionCookieName(config),
     secret: [...config.sessionSecrets],
@@ -31,12 +53,24 @@ export function sessionMiddleware(config: Config, handle: SessionStoreHandle): R
     cookie: { ...sessionCookieAttributes(config), maxAge: config.sessionIdleSec * 1000 },
   });
   // A store that is down answers at once with a 503 page; its errors become the same.
+  const optional = options.storeOptional ?? (() => false);
   return (req, res, next) => {
     if (!handle.healthy()) {
+      if (optional(req)) {
+        req.session = storelessSession(req);
+        next();
+        return;
+      }
       next(new SessionStoreUnavailableError());
       return;
     }
     middleware(req, res, (err?: unknown) => {
+      if (err && !res.headersSent && optional(req)) {
+        // The store failed this read (a stalled connection): the page is shown signed out, not refused.
+        req.session = storelessSession(req);
+        next();
+        return;
+      }
       if (err && res.headersSent) {
         // Saving or touching after the answer went out failed: the person has their page and only this
         // change to the session is lost. Passing it on would make Express cut the keep-alive connection.

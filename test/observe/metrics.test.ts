@@ -74,7 +74,7 @@ describe('GET /metrics (METRICS_PORT)', () => {
     ).toBe(2);
     expect(sample(text, 'pagelight_http_request_duration_seconds_count', { route: '/privacy', method: 'GET' })).toBe(1);
     expect(
-      sample(text, 'pagelight_http_request_duration_seconds_count', { route: 'unmatched', status_class: '4xx' }),
+      sample(text, 'pagelight_http_request_duration_seconds_count', { route: '(no route)', status_class: '4xx' }),
     ).toBe(1);
     expect(
       sample(text, 'pagelight_http_request_duration_seconds_count', { route: '/auth/callback', status_class: '4xx' }),
