@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { Logger } from './logger';
-import { routeTemplateOf, watchRouteTemplate } from '../http/route-template';
+import { routeTemplateOf, watchRouteTemplate } from './route-template';
 
 declare module 'node:http' {
   interface IncomingMessage {

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { routeTemplateOf, watchRouteTemplate } from '../http/route-template';
+import { routeTemplateOf, watchRouteTemplate } from '../log/route-template';
 import type { Observer } from './observer';
 import type { Tracing } from './tracing';
 
