@@ -15,9 +15,9 @@ import { MAX_SESSIONS_PER_PERSON } from '../src/session/user-index';
 import { HANDSHAKE_LIMIT, REFUSED_DELIVERY_LIMIT } from '../src/webhooks/routes';
 import { CookieClient } from '../test/support/cookie-client';
 import { loginAndConnect } from '../test/support/flow';
-import { configFor, startSharedEmulator } from '../test/support/instances';
+import { configFor, startSharedEmulator, storeLoggedInSession } from '../test/support/instances';
 import { connectedClient, csrfFrom, logIn, logInAndConnect, overFetch } from '../test/support/login';
-import { keysUnder, REDIS_URL, redisAnswers, redisClient, type RedisClient } from '../test/support/redis';
+import { keysUnder, REDIS_URL, redisAnswers, redisClient, valueOfKey, type RedisClient } from '../test/support/redis';
 import { signedRequest } from '../test/support/signed-request';
 import { agentFor, APP_SECRET, listen, startInstance, startStack, type Stack } from '../test/support/stack';
 
@@ -98,26 +98,6 @@ async function withRedis(check: string, run: (r: RedisRun) => Promise<Row>): Pro
   }
 }
 
-/** A key's whole value, whatever its type. */
-async function valueOf(admin: RedisClient, key: string): Promise<unknown> {
-  switch (await admin.type(key)) {
-    case 'string':
-      return admin.get(key);
-    case 'hash':
-      return admin.hGetAll(key);
-    case 'list':
-      return admin.lRange(key, 0, -1);
-    case 'set':
-      return admin.sMembers(key);
-    case 'zset':
-      return admin.zRange(key, 0, -1);
-    case 'stream':
-      return admin.xRange(key, '-', '+');
-    default:
-      return null;
-  }
-}
-
 /** Does `value` hold one of `tokens`, as it is or as a URL carries it, or any `access_token=`? */
 const holdsToken = (value: unknown, tokens: string[]): boolean => {
   const text = JSON.stringify(value) ?? '';
@@ -167,7 +147,7 @@ export async function noTokenAtRest(): Promise<Row> {
     const tokens = r.emulator.controls.issuedTokens();
     let leaking = 0;
     const keys = await keysUnder(r.admin, r.prefix);
-    for (const key of keys) if (holdsToken([key, await valueOf(r.admin, key)], tokens)) leaking++;
+    for (const key of keys) if (holdsToken([key, await valueOfKey(r.admin, key)], tokens)) leaking++;
     const lists = own.ctx.accounts.entries();
     leaking += lists.filter((e) => holdsToken(e, tokens)).length;
     return { check, tried: keys.length + lists.length, failures: leaking, lost: 0, note: `${pages}` };
@@ -444,7 +424,7 @@ export async function dataDeletion(): Promise<Row> {
     }
     const issued = r.emulator.controls.issuedTokens();
     for (const key of await keysUnder(r.admin, r.prefix)) {
-      const value = [key, await valueOf(r.admin, key)];
+      const value = [key, await valueOfKey(r.admin, key)];
       if (holdsToken(value, issued) || JSON.stringify(value).includes(ADA)) wrong++;
     }
     // A login begun on A before the removal reached B (5 s ahead) is refused.
@@ -553,17 +533,7 @@ export function indexBound(logins: number): Promise<Row> {
     r.keep(redis);
     const handle = createRedisSessionStore(redis, { redisPrefix: r.prefix });
     const signIn = (sid: string, userId: string, lifetimeSec: number) =>
-      new Promise<void>((resolve, reject) =>
-        handle.store.set(
-          sid,
-          {
-            cookie: { expires: new Date(Date.now() + lifetimeSec * 1000), originalMaxAge: lifetimeSec * 1000 },
-            connection: { userToken: 'sealed', expiresAt: null, loggedInAt: Date.now(), pages: {}, userId },
-          },
-          (err?: unknown) =>
-            err ? reject(err instanceof Error ? err : new Error('the session store refused the write')) : resolve(),
-        ),
-      );
+      storeLoggedInSession(handle, sid, userId, lifetimeSec);
     await signIn('grace-1', GRACE, 3600);
     let largest = 0;
     for (let i = 0; i < logins; i++) {

@@ -12,7 +12,7 @@ import { redisFor } from '../../src/redis';
 import { CookieClient } from '../support/cookie-client';
 import { realLogin } from '../support/login';
 import { signedRequest } from '../support/signed-request';
-import { APP_SECRET, startInstance, type Instance } from '../support/stack';
+import { APP_ID, APP_SECRET, appEnv, BASE_URL, startInstance, type Instance } from '../support/stack';
 
 /**
  * Two instances on one Redis: the callbacks reach one instance, the person's sessions and logins are on the
@@ -25,8 +25,6 @@ if (!REDIS_URL) process.stderr.write('\nREDIS_URL unset: skipping the Redis data
 
 const ADA = SEED_IDS.users.ada;
 const BAKERY = SEED_IDS.pages.bakery;
-const APP_ID = '1234567890123456';
-const BASE_URL = 'http://app.test';
 const RUN = `pagelight-test:${process.pid}-${randomBytes(4).toString('hex')}:`;
 
 describeRedis('data deletion across instances sharing Redis', () => {
@@ -38,14 +36,7 @@ describeRedis('data deletion across instances sharing Redis', () => {
 
   const configFor = (): Config =>
     loadConfig({
-      FB_APP_ID: APP_ID,
-      FB_APP_SECRET: APP_SECRET,
-      FB_AUTH_URL: emulator.url,
-      FB_GRAPH_URL: emulator.url,
-      FB_IMAGE_ORIGINS: emulator.url,
-      BASE_URL,
-      SESSION_SECRET: 'test-session-secret-0123456789abcdef',
-      LOGIN_RATE_LIMIT: '0',
+      ...appEnv(emulator.url),
       PROVIDER_TIMEOUT_MS: '2000',
       SESSION_STORE: 'redis',
       PAGE_CACHE_STORE: 'redis',

@@ -7,12 +7,10 @@ import { buildContext, contextClosers, type AppContext } from '../../src/context
 import { createLogger } from '../../src/log/logger';
 import { login, loginAndConnect } from '../support/flow';
 import { signedRequest } from '../support/signed-request';
-import { APP_SECRET } from '../support/stack';
+import { APP_ID, APP_SECRET, appEnv, BASE_URL } from '../support/stack';
 
 const ADA = SEED_IDS.users.ada;
 const BAKERY = SEED_IDS.pages.bakery;
-const APP_ID = '1234567890123456';
-const BASE_URL = 'http://app.test';
 
 /**
  * The provider sends the deauthorize callback, then the data-deletion one. Deletion removes everything held for
@@ -32,14 +30,7 @@ describe('removing the app, then asking for deletion', () => {
       clients: [{ clientId: APP_ID, clientSecret: APP_SECRET, redirectUri: `${BASE_URL}/auth/callback`, name: 'T' }],
     });
     const config = loadConfig({
-      FB_APP_ID: APP_ID,
-      FB_APP_SECRET: APP_SECRET,
-      FB_AUTH_URL: emulator.url,
-      FB_GRAPH_URL: emulator.url,
-      FB_IMAGE_ORIGINS: emulator.url,
-      BASE_URL,
-      SESSION_SECRET: 'test-session-secret-0123456789abcdef',
-      LOGIN_RATE_LIMIT: '0',
+      ...appEnv(emulator.url),
       PAGE_CACHE_TTL: '60',
       ACCOUNTS_CACHE_TTL: '60',
     });

@@ -1,18 +1,12 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { createClient } from 'redis';
-import request from 'supertest';
-import { SEED_IDS, startEmulator, type RunningEmulator } from '@pagelight/graph-emulator';
-import { createApp } from '../../src/app';
+import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
 import { loadConfig } from '../../src/config';
-import { buildContext, contextClosers, type AppContext } from '../../src/context';
 import { PageCache } from '../../src/cache/memory-page-cache';
-import { createLogger } from '../../src/log/logger';
-import { redisFor } from '../../src/redis';
-import { CookieClient } from '../support/cookie-client';
-import { csrfFrom, login, sessionCookie } from '../support/flow';
-import { APP_SECRET } from '../support/stack';
+import { connectedClient } from '../support/login';
+import { appEnv, startInstance, type Instance } from '../support/stack';
+import { valueOfKey } from '../support/redis';
+import { startSharedEmulator } from '../support/instances';
 
 /**
  * No cache holds a usable token (docs/architecture.md#security-rules): the provider's `paging.next` and
@@ -23,51 +17,17 @@ import { APP_SECRET } from '../support/stack';
 const REDIS_URL = process.env.REDIS_URL;
 const ADA = SEED_IDS.users.ada;
 const BAKERY = SEED_IDS.pages.bakery;
-const APP_ID = '3234567890123456';
-const BASE_URL = 'http://app.test';
 const newAdmin = () => createClient({ url: REDIS_URL! });
-type Admin = ReturnType<typeof newAdmin>;
 const RUN = `pagelight-test:${process.pid}-${randomBytes(4).toString('hex')}:`;
 
-interface Instance {
-  url: string;
-  ctx: AppContext;
-  close(): Promise<void>;
-}
-
-async function startOne(env: Record<string, string>, emulator: RunningEmulator): Promise<Instance> {
-  const config = loadConfig({
-    FB_APP_ID: APP_ID,
-    FB_APP_SECRET: APP_SECRET,
-    FB_AUTH_URL: emulator.url,
-    FB_GRAPH_URL: emulator.url,
-    FB_IMAGE_ORIGINS: emulator.url,
-    BASE_URL,
-    SESSION_SECRET: 'test-session-secret-0123456789abcdef',
-    LOGIN_RATE_LIMIT: '0',
-    PAGE_CACHE_TTL: '60',
-    ACCOUNTS_CACHE_TTL: '60',
-    ...env,
-  });
-  const logger = createLogger({ level: 'silent' });
-  const redis = await redisFor(config, logger);
-  const ctx = buildContext(config, { logger, ...(redis ? { redis } : {}) });
-  const server = http.createServer(createApp(ctx));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    ctx,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-      for (const closer of contextClosers(ctx)) await closer.close();
-    },
-  };
+/** An instance as src/server.ts builds one, with the caches the test searches. */
+function startOne(env: Record<string, string>, emulator: RunningEmulator): Promise<Instance> {
+  return startInstance(loadConfig({ ...appEnv(emulator.url), PAGE_CACHE_TTL: '60', ACCOUNTS_CACHE_TTL: '60', ...env }));
 }
 
 /** The walk: log in and connect, the page, "Older posts" to the end, the picker. Returns the pages of posts seen. */
 async function walk(instance: Instance): Promise<number> {
-  const browser = await signIn(instance.url, ADA);
+  const browser = await connectedClient(instance.url, BAKERY, ADA);
   let html = await (await browser.get(`/pages/${BAKERY}`)).text();
   let pages = 1;
   for (let older = olderLink(html); older !== undefined; older = olderLink(html)) {
@@ -91,42 +51,10 @@ function tokensIn(dump: string, tokens: string[]): string[] {
   return tokens.filter((t) => dump.includes(t) || dump.includes(encodeURIComponent(t)));
 }
 
-/**
- * A person signed in as `user` on the instance at `url` over real HTTP, the page connected and viewed once: a
- * cookie jar holding their session, usable on any instance (the sessions are shared).
- */
-async function signIn(url: string, user: string): Promise<CookieClient> {
-  const agent = request.agent(url);
-  const callback = await login(agent, { user });
-  expect(callback.status).toBe(303);
-  const cookie = sessionCookie(callback);
-  if (!cookie) throw new Error('the login set no session cookie');
-  const picker = await agent.get('/pages').expect(200);
-  await agent
-    .post(`/pages/${BAKERY}/connect`)
-    .type('form')
-    .send({ _csrf: csrfFrom(picker.text) })
-    .expect(303);
-  const browser = new CookieClient(url, 15_000);
-  browser.jar.set('pagelight', cookie.slice(cookie.indexOf('=') + 1));
-  expect((await browser.get(`/pages/${BAKERY}`)).status).toBe(200);
-  return browser;
-}
-
 describe('no token at rest in any cache', () => {
   let emulator: RunningEmulator;
   beforeAll(async () => {
-    emulator = await startEmulator({
-      seed: 'test',
-      clients: [
-        {
-          clientId: APP_ID,
-          clientSecret: APP_SECRET,
-          redirectUri: `${BASE_URL}/auth/callback`,
-          name: 'Pagelight test',
-        },
-      ],
-    });
+    emulator = await startSharedEmulator();
   });
   afterAll(() => emulator.close());
 
@@ -171,7 +99,7 @@ describe('no token at rest in any cache', () => {
         expect(keys.some((k) => k.startsWith(`${prefix}cache:`))).toBe(true);
         expect(keys.some((k) => !k.startsWith(`${prefix}cache:`))).toBe(true);
         const values: unknown[] = [];
-        for (const key of keys) values.push(key, await valueOf(admin, key));
+        for (const key of keys) values.push(key, await valueOfKey(admin, key));
         values.push(instance.ctx.accounts.entries());
         const dump = JSON.stringify(values);
         // The feed entry still knows there are older posts (the marker, escaped inside the stored JSON).
@@ -189,25 +117,3 @@ describe('no token at rest in any cache', () => {
     30_000,
   );
 });
-
-/** A key's whole value, whatever its type. */
-function valueOf(admin: Admin, key: string): Promise<unknown> {
-  return admin.type(key).then((type): Promise<unknown> => {
-    switch (type) {
-      case 'string':
-        return admin.get(key);
-      case 'hash':
-        return admin.hGetAll(key);
-      case 'list':
-        return admin.lRange(key, 0, -1);
-      case 'set':
-        return admin.sMembers(key);
-      case 'zset':
-        return admin.zRangeWithScores(key, 0, -1);
-      case 'stream':
-        return admin.xRange(key, '-', '+');
-      default:
-        return Promise.resolve(`(${type})`);
-    }
-  });
-}

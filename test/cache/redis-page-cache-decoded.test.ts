@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { createClient } from 'redis';
 import { createLogger } from '../../src/log/logger';
 import { RedisPageCache } from '../../src/cache/redis-page-cache';
 import type { SharedRedis } from '../../src/redis';
-import { describeWithRedis, REDIS_URL } from '../support/redis';
+import { describeWithRedis, useRedisAdmin } from '../support/redis';
 
 /**
  * Instances keep the answers they last read from the shared cache decoded, and Redis tells them when the
@@ -13,12 +12,13 @@ const describeRedis = describeWithRedis('the decoded shared-cache tests');
 const PREFIX = `pagelight-test:${process.pid}-${randomBytes(4).toString('hex')}:cache:`;
 
 describeRedis('the shared page cache, decoded once per instance', () => {
-  const client = createClient({ url: REDIS_URL });
+  // Connected before the tests; every key under PREFIX deleted after them.
+  const admin = useRedisAdmin(PREFIX);
   /** The reads' replies (the EVALs answering a list), as Redis sent them. */
   const replies: unknown[] = [];
   const shared: SharedRedis = {
     command: async (args) => {
-      const reply = await client.sendCommand(args);
+      const reply = await admin.client.sendCommand(args);
       if (args[0] === 'EVAL' && Array.isArray(reply)) replies.push(reply);
       return reply;
     },
@@ -26,14 +26,6 @@ describeRedis('the shared page cache, decoded once per instance', () => {
   };
   const instance = () =>
     new RedisPageCache(shared, { ttlSec: 60, prefix: PREFIX, logger: createLogger({ level: 'silent' }) });
-
-  beforeAll(() => client.connect());
-  afterAll(async () => {
-    const left: string[] = [];
-    for await (const batch of client.scanIterator({ MATCH: `${PREFIX}*`, COUNT: 1000 })) left.push(...batch);
-    if (left.length) await client.del(left);
-    await client.close();
-  });
 
   it('when an instance reads the answer it stored or read before, then Redis sends "=" and the same object comes back', async () => {
     const one = instance();

@@ -1,16 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { createClient } from 'redis';
 import { RedisPageCache } from '../../src/cache/redis-page-cache';
 import { GraphApiError } from '../../src/graph/errors';
 import { createLogger } from '../../src/log/logger';
 import type { SharedRedis } from '../../src/redis';
+import { describeWithRedis, useRedisAdmin } from '../support/redis';
 
 /**
  * Views that join a load already under way in their process (docs/architecture.md#shared-cache): they share its
  * answer, never another session's refusal. Real Redis; skipped without REDIS_URL.
  */
-const REDIS_URL = process.env.REDIS_URL;
-const describeRedis = REDIS_URL ? describe : describe.skip;
 const PREFIX = `pagelight-test:${process.pid}-${randomBytes(4).toString('hex')}:cache:`;
 
 const graphError = (code: number, message: string, status: number) =>
@@ -24,20 +22,13 @@ function heldLoad<T>() {
   return { load, ...settle };
 }
 
-describeRedis('RedisPageCache: views joining a load under way', () => {
-  const client = createClient({ url: REDIS_URL! });
-  const shared: SharedRedis = { command: (args) => client.sendCommand(args), subscribe: () => Promise.resolve() };
+describeWithRedis('the joining-views cache tests')('RedisPageCache: views joining a load under way', () => {
+  // Connected before the tests; every key under PREFIX deleted after them.
+  const admin = useRedisAdmin(PREFIX);
+  const shared: SharedRedis = { command: (args) => admin.client.sendCommand(args), subscribe: () => Promise.resolve() };
   let page = 0;
   const cache = () =>
     new RedisPageCache(shared, { ttlSec: 60, prefix: PREFIX, logger: createLogger({ level: 'silent' }) });
-
-  beforeAll(() => client.connect());
-  afterAll(async () => {
-    const left: string[] = [];
-    for await (const batch of client.scanIterator({ MATCH: `${PREFIX}*`, COUNT: 1000 })) left.push(...batch);
-    if (left.length) await client.del(left);
-    await client.close();
-  });
 
   /** Two views of one part: the first's load held, the second started once the first is under way. */
   async function twoViews(c: RedisPageCache) {

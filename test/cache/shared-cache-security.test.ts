@@ -1,18 +1,11 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { Writable } from 'node:stream';
-import { createClient } from 'redis';
-import request from 'supertest';
-import { SEED_IDS, startEmulator, type RunningEmulator } from '@pagelight/graph-emulator';
-import { createApp } from '../../src/app';
+import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
 import { loadConfig, type Config } from '../../src/config';
-import { buildContext, contextClosers, type AppContext } from '../../src/context';
-import { createLogger } from '../../src/log/logger';
-import { redisFor } from '../../src/redis';
 import { CookieClient } from '../support/cookie-client';
-import { csrfFrom, login, sessionCookie } from '../support/flow';
-import { APP_SECRET } from '../support/stack';
+import { connectedClient } from '../support/login';
+import { appEnv, startInstance, type Instance } from '../support/stack';
+import { startSharedEmulator } from '../support/instances';
+import { keysUnder, redisClient, type RedisClient } from '../support/redis';
 
 /**
  * The page cache shared through Redis, attacked: a session whose token the provider revoked, viewing a page at
@@ -25,87 +18,26 @@ if (!REDIS_URL) process.stderr.write('\nREDIS_URL unset: skipping the shared pag
 
 const ADA = SEED_IDS.users.ada;
 const BAKERY = SEED_IDS.pages.bakery;
-const APP_ID = '2234567890123456';
-const BASE_URL = 'http://app.test';
 const RUN = `pagelight-test:${process.pid}-${randomBytes(4).toString('hex')}:`;
 
 /** One app instance as src/server.ts builds it, with its context at hand and its log lines. */
-interface Instance {
-  url: string;
-  ctx: AppContext;
-  logs: string[];
-  close(): Promise<void>;
-}
-
-async function startOne(config: Config): Promise<Instance> {
-  const logs: string[] = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      logs.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-      done();
-    },
-  });
-  const logger = createLogger({ level: 'info', destination });
-  const redis = await redisFor(config, logger);
-  const ctx = buildContext(config, { logger, ...(redis ? { redis } : {}) });
-  const server = http.createServer(createApp(ctx));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    ctx,
-    logs,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-      for (const closer of contextClosers(ctx)) await closer.close();
-    },
-  };
-}
+const startOne = (config: Config): Promise<Instance> => startInstance(config);
 
 /** Waits for a condition the test cannot be told about (polled, no deadline of its own: jest's timeout is it). */
 async function until(check: () => boolean | Promise<boolean>): Promise<void> {
   while (!(await check())) await new Promise((resolve) => setImmediate(resolve));
 }
 
-/**
- * A person signed in as `user` on the instance at `url` over real HTTP, the page connected and viewed once: a
- * cookie jar holding their session, usable on any instance (the sessions are shared).
- */
-async function signIn(url: string, user: string): Promise<CookieClient> {
-  const agent = request.agent(url);
-  const callback = await login(agent, { user });
-  expect(callback.status).toBe(303);
-  const cookie = sessionCookie(callback);
-  if (!cookie) throw new Error('the login set no session cookie');
-  const picker = await agent.get('/pages').expect(200);
-  await agent
-    .post(`/pages/${BAKERY}/connect`)
-    .type('form')
-    .send({ _csrf: csrfFrom(picker.text) })
-    .expect(303);
-  const browser = new CookieClient(url, 15_000);
-  browser.jar.set('pagelight', cookie.slice(cookie.indexOf('=') + 1));
-  expect((await browser.get(`/pages/${BAKERY}`)).status).toBe(200);
-  return browser;
-}
-
 describeRedis('the shared page cache, attacked', () => {
   let emulator: RunningEmulator;
-  let admin: ReturnType<typeof createClient>;
+  let admin: RedisClient;
   let prefix: string;
   let run = 0;
   const running: Instance[] = [];
 
   const configFor = (): Config =>
     loadConfig({
-      FB_APP_ID: APP_ID,
-      FB_APP_SECRET: APP_SECRET,
-      FB_AUTH_URL: emulator.url,
-      FB_GRAPH_URL: emulator.url,
-      FB_IMAGE_ORIGINS: emulator.url,
-      BASE_URL,
-      SESSION_SECRET: 'test-session-secret-0123456789abcdef',
-      LOGIN_RATE_LIMIT: '0',
+      ...appEnv(emulator.url),
       PROVIDER_TIMEOUT_MS: '4000',
       SESSION_STORE: 'redis',
       REDIS_URL: REDIS_URL!,
@@ -121,7 +53,7 @@ describeRedis('the shared page cache, attacked', () => {
   /** A person signed in on `instance` with the page connected and viewed, and the tokens the provider issued them. */
   async function viewer(instance: Instance): Promise<{ browser: CookieClient; tokens: string[] }> {
     const before = new Set(emulator.controls.issuedTokens());
-    const browser = await signIn(instance.url, ADA);
+    const browser = await connectedClient(instance.url, BAKERY, ADA);
     return { browser, tokens: emulator.controls.issuedTokens().filter((t) => !before.has(t)) };
   }
 
@@ -139,18 +71,8 @@ describeRedis('the shared page cache, attacked', () => {
   };
 
   beforeAll(async () => {
-    emulator = await startEmulator({
-      seed: 'test',
-      clients: [
-        {
-          clientId: APP_ID,
-          clientSecret: APP_SECRET,
-          redirectUri: `${BASE_URL}/auth/callback`,
-          name: 'Pagelight test',
-        },
-      ],
-    });
-    admin = createClient({ url: REDIS_URL! });
+    emulator = await startSharedEmulator();
+    admin = redisClient();
     admin.on('error', () => undefined);
     await admin.connect();
   });
@@ -162,8 +84,7 @@ describeRedis('the shared page cache, attacked', () => {
     await Promise.all(running.splice(0).map((i) => i.close()));
   });
   afterAll(async () => {
-    const left: string[] = [];
-    for await (const batch of admin.scanIterator({ MATCH: `${RUN}*`, COUNT: 1000 })) left.push(...batch);
+    const left = await keysUnder(admin, RUN);
     if (left.length) await admin.del(left);
     await admin.close();
     await emulator.close();
@@ -223,11 +144,11 @@ describeRedis('the shared page cache, attacked', () => {
       const res = await browser.get(`/pages/${BAKERY}`);
       expect(res.status).toBe(200);
       expect(await res.text()).toContain('Lovelace Analytical Bakery');
-      expect(instance.logs.join('\n')).not.toContain('MALFORMED-CONTENT-MARKER');
+      expect(instance.logs.text).not.toContain('MALFORMED-CONTENT-MARKER');
     }
     // Once per entry and instance, however often it is read.
-    expect(two.logs.filter((l) => l.includes('malformed entry'))).toHaveLength(2);
-    expect(one.logs.filter((l) => l.includes('malformed entry'))).toHaveLength(2);
+    expect(two.logs.lines.filter((l) => l.includes('malformed entry'))).toHaveLength(2);
+    expect(one.logs.lines.filter((l) => l.includes('malformed entry'))).toHaveLength(2);
     // The misses stored good answers again: later views are served from them.
     expect((await first.browser.get(`/pages/${BAKERY}`)).status).toBe(200);
     expect((await second.browser.get(`/pages/${BAKERY}`)).status).toBe(200);

@@ -9,19 +9,23 @@ import { APP_SECRET, startServedStack, type Stack } from '../support/stack';
 const ADA = SEED_IDS.users.ada;
 const BAKERY = SEED_IDS.pages.bakery;
 
+/** A served stack whose pages are live (subscribed at connect), with heartbeats every `heartbeatSec`. */
+const liveStack = (heartbeatSec: string) =>
+  startServedStack({
+    env: {
+      FB_WEBHOOK_VERIFY_TOKEN: 'verify-token-for-tests-0001',
+      LIVE_HEARTBEAT_SECONDS: heartbeatSec,
+      FB_SCOPES: 'pages_show_list pages_read_engagement pages_manage_metadata',
+    },
+  });
+
 /** A person the provider signs out stops hearing of their Page's changes (docs/architecture.md#live-updates). */
 describe('live streams when the provider signs a person out', () => {
   let served: { stack: Stack; url: string; close(): Promise<void> };
   const open: { close(): void }[] = [];
   beforeAll(async () => {
-    served = await startServedStack({
-      env: {
-        FB_WEBHOOK_VERIFY_TOKEN: 'verify-token-for-tests-0001',
-        // Long: a stream that ends did not wait for a heartbeat, unless the test says it does.
-        LIVE_HEARTBEAT_SECONDS: '3600',
-        FB_SCOPES: 'pages_show_list pages_read_engagement pages_manage_metadata',
-      },
-    });
+    // Long heartbeats: a stream that ends did not wait for one.
+    served = await liveStack('3600');
   });
   afterEach(() => open.splice(0).forEach((s) => s.close()));
   afterAll(() => served.close());
@@ -52,13 +56,7 @@ describe('live streams when the provider signs a person out', () => {
 describe('live streams when another instance signed the person out', () => {
   let served: { stack: Stack; url: string; close(): Promise<void> };
   beforeAll(async () => {
-    served = await startServedStack({
-      env: {
-        FB_WEBHOOK_VERIFY_TOKEN: 'verify-token-for-tests-0001',
-        LIVE_HEARTBEAT_SECONDS: '1',
-        FB_SCOPES: 'pages_show_list pages_read_engagement pages_manage_metadata',
-      },
-    });
+    served = await liveStack('1');
   });
   afterAll(() => served.close());
 

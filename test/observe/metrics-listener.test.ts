@@ -1,17 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { freePort } from '../support/processes';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** src/server.ts as an operator starts it (through tsx: no build needed), with a provider it never calls here. */
 function startServer(env: Record<string, string>): { child: ChildProcess; output: () => string } {

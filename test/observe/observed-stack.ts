@@ -8,7 +8,7 @@ import { graphClientFor } from '../../src/graph/client';
 import { createLogger } from '../../src/log/logger';
 import type { Tracing } from '../../src/observe/tracing';
 import type { RedisConnection } from '../../src/redis';
-import { APP_SECRET } from '../support/stack';
+import { APP_SECRET, appEnv } from '../support/stack';
 import { credentialsSeenBy, leakedLines } from '../support/log-scrape';
 
 export const BASE_URL = 'http://app.test';
@@ -35,14 +35,7 @@ export async function startObservedStack(
     seed: 'test',
   });
   const config = loadConfig({
-    FB_APP_ID: APP_ID,
-    FB_APP_SECRET: APP_SECRET,
-    FB_AUTH_URL: emulator.url,
-    FB_GRAPH_URL: emulator.url,
-    FB_IMAGE_ORIGINS: emulator.url,
-    BASE_URL,
-    SESSION_SECRET: 'test-session-secret-0123456789abcdef',
-    LOGIN_RATE_LIMIT: '0',
+    ...appEnv(emulator.url),
     PROVIDER_TIMEOUT_MS: '1500',
     ...env,
   });

@@ -9,6 +9,7 @@ import { CookieClient } from '../support/cookie-client';
 import { credentialsSeenBy, leakedLines } from '../support/log-scrape';
 import { realLogin } from '../support/login';
 import { APP_SECRET } from '../support/stack';
+import { freePort } from '../support/processes';
 
 const BAKERY = SEED_IDS.pages.bakery;
 const APP_ID = '1234567890123456';
@@ -35,14 +36,6 @@ async function startReceiver(): Promise<{ url: string; bodies: string[]; server:
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, bodies, server };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 function spansOf(bodies: string[]): OtlpSpan[] {

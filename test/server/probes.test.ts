@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import net, { type AddressInfo } from 'node:net';
 import { sign } from 'cookie-signature';
-import { createClient } from 'redis';
 import request from 'supertest';
 import { createApp } from '../../src/app';
 import { buildContext, contextClosers } from '../../src/context';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/log/logger';
 import { redisFor } from '../../src/redis';
+import { keysUnder, redisClient } from '../support/redis';
 import { LogCapture } from '../support/stack';
 
 /**
@@ -102,10 +102,9 @@ describe('GET /livez, /readyz, /healthz', () => {
   });
   afterEach(() => hop.close());
   afterAll(async () => {
-    const admin = createClient({ url: REDIS_URL });
+    const admin = redisClient();
     await admin.connect();
-    const keys: string[] = [];
-    for await (const batch of admin.scanIterator({ MATCH: `${prefix}*`, COUNT: 1000 })) keys.push(...batch);
+    const keys = await keysUnder(admin, prefix);
     if (keys.length) await admin.del(keys);
     await admin.close();
   });

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { createClient } from 'redis';
 import { createLogger } from '../../src/log/logger';
 import { connectRedis, type RedisConnection } from '../../src/redis';
 import { createRedisSessionStore } from '../../src/session/redis';
 import type { SessionStoreHandle } from '../../src/session/store';
 import { MAX_SESSIONS_PER_PERSON } from '../../src/session/user-index';
+import { storeLoggedInSession } from '../support/instances';
+import { keysUnder, redisClient, type RedisClient } from '../support/redis';
 
 /**
  * The Redis session index stays bounded per person, so what a login does to it is bounded too: a person keeps at
@@ -20,11 +21,11 @@ const ADA = '100000000000001';
 const GRACE = '100000000000002';
 
 describeRedis('the Redis session index, one person signing in many times', () => {
-  let admin: ReturnType<typeof createClient>;
+  let admin: RedisClient;
   let redis: RedisConnection;
   let handle: SessionStoreHandle;
   beforeAll(async () => {
-    admin = createClient({ url: REDIS_URL! });
+    admin = redisClient();
     admin.on('error', () => undefined);
     await admin.connect();
     const quiet = new Writable({ write: (_c, _e, done) => done() });
@@ -32,8 +33,7 @@ describeRedis('the Redis session index, one person signing in many times', () =>
     handle = createRedisSessionStore(redis, { redisPrefix: PREFIX });
   });
   afterAll(async () => {
-    const left: string[] = [];
-    for await (const batch of admin.scanIterator({ MATCH: `${PREFIX}*`, COUNT: 1000 })) left.push(...batch);
+    const left = await keysUnder(admin, PREFIX);
     if (left.length) await admin.del(left);
     await redis.close();
     await admin.close();
@@ -41,16 +41,7 @@ describeRedis('the Redis session index, one person signing in many times', () =>
 
   /** A login's write: a connected session of `userId` that expires `lifetimeSec` from now. */
   const signIn = (sid: string, userId: string, lifetimeSec: number) =>
-    new Promise<void>((resolve, reject) =>
-      handle.store.set(
-        sid,
-        {
-          cookie: { expires: new Date(Date.now() + lifetimeSec * 1000), originalMaxAge: lifetimeSec * 1000 },
-          connection: { userToken: 'sealed', expiresAt: null, loggedInAt: Date.now(), pages: {}, userId },
-        },
-        (err?: unknown) => (err ? reject(err) : resolve()),
-      ),
-    );
+    storeLoggedInSession(handle, sid, userId, lifetimeSec);
   const read = (sid: string) =>
     new Promise<unknown>((resolve, reject) =>
       handle.store.get(sid, (err: unknown, sess?: unknown) => (err ? reject(err) : resolve(sess ?? undefined))),

@@ -4,6 +4,7 @@
  */
 import { loadConfig, type Config } from '../../src/config';
 import { startEmulator, type RunningEmulator } from '@pagelight/graph-emulator';
+import type { SessionStoreHandle } from '../../src/session/store';
 import { APP_ID, APP_SECRET, appEnv, BASE_URL } from './stack';
 
 /** One emulator whose registered callback is the shared BASE_URL of every instance. */
@@ -18,4 +19,24 @@ export function startSharedEmulator(): Promise<RunningEmulator> {
 
 export function configFor(emulator: RunningEmulator, env: Record<string, string> = {}): Config {
   return loadConfig({ ...appEnv(emulator.url), PROVIDER_TIMEOUT_MS: '2000', ...env });
+}
+
+/** What a login writes, straight into a store: a connected session of `userId` expiring `lifetimeSec` from now. */
+export function storeLoggedInSession(
+  handle: SessionStoreHandle,
+  sid: string,
+  userId: string,
+  lifetimeSec: number,
+): Promise<void> {
+  return new Promise<void>((resolve, reject) =>
+    handle.store.set(
+      sid,
+      {
+        cookie: { expires: new Date(Date.now() + lifetimeSec * 1000), originalMaxAge: lifetimeSec * 1000 },
+        connection: { userToken: 'sealed', expiresAt: null, loggedInAt: Date.now(), pages: {}, userId },
+      },
+      (err?: unknown) =>
+        err ? reject(err instanceof Error ? err : new Error('the session store refused the write')) : resolve(),
+    ),
+  );
 }

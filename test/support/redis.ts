@@ -141,3 +141,24 @@ export function useRedisAdmin(prefix: string): { readonly client: RedisClient; k
     keys: () => keysUnder(now(), prefix),
   };
 }
+
+/** A key's whole value, whatever its type (strings, hashes, lists, sets, sorted sets with scores, streams). */
+export async function valueOfKey(client: RedisClient, key: string): Promise<unknown> {
+  const type = await client.type(key);
+  switch (type) {
+    case 'string':
+      return client.get(key);
+    case 'hash':
+      return client.hGetAll(key);
+    case 'list':
+      return client.lRange(key, 0, -1);
+    case 'set':
+      return client.sMembers(key);
+    case 'zset':
+      return client.zRangeWithScores(key, 0, -1);
+    case 'stream':
+      return client.xRange(key, '-', '+');
+    default:
+      return `(${type})`;
+  }
+}

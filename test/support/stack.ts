@@ -4,7 +4,7 @@ import { Writable } from 'node:stream';
 import request from 'supertest';
 import type { Express } from 'express';
 import { createApp } from '../../src/app';
-import { buildContext, contextClosers } from '../../src/context';
+import { buildContext, contextClosers, type AppContext } from '../../src/context';
 import { loadConfig, type Config } from '../../src/config';
 import { graphClientFor, type GraphClient } from '../../src/graph/client';
 import { createLogger } from '../../src/log/logger';
@@ -259,6 +259,8 @@ export async function startServedStack(
 export interface Instance extends Listening {
   sessions: SessionStoreHandle;
   logs: LogCapture;
+  /** What the instance was built from (its caches, for the tests that look inside them). */
+  ctx: AppContext;
 }
 
 export interface InstanceOptions {
@@ -289,6 +291,7 @@ export async function startInstance(config: Config, options: InstanceOptions = {
     url: served.url,
     sessions: ctx.sessions,
     logs,
+    ctx,
     close: async () => {
       await served.close();
       for (const closer of contextClosers(ctx)) await closer.close();
