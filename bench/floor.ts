@@ -74,7 +74,7 @@ async function main(): Promise<void> {
     const render = ejs.compile(fs.readFileSync(file, 'utf8'), { filename: file, root, escape });
     return (data: object) => new RenderedHtml(render(data));
   };
-  const [card, about, posts] = [partial('pageCard'), partial('pageDetails'), partial('posts')];
+  const [card, about, posts] = [partial('page-card'), partial('page-details'), partial('posts')];
   const render = (res: express.Response, view: { page: PageView; feed: FeedView }) =>
     res.render('page', {
       ...data,
