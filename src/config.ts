@@ -276,7 +276,7 @@ const envSchema = z
     SESSION_RATE_LIMIT: wholeNumber(1, 100_000, 60),
     LOGIN_RATE_LIMIT: wholeNumber(0, 1_000_000, 30),
     LIVE_STREAMS_PER_SESSION: wholeNumber(1, 64, 4),
-    LIVE_STREAMS_PER_PERSON: wholeNumber(1, 256, 8),
+    LIVE_STREAMS_PER_PERSON: wholeNumber(1, 100_000, 8),
     LIVE_STREAMS_PER_ADDRESS: wholeNumber(1, 100_000, 32),
     LIVE_STREAMS_MAX: anyWholeNumber(1, 1_000_000).optional(),
     LIVE_HEARTBEAT_SECONDS: wholeNumber(1, 3600, 25),
