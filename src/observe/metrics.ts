@@ -132,12 +132,20 @@ export function createMetrics(sources: MetricSources): Metrics {
       },
     });
 
+  // One labelled child per route, method and status class, looked up by a string: prom-client hashes a label
+  // object on every observe otherwise, the largest part of what metrics cost a warm view (docs/performance.md).
+  const requestSeries = new Map<string, { observe(seconds: number): void }>();
   const observer: Observer = {
-    request: (done: RequestDone) =>
-      requests.observe(
-        { route: done.route, method: done.method, status_class: `${Math.floor(done.status / 100)}xx` },
-        done.seconds,
-      ),
+    request: (done: RequestDone) => {
+      const statusClass = `${Math.floor(done.status / 100)}xx`;
+      const key = `${done.route} ${done.method} ${statusClass}`;
+      let series = requestSeries.get(key);
+      if (series === undefined) {
+        series = requests.labels({ route: done.route, method: done.method, status_class: statusClass });
+        requestSeries.set(key, series);
+      }
+      series.observe(done.seconds);
+    },
     providerCall: (call: ProviderCall) => {
       calls.inc({ kind: call.kind, outcome: call.outcome, graph_code: codeLabel(call.graphCode) });
       callSeconds.observe({ kind: call.kind }, call.seconds);

@@ -22,14 +22,26 @@ export const tolerantJson = {
  * outnumber writes (a view only touches its session), and the schema read was
  * the warm view's largest session cost (docs/architecture.md#stores).
  *
- * Stored as two lines, the cookie and then the rest, so that a touch (a new
- * cookie, nothing else: see withCookie) rewrites the first line only instead
- * of parsing and writing the whole session. JSON.stringify never writes a
- * line break. A value that is not a session is stored as `null`, which reads
- * as no session.
+ * Stored as two lines, the cookie and then the rest. memorystore's `touch`
+ * (every view) parses the stored value, gives it the new cookie and writes it
+ * back: for a value this parse made whose rest still serializes as it was
+ * read, the rest went through the schema when first written and is not
+ * checked again (docs/performance.md); a changed one is. JSON.stringify
+ * never writes a line break. A value that is not a session is stored as
+ * `null`, which reads as no session.
  */
+/** The stored second line of each session object checkedOnWriteJson.parse made (weak: gone with the object). */
+const storedRest = new WeakMap<object, string>();
+
 export const checkedOnWriteJson = {
   stringify: (sess: SessionData | object): string => {
+    const stored = storedRest.get(sess);
+    if (stored !== undefined) {
+      // A value this parse made: when all but its cookie is as it was read, it passed the schema already.
+      const { cookie, ...rest } = sess as { cookie?: unknown };
+      const restJson = JSON.stringify(rest);
+      if (restJson === stored) return `${JSON.stringify(cookie)}\n${restJson}`;
+    }
     // Through JSON first: the stored form is what the schema judges (a Cookie writes itself with toJSON).
     const checked = readStoredSession(JSON.parse(JSON.stringify(sess)));
     if (checked === undefined) return 'null';
@@ -43,15 +55,8 @@ export const checkedOnWriteJson = {
     const rest = parseJson(raw.slice(split + 1));
     if (typeof cookie !== 'object' || cookie === null || typeof rest !== 'object' || rest === null)
       return undefined as unknown as SessionData;
-    return { cookie, ...rest } as SessionData;
+    const session = { cookie, ...rest } as SessionData;
+    storedRest.set(session, raw.slice(split + 1));
+    return session;
   },
 };
-
-/**
- * A value stored by checkedOnWriteJson with its cookie replaced, the rest as it is; undefined when `raw` is not
- * one (`null`, "not a session", has no cookie to renew).
- */
-export function withCookie(raw: string, cookie: unknown): string | undefined {
-  const split = raw.indexOf('\n');
-  return split < 0 ? undefined : `${JSON.stringify(cookie)}${raw.slice(split)}`;
-}
