@@ -3,7 +3,7 @@
  * 1,000 open streams cost the app (streams). See docs/performance.md.
  */
 import http from 'node:http';
-import { DEFAULT_SCOPES, SUBSCRIBE_SCOPE } from '../src/config';
+import { DEFAULT_SCOPES, SUBSCRIBE_SCOPE } from '../src/graph/provider';
 import { control } from '../test/support/emulator';
 import { spawnNode, waitForOutput } from '../test/support/processes';
 import { freePort } from '../test/support/processes';

@@ -12,16 +12,6 @@ import {
   SUBSCRIBE_SCOPE,
 } from './graph/provider';
 
-// Kept importable from here for the code that already does.
-export {
-  DEFAULT_API_VERSION,
-  DEFAULT_IMAGE_ORIGINS,
-  DEFAULT_SCOPES,
-  JWKS_PATH,
-  OPENID_SCOPE,
-  SUBSCRIBE_SCOPE,
-} from './graph/provider';
-
 /** A configuration problem, reported as one line naming the variable. */
 export class ConfigError extends Error {
   constructor(

@@ -1,4 +1,5 @@
-import { JWKS_PATH, withProvider, type Config } from './config';
+import { withProvider, type Config } from './config';
+import { JWKS_PATH } from './graph/provider';
 import type { Logger } from './log/logger';
 
 /** The demo's provider: the configuration now pointing at it, and how to stop it. */

@@ -1,4 +1,5 @@
-import { loadConfig, ConfigError, DEFAULT_API_VERSION, DEFAULT_IMAGE_ORIGINS, withProvider } from '../src/config';
+import { loadConfig, ConfigError, withProvider } from '../src/config';
+import { DEFAULT_API_VERSION, DEFAULT_IMAGE_ORIGINS } from '../src/graph/provider';
 
 const REAL = {
   FB_APP_ID: '1234567890',

@@ -1,4 +1,4 @@
-import { SUBSCRIBE_SCOPE } from '../config';
+import { SUBSCRIBE_SCOPE } from '../graph/provider';
 import type { AppContext } from '../context';
 import type { Logger } from '../log/logger';
 

@@ -1,5 +1,5 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { DEFAULT_API_VERSION } from '../../src/config';
+import { DEFAULT_API_VERSION } from '../../src/graph/provider';
 import { createLogger } from '../../src/log/logger';
 import { connectedAgent } from '../support/flow';
 import { listen, LogCapture, useStack } from '../support/stack';
