@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import net, { type AddressInfo } from 'node:net';
 import { sign } from 'cookie-signature';
 import request from 'supertest';
 import { createApp } from '../../src/app';
@@ -7,7 +6,7 @@ import { buildContext, contextClosers } from '../../src/context';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/log/logger';
 import { redisFor } from '../../src/redis';
-import { keysUnder, redisClient } from '../support/redis';
+import { keysUnder, redisClient, TcpProxy } from '../support/redis';
 import { LogCapture } from '../support/stack';
 
 /**
@@ -21,57 +20,6 @@ const withRedis = REDIS_URL !== undefined && REDIS_URL !== '';
 if (!withRedis) console.warn('REDIS_URL is not set: skipping the probe tests during a Redis outage');
 
 const SECRETS = { SESSION_SECRET: 'probe-test-session-secret-0123456789abcdef' };
-
-/**
- * Forwards to Redis while up; when cut, drops the open connections and every new one (Redis unreachable);
- * when stalled, keeps the connections open but forwards nothing more (a half-open network).
- */
-class RedisHop {
-  private up = true;
-  private readonly sockets = new Set<net.Socket>();
-  private readonly pairs: [net.Socket, net.Socket][] = [];
-  private readonly server = net.createServer((client) => {
-    if (!this.up) {
-      client.destroy();
-      return;
-    }
-    const target = new URL(REDIS_URL!);
-    const upstream = net.connect(Number(target.port || 6379), target.hostname);
-    for (const s of [client, upstream]) {
-      this.sockets.add(s);
-      s.on('close', () => this.sockets.delete(s));
-      s.on('error', () => {});
-    }
-    client.pipe(upstream).pipe(client);
-    this.pairs.push([client, upstream]);
-    client.on('close', () => upstream.destroy());
-    upstream.on('close', () => client.destroy());
-  });
-  port = 0;
-
-  async start(): Promise<this> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.port = (this.server.address() as AddressInfo).port;
-    return this;
-  }
-  cut(): void {
-    this.up = false;
-    for (const s of this.sockets) s.destroy();
-  }
-  stall(): void {
-    for (const [client, upstream] of this.pairs) {
-      client.unpipe(upstream);
-      upstream.unpipe(client);
-    }
-  }
-  restore(): void {
-    this.up = true;
-  }
-  async close(): Promise<void> {
-    this.cut();
-    await new Promise((resolve) => this.server.close(resolve));
-  }
-}
 
 /** Asks until `check` holds: the client notices the cut on its own schedule, so no clock is asserted. */
 async function until(check: () => Promise<boolean>): Promise<void> {
@@ -96,9 +44,10 @@ describe('GET /livez, /readyz, /healthz', () => {
 
 (withRedis ? describe : describe.skip)('while Redis is cut (SESSION_STORE=redis)', () => {
   const prefix = `pagelight-test:probes:${process.pid}:${randomBytes(4).toString('hex')}:`;
-  let hop: RedisHop;
+  let hop: TcpProxy;
   beforeEach(async () => {
-    hop = await new RedisHop().start();
+    const target = new URL(REDIS_URL!);
+    hop = await new TcpProxy(target.hostname, Number(target.port || 6379)).start();
   });
   afterEach(() => hop.close());
   afterAll(async () => {
@@ -134,14 +83,14 @@ describe('GET /livez, /readyz, /healthz', () => {
     try {
       await request(app).get('/readyz').expect(200, { status: 'ok', store: 'redis' });
 
-      hop.cut();
+      hop.set('refuse');
       await until(async () => (await request(app).get('/readyz')).status === 503);
       const ready = await request(app).get('/readyz').expect(503);
       expect(ready.body).toEqual({ status: 'unavailable', store: 'redis', reason: 'session store unavailable' });
       await request(app).get('/healthz').expect(503);
       await request(app).get('/livez').expect(200, { status: 'ok' });
 
-      hop.restore();
+      hop.set('up');
       await until(async () => (await request(app).get('/readyz')).status === 200);
       await request(app).get('/livez').expect(200);
     } finally {
@@ -152,7 +101,7 @@ describe('GET /livez, /readyz, /healthz', () => {
   it('when Redis is down, then home (signed out), privacy and static files answer 200 without a cookie, and pages that need the store answer the 503 page', async () => {
     const { app, close } = await instance();
     try {
-      hop.cut();
+      hop.set('refuse');
       await until(async () => (await request(app).get('/readyz')).status === 503);
 
       const home = await request(app).get('/').expect(200);
@@ -182,7 +131,7 @@ describe('GET /livez, /readyz, /healthz', () => {
     const { app, close } = await instance();
     try {
       await request(app).get('/readyz').expect(200);
-      hop.stall();
+      hop.set('stall');
       // A cookie signed as the app signs it, so the session must be read from the (stalled) store.
       const cookie = `pagelight=s:${encodeURIComponent(sign('a-session-id', SECRETS.SESSION_SECRET))}`;
       const home = await request(app).get('/').set('Cookie', cookie);
@@ -193,7 +142,7 @@ describe('GET /livez, /readyz, /healthz', () => {
       await request(app).get('/livez').expect(200);
     } finally {
       // Pending replies would hold the close forever: end the stalled connections first.
-      hop.cut();
+      hop.set('refuse');
       await close();
     }
   });
