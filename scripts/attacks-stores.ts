@@ -4,12 +4,10 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
-import { createApp } from '../src/app';
 import type { PageCache } from '../src/cache/memory-page-cache';
 import type { Config } from '../src/config';
-import { buildContext, contextClosers, type AppContext } from '../src/context';
 import { createLogger } from '../src/log/logger';
-import { connectRedis, redisFor } from '../src/redis';
+import { connectRedis } from '../src/redis';
 import { createRedisSessionStore } from '../src/session/redis';
 import { MAX_SESSIONS_PER_PERSON } from '../src/session/user-index';
 import { HANDSHAKE_LIMIT, REFUSED_DELIVERY_LIMIT } from '../src/webhooks/routes';
@@ -19,7 +17,7 @@ import { configFor, startSharedEmulator, storeLoggedInSession } from '../test/su
 import { connectedClient, csrfFrom, logIn, logInAndConnect, overFetch } from '../test/support/login';
 import { keysUnder, REDIS_URL, redisAnswers, redisClient, valueOfKey, type RedisClient } from '../test/support/redis';
 import { signedRequest } from '../test/support/signed-request';
-import { agentFor, APP_SECRET, listen, startInstance, startStack, type Stack } from '../test/support/stack';
+import { agentFor, APP_SECRET, startInstance, startStack, type Stack, type Instance } from '../test/support/stack';
 
 import type { Row } from './attacks';
 
@@ -32,27 +30,8 @@ const VERIFY_TOKEN = 'verify-token-for-the-report';
 
 const skippedNoRedis = (check: string): Row => ({ check, tried: 0, failures: 0, lost: 0, note: 'skipped: no Redis' });
 
-/** An app instance as src/server.ts builds one, with its context at hand (its caches are what some rows search). */
-interface Own {
-  url: string;
-  ctx: AppContext;
-  close(): Promise<void>;
-}
-
-async function startOwn(config: Config, now?: () => number): Promise<Own> {
-  const logger = createLogger({ level: 'silent' });
-  const redis = await redisFor(config, logger);
-  const ctx = buildContext(config, { logger, ...(redis ? { redis } : {}), ...(now ? { now } : {}) });
-  const served = await listen(createApp(ctx));
-  return {
-    url: served.url,
-    ctx,
-    close: async () => {
-      await served.close();
-      for (const closer of contextClosers(ctx)) await closer.close();
-    },
-  };
-}
+/** An app instance as src/server.ts builds one, its context at hand (its caches are what some rows search). */
+const startOwn = (config: Config, now?: () => number): Promise<Instance> => startInstance(config, now ? { now } : {});
 
 /** What a Redis row is handed: a fresh emulator, an admin client, and a prefix of the run's own. */
 interface RedisRun {
