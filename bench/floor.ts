@@ -13,7 +13,8 @@ import path from 'node:path';
 import ejs from 'ejs';
 import express from 'express';
 import { GraphClient } from '../src/graph/client';
-import { RenderedHtml, templateOptions, useViews, VIEWS_DIR } from '../src/http/views';
+import { RenderedHtml } from '../src/html';
+import { templateOptions, useViews, VIEWS_DIR } from '../src/http/views';
 import { imageFilter } from '../src/pages/images';
 import { toFeedView, toPageView, type FeedView, type PageView } from '../src/pages/view-model';
 

@@ -9,6 +9,7 @@ import zlib from 'node:zlib';
 import express from 'express';
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { useViews } from '../src/http/views';
+import { englishLocale } from '../src/i18n/catalogs';
 import { renderPartial } from '../src/pages/fragments';
 import { toFeedView } from '../src/pages/view-model';
 import { CookieClient } from '../test/support/cookie-client';
@@ -46,7 +47,7 @@ export function hostileText(): Row {
   for (const message of shapes) {
     const started = performance.now();
     const feed = toFeedView({ data: [{ id: '1_2', created_time: '2026-10-01T12:00:00+0000', message }] }, 'first');
-    renderPartial(app, 'posts', feed);
+    renderPartial(app, englishLocale(), 'posts', feed);
     const ms = performance.now() - started;
     slowest = Math.max(slowest, ms);
     if (ms > 100) failures++;

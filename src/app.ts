@@ -14,7 +14,10 @@ import { liveRoutes } from './live/routes';
 import { webhookRoutes } from './webhooks/routes';
 import { privacyRoutes } from './site/privacy';
 import { errorHandler, notFound } from './http/errors';
+import { chooseLocale, languageRoutes } from './http/language';
+import { isMessageKey } from './i18n/catalogs';
 import { observeRequests } from './observe/requests';
+import type { Locale } from './i18n/locale';
 import { csrfToken } from './session/csrf';
 import { sessionCookieName, sessionMiddleware } from './session/middleware';
 
@@ -23,7 +26,7 @@ const ROOT = path.resolve(__dirname, '..');
 
 /**
  * Registers the middleware in order on what src/context.ts built; listens nowhere (src/server.ts does).
- * Order: security headers, logging, static files, probes, session, routes, 404, the error handler.
+ * Order: security headers, logging, static files, probes, language, session, routes, 404, the error handler.
  */
 export function createApp(ctx: AppContext): Express {
   const { config, sessions, logger } = ctx;
@@ -62,6 +65,8 @@ export function createApp(ctx: AppContext): Express {
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
+  // Once per request, before anything that renders: the deletion receipt is one of the provider callbacks' routes.
+  app.use(chooseLocale(ctx.locales));
   // The provider's calls: no session is read and no cookie set (docs/architecture.md#live-updates).
   if (config.webhookVerifyToken !== undefined) app.use('/webhooks', webhookRoutes(ctx, config.webhookVerifyToken));
   // The provider's server-to-server callbacks: no session read, no cookie set (docs/architecture.md#provider-callbacks).
@@ -76,18 +81,22 @@ export function createApp(ctx: AppContext): Express {
     const connection = ctx.connections.current(req);
     res.locals.connected = connection !== undefined;
     res.locals.userName = connection?.userName;
-    res.locals.flash = req.session.flash;
+    const flash = req.session.flash;
+    // Said in this page's language; a key the catalogs no longer have (an older version's) is not shown.
+    res.locals.flash =
+      flash && isMessageKey(flash.key) ? (res.locals.locale as Locale).t(flash.key, flash.values) : undefined;
     if (req.session.flash && req.method === 'GET') delete req.session.flash;
     next();
   });
 
   app.use('/', homeRoutes(ctx));
   app.use('/', privacyRoutes(ctx));
+  app.use('/', languageRoutes(ctx.locales, config.secureCookies));
   app.use('/auth', authRoutes(ctx));
   app.use('/pages', liveRoutes(ctx));
   app.use('/pages', pageRoutes(ctx));
   app.use(notFound);
-  app.use(errorHandler(logger, ctx.connections));
+  app.use(errorHandler(logger, ctx.connections, ctx.locales));
   return app;
 }
 

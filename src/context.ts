@@ -7,6 +7,7 @@ import { LocalPageEvents, type PageEvents } from './live/bus';
 import { RedisPageEvents } from './live/redis-bus';
 import { StreamRegistry } from './live/streams';
 import { Readiness } from './http/probes';
+import { Locales } from './i18n/catalogs';
 import type { Logger } from './log/logger';
 import { AccountsCache } from './cache/accounts';
 import { PageCache } from './cache/memory-page-cache';
@@ -55,6 +56,8 @@ export interface AppContext {
   observer?: Observer;
   /** Draining or not, for /readyz: set by src/shutdown.ts at SIGTERM. */
   readiness: Readiness;
+  /** Every language's messages and formatters, built once (docs/architecture.md#languages). */
+  locales: Locales;
 }
 
 export interface ContextDeps {
@@ -76,6 +79,8 @@ export interface ContextDeps {
   streams?: StreamRegistry;
   /** Started by src/server.ts (src/observe/tracing.ts tracingFor) when OTEL_EXPORTER_OTLP_ENDPOINT is set. */
   tracing?: Tracing;
+  /** Tests only: offer the pseudo-locale `en-XA`, every message between markers (docs/architecture.md#languages). */
+  pseudoLocale?: boolean;
 }
 
 /**
@@ -150,6 +155,7 @@ function buildParts(config: Config, deps: ContextDeps): AppContext {
       : {}),
     ...(redis ? { redis } : {}),
     readiness: new Readiness(),
+    locales: new Locales(deps.pseudoLocale === true),
   };
 }
 

@@ -1,3 +1,6 @@
+import { englishText } from './i18n/catalogs';
+import type { Say } from './i18n/locale';
+
 /**
  * Every error this app raises on purpose has a stable `code`; the code fixes
  * the HTTP status once, here, and one table in src/http/errors.ts fixes what
@@ -80,27 +83,30 @@ export abstract class AppError extends Error {
   /** The provider's own title and text for the person (`error_user_title`/`error_user_msg`), shown escaped. */
   readonly userTitle?: string;
   readonly userMessage?: string;
+  /** The error's own words for the person, as a message of the catalogs; `message` is them in English, for the log. */
+  readonly say?: Say;
 
   constructor(
     readonly code: ErrorCode,
-    message: string,
+    message: string | Say,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(typeof message === 'string' ? message : englishText(message), options);
     this.name = new.target.name;
     this.status = ERROR_STATUS[code];
+    if (typeof message !== 'string') this.say = message;
   }
 }
 
 /** The request itself is malformed (odd query shapes, non-digit ids…): 400 before any upstream call. */
 export class BadRequestError extends AppError {
-  constructor(message: string) {
+  constructor(message: Say) {
     super('bad_request', message);
   }
 }
 
 export class NotFoundError extends AppError {
-  constructor(message: string) {
+  constructor(message: Say) {
     super('not_found', message);
   }
 }
@@ -108,13 +114,13 @@ export class NotFoundError extends AppError {
 /** A POST without the session's CSRF token. */
 export class CsrfError extends AppError {
   constructor() {
-    super('csrf', 'This form has expired or did not come from this site. Go back, reload the page and try again.');
+    super('csrf', { key: 'error.csrf.text' });
   }
 }
 
 /** The session is not connected (or no longer): the person has to connect again. */
 export class NotConnectedError extends AppError {
-  constructor(message: string) {
+  constructor(message: Say) {
     super('not_connected', message);
   }
 }

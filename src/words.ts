@@ -1,37 +1,25 @@
+import { isMessageKey } from './i18n/catalogs';
+import type { Locale } from './i18n/locale';
+
 /**
- * Words people read, in one place: the provider's name as people know it, the
- * permissions in plain words, and waits in minutes. Error pages, the picker and
- * the page view all take their wording from here, so no page says "provider",
- * "scope" or a permission's identifier (docs/architecture.md#error-model).
+ * Words people read that depend on a value: a permission in plain words, a wait in minutes. Error pages, the
+ * picker and the page view take them from here, in the page's language (src/i18n/catalogs), so no page says
+ * "provider", "scope" or a permission's identifier (docs/architecture.md#error-model).
  */
 
-/** The provider as people know it. The demo emulates it, so the demo says it too. */
+/** The provider as people know it, in every language. The demo emulates it, so the demo says it too. */
 export const PROVIDER_NAME = 'Facebook';
 
-/** What each permission lets Pagelight do, as the person would say it. */
-const PERMISSION_WORDS: Readonly<Record<string, string>> = {
-  public_profile: 'See your name',
-  email: 'See your email address',
-  openid: 'Confirm who you are',
-  pages_show_list: 'See the list of Pages you manage',
-  pages_read_engagement: "Read your Page's posts and details",
-  pages_read_user_content: 'Read what visitors post on your Page',
-  pages_manage_metadata: 'Show new posts as they arrive',
-  business_management: 'Reach Pages in your business portfolio',
-};
-
-/** A permission in words; one the table does not know is described, never named (its identifier is jargon). */
-export function permissionWords(permission: string | undefined): string {
-  if (permission !== undefined && Object.hasOwn(PERMISSION_WORDS, permission)) return PERMISSION_WORDS[permission]!;
-  return `a permission ${PROVIDER_NAME} asked you about`;
+/** A permission in words; one the catalogs do not know is described, never named (its identifier is jargon). */
+export function permissionWords(locale: Locale, permission: string | undefined): string {
+  const key = `permission.${permission ?? ''}`;
+  return permission !== undefined && isMessageKey(key) ? locale.t(key) : locale.t('permission.unknown');
 }
 
 /** 5 → "a few seconds", 30 → "about a minute", 300 → "about 5 minutes", 7200 → "about 2 hours". */
-export function waitWords(seconds: number): string {
-  if (seconds <= 20) return 'a few seconds';
+export function waitWords(locale: Locale, seconds: number): string {
+  if (seconds <= 20) return locale.t('wait.seconds');
   const minutes = Math.max(1, Math.round(seconds / 60));
-  if (minutes === 1) return 'about a minute';
-  if (minutes < 90) return `about ${minutes} minutes`;
-  const hours = Math.round(minutes / 60);
-  return `about ${hours} hours`;
+  if (minutes < 90) return locale.t('wait.minutes', { minutes });
+  return locale.t('wait.hours', { hours: Math.round(minutes / 60) });
 }

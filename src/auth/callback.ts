@@ -1,6 +1,6 @@
 import { BadRequestError } from '../errors';
 import { singleParam } from '../http/params';
-import { PROVIDER_NAME as FB } from '../words';
+import type { Say } from '../i18n/locale';
 
 declare const validated: unique symbol;
 
@@ -27,7 +27,7 @@ export function parseCallback(query: unknown): CallbackParams {
     return { kind: 'denied', state, error, reason } as CallbackParams;
   }
   if (code !== undefined && !/^[\x21-\x7e]+$/.test(code)) {
-    throw new BadRequestError('The authorization code is malformed.');
+    throw new BadRequestError({ key: 'error.callback.malformedCode' });
   }
   return { kind: 'code', state, code: code === '' ? undefined : code } as CallbackParams;
 }
@@ -37,7 +37,7 @@ export function isCancel(params: CallbackParams): boolean {
 }
 
 export function requireCode(params: CallbackParams & { kind: 'code' }): string {
-  if (!params.code) throw new BadRequestError('Facebook sent no sign-in code. Please connect again.');
+  if (!params.code) throw new BadRequestError({ key: 'error.callback.noCode' });
   return params.code;
 }
 
@@ -46,16 +46,16 @@ export function requireCode(params: CallbackParams & { kind: 'code' }): string {
  * fixed wording per error code of RFC 6749 §4.1.2.1, never text from the
  * link, which anyone can write (`error_description` especially).
  */
-const DENIED_MESSAGES: Readonly<Record<string, string>> = {
-  invalid_request: `${FB} found the login request invalid. Please connect again.`,
-  unauthorized_client: `${FB} does not allow Pagelight to log you in this way. Please tell the site owner.`,
-  unsupported_response_type: `${FB} does not support the kind of login Pagelight asked for. Please tell the site owner.`,
-  invalid_scope: `${FB} did not accept the permissions Pagelight asked for. Please tell the site owner.`,
-  server_error: `${FB} had a problem completing the login. Please connect again in a moment.`,
-  temporarily_unavailable: `${FB} is busy just now. Please connect again in a moment.`,
-};
-const DENIED_OTHERWISE = `${FB} could not complete the login. Please connect again.`;
+/** RFC 6749 §4.1.2.1's codes that have words of their own (`error.denied.<code>`); any other reads as `other`. */
+const DENIED = new Set([
+  'invalid_request',
+  'unauthorized_client',
+  'unsupported_response_type',
+  'invalid_scope',
+  'server_error',
+  'temporarily_unavailable',
+]);
 
-export function deniedMessage(params: CallbackParams & { kind: 'denied' }): string {
-  return Object.hasOwn(DENIED_MESSAGES, params.error) ? DENIED_MESSAGES[params.error]! : DENIED_OTHERWISE;
+export function deniedMessage(params: CallbackParams & { kind: 'denied' }): Say {
+  return { key: 'error.denied', values: { error: DENIED.has(params.error) ? params.error : 'other' } };
 }

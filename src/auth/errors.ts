@@ -1,25 +1,17 @@
 import { AppError } from '../errors';
+import type { Say } from '../i18n/locale';
 
 /** The callback could not be tied to a login this session started (RFC 6749 §10.12). */
 export class StateMismatchError extends AppError {
   constructor(readonly reason: 'missing' | 'unknown' | 'expired' | 'removed') {
-    super('state_mismatch', STATE_MESSAGES[reason]);
+    super('state_mismatch', { key: 'error.state', values: { reason } });
   }
 }
 
-const NOT_VERIFIED = 'This login request could not be verified. Please connect again from this browser.';
-const STATE_MESSAGES: Record<StateMismatchError['reason'], string> = {
-  missing: NOT_VERIFIED,
-  unknown: NOT_VERIFIED,
-  expired: 'This login request could not be verified: it took longer than 10 minutes. Please connect again.',
-  // docs/architecture.md#provider-callbacks: a login begun before the person removed the app does not complete.
-  removed:
-    'This login began before you removed Pagelight from your Facebook settings, so it was not completed. Please connect again.',
-};
 
 /** The provider redirected back with an error other than the person cancelling. */
 export class AuthorizationError extends AppError {
-  constructor(message: string) {
+  constructor(message: Say) {
     super('authorization_error', message);
   }
 }

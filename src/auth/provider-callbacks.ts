@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Locale } from '../i18n/locale';
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import type { AppContext } from '../context';
@@ -63,15 +64,16 @@ export function providerCallbackRoutes(ctx: AppContext): Router {
     const code = req.params.code;
     // The shape first: nothing that could not be a code reaches the store.
     if (typeof code !== 'string' || !CODE.test(code))
-      throw new NotFoundError('No data-deletion request has this confirmation code.');
+      throw new NotFoundError({ key: 'error.deletion.unknownCode' });
     const raw = await ctx.sessions.records.get(`deletion:${code}`);
     const parsed = raw === undefined ? undefined : recordSchema.safeParse(parseJson(raw));
-    if (!parsed?.success) throw new NotFoundError('No data-deletion request has this confirmation code.');
+    if (!parsed?.success) throw new NotFoundError({ key: 'error.deletion.unknownCode' });
+    const locale = res.locals.locale as Locale;
     res.render('deletion', {
-      title: 'Data deletion',
+      title: locale.t('deletion.title'),
       code,
       requestedAt: new Date(parsed.data.requestedAt).toISOString(),
-      requestedAtText: formatUtc(parsed.data.requestedAt),
+      requestedAtText: locale.dateTime(parsed.data.requestedAt),
       sessions: parsed.data.sessions,
       pages: parsed.data.pages,
     });
@@ -142,10 +144,4 @@ function smallForm(): RequestHandler {
       const type = (err as { type?: string }).type;
       res.status(400).json({ error: 'invalid_request', reason: type === 'entity.too.large' ? 'too_large' : 'body' });
     });
-}
-
-const UTC = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
-
-function formatUtc(ms: number): string {
-  return `${UTC.format(new Date(ms))} UTC`;
 }

@@ -18,6 +18,7 @@ import { removedSince } from './removals';
 import { codeChallenge } from './pkce';
 import { loginRateLimit } from './rate-limit';
 import type { LoginOutcome } from '../observe/observer';
+import type { Locale } from '../i18n/locale';
 
 /** /auth: start the login, take the provider's redirect, log out. */
 export function authRoutes(ctx: AppContext): Router {
@@ -38,7 +39,7 @@ async function login(ctx: AppContext, req: Request, res: Response): Promise<void
     return;
   }
   const rerequest = singleParam(req.query, 'rerequest', 1);
-  if (rerequest !== undefined && rerequest !== '1') throw new BadRequestError('rerequest takes the value 1.');
+  if (rerequest !== undefined && rerequest !== '1') throw new BadRequestError({ key: 'error.login.rerequest' });
   // Anything but one of our own page paths is ignored: the login then ends at the default destination.
   const returnTo = ownPath(req.query.return_to);
   const pending = beginLogin(req, ctx.now(), { pkce: ctx.config.pkce, oidc: ctx.config.oidc }, returnTo);
@@ -74,7 +75,7 @@ async function callback(ctx: AppContext, req: Request, res: Response): Promise<L
   if (params.kind === 'denied') {
     dropState(req, params.state);
     if (isCancel(params)) {
-      res.status(200).render('cancelled', { title: 'Login cancelled' });
+      res.status(200).render('cancelled', { title: (res.locals.locale as Locale).t('cancelled.documentTitle') });
       return 'cancelled';
     }
     throw new AuthorizationError(deniedMessage(params));
@@ -85,7 +86,7 @@ async function callback(ctx: AppContext, req: Request, res: Response): Promise<L
     // Already signed in: a reload of the callback, or Back into the dialog and Continue. Nothing is
     // exchanged or changed, so this is no login CSRF (RFC 6749 §10.12); the person just carries on.
     if (ctx.connections.current(req)) {
-      req.session.flash = "You're already connected.";
+      req.session.flash = { key: 'flash.alreadyConnected' };
       res.redirect(303, ctx.config.pageId ? `/pages/${ctx.config.pageId}` : '/pages');
       return 'already_connected';
     }
@@ -207,7 +208,7 @@ async function returnTarget(ctx: AppContext, req: Request, kept: string | undefi
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     ctx.logger.info({ err, pageId }, 'the page asked for before login could not be connected');
-    req.session.flash = "The Page you asked for isn't among the Pages you connected. Choose one here.";
+    req.session.flash = { key: 'flash.pageNotChosen' };
     return '/pages';
   }
 }

@@ -3,7 +3,9 @@ import { AppError, NotFoundError, type ErrorCode } from '../errors';
 import type { Logger } from '../log/logger';
 import { redactText } from '../log/redact';
 import type { Connections } from '../session/connection';
-import { PROVIDER_NAME as FB, permissionWords, waitWords } from '../words';
+import type { Locales, MessageKey } from '../i18n/catalogs';
+import type { Locale } from '../i18n/locale';
+import { permissionWords, waitWords } from '../words';
 import { ownPath } from './return-to';
 
 /**
@@ -18,160 +20,117 @@ interface Action {
   label: string;
 }
 
-/** What the person sees for one code: a headline that says what happened, a sentence, and actions that help. */
+/**
+ * What the person sees for one code, as messages of the catalogs (`error.<code>.title`, `.text`): a headline
+ * that says what happened, a sentence, and actions that help. `own` is the error's own words (`AppError.say`).
+ */
+type Words = (err: AppError, req: Request, locale: Locale) => string;
+
 interface PageCopy {
-  title: (err: AppError, req: Request) => string;
-  text: (err: AppError, req: Request) => string;
+  title: Words;
+  text: Words;
   actions: readonly ActionKind[];
   headers?: (err: AppError) => Record<string, string>;
 }
 
-const STILL_CONNECTED = 'You are still connected and nothing was lost.';
+const words = (key: MessageKey | 'own' | Words): Words =>
+  key === 'own' ? (err, _req, locale) => ownWords(err, locale) : typeof key === 'string' ? (_e, _r, l) => l.t(key) : key;
 const copy = (
-  title: string | ((err: AppError, req: Request) => string),
-  text: string | ((err: AppError, req: Request) => string),
+  title: MessageKey | Words,
+  text: MessageKey | 'own' | Words,
   actions: readonly ActionKind[],
   headers?: PageCopy['headers'],
 ): PageCopy => ({
-  title: typeof title === 'string' ? () => title : title,
-  text: typeof text === 'string' ? () => text : text,
+  title: words(title),
+  text: words(text),
   actions,
   ...(headers ? { headers } : {}),
 });
-const own = (err: AppError): string => err.message;
 const retryAfterHeader = (err: AppError) => ({ 'Retry-After': String(retryAfter(err)) });
+const waiting =
+  (key: MessageKey): Words =>
+  (err, _req, locale) =>
+    locale.t(key, { wait: waitWords(locale, retryAfter(err)) });
 
 /** Every code and its page: a `Record`, so a code without a page does not compile. */
 export const ERROR_PAGES: Readonly<Record<ErrorCode, PageCopy>> = {
-  bad_request: copy("This link doesn't work", own, ['home']),
-  not_found: copy("We couldn't find that page", 'There is nothing at this address.', ['home']),
-  csrf: copy('This form has expired', own, ['retry', 'home']),
+  bad_request: copy('error.bad_request.title', 'own', ['home']),
+  not_found: copy('error.not_found.title', 'error.not_found.text', ['home']),
+  csrf: copy('error.csrf.title', 'own', ['retry', 'home']),
   not_connected: copy(
-    (_err, req) => (timedOut(req) ? 'Your session timed out — connect again' : `Connect with ${FB} to see this`),
-    (err, req) =>
-      timedOut(req)
-        ? `You were away for a while, so Pagelight signed you out to keep your Page safe. Connect again and you will be back where you were.`
-        : err.message,
+    (_err, req, locale) => locale.t(timedOut(req) ? 'error.not_connected.timedOutTitle' : 'error.not_connected.title'),
+    (err, req, locale) => (timedOut(req) ? locale.t('error.not_connected.timedOut') : ownWords(err, locale)),
     ['connect'],
   ),
-  page_access: copy(
-    "You can't open this Page",
-    `Your ${FB} account doesn't manage this Page, or you didn't choose it when you connected. Ask again and choose it in the ${FB} window.`,
-    ['ask_again', 'home'],
-  ),
-  session_store_unavailable: copy(
-    'Pagelight is busy for a moment',
-    "We can't reach our own storage just now. Please try again in a moment.",
-    ['retry'],
-  ),
-  state_mismatch: copy("We couldn't finish connecting", own, ['connect']),
-  authorization_error: copy(`${FB} couldn't finish connecting`, own, ['connect', 'home']),
-  id_token_invalid: copy(
-    "We couldn't finish connecting",
-    `We could not confirm with ${FB} who you are, so you are not connected. Please connect again.`,
-    ['connect'],
-  ),
-  pkce_refused: copy(
-    "We couldn't finish connecting",
-    `${FB} did not accept how this site asked you to log in, so you are not connected. This is a problem with the site’s setup, not with your account. Please connect again; if the same thing happens, tell the site owner.`,
-    ['connect'],
-  ),
+  page_access: copy('error.page_access.title', 'error.page_access.text', ['ask_again', 'home']),
+  session_store_unavailable: copy('error.session_store_unavailable.title', 'error.session_store_unavailable.text', [
+    'retry',
+  ]),
+  state_mismatch: copy('error.unfinished.title', 'own', ['connect']),
+  authorization_error: copy('error.authorization_error.title', 'own', ['connect', 'home']),
+  id_token_invalid: copy('error.unfinished.title', 'error.id_token_invalid.text', ['connect']),
+  pkce_refused: copy('error.unfinished.title', 'error.pkce_refused.text', ['connect']),
   login_rate_limit: copy(
-    'Too many logins just now',
-    (err) =>
-      `Too many logins were started from your network just now. Please try again in ${waitWords(retryAfter(err))}.`,
+    'error.login_rate_limit.title',
+    waiting('error.login_rate_limit.text'),
     ['home'],
     retryAfterHeader,
   ),
   // Normally not a page at all: the handler drops the connection and sends the person home with this sentence.
-  graph_token: copy(`${FB} signed you out of Pagelight — connect again`, (err) => signedOutReason(err.subcode), [
-    'connect',
-  ]),
+  graph_token: copy(
+    'error.graph_token.title',
+    (err, _req, locale) => locale.t('error.signedOut', { reason: signedOutReason(err.subcode) }),
+    ['connect'],
+  ),
   graph_permission: copy(
-    'Pagelight needs your permission',
-    (err) =>
-      `${FB} did not let Pagelight do this, because the permission “${permissionWords(err.permission)}” was not granted. ` +
-      `Ask again and allow it in the ${FB} window.`,
+    'error.graph_permission.title',
+    (err, _req, locale) =>
+      locale.t('error.graph_permission.text', { permission: permissionWords(locale, err.permission) }),
     ['ask_again', 'home'],
   ),
   graph_rate_limit: copy(
-    `${FB} asked Pagelight to slow down`,
-    (err) =>
-      `${FB} is limiting how often Pagelight may ask for now. Please try again in ${waitWords(retryAfter(err))}.`,
+    'error.graph_rate_limit.title',
+    waiting('error.graph_rate_limit.text'),
     ['retry', 'home'],
     retryAfterHeader,
   ),
-  graph_policy_block: copy(
-    `${FB} has paused this for now`,
-    `${FB} has temporarily blocked this for your account or Page, for a policy reason. Waiting a minute will not help; check your notifications on ${FB} for details.`,
-    ['home'],
-  ),
-  graph_not_found: copy('Page not found', `${FB} has no Page at this address, or your account can't see it.`, ['home']),
-  graph_invalid: copy(
-    `${FB} couldn't answer this request`,
-    `${STILL_CONNECTED} Please try again; if it keeps happening, tell the site owner.`,
-    ['retry', 'home'],
-  ),
-  graph_transient: copy(
-    `${FB} had a problem — Try again`,
-    `${FB} had a problem answering just now. ${STILL_CONNECTED}`,
-    ['retry', 'home'],
-  ),
-  graph_other: copy(`${FB} had a problem — Try again`, `${FB} had a problem answering just now. ${STILL_CONNECTED}`, [
-    'retry',
-    'home',
-  ]),
-  token_endpoint: copy(
-    "We couldn't finish connecting",
-    `${FB} did not accept this login: it may have taken too long, or the link was used already. Please connect again.`,
-    ['connect'],
-  ),
-  provider_timeout: copy(
-    `${FB} didn't answer in time — Try again`,
-    `${FB} is slow to answer just now. ${STILL_CONNECTED}`,
-    ['retry', 'home'],
-  ),
-  provider_unreachable: copy(
-    `We couldn't reach ${FB} — Try again`,
-    `${FB} isn't answering just now. ${STILL_CONNECTED}`,
-    ['retry', 'home'],
-  ),
-  provider_bad_response: copy(
-    `We couldn't reach ${FB} — Try again`,
-    `${FB} isn't answering properly just now. ${STILL_CONNECTED}`,
-    ['retry', 'home'],
-  ),
-  provider_http_error: copy(
-    `We couldn't reach ${FB} — Try again`,
-    `${FB} isn't answering properly just now. ${STILL_CONNECTED}`,
-    ['retry', 'home'],
-  ),
+  graph_policy_block: copy('error.graph_policy_block.title', 'error.graph_policy_block.text', ['home']),
+  graph_not_found: copy('error.graph_not_found.title', 'error.graph_not_found.text', ['home']),
+  graph_invalid: copy('error.graph_invalid.title', 'error.graph_invalid.text', ['retry', 'home']),
+  graph_transient: copy('error.graph_problem.title', 'error.graph_problem.text', ['retry', 'home']),
+  graph_other: copy('error.graph_problem.title', 'error.graph_problem.text', ['retry', 'home']),
+  token_endpoint: copy('error.unfinished.title', 'error.token_endpoint.text', ['connect']),
+  provider_timeout: copy('error.provider_timeout.title', 'error.provider_timeout.text', ['retry', 'home']),
+  provider_unreachable: copy('error.unreachable.title', 'error.provider_unreachable.text', ['retry', 'home']),
+  provider_bad_response: copy('error.unreachable.title', 'error.provider_bad_response.text', ['retry', 'home']),
+  provider_http_error: copy('error.unreachable.title', 'error.provider_bad_response.text', ['retry', 'home']),
   too_many_requests: copy(
-    'One moment, please',
-    (err) =>
-      `You are opening pages faster than we can fetch them. Please wait ${waitWords(retryAfter(err))} and try again.`,
+    'error.too_many_requests.title',
+    waiting('error.too_many_requests.text'),
     ['retry'],
     retryAfterHeader,
   ),
 };
+
+/** The error's own words; an error raised without any reads as a generic sentence of its code. */
+function ownWords(err: AppError, locale: Locale): string {
+  return err.say ? locale.t(err.say.key, err.say.values) : locale.t('error.generic.text');
+}
 
 /**
  * Why the provider no longer accepts the person's sign-in, by the 190
  * error's subcode (docs/provider-interface.md#error-codes).
  */
 export function signedOutReason(subcode: number | undefined): string {
-  switch (subcode) {
-    case 463:
-      return `Your sign-in had expired, as ${FB} sign-ins do after a while.`;
-    case 460:
-      return `Your ${FB} password was changed, so ${FB} ended the sign-ins made before.`;
-    case 458:
-      return `Pagelight was removed from the apps of your ${FB} account.`;
-    case 467:
-      return `You logged out of ${FB}, which ends Pagelight's sign-in too.`;
-    default:
-      return `${FB} no longer accepts Pagelight's sign-in for you.`;
-  }
+  return subcode === 463
+      ? 'expired'
+      : subcode === 460
+        ? 'password'
+        : subcode === 458
+          ? 'removed'
+          : subcode === 467
+            ? 'loggedOut'
+            : 'other';
 }
 
 function retryAfter(err: AppError): number {
@@ -208,22 +167,27 @@ function retryPath(req: Request): string {
   return /^\/pages\/\d+\/connect$/.test(req.path) ? '/pages' : '/';
 }
 
-function resolve(kind: ActionKind, req: Request, err?: AppError): Action {
+function resolve(kind: ActionKind, req: Request, locale: Locale, err?: AppError): Action {
   const back = retryPath(req);
   const returnTo = back === '/' ? '' : `return_to=${encodeURIComponent(back)}`;
   switch (kind) {
     case 'retry':
-      return { href: back, label: 'Try again' };
+      return { href: back, label: locale.t('error.action.retry') };
     case 'connect':
       return {
         href: `/auth/login${returnTo ? `?${returnTo}` : ''}`,
         // Someone who never connected in this browser connects; everyone else connects again.
-        label: err?.code === 'not_connected' && !timedOut(req) ? 'Connect page' : 'Connect again',
+        label: locale.t(
+          err?.code === 'not_connected' && !timedOut(req) ? 'error.action.connect' : 'error.action.connectAgain',
+        ),
       };
     case 'ask_again':
-      return { href: `/auth/login?rerequest=1${returnTo ? `&${returnTo}` : ''}`, label: 'Ask again' };
+      return {
+        href: `/auth/login?rerequest=1${returnTo ? `&${returnTo}` : ''}`,
+        label: locale.t('error.action.askAgain'),
+      };
     case 'home':
-      return { href: '/', label: 'Back to the start' };
+      return { href: '/', label: locale.t('error.action.home') };
   }
 }
 
@@ -241,6 +205,8 @@ interface ErrorPage {
   status: number;
   title: string;
   message: string;
+  /** The title and message are the provider's own words for the person: shown as sent, isolated (`dir="auto"`). */
+  theirs: { title: boolean; message: boolean };
   actions: Action[];
   headers: Record<string, string>;
   details: OperatorDetails;
@@ -248,7 +214,7 @@ interface ErrorPage {
 
 // The path is not repeated: whoever wrote the link chose it, and it would read as the site's own words.
 export const notFound: RequestHandler = (_req, _res, next) => {
-  next(new NotFoundError('There is nothing at this address.'));
+  next(new NotFoundError({ key: 'error.not_found.text' }));
 };
 
 /**
@@ -256,16 +222,19 @@ export const notFound: RequestHandler = (_req, _res, next) => {
  * When the provider wrote words for the person (`error_user_title`/`error_user_msg`), they are shown
  * instead of ours (docs/provider-interface.md#error-responses); the template escapes them.
  */
-function describe(err: unknown, req: Request): ErrorPage {
+function describe(err: unknown, req: Request, locale: Locale): ErrorPage {
   if (err instanceof AppError) {
     const page = ERROR_PAGES[err.code];
     // A permission we can name reads best in our words for it; the provider's may carry its identifier.
     const theirs = !(err.code === 'graph_permission' && err.permission !== undefined);
+    const userTitle = theirs ? err.userTitle : undefined;
+    const userMessage = theirs ? err.userMessage : undefined;
     return {
       status: err.status,
-      title: (theirs ? err.userTitle : undefined) ?? page.title(err, req),
-      message: (theirs ? err.userMessage : undefined) ?? page.text(err, req),
-      actions: page.actions.map((kind) => resolve(kind, req, err)),
+      title: userTitle ?? page.title(err, req, locale),
+      message: userMessage ?? page.text(err, req, locale),
+      theirs: { title: userTitle !== undefined, message: userMessage !== undefined },
+      actions: page.actions.map((kind) => resolve(kind, req, locale, err)),
       headers: page.headers?.(err) ?? {},
       details: {
         status: err.status,
@@ -283,18 +252,20 @@ function describe(err: unknown, req: Request): ErrorPage {
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return {
       status,
-      title: status === 413 ? 'That was too much to send' : "This request didn't work",
-      message: 'Pagelight could not understand what your browser sent. Go back and try again.',
-      actions: [resolve('home', req)],
+      title: locale.t(status === 413 ? 'error.tooLarge.title' : 'error.badInput.title'),
+      message: locale.t('error.badInput.text'),
+      theirs: { title: false, message: false },
+      actions: [resolve('home', req, locale)],
       headers: {},
       details: { status },
     };
   }
   return {
     status: 500,
-    title: 'Something went wrong on our side',
-    message: 'An unexpected error happened in Pagelight. It has been logged; please try again.',
-    actions: [resolve('retry', req), resolve('home', req)],
+    title: locale.t('error.internal.title'),
+    message: locale.t('error.internal.text'),
+    theirs: { title: false, message: false },
+    actions: [resolve('retry', req, locale), resolve('home', req, locale)],
     headers: {},
     details: { status: 500 },
   };
@@ -305,7 +276,7 @@ function describe(err: unknown, req: Request): ErrorPage {
  * longer accepts is not an error for the person: their tokens are dropped
  * and they are sent home, with the reason, to connect again.
  */
-export function errorHandler(logger: Logger, connections: Connections): ErrorRequestHandler {
+export function errorHandler(logger: Logger, connections: Connections, locales: Locales): ErrorRequestHandler {
   return (err: unknown, req, res, next) => {
     if (res.headersSent) {
       next(err);
@@ -313,7 +284,7 @@ export function errorHandler(logger: Logger, connections: Connections): ErrorReq
     }
     if (err instanceof AppError && err.code === 'graph_token' && req.session) {
       connections.drop(req);
-      req.session.flash = `${ERROR_PAGES.graph_token.title(err, req)}. ${signedOutReason(err.subcode)}`;
+      req.session.flash = { key: 'flash.signedOut', values: { reason: signedOutReason(err.subcode) } };
       logger.info(
         {
           status: 303,
@@ -331,7 +302,9 @@ export function errorHandler(logger: Logger, connections: Connections): ErrorReq
       res.redirect(303, back ? `/?return_to=${encodeURIComponent(back)}` : '/');
       return;
     }
-    const page = describe(err, req);
+    // Set by src/http/language.ts; an error before it (a static file, a probe) reads in English.
+    const locale = (res.locals.locale as Locale | undefined) ?? locales.english;
+    const page = describe(err, req, locale);
     log(logger, req, err, page.status);
     res.status(page.status);
     for (const [name, value] of Object.entries(page.headers)) res.setHeader(name, value);

@@ -8,8 +8,8 @@ import { BadRequestError } from '../errors';
 export function singleParam(query: unknown, name: string, maxLength: number): string | undefined {
   const value = (query as Record<string, unknown> | undefined)?.[name];
   if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw new BadRequestError(`The parameter "${name}" must be given once.`);
-  if (value.length > maxLength) throw new BadRequestError(`The parameter "${name}" is too long.`);
+  if (typeof value !== 'string') throw new BadRequestError({ key: 'error.param.once', values: { name } });
+  if (value.length > maxLength) throw new BadRequestError({ key: 'error.param.tooLong', values: { name } });
   return value;
 }
 
@@ -18,7 +18,7 @@ const PAGE_ID = /^\d{1,32}$/;
 /** `:pageId` is all digits (docs/architecture.md#security-rules); checked before anything goes upstream. */
 export function pageIdParam(value: unknown): string {
   if (typeof value !== 'string' || !PAGE_ID.test(value)) {
-    throw new BadRequestError('A page id is a number, such as /pages/1234567890.');
+    throw new BadRequestError({ key: 'error.param.pageId' });
   }
   return value;
 }

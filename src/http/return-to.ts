@@ -18,6 +18,21 @@ const CONTROL = /[\x00-\x1f\x7f]/;
 
 /** The same-origin path itself when it is one of our page routes, else undefined. */
 export function ownPath(raw: unknown): string | undefined {
+  return checkedPath(raw, OWN_ROUTE);
+}
+
+/** The site's own pages a signed-out person reads too: home, privacy, a deletion receipt. */
+const SITE_ROUTE = /^\/(?:privacy|auth\/data-deletion\/[0-9a-f]{32})?$/;
+
+/**
+ * Where the language menu (src/http/language.ts) leads back to: any page the menu is shown on, by the same
+ * checks as `ownPath`; anything else is no path.
+ */
+export function sitePath(raw: unknown): string | undefined {
+  return ownPath(raw) ?? checkedPath(raw, SITE_ROUTE);
+}
+
+function checkedPath(raw: unknown, route: RegExp): string | undefined {
   if (typeof raw !== 'string' || raw.length === 0 || raw.length > MAX_RETURN_TO) return undefined;
   if (!raw.startsWith('/') || raw.startsWith('//') || raw.includes('\\') || CONTROL.test(raw)) return undefined;
   let decoded: string;
@@ -28,7 +43,7 @@ export function ownPath(raw: unknown): string | undefined {
   }
   // What a later decoding step (a proxy, a browser) might make of it must be as harmless.
   if (decoded.includes('//') || decoded.includes('\\') || CONTROL.test(decoded)) return undefined;
-  if (!OWN_ROUTE.test(raw)) return undefined;
+  if (!route.test(raw)) return undefined;
   const url = new URL(raw, 'http://pagelight.invalid');
   if (url.origin !== 'http://pagelight.invalid') return undefined;
   return `${url.pathname}${url.search}`;

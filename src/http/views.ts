@@ -1,22 +1,15 @@
 import path from 'node:path';
 import ejs from 'ejs';
 import type { Application } from 'express';
+import { escapeHtml, RenderedHtml } from '../html';
+import { englishLocale } from '../i18n/catalogs';
 
 /** The EJS templates (views/), from src/http or dist/http alike. */
 export const VIEWS_DIR = path.resolve(__dirname, '..', '..', 'views');
 
-/**
- * HTML this app rendered from its own templates (src/pages/fragments.ts), already escaped there. The one
- * value `<%= %>` prints as it is: a view never needs the unescaped tag, and a string is always escaped, so
- * text from a request or the provider cannot reach a page unescaped by being passed where HTML was meant.
- */
-export class RenderedHtml {
-  constructor(readonly html: string) {}
-}
-
-/** What `<%= %>` prints: RenderedHtml as it is, everything else escaped as EJS does. */
+/** What `<%= %>` prints: RenderedHtml (src/html.ts) as it is, everything else escaped as EJS does. */
 export function escapeOutput(value: unknown): string {
-  return value instanceof RenderedHtml ? value.html : ejs.escapeXML(value);
+  return value instanceof RenderedHtml ? value.html : escapeHtml(value);
 }
 
 /** The EJS options of every template the app renders. */
@@ -31,6 +24,9 @@ export function templateOptions(app: Application): ejs.Options {
  */
 export function useViews(app: Application): void {
   app.set('views', VIEWS_DIR);
+  // A page rendered before the language is chosen (an early error; a view rendered alone) reads in English.
+  const english = englishLocale();
+  Object.assign(app.locals, { locale: english, t: english.t, html: english.html, languages: () => [] });
   app.set('view engine', 'ejs');
   app.engine('ejs', (file: string, data: object, callback: (err: Error | null, html?: string) => void) => {
     ejs.renderFile(file, data, templateOptions(app), callback);

@@ -27,7 +27,7 @@ export function liveRoutes(ctx: AppContext): Router {
 function stream(ctx: AppContext, req: Request, res: Response): void {
   const pageId = req.params.pageId as string;
   if (!ctx.connections.pageToken(req, pageId)) {
-    if (!ctx.connections.userToken(req)) throw new NotConnectedError('Connect your account to follow this page.');
+    if (!ctx.connections.userToken(req)) throw new NotConnectedError({ key: 'error.notConnected.follow' });
     throw new PageAccessError();
   }
   const since = sinceParam(req.query);
@@ -85,7 +85,7 @@ function stream(ctx: AppContext, req: Request, res: Response): void {
 function sinceParam(query: unknown): number | undefined {
   const raw = singleParam(query, 'since', 16);
   if (raw === undefined) return undefined;
-  if (!/^\d{1,15}$/.test(raw)) throw new BadRequestError('"since" must be a time in milliseconds.');
+  if (!/^\d{1,15}$/.test(raw)) throw new BadRequestError({ key: 'error.param.since' });
   return Number(raw);
 }
 

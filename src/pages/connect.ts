@@ -16,7 +16,7 @@ export async function connectPage(
   pageId: string,
   log: Logger,
 ): Promise<PageChanges> {
-  if (!user.userToken) throw new NotConnectedError('Connect your account first.');
+  if (!user.userToken) throw new NotConnectedError({ key: 'error.notConnected.first' });
   const pageToken = await ctx.graph.pageToken(user.userToken, pageId);
   if (!pageToken) throw new PageAccessError();
   const live = await subscribePage(ctx, { pageId, pageToken, scopes: user.scopes }, log);

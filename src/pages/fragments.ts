@@ -3,7 +3,9 @@ import path from 'node:path';
 import ejs from 'ejs';
 import type { Application } from 'express';
 import type { FeedResponse, PageDetails } from '../graph/schemas';
-import { RenderedHtml, templateOptions } from '../http/views';
+import type { Locale } from '../i18n/locale';
+import { RenderedHtml } from '../html';
+import { templateOptions } from '../http/views';
 import type { FeedView, PageView } from './view-model';
 
 /**
@@ -13,8 +15,9 @@ import type { FeedView, PageView } from './view-model';
  * largest part of a warm view's cost (docs/architecture.md#views).
  *
  * Each partial reads its view model and nothing else — no session, request or clock — so its HTML is right
- * for every session the answer is served to, escaped by the template exactly as an include would be. Weak:
- * what renders an answer goes when the answer leaves the cache.
+ * for every session the answer is served to, escaped by the template exactly as an include would be. Kept per
+ * language: a German and an English view of the same answer each get their own (docs/architecture.md#languages).
+ * Weak: what renders an answer goes when the answer leaves the cache.
  */
 export interface ShownPage {
   view: PageView;
@@ -27,34 +30,50 @@ export interface ShownFeed {
   posts: RenderedHtml;
 }
 
-const shown = new WeakMap<object, ShownPage | ShownFeed>();
+/** Per answer, what renders it in each language it was shown in (by the Locale, one object per language). */
+const shown = new WeakMap<object, Map<Locale, ShownPage | ShownFeed>>();
 
-/** The page's header card and details for its details answer: made the first time, the same after. */
+/** The page's header card and details for its details answer, in `locale`: made the first time, the same after. */
 export function showPage(
   app: Application,
+  locale: Locale,
   details: PageDetails,
   toView: (details: PageDetails) => PageView,
 ): ShownPage {
-  return memo(details, 'card', () => {
+  return memo(details, locale, 'card', () => {
     const view = toView(details);
-    return { view, card: renderPartial(app, 'page-card', view), details: renderPartial(app, 'page-details', view) };
+    return {
+      view,
+      card: renderPartial(app, locale, 'page-card', view),
+      details: renderPartial(app, locale, 'page-details', view),
+    };
   });
 }
 
-/** The posts of a feed answer: made the first time, the same after. */
-export function showFeed(app: Application, feed: FeedResponse, toView: (feed: FeedResponse) => FeedView): ShownFeed {
-  return memo(feed, 'posts', () => {
+/** The posts of a feed answer, in `locale`: made the first time, the same after. */
+export function showFeed(
+  app: Application,
+  locale: Locale,
+  feed: FeedResponse,
+  toView: (feed: FeedResponse) => FeedView,
+): ShownFeed {
+  return memo(feed, locale, 'posts', () => {
     const view = toView(feed);
-    return { view, posts: renderPartial(app, 'posts', view) };
+    return { view, posts: renderPartial(app, locale, 'posts', view) };
   });
 }
 
 /** A details answer and a feed answer are never the same object; the field tells the two kinds apart. */
-function memo<S extends ShownPage | ShownFeed>(answer: object, field: keyof S, make: () => S): S {
-  const known = shown.get(answer);
+function memo<S extends ShownPage | ShownFeed>(answer: object, locale: Locale, field: keyof S, make: () => S): S {
+  let languages = shown.get(answer);
+  const known = languages?.get(locale);
   if (known !== undefined && field in known) return known as S;
   const made = make();
-  shown.set(answer, made);
+  if (languages === undefined) {
+    languages = new Map();
+    shown.set(answer, languages);
+  }
+  languages.set(locale, made);
   return made;
 }
 
@@ -64,7 +83,7 @@ interface Partials {
   'page-details': PageView;
 }
 
-/** The one local each partial reads. */
+/** The one local each partial reads, besides its language's `t` and `html`. */
 const LOCAL: { [P in keyof Partials]: string } = { posts: 'feed', 'page-card': 'page', 'page-details': 'page' };
 
 /**
@@ -73,10 +92,11 @@ const LOCAL: { [P in keyof Partials]: string } = { posts: 'feed', 'page-card': '
  */
 export function renderPartial<P extends keyof Partials>(
   app: Application,
+  locale: Locale,
   partial: P,
   model: Partials[P],
 ): RenderedHtml {
-  return new RenderedHtml(template(app, partial)({ [LOCAL[partial]]: model }));
+  return new RenderedHtml(template(app, partial)({ [LOCAL[partial]]: model, t: locale.t, html: locale.html }));
 }
 
 const compiled = new Map<string, ejs.TemplateFunction>();

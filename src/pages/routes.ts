@@ -14,7 +14,8 @@ import { imageFilter } from './images';
 import { sessionRateLimit } from './limits';
 import { bothOrDrop, forPage, gateOf, isPermissionError, listPages, loadPage, readPage, type PageShown } from './load';
 import { toFeedView, toPageView, type ViewOptions } from './view-model';
-import { PROVIDER_NAME, permissionWords } from '../words';
+import type { Locale } from '../i18n/locale';
+import { permissionWords } from '../words';
 
 /**
  * The routes the cache does not serve (the picker, older posts, connecting a page), limited per
@@ -53,7 +54,7 @@ export function pageRoutes(ctx: AppContext): Router {
 
 async function picker(ctx: AppContext, req: Request, res: Response): Promise<void> {
   const user = ctx.connections.userAccess(req);
-  if (!user.userToken) throw new NotConnectedError('Connect your account to choose a page.');
+  if (!user.userToken) throw new NotConnectedError({ key: 'error.notConnected.choose' });
   if (ctx.config.pageId) {
     res.redirect(303, `/pages/${ctx.config.pageId}`);
     return;
@@ -64,8 +65,9 @@ async function picker(ctx: AppContext, req: Request, res: Response): Promise<voi
     throw err;
   });
   const connected = new Set(user.pages.map((p) => p.id));
+  const locale = res.locals.locale as Locale;
   res.render('picker', {
-    title: 'Choose a page',
+    title: locale.t('picker.title'),
     listBlocked: list === undefined,
     cut: list?.cut ?? false,
     pages: (list?.pages ?? []).map((p) => ({
@@ -76,7 +78,7 @@ async function picker(ctx: AppContext, req: Request, res: Response): Promise<voi
     })),
     declined: declinedPermissions(ctx, user)
       .filter((scope) => !(list === undefined && scope === LIST_SCOPE))
-      .map(permissionWords),
+      .map((scope) => locale.t('quote', { text: permissionWords(locale, scope) })),
   });
 }
 
@@ -113,15 +115,22 @@ async function page(ctx: AppContext, req: Request, res: Response, images: Images
   const { outcome, changes } = await loadPage(ctx, access, token);
   ctx.connections.applyPageChanges(req, pageId, changes);
   if ('error' in outcome) throw outcome.error;
-  res.render('page', pageLocals(ctx, req.app, access, outcome, images));
+  res.render('page', pageLocals(ctx, req.app, res.locals.locale as Locale, access, outcome, images));
 }
 
-function pageLocals(ctx: AppContext, app: Application, access: PageAccess, loaded: PageShown, images: Images): object {
+function pageLocals(
+  ctx: AppContext,
+  app: Application,
+  locale: Locale,
+  access: PageAccess,
+  loaded: PageShown,
+  images: Images,
+): object {
   const { details, feed, refusal, fallbackName } = loaded;
   // A view of a refusal's fallback (no cached answer to key it by) is made for this view alone.
-  const page = showPage(app, details, (d) => toPageView(d, fallbackName, { images }));
+  const page = showPage(app, locale, details, (d) => toPageView(d, fallbackName, { images, locale }));
   const posts = feed
-    ? showFeed(app, feed, (f) => toFeedView(f, 'first', { images, pageId: access.pageId }))
+    ? showFeed(app, locale, feed, (f) => toFeedView(f, 'first', { images, locale, pageId: access.pageId }))
     : undefined;
   // Details that could not be read are not "not given": the card alone, no details section.
   const noDetails = refusal !== undefined && details.name === undefined;
@@ -132,7 +141,7 @@ function pageLocals(ctx: AppContext, app: Application, access: PageAccess, loade
     about: noDetails ? undefined : page.details,
     posts: posts?.posts,
     // The feed needs a permission the person declined: the page shows what it can, and says so.
-    feedBlocked: refusal ? feedBlocked(access.pageId, refusal, noDetails) : undefined,
+    feedBlocked: refusal ? feedBlocked(locale, access.pageId, refusal, noDetails) : undefined,
     live: feed !== undefined && access.live,
     // The stream replays changes after this moment: what this rendering has not seen.
     liveSince: ctx.now(),
@@ -144,15 +153,23 @@ function pageLocals(ctx: AppContext, app: Application, access: PageAccess, loade
  * some (escaped by the template), else the permission in words — and the way to grant it, back to this
  * page after.
  */
-function feedBlocked(pageId: string, refusal: GraphApiError, noDetails: boolean): { text: string; askAgain: string } {
+function feedBlocked(
+  locale: Locale,
+  pageId: string,
+  refusal: GraphApiError,
+  noDetails: boolean,
+): { text: string; theirs: boolean; askAgain: string } {
   // A refusal that names the permission reads best in our words for it; the provider's may name its identifier.
   const theirs =
     refusal.permission === undefined ? [refusal.userTitle, refusal.userMessage].filter(Boolean).join(': ') : '';
   return {
     text:
       theirs ||
-      `Pagelight can't show this Page's posts${noDetails ? ' or details' : ''}, because the permission “${permissionWords(refusal.permission ?? FEED_SCOPE)}” ` +
-        `wasn't granted on ${PROVIDER_NAME}. Ask again and allow it to see them here.`,
+      locale.t('page.feedBlocked', {
+        what: noDetails ? 'both' : 'posts',
+        permission: permissionWords(locale, refusal.permission ?? FEED_SCOPE),
+      }),
+    theirs: theirs !== '',
     askAgain: `/auth/login?rerequest=1&return_to=${encodeURIComponent(`/pages/${pageId}`)}`,
   };
 }
@@ -172,7 +189,10 @@ async function freshPosts(ctx: AppContext, req: Request, res: Response, images: 
   const read = await forPage(ctx, access, readPage(ctx, access, token));
   ctx.connections.applyPageChanges(req, pageId, read.changes);
   const [, feed] = bothOrDrop(ctx, access, read);
-  res.type('html').send(showFeed(req.app, feed, (f) => toFeedView(f, 'first', { images, pageId })).posts.html);
+  const locale = res.locals.locale as Locale;
+  res
+    .type('html')
+    .send(showFeed(req.app, locale, feed, (f) => toFeedView(f, 'first', { images, locale, pageId })).posts.html);
 }
 
 async function olderPosts(ctx: AppContext, req: Request, res: Response, images: Images): Promise<void> {
@@ -181,9 +201,7 @@ async function olderPosts(ctx: AppContext, req: Request, res: Response, images: 
   const before = cursor(req.query, 'before');
   const offset = feedOffset(req.query);
   if (!after === !before)
-    throw new BadRequestError(
-      'This link to more posts is incomplete or was changed. Go back to the page and open the posts from there.',
-    );
+    throw new BadRequestError({ key: 'error.feed.badLink' });
   const access = ctx.connections.pageAccess(req, pageId);
   const token = pageTokenOrRedirect(ctx, req, res, access);
   if (!token) return;
@@ -192,11 +210,12 @@ async function olderPosts(ctx: AppContext, req: Request, res: Response, images: 
     access,
     ctx.graph.feed(token, pageId, { after, before }, gateOf(ctx, access.sessionId)),
   ).catch(staleCursor);
-  const name = access.name || `Page ${pageId}`;
+  const locale = res.locals.locale as Locale;
+  const name = access.name || locale.t('page.fallbackName', { id: pageId });
   res.render('feed', {
-    title: `${name}: posts`,
+    title: locale.t('feed.title', { name }),
     page: { id: pageId, name },
-    feed: toFeedView(feed, 'older', { images, pageId, offset }),
+    feed: toFeedView(feed, 'older', { images, locale, pageId, offset }),
   });
 }
 
@@ -206,7 +225,7 @@ async function olderPosts(ctx: AppContext, req: Request, res: Response, images: 
  */
 function staleCursor(err: unknown): never {
   if (err instanceof GraphApiError && err.graph.code === 100 && err.code === 'graph_invalid') {
-    throw new BadRequestError('This link is out of date. Go back to the page and open the posts from there.');
+    throw new BadRequestError({ key: 'error.feed.staleLink' });
   }
   throw err;
 }
@@ -215,9 +234,7 @@ function cursor(query: Request['query'], name: string): string | undefined {
   const value = singleParam(query, name, MAX_CURSOR);
   if (value === undefined) return undefined;
   if (!cursorSchema.safeParse(value).success)
-    throw new BadRequestError(
-      'This link to more posts is incomplete or was changed. Go back to the page and open the posts from there.',
-    );
+    throw new BadRequestError({ key: 'error.feed.badLink' });
   return value;
 }
 
@@ -232,15 +249,15 @@ function feedOffset(query: Request['query']): number | undefined {
   const value = singleParam(query, 'offset', 10);
   if (value === undefined) return undefined;
   if (!/^\d{1,6}$/.test(value) || Number(value) > MAX_OFFSET)
-    throw new BadRequestError(`The "offset" must be a whole number from 0 to ${MAX_OFFSET}.`);
+    throw new BadRequestError({ key: 'error.param.offset', values: { max: MAX_OFFSET } });
   return Number(value);
 }
 
 /** The page token the session holds; without one, back to the picker (logged in) or an explanation (not). */
 function pageTokenOrRedirect(ctx: AppContext, req: Request, res: Response, access: PageAccess): string | undefined {
   if (access.pageToken) return access.pageToken;
-  if (!access.userToken) throw new NotConnectedError('Connect your account to see this page.');
-  req.session.flash = 'Choose the page to connect first.';
+  if (!access.userToken) throw new NotConnectedError({ key: 'error.notConnected.page' });
+  req.session.flash = { key: 'flash.chooseFirst' };
   res.redirect(303, ctx.config.pageId ? '/' : '/pages');
   return undefined;
 }

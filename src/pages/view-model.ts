@@ -1,4 +1,6 @@
 import type { FeedResponse, PageDetails, PageLocation, Post } from '../graph/schemas';
+import { englishLocale } from '../i18n/catalogs';
+import type { Locale } from '../i18n/locale';
 import { imageFilter } from './images';
 
 /**
@@ -90,8 +92,10 @@ export interface FeedView {
   end: boolean;
 }
 
-/** What shaping a view needs beyond the answer: the images the CSP allows, and where the feed page stands. */
+/** What shaping a view needs beyond the answer: the language, the images the CSP allows, where the feed page stands. */
 export interface ViewOptions {
+  /** The page's language (docs/architecture.md#languages). Default: English. */
+  locale?: Locale;
   /** Default: no image is shown. */
   images?: (url: string | undefined) => string | undefined;
   /** Posts before this feed page (our own `offset` link parameter); undefined when not known. */
@@ -102,30 +106,28 @@ export interface ViewOptions {
 export const FEED_PAGE_SIZE = 25;
 const NO_IMAGES = imageFilter([]);
 
-const DAYS: [string, string][] = [
-  ['mon', 'Monday'],
-  ['tue', 'Tuesday'],
-  ['wed', 'Wednesday'],
-  ['thu', 'Thursday'],
-  ['fri', 'Friday'],
-  ['sat', 'Saturday'],
-  ['sun', 'Sunday'],
-];
+/** The provider's day keys, Monday first; their names come from Intl in the page's language. */
+const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 
 /** `{"mon_1_open":"09:00","mon_1_close":"17:00",…}` → a week, each day's intervals in order, "Closed" when none. */
-export function formatHours(hours: Record<string, string> | undefined): HoursRow[] | undefined {
+export function formatHours(
+  hours: Record<string, string> | undefined,
+  locale: Locale = englishLocale(),
+): HoursRow[] | undefined {
   if (!hours || Object.keys(hours).length === 0) return undefined;
-  const rows = DAYS.map(([key, day]) => {
+  let open = false;
+  const rows = DAYS.map((key, d) => {
     const times: string[] = [];
     for (let n = 1; n <= 10; n++) {
-      const open = hours[`${key}_${n}_open`];
-      const close = hours[`${key}_${n}_close`];
-      if (open && close) times.push(`${open}–${close}`);
-      else if (open) times.push(`from ${open}`);
+      const from = hours[`${key}_${n}_open`];
+      const to = hours[`${key}_${n}_close`];
+      if (from && to) times.push(`${from}–${to}`);
+      else if (from) times.push(locale.t('hours.from', { time: from }));
     }
-    return { day, times: times.length ? times : ['Closed'] };
+    if (times.length) open = true;
+    return { day: locale.weekdays[d]!, times: times.length ? times : [locale.t('hours.closed')] };
   });
-  return rows.some((r) => r.times[0] !== 'Closed') ? rows : undefined;
+  return open ? rows : undefined;
 }
 
 /** An address as lines: street; "zip city, state"; country. */
@@ -139,18 +141,17 @@ export function formatAddress(location: PageLocation | undefined): string[] | un
   return lines.length ? lines : undefined;
 }
 
-const PARKING_WORDS: [keyof NonNullable<PageDetails['parking']>, string][] = [
-  ['lot', 'parking lot'],
-  ['street', 'street parking'],
-  ['valet', 'valet parking'],
-];
+const PARKING_WORDS = [
+  ['lot', 'parking.lot'],
+  ['street', 'parking.street'],
+  ['valet', 'parking.valet'],
+] as const;
 
-export function formatParking(parking: PageDetails['parking']): string | undefined {
+export function formatParking(parking: PageDetails['parking'], locale: Locale = englishLocale()): string | undefined {
   if (!parking) return undefined;
-  const offered = PARKING_WORDS.filter(([key]) => parking[key]).map(([, word]) => word);
-  if (offered.length === 0) return 'No parking';
-  const text =
-    offered.length === 1 ? offered[0]! : `${offered.slice(0, -1).join(', ')} and ${offered[offered.length - 1]}`;
+  const offered = PARKING_WORDS.filter(([key]) => parking[key]).map(([, word]) => locale.t(word));
+  if (offered.length === 0) return locale.t('parking.none');
+  const text = locale.list(offered, 'and');
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
@@ -174,30 +175,16 @@ export function formatEmails(emails: string[] | undefined): PageView['emails'] {
   return (emails ?? []).filter((e) => EMAIL.test(e)).map((address) => ({ address, href: `mailto:${address}` }));
 }
 
-/** The month names of the en-GB medium date ("Oct", "Sept"), asked of Intl once. */
-const MONTHS = Array.from({ length: 12 }, (_, m) =>
-  new Intl.DateTimeFormat('en-GB', { month: 'short', timeZone: 'UTC' }).format(Date.UTC(2026, m, 1)),
-);
-const two = (n: number): string => (n < 10 ? `0${n}` : String(n));
-
 /**
- * "2026-10-01T12:00:00+0000" → "1 Oct 2026, 12:00 UTC" and the ISO form for `<time datetime>`. Put
- * together by hand, not with `Intl.DateTimeFormat#format`: a cold view formats 25 of them, and Intl was the
- * largest app cost the profile of a cold view showed (docs/architecture.md#views).
+ * "2026-10-01T12:00:00+0000" → "1 Oct 2026, 12:00 UTC" in the page's language, and the ISO form for
+ * `<time datetime>`. The formatter is the Locale's, made once: a cold view formats 25 of these, and building
+ * an Intl formatter per post was the largest app cost the profile of a cold view showed
+ * (docs/architecture.md#views).
  */
-export function formatTime(created: string): { iso?: string; text: string } {
+export function formatTime(created: string, locale: Locale = englishLocale()): { iso?: string; text: string } {
   const date = new Date(created.replace(/([+-]\d\d)(\d\d)$/, '$1:$2'));
-  if (Number.isNaN(date.getTime())) return { text: 'Unknown time' };
-  const text = `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}, ${two(date.getUTCHours())}:${two(date.getUTCMinutes())} UTC`;
-  return { iso: date.toISOString(), text };
-}
-
-const NUMBER = new Intl.NumberFormat('en-GB');
-
-/** "12,408 followers", "1 follower". Whole counts are grouped by hand (cheaper than Intl, same text). */
-export function formatCount(n: number, one: string, many: string): string {
-  const digits = Number.isSafeInteger(n) && n >= 0 ? String(n).replace(/\B(?=(\d{3})+$)/g, ',') : NUMBER.format(n);
-  return `${digits} ${n === 1 ? one : many}`;
+  if (Number.isNaN(date.getTime())) return { text: locale.t('post.unknownTime') };
+  return { iso: date.toISOString(), text: locale.dateTime(date) };
 }
 
 /** An http(s) URL, normalised; anything else (`javascript:`, relative, junk) is no link. */
@@ -320,8 +307,9 @@ const PREVIEW_BOX = { width: 1200, height: 630 };
 
 export function toPostView(post: Post, options: ViewOptions = {}): PostView {
   const images = options.images ?? NO_IMAGES;
+  const locale = options.locale ?? englishLocale();
   const text = post.message ?? post.story ?? '';
-  const time = formatTime(post.created_time);
+  const time = formatTime(post.created_time, locale);
   const paragraphs = text.split(/\r?\n/);
   const long = splitLong(paragraphs);
   const first = post.attachments?.data.find((a): a is Attachment => a !== undefined);
@@ -333,10 +321,10 @@ export function toPostView(post: Post, options: ViewOptions = {}): PostView {
     timeText: time.text,
     counts: [
       post.reactions?.summary.total_count
-        ? formatCount(post.reactions.summary.total_count, 'reaction', 'reactions')
+        ? locale.t('count.reactions', { count: post.reactions.summary.total_count })
         : '',
-      post.comments?.summary.total_count ? formatCount(post.comments.summary.total_count, 'comment', 'comments') : '',
-      post.shares?.count ? formatCount(post.shares.count, 'share', 'shares') : '',
+      post.comments?.summary.total_count ? locale.t('count.comments', { count: post.comments.summary.total_count }) : '',
+      post.shares?.count ? locale.t('count.shares', { count: post.shares.count }) : '',
     ].filter(Boolean),
   };
   if (long) view.more = long.rest.map(linkify);
@@ -344,7 +332,7 @@ export function toPostView(post: Post, options: ViewOptions = {}): PostView {
   if (permalink) view.permalink = permalink;
   const media = first?.media?.image;
   if (first?.type === 'share') {
-    const title = first.title?.trim() || linkDomain(first.url) || 'Shared link';
+    const title = first.title?.trim() || linkDomain(first.url) || locale.t('post.sharedLink');
     const preview: LinkPreview = { title };
     const href = httpHref(first.url);
     if (href) preview.href = href;
@@ -360,8 +348,10 @@ export function toPostView(post: Post, options: ViewOptions = {}): PostView {
   const album = photos > 1;
   const title = first?.title?.trim();
   const alt = album
-    ? `First of ${photos} photos${title ? ` in the album “${title}”` : ''}`
-    : title || (first?.type === 'video' ? 'Still from the video in this post' : 'Photo in this post');
+    ? title
+      ? locale.t('post.albumAltTitled', { count: photos, title })
+      : locale.t('post.albumAlt', { count: photos })
+    : title || locale.t(first?.type === 'video' ? 'post.videoAlt' : 'post.photoAlt');
   const picture = image(post.full_picture ?? media?.src, media, alt, true, images, POST_BOX);
   if (picture) {
     view.picture = picture;
@@ -392,7 +382,11 @@ export function toFeedView(
     before: where === 'older' && feed.paging?.previous ? cursors?.before : undefined,
     end: !feed.paging?.next && posts.length > 0,
   };
-  if (offset !== undefined && posts.length > 0) view.position = `Posts ${offset + 1}–${offset + posts.length}`;
+  if (offset !== undefined && posts.length > 0)
+    view.position = (options.locale ?? englishLocale()).t('feed.position', {
+      from: offset + 1,
+      to: offset + posts.length,
+    });
   const base = options.pageId === undefined ? undefined : `/pages/${encodeURIComponent(options.pageId)}`;
   if (base !== undefined && view.after !== undefined) {
     const at = offset === undefined ? '' : `&offset=${offset + posts.length}`;
@@ -408,28 +402,26 @@ export function toFeedView(
   return view;
 }
 
-const DETAIL_WORDS: [keyof PageView, string][] = [
-  ['about', 'description'],
-  ['bio', 'bio'],
-  ['attire', 'attire'],
-  ['address', 'address'],
-  ['parking', 'parking'],
-  ['hours', 'opening hours'],
-  ['emails', 'email'],
-  ['website', 'website'],
-];
+const DETAIL_WORDS = [
+  ['about', 'details.word.about'],
+  ['bio', 'details.word.bio'],
+  ['attire', 'details.word.attire'],
+  ['address', 'details.word.address'],
+  ['parking', 'details.word.parking'],
+  ['hours', 'details.word.hours'],
+  ['emails', 'details.word.email'],
+  ['website', 'details.word.website'],
+] as const;
 
-/** "No bio, attire or parking given." for the details the page left empty; undefined when none is. */
-export function missingDetails(view: PageView): string | undefined {
+/** "Not given: bio, attire, parking." for the details the page left empty; undefined when none is. */
+export function missingDetails(view: PageView, locale: Locale = englishLocale()): string | undefined {
   const missing = DETAIL_WORDS.filter(([key]) => {
     const value = view[key];
     return value === undefined || (Array.isArray(value) && value.length === 0);
-  }).map(([, word]) => word);
+  }).map(([, word]) => locale.t(word));
   if (missing.length === 0) return undefined;
-  if (missing.length === DETAIL_WORDS.length) return 'This Page has not filled in its details yet.';
-  const list =
-    missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(', ')} or ${missing[missing.length - 1]}`;
-  return `No ${list} given.`;
+  if (missing.length === DETAIL_WORDS.length) return locale.t('details.none');
+  return locale.t('details.missing', { list: locale.list(missing, 'or') });
 }
 
 const PROFILE_BOX = { width: 200, height: 200 };
@@ -437,29 +429,30 @@ const PROFILE_BOX = { width: 200, height: 200 };
 const COVER_BOX = { width: 820, height: 312 };
 
 /** The name a Page is shown under: its own, else the one the session knows, else its id. */
-export function pageName(details: PageDetails, fallbackName: string): string {
-  return details.name?.trim() || fallbackName || `Page ${details.id}`;
+export function pageName(details: PageDetails, fallbackName: string, locale: Locale = englishLocale()): string {
+  return details.name?.trim() || fallbackName || locale.t('page.fallbackName', { id: details.id });
 }
 
 export function toPageView(details: PageDetails, fallbackName: string, options: ViewOptions = {}): PageView {
   const images = options.images ?? NO_IMAGES;
+  const locale = options.locale ?? englishLocale();
   const address = formatAddress(details.location);
   const view: PageView = {
     id: details.id,
-    name: pageName(details, fallbackName),
+    name: pageName(details, fallbackName, locale),
     about: details.about?.trim() || undefined,
     bio: details.bio?.trim() ? details.bio.trim().split(/\r?\n/) : undefined,
     attire: details.attire && details.attire !== 'Unspecified' ? details.attire : undefined,
     address,
-    parking: formatParking(details.parking),
-    hours: formatHours(details.hours),
+    parking: formatParking(details.parking, locale),
+    hours: formatHours(details.hours, locale),
     emails: formatEmails(details.emails),
     website: formatWebsite(details.website),
   };
   const category = details.category?.trim();
   if (category) view.category = category;
   if (details.followers_count !== undefined)
-    view.followers = formatCount(details.followers_count, 'follower', 'followers');
+    view.followers = locale.t('count.followers', { count: details.followers_count });
   const link = httpHref(details.link);
   if (link) view.link = link;
   // Both decorative: the Page's name is the heading beside them. Above the fold, so not lazy.
@@ -468,6 +461,6 @@ export function toPageView(details: PageDetails, fallbackName: string, options: 
   if (profile) view.picture = profile;
   const cover = image(details.cover?.source, undefined, '', false, images, COVER_BOX);
   if (cover) view.cover = cover;
-  view.missing = missingDetails(view);
+  view.missing = missingDetails(view, locale);
   return view;
 }

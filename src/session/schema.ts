@@ -53,6 +53,12 @@ export const connectionSchema = z.object({
   pages: z.record(z.string(), connectedPageSchema),
 });
 
+/** A message of the catalogs (src/i18n/catalogs.ts), checked again against them when shown. */
+export const flashSchema = z.object({
+  key: z.string().max(100),
+  values: z.record(z.string(), z.union([z.string().max(1000), z.number()])).optional(),
+});
+
 /** Each part fails alone: a bad connection does not cost the CSRF token, and the reverse. */
 const part = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
 
@@ -62,13 +68,14 @@ export const storedSessionSchema = z.object({
   pending: part(z.array(pendingLoginSchema)),
   connection: part(connectionSchema),
   csrf: part(z.string()),
-  /** A one-time message for the next page. */
-  flash: part(z.string()),
+  /** A one-time message for the next page: a message key and its arguments, said in the page's language. */
+  flash: part(flashSchema),
   /** Set when the provider told us the person removed the app: a write of the older content is refused (docs/architecture.md#session-index). */
   signedOutAt: part(z.number().finite()),
 });
 
 export type PendingLogin = z.infer<typeof pendingLoginSchema>;
+export type Flash = z.infer<typeof flashSchema>;
 export type ConnectedPage = z.infer<typeof connectedPageSchema>;
 export type Connection = z.infer<typeof connectionSchema>;
 

@@ -3,8 +3,8 @@ import type { SessionStoreHandle } from './store';
 import { ownerOf } from './user-index';
 
 /** What the person reads on their next request after removing the app at the provider. */
-export const SIGNED_OUT_MESSAGE =
-  'You removed Pagelight from your Facebook settings, so you are signed out here too. Connect again to use it.';
+/** The flash (a message key: src/i18n/catalogs) a session signed out by the provider's callback shows next. */
+export const SIGNED_OUT_MESSAGE = { key: 'flash.removedApp' };
 
 export interface SignOutOutcome {
   /** Sessions ended. */

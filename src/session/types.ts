@@ -1,5 +1,5 @@
 import 'express-session';
-import type { Connection, PendingLogin } from './schema';
+import type { Connection, Flash, PendingLogin } from './schema';
 
 export type { Connection, ConnectedPage, PendingLogin } from './schema';
 
@@ -9,8 +9,8 @@ declare module 'express-session' {
     pending?: PendingLogin[];
     connection?: Connection;
     csrf?: string;
-    /** A one-time message for the next page. */
-    flash?: string;
+    /** A one-time message for the next page (./schema). */
+    flash?: Flash;
     /** Epoch ms; see ./schema. */
     signedOutAt?: number;
   }

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { AppContext } from '../context';
 import { ownPath } from '../http/return-to';
+import type { Locale } from '../i18n/locale';
 
 /** The home page: Connect page, or the pages this session has connected. */
 export function homeRoutes(ctx: AppContext): Router {
@@ -11,7 +12,7 @@ export function homeRoutes(ctx: AppContext): Router {
     // (repeated, too long, another site) is ignored rather than refused, since home must always open.
     const returnTo = ownPath(req.query.return_to);
     res.render('home', {
-      title: 'Pagelight',
+      title: (res.locals.locale as Locale).t('home.documentTitle'),
       pages: conn ? ctx.connections.connectedPages(req) : [],
       configuredPageId: ctx.config.pageId,
       loggedOut: req.query.logged_out === '1',

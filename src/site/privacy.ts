@@ -1,78 +1,94 @@
 import { Router } from 'express';
+import type { Config } from '../config';
 import type { AppContext } from '../context';
+import type { MessageKey } from '../i18n/catalogs';
+import type { Locale } from '../i18n/locale';
 
 /** The privacy page (docs/architecture.md#privacy-page): what is stored, what is read, how to leave. */
 export function privacyRoutes(ctx: AppContext): Router {
   const router = Router();
   const { config } = ctx;
-  const placeholder = config.demo ? 'the demo operator (OPERATOR_NAME is not set in demo mode)' : 'not configured';
-  const view = {
-    title: 'Privacy',
-    operatorName: config.operatorName ?? placeholder,
-    operatorContact:
-      config.operatorContact ?? (config.demo ? 'OPERATOR_CONTACT is not set in demo mode' : 'not configured'),
-    storeWhere:
-      config.sessionStore === 'redis'
-        ? "in the operator's Redis database, shared by the app's servers"
-        : "in the app server's memory",
-    idleText: duration(config.sessionIdleSec),
-    maxText: duration(config.sessionMaxSec),
-    pageCacheText: config.pageCacheTtlSec > 0 ? duration(config.pageCacheTtlSec) : 'no time at all (the cache is off)',
-    accountsCacheText:
-      config.accountsCacheTtlSec > 0 ? duration(config.accountsCacheTtlSec) : 'no time at all (the cache is off)',
-    baseUrl: config.baseUrl,
-    reads: readsFor(config.scopes),
-    deauthorizeUrl: `${config.baseUrl}/auth/deauthorize`,
-    dataDeletionUrl: `${config.baseUrl}/auth/data-deletion`,
-  };
-  router.get('/privacy', (_req, res) => res.render('privacy', view));
+  // The page follows the configuration alone: made once per language.
+  const views = new Map<Locale, object>();
+  router.get('/privacy', (_req, res) => {
+    const locale = res.locals.locale as Locale;
+    let view = views.get(locale);
+    if (view === undefined) {
+      view = privacyView(config, locale);
+      views.set(locale, view);
+    }
+    res.render('privacy', view);
+  });
   return router;
 }
 
-/** 7200 → "2 hours", 604800 → "7 days", 60 → "1 minute". */
-export function duration(seconds: number): string {
-  const units: [number, string][] = [
+function privacyView(config: Config, locale: Locale): object {
+  const notSet = (variable: string) =>
+    locale.t(config.demo ? 'privacy.notSetDemo' : 'privacy.notConfigured', { variable });
+  const cached = (seconds: number) => (seconds > 0 ? duration(locale, seconds) : locale.t('privacy.cacheOff'));
+  return {
+    title: locale.t('privacy.title'),
+    operatorName: config.operatorName,
+    operatorNameMissing: config.operatorName === undefined ? notSet('OPERATOR_NAME') : undefined,
+    operatorContact: config.operatorContact,
+    operatorContactMissing: config.operatorContact === undefined ? notSet('OPERATOR_CONTACT') : undefined,
+    storeWhere: config.sessionStore === 'redis' ? 'redis' : 'memory',
+    idleText: duration(locale, config.sessionIdleSec),
+    maxText: duration(locale, config.sessionMaxSec),
+    pageCacheText: cached(config.pageCacheTtlSec),
+    accountsCacheText: cached(config.accountsCacheTtlSec),
+    baseUrl: config.baseUrl,
+    reads: readsFor(config.scopes).map((read) => ({
+      what: locale.t(read.what),
+      why: locale.t(read.why),
+      permission: read.permission,
+    })),
+    deauthorizeUrl: `${config.baseUrl}/auth/deauthorize`,
+    dataDeletionUrl: `${config.baseUrl}/auth/data-deletion`,
+    statusUrl: `${config.baseUrl}/auth/data-deletion/<code>`,
+  };
+}
+
+/** 7200 → "2 hours", 604800 → "7 days", 60 → "1 minute", in the page's language (Intl's unit names). */
+export function duration(locale: Locale, seconds: number): string {
+  const units = [
     [86400, 'day'],
     [3600, 'hour'],
     [60, 'minute'],
     [1, 'second'],
-  ];
+  ] as const;
   const [size, name] = units.find(([size]) => seconds % size === 0 && seconds >= size) ?? [1, 'second'];
-  const n = seconds / size;
-  return `${n} ${name}${n === 1 ? '' : 's'}`;
+  return locale.unit(seconds / size, name);
 }
 
 interface Read {
-  what: string;
+  what: MessageKey;
   permission?: string;
-  why: string;
+  why: MessageKey;
 }
 
 /** What each permission the app asks for lets it read, in people's words. */
 const PERMISSION_READS: Readonly<Record<string, Omit<Read, 'permission'>>> = {
-  pages_show_list: { what: 'the pages you manage', why: 'so you can pick one' },
-  pages_read_engagement: { what: "the page's details and its own posts", why: 'to show them to you' },
-  pages_read_user_content: { what: "visitors' posts and comments on the page", why: 'to show them to you' },
+  pages_show_list: { what: 'privacy.read.pages_show_list.what', why: 'privacy.read.pages_show_list.why' },
+  pages_read_engagement: { what: 'privacy.read.pages_read_engagement.what', why: 'privacy.read.toShowYou' },
+  pages_read_user_content: { what: 'privacy.read.pages_read_user_content.what', why: 'privacy.read.toShowYou' },
   pages_manage_metadata: {
-    what: "a subscription to the page's changes",
-    why: 'so new posts appear on an open page without a reload',
+    what: 'privacy.read.pages_manage_metadata.what',
+    why: 'privacy.read.pages_manage_metadata.why',
   },
 };
 
 /** The privacy page's list follows the permissions actually asked for (FB_SCOPES), so it cannot drift from them. */
 export function readsFor(scopes: readonly string[]): Read[] {
   const reads: Read[] = [
-    {
-      what: 'your user id and name',
-      why: 'to show who is signed in, and to find your sessions when you remove the app',
-    },
-    { what: 'the permissions you granted', why: 'to know what it may show' },
+    { what: 'privacy.read.user.what', why: 'privacy.read.user.why' },
+    { what: 'privacy.read.granted.what', why: 'privacy.read.granted.why' },
   ];
   for (const permission of scopes) {
     if (permission === 'openid') continue; // the user id and name above
-    const known = PERMISSION_READS[permission];
+    const known = Object.hasOwn(PERMISSION_READS, permission) ? PERMISSION_READS[permission] : undefined;
     reads.push({
-      ...(known ?? { what: 'what this permission allows', why: 'as the operator configured it' }),
+      ...(known ?? { what: 'privacy.read.other.what', why: 'privacy.read.other.why' }),
       permission,
     });
   }

@@ -174,13 +174,13 @@ describe('declined permissions at the dialog', () => {
     const agent = agentFor(stack);
     await login(agent, { decline: ['pages_read_engagement'] });
     const picker = await agent.get('/pages').expect(200);
-    expect(picker.text).toContain("You didn't allow “Read your Page&#39;s posts and details”");
+    expect(picker.text).toContain('You didn&#39;t allow “Read your Page&#39;s posts and details”');
     expect(picker.text).toContain('href="/auth/login?rerequest=1"');
   });
 
   it('when every permission is granted, then no such notice', async () => {
     const agent = agentFor(stack);
     await login(agent);
-    expect((await agent.get('/pages').expect(200)).text).not.toContain("You didn't allow");
+    expect((await agent.get('/pages').expect(200)).text).not.toContain('You didn&#39;t allow');
   });
 });

@@ -26,8 +26,8 @@ describe('provider callbacks (deauthorize, data deletion)', () => {
     it('when a person signs in, then every signed-in page says "Signed in as <name>" and the session is indexed', async () => {
       const ada = await signedIn('ada');
       const home = await ada.get('/').expect(200);
-      expect(home.text).toContain('Signed in as Ada Lovelace');
-      expect((await ada.get(`/pages/${BAKERY}`).expect(200)).text).toContain('Signed in as Ada Lovelace');
+      expect(home.text).toContain('Signed in as <bdi>Ada Lovelace</bdi>');
+      expect((await ada.get(`/pages/${BAKERY}`).expect(200)).text).toContain('Signed in as <bdi>Ada Lovelace</bdi>');
       expect(await stack.sessions.index.sessionsOf(ADA)).toHaveLength(1);
     });
 
@@ -54,7 +54,7 @@ describe('provider callbacks (deauthorize, data deletion)', () => {
       // Each waited for the code exchange's answer (one round trip), and none for another's (the same step).
       for (const at of second) expect(at - code!).toBeGreaterThanOrEqual(latency - 5);
       expect(Math.max(...second) - Math.min(...second)).toBeLessThan(latency / 2);
-      expect((await agent.get('/').expect(200)).text).toContain('Signed in as Ada Lovelace');
+      expect((await agent.get('/').expect(200)).text).toContain('Signed in as <bdi>Ada Lovelace</bdi>');
     });
   });
 
@@ -91,7 +91,7 @@ describe('provider callbacks (deauthorize, data deletion)', () => {
         const res = await post(path, { signed_request: make() }).expect(400);
         expect(res.body).toEqual({ error: 'invalid_signed_request', reason: expect.any(String) as string });
         expect(res.headers['set-cookie']).toBeUndefined();
-        expect((await ada.get('/').expect(200)).text).toContain('Signed in as Ada Lovelace');
+        expect((await ada.get('/').expect(200)).text).toContain('Signed in as <bdi>Ada Lovelace</bdi>');
         expect(await stack.sessions.index.sessionsOf(ADA)).toHaveLength(1);
       },
     );
@@ -101,7 +101,7 @@ describe('provider callbacks (deauthorize, data deletion)', () => {
       const valid = signedRequest(APP_SECRET, { user_id: ADA });
       const res = await post(path, `signed_request=${valid}&pad=${'x'.repeat(8000)}`).expect(400);
       expect(res.body).toEqual({ error: 'invalid_request', reason: 'too_large' });
-      expect((await ada.get('/').expect(200)).text).toContain('Signed in as Ada Lovelace');
+      expect((await ada.get('/').expect(200)).text).toContain('Signed in as <bdi>Ada Lovelace</bdi>');
     });
 
     it('when there is no signed_request at all (JSON body, no body), then 400', async () => {
@@ -128,7 +128,7 @@ describe('provider callbacks (deauthorize, data deletion)', () => {
       const again = await adaTab2.get('/').expect(200);
       expect(again.text).not.toContain('You removed Pagelight');
       expect(await stack.sessions.index.sessionsOf(ADA)).toEqual([]);
-      expect((await grace.get('/').expect(200)).text).toContain('Signed in as Grace Hopper');
+      expect((await grace.get('/').expect(200)).text).toContain('Signed in as <bdi>Grace Hopper</bdi>');
       expect(await stack.sessions.index.sessionsOf(GRACE)).toHaveLength(1);
       // The user id may be logged; the signed_request never is.
       expect(stack.logs.text).toContain(ADA);

@@ -52,7 +52,7 @@ describe('the login-to-feed flow', () => {
   it('when a page is connected, then its details and the first 25 posts show, and Older posts pages to the end', async () => {
     const agent = await connectedAgent(stack, BAKERY);
     const page = await agent.get(`/pages/${BAKERY}`).expect(200);
-    expect(page.text).toContain('<h1>Lovelace Analytical Bakery</h1>');
+    expect(page.text).toContain('<h1 dir="auto">Lovelace Analytical Bakery</h1>');
     for (const text of ['Casual', 'Parking lot and street parking', 'Monday', 'mailto:', '<time datetime="'])
       expect(page.text).toContain(text);
     expect(page.text).toMatch(/<a href="https:\/\/[^"]+" rel="noopener noreferrer nofollow">/);

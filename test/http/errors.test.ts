@@ -3,6 +3,7 @@ import { useViews } from '../../src/http/views';
 import request from 'supertest';
 import { AppError, ERROR_STATUS, type ErrorCode } from '../../src/errors';
 import { GraphApiError } from '../../src/graph/errors';
+import { Locales } from '../../src/i18n/catalogs';
 import { ERROR_PAGES, errorHandler } from '../../src/http/errors';
 import { createLogger } from '../../src/log/logger';
 import { Connections } from '../../src/session/connection';
@@ -31,6 +32,7 @@ function appThrowing(err: unknown) {
     errorHandler(
       createLogger({ level: 'info', destination: logs }),
       new Connections(new TokenSealer(['k'.repeat(32)]), 1000, () => 0),
+      new Locales(),
     ),
   );
   return { app, logs };

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import express from 'express';
-import { escapeOutput, RenderedHtml, useViews } from '../../src/http/views';
+import { RenderedHtml } from '../../src/html';
+import { escapeOutput, useViews } from '../../src/http/views';
 
 /** The views' settings (src/http/views.ts): includes are found without a look at the disk per render. */
 describe('useViews', () => {

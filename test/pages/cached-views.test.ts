@@ -37,7 +37,7 @@ describe('the page cache', () => {
     expect(warm.calls).toBe(0);
     expect(stack.cache.hits).toBe(hits + 2);
     expect(postIds(warm.text)).toEqual(postIds(cold.text));
-    expect(warm.text).toContain('<h1>Lovelace Analytical Bakery</h1>');
+    expect(warm.text).toContain('<h1 dir="auto">Lovelace Analytical Bakery</h1>');
   });
 
   it('when a cached page is viewed again, then its posts are the HTML a fresh render makes, and a changed feed is rendered anew', async () => {

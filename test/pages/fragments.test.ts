@@ -2,12 +2,14 @@ import express from 'express';
 import { useViews } from '../../src/http/views';
 import { renderPartial, showFeed, showPage } from '../../src/pages/fragments';
 import { imageFilter } from '../../src/pages/images';
+import { englishLocale } from '../../src/i18n/catalogs';
 import { toFeedView, toPageView } from '../../src/pages/view-model';
 import type { FeedResponse, PageDetails } from '../../src/graph/schemas';
 
 /** Parts of the page view rendered once per cached answer (docs/architecture.md#views). */
 const CDN = 'https://scontent.example-cdn.net';
 const images = imageFilter([CDN]);
+const english = englishLocale();
 
 function appWith(viewCache: boolean): express.Express {
   const app = express();
@@ -54,16 +56,16 @@ describe('renderPartial', () => {
     async (viewCache) => {
       const app = appWith(viewCache);
       const { feed, page } = models();
-      const posts = renderPartial(app, 'posts', feed).html;
+      const posts = renderPartial(app, english, 'posts', feed).html;
       expect(posts).toBe(await rendered(app, 'partials/posts', { feed }));
       expect(posts).toContain('&lt;script&gt;window.__pwned=1&lt;/script&gt; Rye &amp; caraway');
       expect(posts).not.toContain('<script>');
       expect(posts).not.toContain('javascript:');
-      expect(renderPartial(app, 'page-card', page).html).toBe(await rendered(app, 'partials/page-card', { page }));
-      expect(renderPartial(app, 'page-details', page).html).toBe(
+      expect(renderPartial(app, english, 'page-card', page).html).toBe(await rendered(app, 'partials/page-card', { page }));
+      expect(renderPartial(app, english, 'page-details', page).html).toBe(
         await rendered(app, 'partials/page-details', { page }),
       );
-      expect(renderPartial(app, 'page-card', page).html).toContain('Bakery &#34;&lt;b&gt;&#34;');
+      expect(renderPartial(app, english, 'page-card', page).html).toContain('Bakery &#34;&lt;b&gt;&#34;');
     },
   );
 });
@@ -78,11 +80,11 @@ describe('showPage and showFeed: one memo from a cached answer to what renders i
     const app = appWith(true);
     const answer = feedAnswer();
     const toView = jest.fn((f: FeedResponse) => toFeedView(f, 'first', { images, pageId: '1' }));
-    const first = showFeed(app, answer, toView);
-    expect(showFeed(app, answer, toView)).toBe(first);
-    expect(first.posts).toBe(showFeed(app, answer, toView).posts);
+    const first = showFeed(app, english, answer, toView);
+    expect(showFeed(app, english, answer, toView)).toBe(first);
+    expect(first.posts).toBe(showFeed(app, english, answer, toView).posts);
     expect(toView).toHaveBeenCalledTimes(1);
-    const empty = showFeed(app, { data: [] }, toView);
+    const empty = showFeed(app, english, { data: [] }, toView);
     expect(empty.posts.html).not.toBe(first.posts.html);
     expect(empty.posts.html).not.toContain('post-1_2');
     expect(toView).toHaveBeenCalledTimes(2);
@@ -91,9 +93,9 @@ describe('showPage and showFeed: one memo from a cached answer to what renders i
   it("when a page's details answer is shown, then its card and details are the partials' HTML for its view model, made once", async () => {
     const app = appWith(true);
     const answer = detailsAnswer();
-    const shown = showPage(app, answer, (d) => toPageView(d, '', { images }));
+    const shown = showPage(app, english, answer, (d) => toPageView(d, '', { images }));
     expect(shown.card.html).toBe(await rendered(app, 'partials/page-card', { page: shown.view }));
     expect(shown.details.html).toBe(await rendered(app, 'partials/page-details', { page: shown.view }));
-    expect(showPage(app, answer, () => toPageView({ id: '2' }, '', { images }))).toBe(shown);
+    expect(showPage(app, english, answer, () => toPageView({ id: '2' }, '', { images }))).toBe(shown);
   });
 });

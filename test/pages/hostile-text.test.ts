@@ -1,6 +1,7 @@
 import express from 'express';
 import fc from 'fast-check';
 import { useViews } from '../../src/http/views';
+import { englishLocale } from '../../src/i18n/catalogs';
 import { renderPartial } from '../../src/pages/fragments';
 import { linkify, toFeedView, type Segment } from '../../src/pages/view-model';
 
@@ -37,7 +38,7 @@ function rendered(message: string): string {
   const feed = toFeedView({ data: [{ id: '1_2', created_time: '2026-10-01T12:00:00+0000', message }] }, 'first', {
     pageId: '1',
   });
-  return renderPartial(app, 'posts', feed).html;
+  return renderPartial(app, englishLocale(), 'posts', feed).html;
 }
 
 describe('post text written to hurt', () => {

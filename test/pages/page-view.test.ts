@@ -102,7 +102,7 @@ describe('GET /pages/:pageId/feed, the position', () => {
       if (!older) break;
       html = (await agent.get(older.replace(/&amp;/g, '&')).expect(200)).text;
     }
-    expect(html).toContain('<p class="end">That\'s the first post on this Page.</p>');
+    expect(html).toContain('<p class="end">That&#39;s the first post on this Page.</p>');
     expect(html).not.toContain('rel="next"');
   });
 

@@ -1,7 +1,7 @@
+import { englishLocale } from '../../src/i18n/catalogs';
 import type { Post } from '../../src/graph/schemas';
 import { imageFilter } from '../../src/pages/images';
 import {
-  formatCount,
   linkDomain,
   linkify,
   splitLong,
@@ -72,9 +72,10 @@ describe('linkify', () => {
 
 describe('counts and long text', () => {
   it('when counts are formatted, then as people read numbers, singular for one', () => {
-    expect(formatCount(12408, 'follower', 'followers')).toBe('12,408 followers');
-    expect(formatCount(1, 'follower', 'followers')).toBe('1 follower');
-    expect(formatCount(0, 'share', 'shares')).toBe('0 shares');
+    const english = englishLocale();
+    expect(english.t('count.followers', { count: 12408 })).toBe('12,408 followers');
+    expect(english.t('count.followers', { count: 1 })).toBe('1 follower');
+    expect(english.t('count.shares', { count: 0 })).toBe('0 shares');
   });
 
   it('when text is long, then it splits at a word near the bound; short text is not split', () => {

@@ -76,7 +76,7 @@ describeRedis('the session index in Redis', () => {
       });
       expect(forged.status).toBe(400);
       expect((await ada.get(`${a.url}/`)).status).toBe(200);
-      expect(await (await ada.get(`${a.url}/`)).text()).toContain('Signed in as Ada Lovelace');
+      expect(await (await ada.get(`${a.url}/`)).text()).toContain('Signed in as <bdi>Ada Lovelace</bdi>');
 
       const res = await fetch(`${b.url}${path}`, {
         method: 'POST',
@@ -90,7 +90,7 @@ describeRedis('the session index in Redis', () => {
       expect(html).toContain('You removed Pagelight from your Facebook settings');
       expect(html).not.toContain('Signed in as');
       expect((await ada.get(`${a.url}/pages/${BAKERY}`)).status).toBe(401);
-      expect(await (await grace.get(`${a.url}/`)).text()).toContain('Signed in as Grace Hopper');
+      expect(await (await grace.get(`${a.url}/`)).text()).toContain('Signed in as <bdi>Grace Hopper</bdi>');
       expect(await admin.client.sMembers(`${prefix}user:${ADA}`)).toEqual([]);
 
       if (path === '/auth/data-deletion') {

@@ -1,0 +1,78 @@
+import { parse as parseCookies, serialize } from 'cookie';
+import { Router, type RequestHandler } from 'express';
+import { BadRequestError } from '../errors';
+import type { Locales } from '../i18n/catalogs';
+import type { Locale } from '../i18n/locale';
+import { DEFAULT_TAG, LANGUAGES, localeTagOf, offeredTags } from '../i18n/locales';
+import { singleParam } from './params';
+import { sitePath } from './return-to';
+
+/** The cookie that remembers the language chosen in the menu: no session needed, so it works signed out. */
+export const LANGUAGE_COOKIE = 'lang';
+const A_YEAR_SEC = 365 * 24 * 3600;
+
+/** A link of the footer's language menu. */
+export interface LanguageLink {
+  tag: string;
+  name: string;
+  href: string;
+  current: boolean;
+}
+
+/**
+ * Decides the request's language once (docs/architecture.md#languages): the menu's cookie, else the browser's
+ * `Accept-Language` (q-values and fallbacks by Express's negotiator), else English. The Locale goes to the
+ * views as `res.locals.locale` (with `t` and `html`), and below the routes as a value; the answer says its
+ * language and that it varies by both inputs.
+ */
+export function chooseLocale(locales: Locales): RequestHandler {
+  const offered = offeredTags(locales.pseudo);
+  return (req, res, next) => {
+    const cookies = req.headers.cookie;
+    const chosen = cookies?.includes(`${LANGUAGE_COOKIE}=`) ? parseCookies(cookies)[LANGUAGE_COOKIE] : undefined;
+    const negotiated = req.acceptsLanguages(offered);
+    const tag =
+      localeTagOf(chosen, locales.pseudo) ??
+      localeTagOf(negotiated === false ? undefined : negotiated, locales.pseudo) ??
+      DEFAULT_TAG;
+    const locale = locales.get(tag);
+    res.locals.locale = locale;
+    res.locals.t = locale.t;
+    res.locals.html = locale.html;
+    res.locals.languages = (): LanguageLink[] => menu(locale, sitePath(req.originalUrl) ?? '/');
+    res.setHeader('Content-Language', locale.tag);
+    res.vary('Accept-Language');
+    res.vary('Cookie');
+    next();
+  };
+}
+
+function menu(locale: Locale, here: string): LanguageLink[] {
+  const back = encodeURIComponent(here);
+  return LANGUAGES.map(({ tag, name }) => ({
+    tag,
+    name,
+    href: `/language?lang=${tag}&returnTo=${back}`,
+    current: tag === locale.tag,
+  }));
+}
+
+/**
+ * `GET /language?lang=de&returnTo=/pages/1`: the footer's menu, links that work without script. Remembers the
+ * choice in a cookie (SameSite=Lax, a year) and goes back to the page it was chosen on, when that is one of
+ * ours (src/http/return-to.ts); else home.
+ */
+export function languageRoutes(locales: Locales, secure: boolean): Router {
+  const router = Router();
+  router.get('/language', (req, res) => {
+    const tag = localeTagOf(singleParam(req.query, 'lang', 16), locales.pseudo);
+    if (tag === undefined) throw new BadRequestError({ key: 'error.language.unknown' });
+    const back = sitePath(singleParam(req.query, 'returnTo', 700)) ?? '/';
+    res.append(
+      'Set-Cookie',
+      serialize(LANGUAGE_COOKIE, tag, { path: '/', maxAge: A_YEAR_SEC, sameSite: 'lax', httpOnly: true, secure }),
+    );
+    res.redirect(303, back);
+  });
+  return router;
+}
