@@ -8,7 +8,6 @@ export class StateMismatchError extends AppError {
   }
 }
 
-
 /** The provider redirected back with an error other than the person cancelling. */
 export class AuthorizationError extends AppError {
   constructor(message: Say) {

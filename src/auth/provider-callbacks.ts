@@ -63,8 +63,7 @@ export function providerCallbackRoutes(ctx: AppContext): Router {
   router.get('/data-deletion/:code', async (req, res) => {
     const code = req.params.code;
     // The shape first: nothing that could not be a code reaches the store.
-    if (typeof code !== 'string' || !CODE.test(code))
-      throw new NotFoundError({ key: 'error.deletion.unknownCode' });
+    if (typeof code !== 'string' || !CODE.test(code)) throw new NotFoundError({ key: 'error.deletion.unknownCode' });
     const raw = await ctx.sessions.records.get(`deletion:${code}`);
     const parsed = raw === undefined ? undefined : recordSchema.safeParse(parseJson(raw));
     if (!parsed?.success) throw new NotFoundError({ key: 'error.deletion.unknownCode' });

@@ -34,7 +34,11 @@ interface PageCopy {
 }
 
 const words = (key: MessageKey | 'own' | Words): Words =>
-  key === 'own' ? (err, _req, locale) => ownWords(err, locale) : typeof key === 'string' ? (_e, _r, l) => l.t(key) : key;
+  key === 'own'
+    ? (err, _req, locale) => ownWords(err, locale)
+    : typeof key === 'string'
+      ? (_e, _r, l) => l.t(key)
+      : key;
 const copy = (
   title: MessageKey | Words,
   text: MessageKey | 'own' | Words,
@@ -123,14 +127,14 @@ function ownWords(err: AppError, locale: Locale): string {
  */
 export function signedOutReason(subcode: number | undefined): string {
   return subcode === 463
-      ? 'expired'
-      : subcode === 460
-        ? 'password'
-        : subcode === 458
-          ? 'removed'
-          : subcode === 467
-            ? 'loggedOut'
-            : 'other';
+    ? 'expired'
+    : subcode === 460
+      ? 'password'
+      : subcode === 458
+        ? 'removed'
+        : subcode === 467
+          ? 'loggedOut'
+          : 'other';
 }
 
 function retryAfter(err: AppError): number {

@@ -1,4 +1,5 @@
 import { IntlMessageFormat } from 'intl-messageformat';
+import { TYPE } from '@formatjs/icu-messageformat-parser';
 import { escapeHtml, RenderedHtml } from '../html';
 import type { Catalog, MessageKey } from './catalogs';
 import type { LocaleTag } from './locales';
@@ -81,11 +82,18 @@ export class Locale {
    * A message as HTML: its words and string values escaped, RenderedHtml values as they are, and its tags
    * (`<code>`, `<bdi>`, or `tags` the caller names, such as a link) made from the allowed elements only.
    */
-  html(key: MessageKey, values?: Readonly<Record<string, string | number | RenderedHtml>>, tags?: Record<string, TagSpec>): RenderedHtml {
+  html(
+    key: MessageKey,
+    values?: Readonly<Record<string, string | number | RenderedHtml>>,
+    tags?: Record<string, TagSpec>,
+  ): RenderedHtml {
     const message = this.message(key);
     if (typeof message === 'string') return new RenderedHtml(escapeHtml(message));
+    // Tags and arguments share one namespace in ICU: only this message's own tags get a handler.
     const handlers: Record<string, (chunks: unknown[]) => RenderedHtml> = {};
-    for (const [name, spec] of Object.entries({ ...DEFAULT_TAGS, ...tags })) {
+    for (const name of tagsOf(message.getAst())) {
+      const spec = tags?.[name] ?? DEFAULT_TAGS[name];
+      if (spec === undefined) throw new Error(`message ${key}: no element given for <${name}>`);
       handlers[name] = (chunks) => new RenderedHtml(`${open(spec)}${joinHtml(chunks)}</${spec[0]}>`);
     }
     const parts = message.format<RenderedHtml>({ ...values, ...handlers });
@@ -146,7 +154,7 @@ export class Locale {
     const format = new IntlMessageFormat(source, intlTag(this.tag));
     const ast = format.getAst();
     // A message of words alone (most of them) is kept as its text: no formatting per use.
-    const plain = ast.length === 1 && ast[0]!.type === 0 ? ast[0]!.value : ast.length === 0 ? '' : undefined;
+    const plain = ast.length === 1 && ast[0]!.type === TYPE.literal ? ast[0]!.value : ast.length === 0 ? '' : undefined;
     const compiled = plain ?? format;
     this.compiled.set(key, compiled);
     return compiled;
@@ -159,6 +167,19 @@ export class Locale {
  */
 function intlTag(tag: LocaleTag): string {
   return tag === 'en' || tag === 'en-XA' ? 'en-GB' : tag;
+}
+
+/** The tag names a message uses, at any depth. */
+function tagsOf(elements: ReturnType<IntlMessageFormat['getAst']>, into = new Set<string>()): Set<string> {
+  for (const el of elements) {
+    if (el.type === TYPE.tag) {
+      into.add(el.value);
+      tagsOf(el.children, into);
+    }
+    if (el.type === TYPE.select || el.type === TYPE.plural)
+      for (const option of Object.values(el.options)) tagsOf(option.value, into);
+  }
+  return into;
 }
 
 function open([element, attributes]: TagSpec): string {

@@ -200,8 +200,7 @@ async function olderPosts(ctx: AppContext, req: Request, res: Response, images: 
   const after = cursor(req.query, 'after');
   const before = cursor(req.query, 'before');
   const offset = feedOffset(req.query);
-  if (!after === !before)
-    throw new BadRequestError({ key: 'error.feed.badLink' });
+  if (!after === !before) throw new BadRequestError({ key: 'error.feed.badLink' });
   const access = ctx.connections.pageAccess(req, pageId);
   const token = pageTokenOrRedirect(ctx, req, res, access);
   if (!token) return;
@@ -233,8 +232,7 @@ function staleCursor(err: unknown): never {
 function cursor(query: Request['query'], name: string): string | undefined {
   const value = singleParam(query, name, MAX_CURSOR);
   if (value === undefined) return undefined;
-  if (!cursorSchema.safeParse(value).success)
-    throw new BadRequestError({ key: 'error.feed.badLink' });
+  if (!cursorSchema.safeParse(value).success) throw new BadRequestError({ key: 'error.feed.badLink' });
   return value;
 }
 

@@ -323,7 +323,9 @@ export function toPostView(post: Post, options: ViewOptions = {}): PostView {
       post.reactions?.summary.total_count
         ? locale.t('count.reactions', { count: post.reactions.summary.total_count })
         : '',
-      post.comments?.summary.total_count ? locale.t('count.comments', { count: post.comments.summary.total_count }) : '',
+      post.comments?.summary.total_count
+        ? locale.t('count.comments', { count: post.comments.summary.total_count })
+        : '',
       post.shares?.count ? locale.t('count.shares', { count: post.shares.count }) : '',
     ].filter(Boolean),
   };
