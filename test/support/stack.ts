@@ -88,6 +88,8 @@ export interface StackOptions {
    * screenshots). The emulator's README, "Seeds".
    */
   seed?: SeedName;
+  /** Offer the pseudo-locale `en-XA` (docs/architecture.md#languages), for the test that finds words outside the catalogs. */
+  pseudoLocale?: boolean;
 }
 
 /** The variables an operator would set to point the app at the emulator at `providerUrl`. */
@@ -141,6 +143,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     cache,
     events,
     ...(options.now ? { now: options.now } : {}),
+    ...(options.pseudoLocale ? { pseudoLocale: true } : {}),
   });
   const app = createApp(ctx);
   return {

@@ -1,0 +1,93 @@
+import request from 'supertest';
+import { agentFor, useStack } from '../support/stack';
+import { SEED_IDS } from '@pagelight/graph-emulator';
+import { loginAndConnect } from '../support/flow';
+
+const BAKERY = SEED_IDS.pages.bakery;
+
+/** docs/architecture.md#languages: the language is decided once per request, from the menu's cookie or the browser's. */
+describe('choosing the language', () => {
+  const stack = useStack();
+  const home = (headers: Record<string, string> = {}) => {
+    let req = request(stack.app).get('/');
+    for (const [name, value] of Object.entries(headers)) req = req.set(name, value);
+    return req.expect(200);
+  };
+
+  it.each([
+    ['de-AT,de;q=0.9,en;q=0.5', 'de', 'Deine Seite auf einen Blick'],
+    ['pt', 'pt-BR', 'Sua Página em um relance'],
+    ['pt-PT', 'pt-BR', 'Sua Página em um relance'],
+    ['fr;q=0.4, ja;q=0.8, xx', 'ja', 'あなたのページをひと目で'],
+    ['ar-EG', 'ar', 'صفحتك في لمحة'],
+    ['es-419', 'es', 'Tu página de un vistazo'],
+    ['tlh, xx-YY', 'en', 'Your Page, at a glance'],
+    ['', 'en', 'Your Page, at a glance'],
+  ])('when the browser asks for "%s", then the page is in %s and says so', async (accept, tag, heading) => {
+    const res = await home(accept ? { 'Accept-Language': accept } : {});
+    expect(res.headers['content-language']).toBe(tag);
+    expect(res.text).toContain(`<html lang="${tag}" dir="${tag === 'ar' ? 'rtl' : 'ltr'}">`);
+    expect(res.text).toContain(`<h1>${heading}</h1>`);
+  });
+
+  it('when a page can change with the language, then it varies by Accept-Language and Cookie', async () => {
+    for (const path of ['/', '/privacy', '/no-such-page']) {
+      const res = await request(stack.app).get(path).set('Accept-Language', 'de');
+      expect(res.headers.vary).toMatch(/Accept-Language/);
+      expect(res.headers.vary).toMatch(/Cookie/);
+      expect(res.headers['content-language']).toBe('de');
+    }
+  });
+
+  it('when the footer menu is used without script, then a cookie remembers the choice and the same page opens in it', async () => {
+    const agent = agentFor(stack);
+    const privacy = await agent.get('/privacy').set('Accept-Language', 'en').expect(200);
+    expect(privacy.text).toContain('href="/language?lang=ja&amp;returnTo=%2Fprivacy" lang="ja" hreflang="ja"');
+    expect(privacy.text).toMatch(/<a href="\/language\?lang=en&amp;returnTo=%2Fprivacy"[^>]*aria-current="true"/);
+    const chosen = await agent.get('/language?lang=ja&returnTo=%2Fprivacy').expect(303);
+    expect(chosen.headers.location).toBe('/privacy');
+    const cookie = String(chosen.headers['set-cookie']);
+    expect(cookie).toMatch(/^lang=ja; Max-Age=31536000; Path=\//);
+    expect(cookie).toMatch(/SameSite=Lax/);
+    // The cookie wins over the browser's languages, signed out as signed in.
+    const after = await agent.get('/privacy').set('Accept-Language', 'de').expect(200);
+    expect(after.headers['content-language']).toBe('ja');
+    expect(after.text).toContain('<h1>プライバシー</h1>');
+  });
+
+  it('when the menu is used on a Page, then the person goes back to that Page, signed in, in the new language', async () => {
+    const agent = agentFor(stack);
+    await loginAndConnect(agent, BAKERY);
+    const page = await agent.get(`/pages/${BAKERY}`).expect(200);
+    expect(page.text).toContain(`href="/language?lang=de&amp;returnTo=%2Fpages%2F${BAKERY}"`);
+    const back = await agent.get(`/language?lang=de&returnTo=%2Fpages%2F${BAKERY}`).expect(303);
+    expect(back.headers.location).toBe(`/pages/${BAKERY}`);
+    const german = await agent.get(`/pages/${BAKERY}`).expect(200);
+    expect(german.text).toContain('<h2 id="feed-title">Neueste Beiträge</h2>');
+  });
+
+  it.each([
+    ['another site', 'https://evil.example/'],
+    ['a protocol-relative address', '//evil.example/x'],
+    ['an encoded slash', '/%2F%2Fevil.example'],
+    ['a path of ours that is no page', '/auth/logout'],
+  ])('when the menu is asked to go back to %s, then it goes home instead', async (_what, returnTo) => {
+    const res = await request(stack.app)
+      .get(`/language?lang=fr&returnTo=${encodeURIComponent(returnTo)}`)
+      .expect(303);
+    expect(res.headers.location).toBe('/');
+  });
+
+  it('when the menu is asked for a language Pagelight does not speak, then a 400 page in the current language says so and sets nothing', async () => {
+    const res = await request(stack.app).get('/language?lang=tlh').set('Accept-Language', 'es').expect(400);
+    expect(res.headers['set-cookie']).toBeUndefined();
+    expect(res.text).toContain('Pagelight no habla este idioma.');
+    const twice = await request(stack.app).get('/language?lang=de&lang=fr').expect(400);
+    expect(twice.headers['set-cookie']).toBeUndefined();
+  });
+
+  it("when the cookie names a language Pagelight does not speak, then it is ignored for the browser's", async () => {
+    const res = await home({ Cookie: 'lang=xx', 'Accept-Language': 'fr' });
+    expect(res.headers['content-language']).toBe('fr');
+  });
+});
