@@ -68,7 +68,7 @@ export class Locale {
     };
     const weekday = new Intl.DateTimeFormat(intl, { weekday: 'long', timeZone: 'UTC' });
     // 2024-01-01 was a Monday: Monday to Sunday, as the provider's hours name them.
-    this.weekdays = Array.from({ length: 7 }, (_, d) => weekday.format(Date.UTC(2024, 0, 1 + d)));
+    this.weekdays = Array.from({ length: 7 }, (_, d) => this.mark(weekday.format(Date.UTC(2024, 0, 1 + d))));
   }
 
   /** A message as text (titles, attributes, a live notice); a message with markup belongs in `html`. */
@@ -102,17 +102,17 @@ export class Locale {
 
   /** 12408 → "12,408" / "12.408" / "12 408". */
   number(n: number): string {
-    return this.numbers.format(n);
+    return this.mark(this.numbers.format(n));
   }
 
   /** An exact moment, in UTC: what the page shows before (or without) its script puts it in the reader's zone. */
   dateTime(at: Date | number): string {
-    return this.exact.format(at);
+    return this.mark(this.exact.format(at));
   }
 
   /** ["a", "b", "c"] → "a, b and c" (`and`) or "a, b or c" (`or`), with the language's own commas and words. */
   list(items: readonly string[], kind: 'and' | 'or'): string {
-    return this.lists[kind].format(items);
+    return this.mark(this.lists[kind].format(items));
   }
 
   /** 7 and "day" → "7 days" / "7 Tage" / "7日間"; plurals as the language makes them (Intl's unit names). */
@@ -126,7 +126,12 @@ export class Locale {
       });
       this.units.set(unit, format);
     }
-    return format.format(n);
+    return this.mark(format.format(n));
+  }
+
+  /** The pseudo-locale marks what Intl words for it too, like its messages: such text is the Locale's, not a literal. */
+  private mark(text: string): string {
+    return this.tag === 'en-XA' ? `⟦${text}⟧` : text;
   }
 
   /**

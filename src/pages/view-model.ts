@@ -357,7 +357,7 @@ export function toPostView(post: Post, options: ViewOptions = {}): PostView {
   const picture = image(post.full_picture ?? media?.src, media, alt, true, images, POST_BOX);
   if (picture) {
     view.picture = picture;
-    if (album) view.extra = `+${photos - 1}`;
+    if (album) view.extra = locale.t('post.morePhotos', { count: photos - 1 });
   }
   return view;
 }

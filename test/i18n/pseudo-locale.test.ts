@@ -1,0 +1,96 @@
+import request from 'supertest';
+import { SEED_IDS } from '@pagelight/graph-emulator';
+import { loginAndConnect } from '../support/flow';
+import { wordsOutsideCatalogs } from '../support/pseudo';
+import { signedRequest } from '../support/signed-request';
+import { agentFor, APP_SECRET, useStack } from '../support/stack';
+
+const ADA = SEED_IDS.users.ada;
+const BAKERY = SEED_IDS.pages.bakery;
+
+/**
+ * Every screen in the pseudo-locale (docs/architecture.md#languages): a word outside ⟦…⟧ came from no catalog —
+ * a literal left in a view or in the code — unless the view isolates it as content that is not ours.
+ */
+describe('no words outside the catalogs', () => {
+  const stack = useStack({ pseudoLocale: true, env: { PAGE_CACHE_TTL: '60' } });
+  const pseudo = () => request(stack.app);
+  const inPseudo = (path: string) => pseudo().get(path).set('Accept-Language', 'en-XA');
+
+  const expectAllWordsTranslated = (html: string) => {
+    expect(html).toContain('<html lang="en-XA" dir="ltr">');
+    expect(wordsOutsideCatalogs(html)).toEqual([]);
+  };
+
+  it('when a view has words of its own, then the check finds them, and not what is isolated or marked', () => {
+    expect(
+      wordsOutsideCatalogs('<p>⟦Latest posts⟧</p><p>Older posts</p><h1 dir="auto">Bakery</h1><img alt="Photo">'),
+    ).toEqual(['img[alt]: Photo', 'Older posts']);
+  });
+
+  it.each([
+    ['home', '/', 200],
+    ['home after logout', '/?logged_out=1', 200],
+    ['privacy', '/privacy', 200],
+    ['a page that does not exist', '/no-such-page', 404],
+    ['a Page id that is no number', '/pages/abc', 400],
+    ['a Page while signed out', `/pages/${BAKERY}`, 401],
+    ['the picker while signed out', '/pages', 401],
+    ['a deletion receipt that does not exist', `/auth/data-deletion/${'0'.repeat(32)}`, 404],
+    ['an unknown language', '/language?lang=tlh', 400],
+    ['a cancelled login', '/auth/callback?error=access_denied&error_reason=user_denied', 200],
+    ['a refused login', '/auth/callback?error=server_error', 400],
+    ['a login link that was changed', '/auth/login?rerequest=2', 400],
+  ])('when %s is shown signed out, then every word is from a catalog', async (_what, path, status) => {
+    expectAllWordsTranslated((await inPseudo(path).expect(status)).text);
+  });
+
+  it('when a person signs in and reads a Page, its older posts, the picker and the errors, then every word is from a catalog', async () => {
+    const agent = agentFor(stack);
+    await agent.get('/language?lang=en-XA').expect(303);
+    await loginAndConnect(agent, BAKERY, { user: ADA });
+    const screens: [string, number][] = [
+      ['/', 200],
+      ['/pages', 200],
+      [`/pages/${BAKERY}`, 200],
+      [`/pages/${BAKERY}/feed/fresh`, 200],
+      ['/privacy', 200],
+      [`/pages/${BAKERY}/feed?after=x`, 400],
+      ['/pages/123456789', 303],
+    ];
+    for (const [path, status] of screens) {
+      const res = await agent.get(path).expect(status);
+      if (status === 303) continue;
+      // The fresh posts are a fragment of the page, in the page's language.
+      if (path.endsWith('/fresh')) expect(wordsOutsideCatalogs(res.text)).toEqual([]);
+      else expectAllWordsTranslated(res.text);
+    }
+    // The flash the redirect above left, shown on the next page.
+    expectAllWordsTranslated((await agent.get('/pages').expect(200)).text);
+    const older = (await agent.get(`/pages/${BAKERY}`).expect(200)).text.match(/href="([^"]*\/feed\?after=[^"]*)"/);
+    expect(older).not.toBeNull();
+    const olderPath = older![1]!.replaceAll('&amp;', '&');
+    expectAllWordsTranslated((await agent.get(olderPath).expect(200)).text);
+
+    // Older posts are read upstream every time: the provider's refusals, as pages.
+    stack.emulator.controls.failNext(1, {
+      status: 400,
+      error: { code: 4, message: 'Application request limit reached' },
+    });
+    expectAllWordsTranslated((await agent.get(olderPath).expect(429)).text);
+    stack.emulator.controls.failNext(2, { kind: 'http', status: 503 });
+    expectAllWordsTranslated((await agent.get(olderPath).expect(502)).text);
+    stack.emulator.controls.failNext(1, { status: 403, error: { code: 200, message: 'Permissions error' } });
+    expectAllWordsTranslated((await agent.get(olderPath).expect(403)).text);
+  });
+
+  it('when the provider asked for a deletion, then its receipt has every word from a catalog', async () => {
+    const res = await pseudo()
+      .post('/auth/data-deletion')
+      .type('form')
+      .send({ signed_request: signedRequest(APP_SECRET, { user_id: ADA }) })
+      .expect(200);
+    const code = (res.body as { confirmation_code: string }).confirmation_code;
+    expectAllWordsTranslated((await inPseudo(`/auth/data-deletion/${code}`).expect(200)).text);
+  });
+});
