@@ -6,9 +6,13 @@
   }
 })();
 
+// The page's language (docs/architecture.md#languages): every word and number the script writes is in it,
+// never in the browser's. The time zone stays the browser's.
+var PAGE_LANG = document.documentElement.getAttribute('lang') || 'en';
+
 // Live pages (docs/architecture.md#live-updates): the server says when the feed changed; a button shows
 // how many new posts there are and swaps in the fresh first page of the feed. Without script the page
-// simply stays as loaded.
+// simply stays as loaded. Its words come with the page: one form per plural category of the language.
 (function () {
   var notice = document.querySelector('.live-notice[data-events]');
   if (!notice || !window.EventSource || !window.fetch) return;
@@ -16,10 +20,19 @@
   var posts = document.getElementById('feed-posts');
   if (!button || !posts) return;
   var count = 0;
+  var forms = {};
+  try {
+    forms = JSON.parse(notice.getAttribute('data-new-posts') || '{}');
+  } catch {
+    // Without the forms the notice says only that posts changed.
+  }
+  var plurals = window.Intl && Intl.PluralRules ? new Intl.PluralRules(PAGE_LANG) : null;
+  var numbers = window.Intl && Intl.NumberFormat ? new Intl.NumberFormat(PAGE_LANG) : null;
 
   function show() {
-    if (count > 0) button.textContent = count + (count === 1 ? ' new post' : ' new posts') + ' — Show';
-    else button.textContent = 'Posts changed — Show';
+    var form = count > 0 && plurals ? forms[plurals.select(count)] || forms.other : null;
+    if (form) button.textContent = form.replace('#', numbers ? numbers.format(count) : String(count));
+    else button.textContent = notice.getAttribute('data-changed');
     button.hidden = false;
   }
 
@@ -57,11 +70,12 @@
 })();
 
 // Local time (docs/architecture.md#views): the server writes an exact UTC time into every <time datetime>;
-// here it becomes the reader's own time zone and language, relative when recent ("3 hours ago",
-// "yesterday"), with the exact local time on hover. Without script the server's text stays.
+// here it becomes the reader's own time zone, in the page's language, relative when recent ("3 hours ago",
+// "yesterday"), with the exact local time on hover. A time marked data-exact sits in a sentence ("On …, ")
+// and stays exact. Without script the server's text stays.
 (function () {
   if (!window.Intl || !Intl.DateTimeFormat || !document.querySelectorAll) return;
-  var exact = new Intl.DateTimeFormat(undefined, {
+  var exact = new Intl.DateTimeFormat(PAGE_LANG, {
     day: 'numeric',
     month: 'short',
     year: 'numeric',
@@ -69,7 +83,7 @@
     minute: '2-digit',
     timeZoneName: 'short',
   });
-  var relative = Intl.RelativeTimeFormat ? new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' }) : null;
+  var relative = Intl.RelativeTimeFormat ? new Intl.RelativeTimeFormat(PAGE_LANG, { numeric: 'auto' }) : null;
   var MINUTE = 60 * 1000;
   var HOUR = 60 * MINUTE;
 
@@ -93,7 +107,7 @@
     for (var i = 0; i < times.length; i++) {
       var date = new Date(times[i].getAttribute('datetime'));
       if (isNaN(date.getTime())) continue;
-      times[i].textContent = wording(date, now);
+      times[i].textContent = times[i].hasAttribute('data-exact') ? exact.format(date) : wording(date, now);
       times[i].title = exact.format(date);
     }
   }
@@ -117,10 +131,13 @@
     img.setAttribute('data-failed', '');
     var box = document.createElement('span');
     box.className = 'img-fallback ' + img.className;
+    box.setAttribute('data-label', document.body.getAttribute('data-picture-unavailable') || '');
     var alt = img.getAttribute('alt');
     if (alt) {
       box.setAttribute('role', 'img');
-      box.setAttribute('aria-label', alt + ' (not available)');
+      // "{alt} (not available)" in the page's language, from the page itself.
+      var label = document.body.getAttribute('data-unavailable') || '{alt}';
+      box.setAttribute('aria-label', label.replace('{alt}', alt));
     } else {
       box.setAttribute('aria-hidden', 'true');
     }

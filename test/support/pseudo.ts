@@ -17,7 +17,7 @@ interface Node {
 
 /** Characters that are no words: spacing, punctuation, arrows and the logo. */
 const NO_WORDS = /^[\s·—–:;,.()!?“”"'…←→◐+\-/#]*$/;
-const CHECKED_ATTRIBUTES = ['alt', 'title', 'aria-label', 'placeholder', 'data-changed', 'data-unavailable'];
+const CHECKED_ATTRIBUTES = ['alt', 'title', 'aria-label', 'placeholder', 'data-changed', 'data-unavailable', 'data-picture-unavailable'];
 
 function attr(node: Node, name: string): string | undefined {
   return node.attrs?.find((a) => a.name === name)?.value;
