@@ -98,8 +98,8 @@ function errorHandler(err: unknown, req: Request, res: Response, next: NextFunct
     renderError(
       res,
       status ?? 500,
-      status === undefined ? 'Something went wrong' : 'Invalid request',
-      'Please try again.',
+      status === undefined ? 'problem.wrongTitle' : 'problem.invalidRequest',
+      'problem.tryAgain',
     );
     return;
   }

@@ -18,9 +18,9 @@ describe('GET /vX.Y/dialog/oauth', () => {
   it('when the request is valid, then an accessible HTML page shows the app, every permission checked, the seeded users, Continue and Cancel', async () => {
     const res = await openDialog(app).expect(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
-    expect(res.text).toMatch(/<html lang="en">/);
+    expect(res.text).toMatch(/<html lang="en" dir="ltr">/);
     expect(res.text).toMatch(/<main\b/);
-    expect(res.text).toMatch(/<h1[^>]*>Pagelight test wants to access your Facebook Pages<\/h1>/);
+    expect(res.text).toMatch(/<h1[^>]*><bdi>Pagelight test<\/bdi> wants to access your Facebook Pages<\/h1>/);
     for (const perm of DEFAULT_SCOPE.split(' ')) {
       expect(res.text).toMatch(
         new RegExp(`<input type="checkbox" id="perm-${perm}" name="perm" value="${perm}" checked>`),
@@ -86,8 +86,8 @@ describe('GET /vX.Y/dialog/oauth', () => {
   it('when the redirect_uri is not the registered one, then the page shows both URIs, which variable to fix, and a link back to the app', async () => {
     const res = await openDialog(app, { redirect_uri: 'http://localhost:4100/auth/callback?<b>' }).expect(400);
     expect(res.text).toContain('URL blocked');
-    expect(res.text).toContain(`<code>${CLIENT.redirectUri}</code>`);
-    expect(res.text).toContain('<code>http://localhost:4100/auth/callback?&lt;b&gt;</code>');
+    expect(res.text).toContain(`<code translate="no">${CLIENT.redirectUri}</code>`);
+    expect(res.text).toContain('<code translate="no">http://localhost:4100/auth/callback?&lt;b&gt;</code>');
     expect(res.text).toMatch(/BASE_URL/);
     expect(res.text).toContain('<a href="http://app.test/">');
   });

@@ -43,7 +43,7 @@ describe('the dialog page step', () => {
     expect(page.text).toContain(`name="page_${USERS.ada}" value="${PAGES.bakery}" checked`);
     expect(page.text).toContain(`name="page_${USERS.ada}" value="${PAGES.sparse}" checked`);
     expect(page.text).toContain(`name="page_${USERS.grace}" value="${PAGES.cafe}" checked`);
-    expect(page.text).toContain('Pages Pagelight test may use as Ada Lovelace');
+    expect(page.text).toContain('Pages <bdi>Pagelight test</bdi> may use as <bdi>Ada Lovelace</bdi>');
   });
 
   it('when no Page permission is asked for, then there is no page step', async () => {

@@ -69,11 +69,11 @@ describe('the "Apps and Websites" settings page', () => {
     expect(res.headers['content-security-policy']).toMatch(/script-src 'none'/);
     expect(res.headers['content-security-policy']).toMatch(/form-action 'self'/);
     expect(res.text).not.toMatch(/<script|\sstyle=|\son\w+=/i);
-    expect(res.text).toContain(`Remove ${CLIENT.name}`);
+    expect(res.text).toContain(`Remove <bdi>${CLIENT.name}</bdi>`);
     expect(res.text).toContain('Remove and request deletion');
     expect(res.text).not.toContain(OTHER_CLIENT.name);
     const grace = await request(app).get('/settings/apps').query({ user: USERS.grace }).expect(200);
-    expect(grace.text).not.toContain(`Remove ${CLIENT.name}`);
+    expect(grace.text).not.toContain(`Remove <bdi>${CLIENT.name}</bdi>`);
     expect(grace.text).toMatch(/no apps/i);
   });
 
@@ -97,7 +97,7 @@ describe('the "Apps and Websites" settings page', () => {
   it('when "Remove" is pressed, then the tokens stop working, the deauthorize callback is sent, and the page says the app was told', async () => {
     const { app, controls, token, fields } = await loggedIn();
     const res = await postRemove(app, { ...fields, action: 'remove' }).expect(200);
-    expect(res.text).toContain(`${CLIENT.name} removed`);
+    expect(res.text).toContain(`<bdi>${CLIENT.name}</bdi> removed`);
     expect(res.text).toMatch(/deauthorize callback.*answered 200/s);
     expect(receiver.received.map((r) => r.path)).toEqual(['/d']);
     const me = await graphGet(app, '/me', token).expect(400);
@@ -105,14 +105,14 @@ describe('the "Apps and Websites" settings page', () => {
     expect(controls.callbackDeliveries()).toHaveLength(1);
     // The app is gone from the list.
     const after = await request(app).get('/settings/apps').query({ user: USERS.ada });
-    expect(after.text).not.toContain(`Remove ${CLIENT.name}`);
+    expect(after.text).not.toContain(`Remove <bdi>${CLIENT.name}</bdi>`);
   });
 
   it('when "Remove and request deletion" is pressed, then the page shows the confirmation code the app gave', async () => {
     const { app, fields } = await loggedIn();
     const res = await postRemove(app, { ...fields, action: 'remove_and_delete' }).expect(200);
     expect(receiver.received.map((r) => r.path)).toEqual(['/d', '/dd']);
-    expect(res.text).toContain(`${CLIENT.name} confirmed deletion: code ABC123`);
+    expect(res.text).toContain(`<bdi>${CLIENT.name}</bdi> confirmed deletion: code <code>ABC123</code>`);
     expect(res.text).toContain('href="http://app.test/auth/data-deletion/ABC123"');
   });
 

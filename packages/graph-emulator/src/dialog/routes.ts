@@ -7,9 +7,10 @@
 import { Router, type Request, type Response } from 'express';
 import type { Context } from '../context';
 import { VERSION_RE } from '../respond';
-import { IMPLICIT_PERMISSION, OPENID_SCOPE, PERMISSIONS } from '../permissions';
+import { IMPLICIT_PERMISSION, OPENID_SCOPE } from '../permissions';
+import { isMessage, speechFor, type Speech } from '../i18n/speech';
 import type { DialogRequest } from '../store/dialogs';
-import { renderError, setHtmlHeaders } from './html';
+import { renderError, renderPage, setHtmlHeaders } from './html';
 import { validateDialog } from './validate';
 
 const DIALOG_PATHS = ['/:version/dialog/oauth', '/dialog/oauth'];
@@ -24,16 +25,14 @@ export function dialogRouter(ctx: Context): Router {
     const pending = ctx.dialogs.open(req.socket.remoteAddress ?? 'unknown', result.request);
     if (pending === undefined) {
       res.set('Retry-After', '60');
-      return renderError(
-        res,
-        429,
-        'Too many login requests',
-        'Too many login pages are open from this address. Finish or close one, then try again.',
-      );
+      return renderError(res, 429, 'problem.tooManyTitle', 'problem.tooMany');
     }
     setHtmlHeaders(res, new URL(result.client.redirectUri).origin);
-    res.render('dialog', {
+    const { t } = speechFor(req);
+    renderPage(res, 'dialog', {
       appName: result.client.name,
+      // The provider's own locale parameter, kept for the form's answer.
+      locale: typeof req.query.locale === 'string' ? req.query.locale.slice(0, 10) : undefined,
       requestId: pending.id,
       action:
         typeof req.params.version === 'string'
@@ -42,11 +41,11 @@ export function dialogRouter(ctx: Context): Router {
       rerequest: result.rerequest,
       permissions: pending.scopes
         .filter((s) => s !== IMPLICIT_PERMISSION && s !== OPENID_SCOPE)
-        .map((name) => ({ name, description: PERMISSIONS[name] ?? name })),
+        .map((name) => ({ name, description: describePermission(name, t) })),
       users: ctx.data.allUsers().map((u) => ({
         id: u.id,
         name: u.name,
-        detail: managesLabel(ctx, u.id),
+        detail: managesLabel(ctx, u.id, t),
         pages: asksForPages(pending.scopes) ? pageChoices(ctx, u.id) : [],
       })),
     });
@@ -56,7 +55,7 @@ export function dialogRouter(ctx: Context): Router {
     decide(ctx, req, res);
   });
   router.all([...DIALOG_PATHS, ...DECISION_PATHS], (_req, res) => {
-    renderError(res, 405, 'Method not allowed', 'The login dialog is opened with GET and answered with its own form.');
+    renderError(res, 405, 'problem.methodTitle', 'problem.dialogMethod');
   });
   return router;
 }
@@ -64,7 +63,7 @@ export function dialogRouter(ctx: Context): Router {
 function versionOk(req: Request, res: Response): boolean {
   const { version } = req.params;
   if (version === undefined || (typeof version === 'string' && VERSION_RE.test(version))) return true;
-  renderError(res, 404, 'Page not found', 'The API version must look like v23.0.');
+  renderError(res, 404, 'problem.notFoundTitle', 'problem.version');
   return false;
 }
 
@@ -85,14 +84,17 @@ function nameOf(value: unknown, fallback: string): string {
   return typeof value === 'string' ? value : fallback;
 }
 
-function managesLabel(ctx: Context, userId: string): string {
+/** A permission in the person's words; one the catalogs do not know is shown by its name. */
+function describePermission(name: string, t: Speech['t']): string {
+  const key = `permission.${name}`;
+  return isMessage(key) ? t(key) : name;
+}
+
+function managesLabel(ctx: Context, userId: string, t: Speech['t']): string {
   const n = ctx.data.managed(userId).length;
   const viaPortfolio = ctx.data.user(userId)?.businessPages?.length ?? 0;
-  if (n === 0 && viaPortfolio > 0) {
-    return `Manages ${viaPortfolio === 1 ? '1 Page' : `${viaPortfolio} Pages`} through a business portfolio only`;
-  }
-  if (n === 0) return 'Manages no Pages';
-  return n === 1 ? 'Manages 1 Page' : `Manages ${n} Pages`;
+  if (n === 0 && viaPortfolio > 0) return t('dialog.managesPortfolio', { count: viaPortfolio });
+  return t('dialog.manages', { count: n });
 }
 
 function decide(ctx: Context, req: Request, res: Response): void {
@@ -100,12 +102,7 @@ function decide(ctx: Context, req: Request, res: Response): void {
   const id = body.request_id;
   const pending = typeof id === 'string' ? ctx.dialogs.take(id) : undefined;
   if (pending === undefined) {
-    return renderError(
-      res,
-      400,
-      'Login request expired',
-      'This login request is no longer valid. Start again from the app.',
-    );
+    return renderError(res, 400, 'problem.expiredTitle', 'problem.expired');
   }
   if (body.decision === 'cancel') {
     // The provider's documented "user denied" parameters, in its order.
@@ -118,7 +115,7 @@ function decide(ctx: Context, req: Request, res: Response): void {
   }
   const user = typeof body.user_id === 'string' ? ctx.data.user(body.user_id) : undefined;
   if (body.decision !== 'continue' || user === undefined) {
-    return renderError(res, 400, 'Invalid decision', 'Choose an account and press Continue or Cancel.');
+    return renderError(res, 400, 'problem.decisionTitle', 'problem.decision');
   }
   const checked = new Set(asStrings(body.perm));
   const granted = pending.scopes.filter((s) => s === IMPLICIT_PERMISSION || s === OPENID_SCOPE || checked.has(s));

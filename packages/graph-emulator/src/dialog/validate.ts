@@ -9,11 +9,13 @@ import { isKnownPermission, OPENID_SCOPE, splitScope } from '../permissions';
 import type { ChallengeMethod } from '../store/codes';
 import type { DialogRequest } from '../store/dialogs';
 import type { EmulatorClient } from '../types';
+import type { EmulatorKey, Values } from '../i18n/speech';
+import type { Say } from './html';
 
 export interface DialogProblem {
   ok: false;
-  title: string;
-  message: string;
+  title: EmulatorKey;
+  message: Say;
   /** For "URL blocked": what is registered and what came, so the page can say how to fix it. */
   blocked?: BlockedRedirect;
 }
@@ -31,7 +33,11 @@ export interface ValidDialog {
   rerequest: boolean;
 }
 
-const problem = (title: string, message: string): DialogProblem => ({ ok: false, title, message });
+const problem = (title: EmulatorKey, key: EmulatorKey, values?: Values): DialogProblem => ({
+  ok: false,
+  title,
+  message: values === undefined ? { key } : { key, values },
+});
 
 /** RFC 7636 §4.2: 43–128 characters of [A-Za-z0-9-._~]. */
 const CHALLENGE_RE = /^[A-Za-z0-9._~-]{43,128}$/;
@@ -41,52 +47,39 @@ const MAX_NONCE = 2048;
 export function validateDialog(ctx: Context, query: unknown): ValidDialog | DialogProblem {
   const { values: q, repeated } = collectParams(query);
   if (repeated[0] !== undefined) {
-    return problem('Invalid request', `The parameter "${repeated[0]}" was given more than once.`);
+    return problem('problem.invalidRequest', 'problem.repeated', { name: repeated[0] });
   }
   const client = q.client_id === undefined ? undefined : ctx.clients.get(q.client_id);
   if (client === undefined) {
-    return problem('Invalid App ID', 'The provided app ID does not look like a valid app ID.');
+    return problem('problem.invalidAppId', 'problem.appId');
   }
   if (q.redirect_uri !== client.redirectUri) {
     return {
-      ...problem(
-        'URL blocked',
-        "This redirect failed because the redirect URI is not whitelisted in the app's Client OAuth Settings. " +
-          'It must be exactly the registered URI.',
-      ),
+      ...problem('problem.urlBlocked', 'problem.redirect'),
       blocked: { registered: client.redirectUri, sent: q.redirect_uri },
     };
   }
   const responseType = q.response_type ?? 'code';
   if (responseType !== 'code') {
-    return problem(
-      'Unsupported response_type',
-      `Only response_type=code is supported, not "${responseType.slice(0, 100)}".`,
-    );
+    return problem('problem.responseTypeTitle', 'problem.responseType', { value: responseType.slice(0, 100) });
   }
   // Login for Business: the configuration's permissions replace `scope`.
   const configuration = q.config_id === undefined ? undefined : ctx.configurations.get(q.config_id);
   if (q.config_id !== undefined && configuration === undefined) {
-    return problem(
-      'Invalid configuration',
-      'The config_id does not name a Facebook Login for Business configuration of this app.',
-    );
+    return problem('problem.configTitle', 'problem.config');
   }
   const scopes = configuration ? [...configuration.permissions] : splitScope(q.scope ?? '');
   const invalid = scopes.filter((s) => !isKnownPermission(s));
   if (invalid.length > 0) {
-    return problem(
-      'Invalid Scopes',
-      `Invalid Scopes: ${invalid.join(', ').slice(0, 300)}. Please read the documentation for valid permissions.`,
-    );
+    return problem('problem.scopesTitle', 'problem.scopes', { scopes: invalid.join(', ').slice(0, 300) });
   }
   const challenge = checkChallenge(q.code_challenge, q.code_challenge_method);
   if (!challenge.ok) return challenge;
   if (q.state !== undefined && q.state.length > MAX_STATE) {
-    return problem('Invalid request', `The state parameter is longer than ${MAX_STATE} characters.`);
+    return problem('problem.invalidRequest', 'problem.tooLong', { name: 'state', max: MAX_STATE });
   }
   if (q.nonce !== undefined && q.nonce.length > MAX_NONCE) {
-    return problem('Invalid request', `The nonce parameter is longer than ${MAX_NONCE} characters.`);
+    return problem('problem.invalidRequest', 'problem.tooLong', { name: 'nonce', max: MAX_NONCE });
   }
   // The provider documents PKCE only for its OIDC flow: outside it the dialog drops the
   // challenge, and the token endpoint then refuses a verifier (docs/provider-interface.md#pkce).
@@ -112,15 +105,15 @@ function checkChallenge(value: string | undefined, method: string | undefined): 
   if (value === undefined) {
     return method === undefined
       ? { ok: true }
-      : problem('Invalid PKCE request', 'code_challenge_method was sent without a code_challenge.');
+      : problem('problem.pkceTitle', 'problem.pkceMethodAlone');
   }
   // RFC 7636 §4.3: the method defaults to "plain".
   const m = method ?? 'plain';
   if (m !== 'S256' && m !== 'plain') {
-    return problem('Invalid PKCE request', 'code_challenge_method must be S256 or plain.');
+    return problem('problem.pkceTitle', 'problem.pkceMethod');
   }
   if (!CHALLENGE_RE.test(value)) {
-    return problem('Invalid PKCE request', 'code_challenge must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~.');
+    return problem('problem.pkceTitle', 'problem.pkceChallenge');
   }
   return { ok: true, value: { value, method: m } };
 }

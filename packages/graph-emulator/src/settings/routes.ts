@@ -8,7 +8,7 @@
 import express, { Router, type Request, type Response } from 'express';
 import { removeApp } from '../callbacks/remove';
 import type { Context } from '../context';
-import { renderError, setHtmlHeaders } from '../dialog/html';
+import { renderError, renderPage, setHtmlHeaders, type Say } from '../dialog/html';
 import type { CallbackDelivery, EmulatorClient } from '../types';
 import { formToken, formTokenValid } from './form-token';
 import { knownHost } from '../hosts';
@@ -24,16 +24,16 @@ export function settingsRouter(ctx: Context): Router {
   // Only by the names the emulator is opened by: a page that rebinds its own name to this address gets nothing.
   router.use([PAGE, REMOVE], (req, res, next) => {
     if (knownHost(req.get('host'), ctx.port, ctx.clients.values())) return next();
-    renderError(res, 403, 'Forbidden', 'The settings page answers only on the emulator’s own address.');
+    renderError(res, 403, 'problem.forbiddenTitle', 'problem.ownAddress');
   });
   router.get(PAGE, (req, res) => {
     const user = req.query.user;
     if (user === undefined) return showPeople(ctx, res);
     if (typeof user !== 'string' || !ID_RE.test(user)) {
-      return renderError(res, 400, 'Invalid request', 'The person must be given as a numeric id.');
+      return renderError(res, 400, 'problem.invalidRequest', 'problem.personId');
     }
     const person = ctx.data.user(user);
-    if (person === undefined) return renderError(res, 404, 'Page not found', 'No such person.');
+    if (person === undefined) return renderError(res, 404, 'problem.notFoundTitle', 'problem.noPerson');
     const now = ctx.now();
     const apps = [...ctx.tokens.authorisedClients(user)]
       .map(([clientId, since]) => ({ client: ctx.clients.get(clientId), since }))
@@ -42,23 +42,24 @@ export function settingsRouter(ctx: Context): Router {
         name: client.name,
         clientId: client.clientId,
         since: new Date(since).toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
+        sinceIso: new Date(since).toISOString(),
         formToken: formToken(ctx.formKey, user, client.clientId, now),
       }));
     setHtmlHeaders(res);
-    res.render('settings', { person: { id: person.id, name: person.name }, apps, people: [] });
+    renderPage(res, 'settings', { person: { id: person.id, name: person.name }, apps, people: [] });
   });
   router.post(REMOVE, express.urlencoded({ extended: false, limit: '4kb', parameterLimit: 10 }), (req, res, next) => {
     remove(ctx, req, res).catch(next);
   });
   router.all([PAGE, REMOVE], (_req, res) => {
-    renderError(res, 405, 'Method not allowed', 'The settings page is opened with GET and answered with its own form.');
+    renderError(res, 405, 'problem.methodTitle', 'problem.settingsMethod');
   });
   return router;
 }
 
 function showPeople(ctx: Context, res: Response): void {
   setHtmlHeaders(res);
-  res.render('settings', {
+  renderPage(res, 'settings', {
     person: undefined,
     apps: [],
     people: ctx.data.allUsers().map((u) => ({ id: u.id, name: u.name })),
@@ -89,15 +90,10 @@ async function remove(ctx: Context, req: Request, res: Response): Promise<void> 
     typeof action !== 'string' ||
     !ACTIONS.has(action)
   ) {
-    return renderError(res, 400, 'Invalid request', 'Choose an app and press one of its buttons.');
+    return renderError(res, 400, 'problem.invalidRequest', 'problem.chooseApp');
   }
   if (crossSite(req) || typeof token !== 'string' || !formTokenValid(ctx.formKey, token, userId, clientId, ctx.now())) {
-    return renderError(
-      res,
-      403,
-      'Request not allowed',
-      'This form has expired or came from elsewhere. Open the settings again.',
-    );
+    return renderError(res, 403, 'problem.notAllowedTitle', 'problem.formExpired');
   }
   const client = ctx.clients.get(clientId);
   if (
@@ -105,49 +101,52 @@ async function remove(ctx: Context, req: Request, res: Response): Promise<void> 
     client === undefined ||
     !ctx.tokens.authorisedClients(userId).has(clientId)
   ) {
-    return renderError(res, 404, 'App not found', 'This app is not in the person’s settings (any more).');
+    return renderError(res, 404, 'problem.appNotFoundTitle', 'problem.appNotFound');
   }
   const requestDeletion = action === 'remove_and_delete';
   const result = await removeApp(ctx, client, userId, requestDeletion);
   setHtmlHeaders(res);
-  res.render('removed', {
+  renderPage(res, 'removed', {
     appName: client.name,
     back: `${PAGE}?user=${userId}`,
     lines: outcomeLines(client, result.deliveries, requestDeletion),
   });
 }
 
+/** A sentence of the outcome, said in the page's language; the app's own answer is shown as text. */
 interface Line {
-  text: string;
-  link?: { href: string; label: string };
+  say: Say;
+  link?: { href: string; label: 'removed.status' };
 }
 
-/** What happened, in sentences; the app's own answer is shown as text, its status URL linked only when http(s). */
+/** What happened, in sentences; the app's status URL linked only when http(s). */
 function outcomeLines(client: EmulatorClient, deliveries: CallbackDelivery[], requestDeletion: boolean): Line[] {
-  const name = client.name;
+  const app = client.name;
   const lines: Line[] = [];
   const deauth = deliveries.find((d) => d.kind === 'deauthorize');
-  if (deauth === undefined) lines.push({ text: `${name} registered no deauthorize callback, so it was not told.` });
-  else if (deauth.ok)
-    lines.push({ text: `${name} was told: its deauthorize callback answered ${deauth.status ?? ''}.` });
-  else lines.push({ text: `${name} did not take the news: its deauthorize callback failed (${deauth.error ?? ''}).` });
+  if (deauth === undefined) lines.push({ say: { key: 'removed.noDeauthorize', values: { app } } });
+  else if (deauth.ok) lines.push({ say: { key: 'removed.told', values: { app, status: String(deauth.status ?? '') } } });
+  else lines.push({ say: { key: 'removed.notTold', values: { app, error: deauth.error ?? '' } } });
   if (requestDeletion) {
     const deletion = deliveries.find((d) => d.kind === 'data_deletion');
     if (deletion === undefined) {
-      lines.push({ text: `${name} registered no data-deletion callback: ask the app itself to delete your data.` });
+      lines.push({ say: { key: 'removed.noDeletion', values: { app } } });
     } else if (deletion.ok && deletion.confirmationCode !== undefined) {
       const href =
         deletion.statusUrl !== undefined && /^https?:\/\//i.test(deletion.statusUrl) ? deletion.statusUrl : undefined;
       lines.push({
-        text: `${name} confirmed deletion: code ${deletion.confirmationCode}`,
-        ...(href !== undefined ? { link: { href, label: 'Deletion status' } } : {}),
+        say: { key: 'removed.confirmed', values: { app, confirmation: deletion.confirmationCode } },
+        ...(href !== undefined ? { link: { href, label: 'removed.status' as const } } : {}),
       });
     } else {
-      lines.push({ text: `${name} did not confirm deletion (${deletion.error ?? 'no answer'}).` });
+      lines.push({
+        say:
+          deletion.error === undefined
+            ? { key: 'removed.noAnswer', values: { app } }
+            : { key: 'removed.notConfirmed', values: { app, error: deletion.error } },
+      });
     }
   }
-  lines.push({
-    text: `Its access ended at once: if it missed the news, its next call to the API gets error 190.`,
-  });
+  lines.push({ say: { key: 'removed.accessEnded' } });
   return lines;
 }
