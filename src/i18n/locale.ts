@@ -47,9 +47,6 @@ export class Locale {
     private readonly catalog: Catalog,
     private readonly fallback: Catalog,
   ) {
-    // Handed to the views as they are (`t(…)`, `html(…)`).
-    this.t = this.t.bind(this);
-    this.html = this.html.bind(this);
     const intl = intlTag(tag);
     this.numbers = new Intl.NumberFormat(intl);
     this.plurals = new Intl.PluralRules(intl);
@@ -72,21 +69,21 @@ export class Locale {
   }
 
   /** A message as text (titles, attributes, a live notice); a message with markup belongs in `html`. */
-  t(key: MessageKey, values?: MessageValues): string {
+  readonly t = (key: MessageKey, values?: MessageValues): string => {
     const message = this.message(key);
     if (typeof message === 'string') return message;
     return String(message.format<string>(values ?? {}));
-  }
+  };
 
   /**
    * A message as HTML: its words and string values escaped, RenderedHtml values as they are, and its tags
    * (`<code>`, `<bdi>`, or `tags` the caller names, such as a link) made from the allowed elements only.
    */
-  html(
+  readonly html = (
     key: MessageKey,
     values?: Readonly<Record<string, string | number | RenderedHtml>>,
     tags?: Record<string, TagSpec>,
-  ): RenderedHtml {
+  ): RenderedHtml => {
     const message = this.message(key);
     if (typeof message === 'string') return new RenderedHtml(escapeHtml(message));
     // Tags and arguments share one namespace in ICU: only this message's own tags get a handler.
@@ -98,7 +95,7 @@ export class Locale {
     }
     const parts = message.format<RenderedHtml>({ ...values, ...handlers });
     return new RenderedHtml(joinHtml(Array.isArray(parts) ? parts : [parts]));
-  }
+  };
 
   /** 12408 → "12,408" / "12.408" / "12 408". */
   number(n: number): string {

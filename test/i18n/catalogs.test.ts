@@ -35,7 +35,7 @@ function shapeOf(message: string, tag: string): Shape {
       if (el.children) walk(el.children);
     }
   };
-  walk(new IntlMessageFormat(message, tag).getAst() as unknown as Element[]);
+  walk(new IntlMessageFormat(message, tag).getAst());
   return shape;
 }
 
@@ -49,7 +49,7 @@ function selectOptions(message: string, tag: string): string[] {
       if (el.children) walk(el.children);
     }
   };
-  walk(new IntlMessageFormat(message, tag).getAst() as unknown as Element[]);
+  walk(new IntlMessageFormat(message, tag).getAst());
   return out.sort();
 }
 

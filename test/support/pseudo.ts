@@ -17,7 +17,15 @@ interface Node {
 
 /** Characters that are no words: spacing, punctuation, arrows and the logo. */
 const NO_WORDS = /^[\s·—–:;,.()!?“”"'…←→◐+\-/#]*$/;
-const CHECKED_ATTRIBUTES = ['alt', 'title', 'aria-label', 'placeholder', 'data-changed', 'data-unavailable', 'data-picture-unavailable'];
+const CHECKED_ATTRIBUTES = [
+  'alt',
+  'title',
+  'aria-label',
+  'placeholder',
+  'data-changed',
+  'data-unavailable',
+  'data-picture-unavailable',
+];
 
 function attr(node: Node, name: string): string | undefined {
   return node.attrs?.find((a) => a.name === name)?.value;
@@ -63,7 +71,7 @@ export function wordsOutsideCatalogs(html: string): string[] {
     for (const child of node.childNodes ?? []) walk(child);
     if (node.content) walk(node.content);
   };
-  walk(parse(html) as unknown as Node);
+  walk(parse(html));
   const left = outsideMarkers(text)
     .split(/\n/)
     .map((line) => line.trim())

@@ -103,9 +103,7 @@ type ChallengeCheck = { ok: true; value?: { value: string; method: ChallengeMeth
 
 function checkChallenge(value: string | undefined, method: string | undefined): ChallengeCheck {
   if (value === undefined) {
-    return method === undefined
-      ? { ok: true }
-      : problem('problem.pkceTitle', 'problem.pkceMethodAlone');
+    return method === undefined ? { ok: true } : problem('problem.pkceTitle', 'problem.pkceMethodAlone');
   }
   // RFC 7636 §4.3: the method defaults to "plain".
   const m = method ?? 'plain';

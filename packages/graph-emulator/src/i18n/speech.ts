@@ -22,12 +22,12 @@ export type Values = Readonly<Record<string, string | number>>;
 /** The languages, each with the provider's own locale code for it. */
 export const DIALOG_LANGUAGES = [
   { tag: 'en', locale: 'en_US', dir: 'ltr', catalog: en },
-  { tag: 'de', locale: 'de_DE', dir: 'ltr', catalog: de as Catalog },
-  { tag: 'fr', locale: 'fr_FR', dir: 'ltr', catalog: fr as Catalog },
-  { tag: 'es', locale: 'es_LA', dir: 'ltr', catalog: es as Catalog },
-  { tag: 'pt-BR', locale: 'pt_BR', dir: 'ltr', catalog: ptBR as Catalog },
-  { tag: 'ja', locale: 'ja_JP', dir: 'ltr', catalog: ja as Catalog },
-  { tag: 'ar', locale: 'ar_AR', dir: 'rtl', catalog: ar as Catalog },
+  { tag: 'de', locale: 'de_DE', dir: 'ltr', catalog: de },
+  { tag: 'fr', locale: 'fr_FR', dir: 'ltr', catalog: fr },
+  { tag: 'es', locale: 'es_LA', dir: 'ltr', catalog: es },
+  { tag: 'pt-BR', locale: 'pt_BR', dir: 'ltr', catalog: ptBR },
+  { tag: 'ja', locale: 'ja_JP', dir: 'ltr', catalog: ja },
+  { tag: 'ar', locale: 'ar_AR', dir: 'rtl', catalog: ar },
 ] as const;
 
 type Language = (typeof DIALOG_LANGUAGES)[number];
@@ -41,20 +41,16 @@ export class Speech {
   constructor(private readonly language: Language) {
     this.tag = language.tag;
     this.dir = language.dir;
-    this.t = this.t.bind(this);
-    this.html = this.html.bind(this);
   }
 
-  t(key: EmulatorKey, values: Values = {}): string {
-    return String(this.format(key).format<string>(values));
-  }
+  readonly t = (key: EmulatorKey, values: Values = {}): string => String(this.format(key).format<string>(values));
 
   /** The message as HTML: its words and values escaped, its `<bdi>` and `<code>` kept. Printed with `<%-`. */
-  html(key: EmulatorKey, values: Values = {}): string {
+  readonly html = (key: EmulatorKey, values: Values = {}): string => {
     const wrap = (element: string) => (chunks: unknown[]) => new Markup(`<${element}>${toHtml(chunks)}</${element}>`);
     const parts = this.format(key).format<Markup>({ ...values, bdi: wrap('bdi'), code: wrap('code') });
     return toHtml(Array.isArray(parts) ? parts : [parts]);
-  }
+  };
 
   private format(key: EmulatorKey): IntlMessageFormat {
     let format = this.compiled.get(key);
@@ -92,7 +88,10 @@ function speech(language: Language): Speech {
  * Express's negotiator over `Accept-Language`; else English.
  */
 export function speechFor(req: Request): Speech {
-  const asked = [(req.query as Record<string, unknown>).locale, (req.body as Record<string, unknown> | undefined)?.locale];
+  const asked = [
+    (req.query as Record<string, unknown>).locale,
+    (req.body as Record<string, unknown> | undefined)?.locale,
+  ];
   for (const value of asked) {
     if (typeof value !== 'string' || !/^[a-z]{2}(?:[_-][A-Za-z]{2,3})?$/.test(value)) continue;
     const found = byLanguage(value.slice(0, 2));

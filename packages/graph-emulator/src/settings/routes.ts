@@ -125,7 +125,8 @@ function outcomeLines(client: EmulatorClient, deliveries: CallbackDelivery[], re
   const lines: Line[] = [];
   const deauth = deliveries.find((d) => d.kind === 'deauthorize');
   if (deauth === undefined) lines.push({ say: { key: 'removed.noDeauthorize', values: { app } } });
-  else if (deauth.ok) lines.push({ say: { key: 'removed.told', values: { app, status: String(deauth.status ?? '') } } });
+  else if (deauth.ok)
+    lines.push({ say: { key: 'removed.told', values: { app, status: String(deauth.status ?? '') } } });
   else lines.push({ say: { key: 'removed.notTold', values: { app, error: deauth.error ?? '' } } });
   if (requestDeletion) {
     const deletion = deliveries.find((d) => d.kind === 'data_deletion');
