@@ -194,7 +194,7 @@ describe('controls: rate limits and usage headers (docs/provider-interface.md#us
     const usage: (number | undefined)[] = [];
     for (let i = 0; i < 4; i++) {
       const res = await graphGet(app, '/me', user).expect(200);
-      const header = res.headers['x-app-usage'] as string | undefined;
+      const header = res.headers['x-app-usage'];
       usage.push(header === undefined ? undefined : (JSON.parse(header).call_count as number));
     }
     expect(usage).toEqual([undefined, 50, 75, 100]);
