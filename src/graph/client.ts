@@ -343,7 +343,8 @@ export class GraphClient {
         gate,
       );
       items.push(...body.data);
-      // The same paging rule as listPages (docs/provider-interface.md#managed-pages): the cursor of a `next`.
+      // The paging rule of listPages (docs/provider-interface.md#managed-pages): the cursor of a `next`. The
+      // cursor-from-next helper of src/graph/ takes this line's place once it lands, here as in listPages.
       after = body.paging?.next ? body.paging.cursors?.after : undefined;
     } while (after);
     return { items, cut: false };

@@ -1,7 +1,8 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { PORTFOLIO_CALLS } from '../../src/graph/client';
 import { csrfFrom, login } from '../support/flow';
-import { agentFor, startStack, type Stack } from '../support/stack';
+import { stubGraphClient } from '../support/graph-client';
+import { agentFor, listen, startStack, type Stack } from '../support/stack';
 
 /** docs/provider-interface.md#portfolio-pages */
 const P = SEED_IDS.pages;
@@ -9,6 +10,39 @@ const WITH_BUSINESS = { FB_SCOPES: 'pages_show_list pages_read_engagement busine
 
 /** How many times a name appears in the picker (one card per Page). */
 const cardsNamed = (html: string, name: string) => html.split(`<h2 class="card-title">${name}</h2>`).length - 1;
+
+describe('GraphClient.listPortfolioPages', () => {
+  it(`when portfolios and their Pages go on and on, then it stops after ${PORTFOLIO_CALLS} calls in all, follows next by its cursor, and says the list was cut`, async () => {
+    const paths: string[] = [];
+    const provider = await listen((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://x');
+      paths.push(`${url.pathname}?after=${url.searchParams.get('after') ?? ''}`);
+      const business = /^\/v26\.0\/(\d+)\/owned_pages$/.exec(url.pathname)?.[1];
+      const body = url.pathname.endsWith('/me/businesses')
+        ? { data: Array.from({ length: 20 }, (_, i) => ({ id: String(500 + i), name: `Portfolio ${i}` })) }
+        : business && !url.searchParams.get('after')
+          ? {
+              data: [{ id: `9${business}`, name: `Shop ${business}` }],
+              paging: { cursors: { after: 'c1' }, next: 'https://provider/next?access_token=EAAsecret' },
+            }
+          : { data: [{ id: `8${business ?? '0'}`, name: 'More' }] };
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify(body));
+    });
+    const client = stubGraphClient(provider.url);
+    try {
+      const list = await client.listPortfolioPages('user-token');
+      expect(paths).toHaveLength(PORTFOLIO_CALLS);
+      expect(paths).toContain('/v26.0/500/owned_pages?after=c1');
+      expect(list.cut).toBe(true);
+      expect(list.pages[0]).toEqual({ id: '9500', name: 'Shop 500', portfolio: 'Portfolio 0' });
+      expect(JSON.stringify(list)).not.toContain('EAAsecret');
+    } finally {
+      client.close();
+      await provider.close();
+    }
+  });
+});
 
 describe('the picker with business portfolios', () => {
   let stack: Stack;
