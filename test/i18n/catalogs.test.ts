@@ -133,6 +133,7 @@ describe('the message catalogs', () => {
             pages: 'p',
             accounts: 'a',
             permissions: 'p',
+            portfolios: 'listed',
             why: 'w',
             max2: 1,
           },

@@ -92,7 +92,10 @@ function describePermission(name: string, t: Speech['t']): string {
 
 function managesLabel(ctx: Context, userId: string, t: Speech['t']): string {
   const n = ctx.data.managed(userId).length;
-  const viaPortfolio = ctx.data.user(userId)?.businessPages?.length ?? 0;
+  const direct = new Set(ctx.data.managed(userId).map((m) => m.page.id));
+  const viaPortfolio = new Set(
+    ctx.data.businessesOf(userId).flatMap((b) => [...b.owned_pages, ...b.client_pages].filter((id) => !direct.has(id))),
+  ).size;
   if (n === 0 && viaPortfolio > 0) return t('dialog.managesPortfolio', { count: viaPortfolio });
   return t('dialog.manages', { count: n });
 }
