@@ -14,6 +14,7 @@ import ejs from 'ejs';
 import express from 'express';
 import { GraphClient } from '../src/graph/client';
 import { RenderedHtml } from '../src/html';
+import { englishLocale } from '../src/i18n/catalogs';
 import { templateOptions, useViews, VIEWS_DIR } from '../src/http/views';
 import { imageFilter } from '../src/pages/images';
 import { toFeedView, toPageView, type FeedView, type PageView } from '../src/pages/view-model';
@@ -73,8 +74,10 @@ async function main(): Promise<void> {
     const file = path.join(VIEWS_DIR, 'partials', `${name}.ejs`);
     const { root, escape } = templateOptions(app);
     const render = ejs.compile(fs.readFileSync(file, 'utf8'), { filename: file, root, escape });
-    return (data: object) => new RenderedHtml(render(data));
+    // In English, as the app renders a page for a browser that asks for no other language.
+    return (data: object) => new RenderedHtml(render({ ...data, t: english.t, html: english.html }));
   };
+  const english = englishLocale();
   const [card, about, posts] = [partial('page-card'), partial('page-details'), partial('posts')];
   const render = (res: express.Response, view: { page: PageView; feed: FeedView }) =>
     res.render('page', {

@@ -69,6 +69,8 @@ const TARGETS = {
   coldCpu: 1.25,
   /** App CPU per warm view ÷ the floor's CPU per request. */
   warmCost: 1.3,
+  /** App CPU per warm view in German or Arabic ÷ per warm view in English (docs/architecture.md#languages). */
+  languageCost: 1.1,
 } as const;
 
 /** `value ≤ bound`, as the table prints it. */
@@ -271,6 +273,10 @@ async function warmViewAndFloor(bench: Bench): Promise<Row[]> {
   const slice = { ...opts, duration: Math.max(1, Math.round(opts.duration / slices)) };
   const warmRuns: Load[] = [];
   const floorRuns: Load[] = [];
+  // The same warm view in German and Arabic, in the same alternation: what a language costs a warm view.
+  const languages = ['de', 'ar'] as const;
+  const languageRuns: Record<(typeof languages)[number], Load[]> = { de: [], ar: [] };
+  const languageCpu = { de: 0, ar: 0 };
   await control(bench.emulatorUrl, 'POST', '/latency', { ms: L });
   await control(bench.emulatorUrl, 'DELETE', '/log');
   // CPU time of each process around its own slices only: the load generator shares the cores, so wall-clock
@@ -284,6 +290,11 @@ async function warmViewAndFloor(bench: Bench): Promise<Row[]> {
     before = cpuMs(floor);
     floorRuns.push(await load(`http://127.0.0.1:${bench.floorPort}`, [], slice));
     floorCpu += cpuMs(floor) - before;
+    for (const language of languages) {
+      before = cpuMs(app);
+      languageRuns[language].push(await load(bench.appUrl, cookies, slice, language));
+      languageCpu[language] += cpuMs(app) - before;
+    }
   }
   const warmCalls = await calls(bench);
   await control(bench.emulatorUrl, 'POST', '/latency', { ms: 0 });
@@ -321,6 +332,17 @@ async function warmViewAndFloor(bench: Bench): Promise<Row[]> {
       target: `≤ ${TARGETS.warmCost.toFixed(2)}`,
       pass: costRatio <= TARGETS.warmCost,
     },
+    ...languages.map((language): Row => {
+      const perView = languageCpu[language] / merge(languageRuns[language]).requests;
+      const languageRatio = perView / appPerView;
+      return {
+        scenario: `warm cost per view in ${language === 'de' ? 'German' : 'Arabic'} ÷ in English (Accept-Language: ${language})`,
+        result: `${ratio(languageRatio)} (${(perView * 1000).toFixed(0)} µs ÷ ${(appPerView * 1000).toFixed(0)} µs)`,
+        figures: { languageRatio, appCpuMsPerView: perView },
+        target: `≤ ${TARGETS.languageCost.toFixed(2)}`,
+        pass: languageRatio <= TARGETS.languageCost,
+      };
+    }),
   ];
 }
 

@@ -153,11 +153,12 @@ export async function loginSessions(appUrl: string, n: number): Promise<string[]
   return cookies;
 }
 
-/** autocannon GET /pages/<id>, each request with the next session's cookie. */
+/** autocannon GET /pages/<id>, each request with the next session's cookie, in `language` when given. */
 export async function load(
   url: string,
   cookies: string[],
   opts: Pick<Options, 'connections' | 'duration'>,
+  language?: string,
 ): Promise<Load> {
   let i = 0;
   const result = await autocannon({
@@ -168,6 +169,7 @@ export async function load(
       {
         method: 'GET',
         path: `/pages/${BAKERY}`,
+        ...(language ? { headers: { 'accept-language': language } } : {}),
         setupRequest: (req) =>
           cookies.length ? { ...req, headers: { ...req.headers, cookie: cookies[i++ % cookies.length]! } } : req,
       },

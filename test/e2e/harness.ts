@@ -110,9 +110,12 @@ export class Stack {
     return control(this.providerUrl, 'POST', pathname, body);
   }
 
-  /** A fresh, isolated browser (its own cookies) with every page watched. */
-  async context(viewport = { width: 1280, height: 800 }): Promise<{ context: BrowserContext; watch: Watch }> {
-    const context = await this.browser.newContext({ viewport, locale: 'en-GB', timezoneId: 'UTC' });
+  /** A fresh, isolated browser (its own cookies) with every page watched, set to `locale` (its Accept-Language too). */
+  async context(
+    viewport = { width: 1280, height: 800 },
+    locale = 'en-GB',
+  ): Promise<{ context: BrowserContext; watch: Watch }> {
+    const context = await this.browser.newContext({ viewport, locale, timezoneId: 'UTC' });
     this.contexts.push(context);
     const watch: Watch = { consoleErrors: [], cspViolations: [], requests: [] };
     await context.exposeBinding('__e2eReportCsp', (source, text: string) => {
@@ -184,12 +187,12 @@ export interface Browsing {
  * loopback (tokens and pages stay on the server). Read the current context
  * and page from the returned object inside a test.
  */
-export function browsing(stack: Stack): Browsing {
+export function browsing(stack: Stack, options: { locale?: string } = {}): Browsing {
   const current = {} as Browsing;
   beforeAll(() => stack.start());
   afterAll(() => stack.stop());
   beforeEach(async () => {
-    const { context, watch } = await stack.context();
+    const { context, watch } = await stack.context(undefined, options.locale);
     Object.assign(current, { context, watch, page: await context.newPage() });
   });
   afterEach(async () => {

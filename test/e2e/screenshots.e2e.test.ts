@@ -148,12 +148,46 @@ describe.each(Object.keys(VIEWPORTS) as (keyof typeof VIEWPORTS)[])('every scree
   });
 });
 
+/** The page view in German, Japanese and Arabic (right to left): what the browser's language brings. */
+const LANGUAGES = [
+  { locale: 'de-DE', tag: 'de', continue: 'Weiter', connect: `${BAKERY_NAME} Verbinden` },
+  { locale: 'ja-JP', tag: 'ja', continue: '続行', connect: `${BAKERY_NAME}をリンク` },
+  { locale: 'ar-EG', tag: 'ar', continue: 'متابعة', connect: `ربط ${BAKERY_NAME}` },
+] as const;
+
+describe.each(LANGUAGES)('the page view in $tag', (language) => {
+  test.each(Object.keys(VIEWPORTS) as (keyof typeof VIEWPORTS)[])(
+    'when a browser in that language connects a Page, then the page reads in it and does not scroll sideways (%s)',
+    async (viewport) => {
+      const { context } = await stack.context(VIEWPORTS[viewport], language.locale);
+      const page = await context.newPage();
+      await page.goto(`${stack.appUrl}/auth/login`);
+      await page.getByRole('radio', { name: new RegExp(ADA.name) }).check();
+      await page.getByRole('button', { name: language.continue }).click();
+      await page.waitForURL(`${stack.appUrl}/pages`);
+      await page.getByRole('button', { name: language.connect }).click();
+      await page.waitForURL(`${stack.appUrl}/pages/${BAKERY}`);
+      expect(await page.getAttribute('html', 'lang')).toBe(language.tag);
+      await shoot(page, `page-${language.tag}` as Screen, viewport);
+      await context.close();
+    },
+  );
+});
+
 test('the screenshot index lists every file the walk writes, in both themes', () => {
   const index = readFileSync(path.join(ROOT, 'docs', 'screenshots', 'README.md'), 'utf8');
   const missing = SCREENS.flatMap((screen) =>
     Object.keys(VIEWPORTS).flatMap((viewport) =>
       ['light', 'dark'].map((theme) => `${screen}-${viewport}-${theme}.png`),
     ),
-  ).filter((file) => !index.includes(`(${file})`));
+  )
+    .concat(
+      LANGUAGES.flatMap(({ tag }) =>
+        Object.keys(VIEWPORTS).flatMap((viewport) =>
+          ['light', 'dark'].map((theme) => `page-${tag}-${viewport}-${theme}.png`),
+        ),
+      ),
+    )
+    .filter((file) => !index.includes(`(${file})`));
   expect(missing).toEqual([]);
 });
