@@ -151,7 +151,8 @@ describe.each(Object.keys(VIEWPORTS) as (keyof typeof VIEWPORTS)[])('every scree
 /** The page view in German, Japanese and Arabic (right to left): what the browser's language brings. */
 const LANGUAGES = [
   { locale: 'de-DE', tag: 'de', continue: 'Weiter', connect: `${BAKERY_NAME} Verbinden` },
-  { locale: 'ja-JP', tag: 'ja', continue: '続行', connect: `${BAKERY_NAME}をリンク` },
+  // The Page's name is read out before the verb, the hidden part a block of its own: "… を リンク".
+  { locale: 'ja-JP', tag: 'ja', continue: '続行', connect: new RegExp(`^${BAKERY_NAME}\\s*を\\s*リンク$`) },
   { locale: 'ar-EG', tag: 'ar', continue: 'متابعة', connect: `ربط ${BAKERY_NAME}` },
 ] as const;
 
