@@ -86,6 +86,11 @@ export interface EmulatorOptions {
   /** Demo activity: a post now and then on every page (default off; README#activity). */
   activity?: boolean | { intervalMs?: number; maxPosts?: number };
   /**
+   * Feed positions where a page asked for with `after` comes back empty once, with `next` and no cursors, as
+   * the provider's paging guide says a page may (default `[50]`; `[]` for none; README#empty-pages).
+   */
+  emptyFeedPages?: readonly number[];
+  /**
    * Largest `/me/accounts` page (default 10): a bigger `limit` is capped, so a
    * person with many Pages makes the app follow `paging.next`.
    */
@@ -232,6 +237,12 @@ export interface EmulatorControls {
   clearFailures(): number;
   /** null restores the default (a budget too large to reach). */
   setRateLimit(limit: RateLimit | null): void;
+  /**
+   * Where feed pages come back empty once, with `next` and no cursors: a page asked for with `after` that would
+   * start at one of these post positions (0-based; default `[50]`, `[]` for none). `reset()` restores the
+   * `emptyFeedPages` option.
+   */
+  setEmptyFeedPages(positions: readonly number[]): void;
   /** Set (or with null/undefined, unset) one field of a page. */
   setPageField(pageId: string, field: string, value: unknown): void;
   /** Back to the seed data; clears failures, latency, rate limits and the log. Tokens stay. */

@@ -15,6 +15,7 @@ import type { EmulatorControls } from '../types';
 import { activityRouter } from './activity-http';
 import {
   describeZodError,
+  emptyFeedPagesSchema,
   failSchema,
   issueTokenSchema,
   latencySchema,
@@ -85,6 +86,13 @@ export function controlsRouter(ctx: Context, controls: EmulatorControls): Router
   router.delete('/rate-limit', (_req, res) => {
     controls.setRateLimit(null);
     res.status(204).end();
+  });
+  router.put('/feed/empty-pages', (req, res) => {
+    controls.setEmptyFeedPages(emptyFeedPagesSchema.parse(body(req)).positions);
+    res.status(204).end();
+  });
+  router.get('/feed/empty-pages', (_req, res) => {
+    res.json({ positions: ctx.emptyFeedPages });
   });
   router.post('/pages/:id', (req, res) => {
     const fields = z.record(z.string(), z.unknown()).parse(body(req));

@@ -15,7 +15,8 @@ export interface PageQuery {
 }
 
 export interface Paging {
-  cursors: { before: string; after: string };
+  /** Absent on an empty page that still has `next`. */
+  cursors?: { before: string; after: string };
   next?: string;
   previous?: string;
 }
@@ -78,11 +79,12 @@ export interface PagingQuirks {
   /** The first page carries `previous` too, as the real feed sends it. */
   previousOnFirst?: boolean;
   /**
-   * A page asked for with `after` that would start at this index comes back
-   * empty, still with `next` (whose cursor then gives the real page), as the
-   * real API now and then answers.
+   * A page asked for with `after` that would start at one of these indexes
+   * comes back empty, with `next` (whose cursor then gives the real page) and
+   * no cursors, as the provider's paging guide says a page may
+   * (https://developers.facebook.com/docs/graph-api/results).
    */
-  emptyAt?: number;
+  emptyAt?: readonly number[];
 }
 
 export interface LinkParts {
@@ -116,12 +118,12 @@ export function paginate<T>(
     if (
       after !== undefined &&
       !after.gap &&
-      start === quirks.emptyAt &&
+      quirks.emptyAt?.includes(start) === true &&
       start < items.length &&
       lastKey !== undefined
     ) {
       const gap = encodeCursor(scope, lastKey, true);
-      return { data: [], paging: { cursors: { before: gap, after: gap }, next: link({ after: gap }) } };
+      return { data: [], paging: { next: link({ after: gap }) } };
     }
   }
   const data = items.slice(start, end);
