@@ -230,15 +230,15 @@ function profileOf(profile: EmulatorProfile | undefined): EmulatorProfile {
 /** Where the feed comes back empty once by default: the page that would start at post 50. */
 export const DEFAULT_EMPTY_FEED_PAGES: readonly number[] = [50];
 
-/** At most 100 positions, each a whole number from 1 (a first page is never asked for with `after`). */
+/** At most 100 positions, each a whole number (0: the first page). */
 export function feedPositions(what: string, positions: readonly number[]): readonly number[] {
   const given: unknown = positions;
   if (
     !Array.isArray(given) ||
     given.length > 100 ||
-    !given.every((p) => Number.isInteger(p) && (p as number) >= 1 && (p as number) <= 1_000_000)
+    !given.every((p) => Number.isInteger(p) && (p as number) >= 0 && (p as number) <= 1_000_000)
   ) {
-    throw new Error(`${what} must be at most 100 whole numbers from 1 to 1000000`);
+    throw new Error(`${what} must be at most 100 whole numbers from 0 to 1000000`);
   }
   return Object.freeze([...new Set(given as number[])].sort((a, b) => a - b));
 }

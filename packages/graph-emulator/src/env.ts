@@ -100,7 +100,7 @@ function emptyFeedPagesOf(env: NodeJS.ProcessEnv): readonly number[] {
   try {
     return feedPositions('EMULATOR_EMPTY_FEED_PAGES', raw.split(',').map(Number));
   } catch {
-    throw new ProviderEnvError('EMULATOR_EMPTY_FEED_PAGES', 'must list positions from 1 to 1000000');
+    throw new ProviderEnvError('EMULATOR_EMPTY_FEED_PAGES', 'must list positions from 0 to 1000000');
   }
 }
 

@@ -86,7 +86,7 @@ export interface EmulatorOptions {
   /** Demo activity: a post now and then on every page (default off; README#activity). */
   activity?: boolean | { intervalMs?: number; maxPosts?: number };
   /**
-   * Feed positions where a page asked for with `after` comes back empty once, with `next` and no cursors, as
+   * Feed positions (0: the first page) where a page comes back empty once, with `next` and no cursors, as
    * the provider's paging guide says a page may (default `[50]`; `[]` for none; README#empty-pages).
    */
   emptyFeedPages?: readonly number[];
@@ -238,8 +238,8 @@ export interface EmulatorControls {
   /** null restores the default (a budget too large to reach). */
   setRateLimit(limit: RateLimit | null): void;
   /**
-   * Where feed pages come back empty once, with `next` and no cursors: a page asked for with `after` that would
-   * start at one of these post positions (0-based; default `[50]`, `[]` for none). `reset()` restores the
+   * Where feed pages come back empty once, with `next` and no cursors: a page that would start at one of these
+   * post positions (0-based, 0 the first page; default `[50]`, `[]` for none). `reset()` restores the
    * `emptyFeedPages` option.
    */
   setEmptyFeedPages(positions: readonly number[]): void;

@@ -94,7 +94,7 @@ describe('HTTP controls under /__emulator', () => {
     expect(gap.data).toEqual([]);
     expect(Object.keys(gap.paging)).toEqual(['next']);
     expect(new URL(gap.paging.next).searchParams.get('access_token')).toBe(access_token);
-    const bad = await put({ positions: [0] });
+    const bad = await put({ positions: [-1] });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: string }).error).toMatch(/positions must be/);
     expect((await put({ positions: 'all' })).status).toBe(400);
