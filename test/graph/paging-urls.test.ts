@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { startEmulator, SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
+import { EMPTY_PAGE_HOPS } from '../../src/graph/client';
 import { createLogger } from '../../src/log/logger';
 import { accountsSchema, feedSchema } from '../../src/graph/schemas';
 import { stubGraphClient } from '../support/graph-client';
@@ -69,6 +70,17 @@ describe('following next', () => {
       expect(p.queries[1]).toMatchObject({ limit: '25' });
       expect(p.queries[1]!.access_token).toBeUndefined();
       expect(p.queries[1]!.fields).not.toBe('id');
+    } finally {
+      await p.close();
+    }
+  });
+
+  it(`when every page is empty with next, then the read stops after ${EMPTY_PAGE_HOPS} hops and returns the empty page, still with more`, async () => {
+    const p = await stubFeed([(o) => ({ data: [], paging: { next: link(o, `/v26.0/${PAGE}/feed`, `after=GAP`) } })]);
+    try {
+      const page = await p.graph.feed('page-token', PAGE, { after: 'START' });
+      expect(p.queries).toHaveLength(1 + EMPTY_PAGE_HOPS);
+      expect(page).toEqual({ data: [], paging: { cursors: { after: 'GAP' }, next: true } });
     } finally {
       await p.close();
     }
