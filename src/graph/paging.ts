@@ -7,10 +7,9 @@ export interface ListLocation {
   path: string;
 }
 
-/** The `paging` of a list answer, as far as going on is concerned. */
+/** The `paging` of a list answer as its schema parsed it, as far as going on is concerned. */
 export interface ListPaging {
-  next?: PagingLink | true | undefined;
-  cursors?: { after?: string | undefined } | undefined;
+  next?: PagingLink | undefined;
 }
 
 /** Where a list read on `graphUrl` (an origin) at `path` (already versioned) is. */
@@ -25,8 +24,6 @@ export function listLocation(graphUrl: string, path: string): ListLocation {
  * link itself: only when it names the origin, API version and path the app asked for (a `me` the app asked
  * for may come back as the person's id), and nothing else is taken from it. A link that fails the check is
  * "no more", with a warning that names the list and the reason, not the URL.
- *
- * `true` is a `next` already checked: an answer the graph client returned and a cache kept.
  */
 export function nextCursor(
   paging: ListPaging | undefined,
@@ -35,7 +32,6 @@ export function nextCursor(
 ): string | undefined {
   const next = paging?.next;
   if (next === undefined) return undefined;
-  if (next === true) return paging?.cursors?.after;
   const refused = refusal(next, expected);
   if (refused === undefined) return next.after;
   logger?.warn({ list: expected.path.split('/').pop(), reason: refused }, 'provider paging link not followed');

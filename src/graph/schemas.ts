@@ -35,7 +35,7 @@ export const cursorSchema = z.string().regex(/^[A-Za-z0-9_=\-+/.%]{1,2048}$/);
  * `paging.previous`: a full provider URL with the token in it (`access_token=`). Only that it is there is kept —
  * `true` — and the `before` cursor says where (docs/provider-interface.md#paging).
  */
-const moreMarker = opt(z.union([z.literal(true), z.string().transform((): true => true)]));
+const moreMarker = opt(z.string().transform((): true => true));
 
 /**
  * What the app takes from a provider paging link (`paging.next`): where it points and its `after` cursor,
@@ -64,11 +64,8 @@ function pagingLinkOf(url: string): PagingLink {
   return { origin: parsed.origin, path: parsed.pathname, ...(cursor !== undefined ? { after: cursor } : {}) };
 }
 
-/**
- * `paging.next` of a list: the provider's URL, reduced to a PagingLink; or `true`, a `next` the graph client
- * already checked (an answer it returned, read back from a cache).
- */
-const nextLink = opt(z.union([z.literal(true), z.string().max(16_384).transform(pagingLinkOf)]));
+/** `paging.next` of a list: the provider's URL, reduced to a PagingLink as it is parsed. */
+const nextLink = opt(z.string().max(16_384).transform(pagingLinkOf));
 
 export const tokenSchema = z.object({
   access_token: z.string().min(1).max(4096),
@@ -217,7 +214,7 @@ export const feedSchema = z.object({
 /**
  * A feed page as the graph client returns it and the page caches keep it: `next` checked and kept as `true`,
  * with the cursor it gave in `cursors.after` (src/graph/paging.ts). What a cache reads back is checked with this
- * (src/cache/redis-page-cache.ts): an entry holding anything else, a URL or a link, is a miss.
+ * (src/cache/redis-page-cache.ts): anything but a boolean there, a URL say, is dropped.
  */
 export const feedPageSchema = feedSchema.extend({
   paging: opt(
