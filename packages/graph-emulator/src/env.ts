@@ -4,6 +4,7 @@
  */
 import { DEFAULT_EMPTY_FEED_PAGES, feedPositions } from './context';
 import { appUrls, demoClient } from './demo';
+import { checkRemovedFields } from './removed-fields';
 import { isSeedName, SEED_NAMES, type SeedName } from './seed';
 import { EMULATOR_PROFILES, type EmulatorClient, type EmulatorProfile } from './types';
 
@@ -18,6 +19,8 @@ export interface ProviderEnv {
   seed: SeedName;
   /** EMULATOR_EMPTY_FEED_PAGES: feed positions that come back empty once with `next` (README#empty-pages). */
   emptyFeedPages: readonly number[];
+  /** EMULATOR_REMOVED_FIELDS: Page fields refused as the provider refuses removed ones (README#removed-fields). */
+  removedFields: string[];
 }
 
 /** A bad value, reported as one line naming the variable. */
@@ -104,6 +107,21 @@ function emptyFeedPagesOf(env: NodeJS.ProcessEnv): readonly number[] {
   }
 }
 
+function removedFieldsOf(env: NodeJS.ProcessEnv): string[] {
+  const names = (env.EMULATOR_REMOVED_FIELDS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  try {
+    return checkRemovedFields(names, 'EMULATOR_REMOVED_FIELDS');
+  } catch (err) {
+    throw new ProviderEnvError(
+      'EMULATOR_REMOVED_FIELDS',
+      `must list Page fields such as hours,website: ${(err as Error).message}`,
+    );
+  }
+}
+
 /** With FB_WEBHOOK_VERIFY_TOKEN set, the app's webhook is registered as its dashboard would have it (README#webhooks). */
 function withWebhook(client: EmulatorClient, env: NodeJS.ProcessEnv, baseUrl: string): EmulatorClient {
   const token = env.FB_WEBHOOK_VERIFY_TOKEN;
@@ -118,10 +136,11 @@ export function loadProviderEnv(env: NodeJS.ProcessEnv): ProviderEnv {
   const activity = activityOf(env);
   const seed = seedOf(env);
   const emptyFeedPages = emptyFeedPagesOf(env);
+  const removedFields = removedFieldsOf(env);
   const appId = env.FB_APP_ID;
   if (appId === undefined || appId === '') {
     const client = withWebhook(demoClient(baseUrl), env, baseUrl);
-    return { port, client, demo: true, profile, activity, seed, emptyFeedPages };
+    return { port, client, demo: true, profile, activity, seed, emptyFeedPages, removedFields };
   }
   const secret = env.FB_APP_SECRET;
   if (secret === undefined || secret === '') {
@@ -134,6 +153,7 @@ export function loadProviderEnv(env: NodeJS.ProcessEnv): ProviderEnv {
     activity,
     seed,
     emptyFeedPages,
+    removedFields,
     client: withWebhook(
       { clientId: appId, clientSecret: secret, name: 'Pagelight', ...appUrls(baseUrl) },
       env,

@@ -30,6 +30,7 @@ async function main(): Promise<void> {
       activity: env.activity,
       seed: env.seed,
       emptyFeedPages: env.emptyFeedPages,
+      removedFields: env.removedFields,
     });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;

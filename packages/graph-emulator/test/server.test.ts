@@ -76,6 +76,7 @@ describe('stand-alone configuration (npm run provider)', () => {
       activity: false,
       seed: 'demo',
       emptyFeedPages: [50],
+      removedFields: [],
       client: {
         ...DEMO_CLIENT,
         redirectUri: 'http://localhost:3000/auth/callback',
@@ -104,6 +105,7 @@ describe('stand-alone configuration (npm run provider)', () => {
       activity: false,
       seed: 'demo',
       emptyFeedPages: [50],
+      removedFields: [],
       client: {
         clientId: '42',
         clientSecret: 's3cret',
