@@ -138,6 +138,11 @@ export interface PendingFailure {
 export interface RateLimit {
   calls: number;
   windowMs: number;
+  /**
+   * Calls in a window before the usage headers appear (default 1: the first call carries none). The
+   * provider sends them "once enough calls have been made to an endpoint" (its Rate Limiting guide).
+   */
+  headersAfter?: number;
 }
 
 export type TokenVia = 'query' | 'form' | 'header';

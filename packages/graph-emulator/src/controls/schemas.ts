@@ -73,6 +73,7 @@ export const latencySchema = z.strictObject({ ms: z.number().int().min(0).max(60
 export const rateLimitSchema = z.strictObject({
   calls: z.number().int().min(1),
   windowMs: z.number().int().min(1),
+  headersAfter: z.number().int().min(0).optional(),
 });
 
 export const issueTokenSchema = z.strictObject({
