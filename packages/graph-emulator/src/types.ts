@@ -284,6 +284,8 @@ export interface WebhookDelivery {
   body: string;
   /** `X-Hub-Signature-256` as sent (event notifications only). */
   signature?: string;
+  /** `X-Hub-Signature` (`sha1=…`) as sent beside it (event notifications only). */
+  signatureSha1?: string;
   attempts: WebhookAttempt[];
   state: 'pending' | 'delivered' | 'failed';
 }
