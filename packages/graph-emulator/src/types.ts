@@ -134,7 +134,7 @@ export interface RateLimit {
 }
 
 export type TokenVia = 'query' | 'form' | 'header';
-export type TokenKind = 'user' | 'page' | 'unknown';
+export type TokenKind = 'user' | 'page' | 'app' | 'unknown';
 export type RequestKind = 'dialog' | 'token' | 'graph';
 
 /**
@@ -265,6 +265,8 @@ export interface EmulatorControls extends ActivityControls {}
 export interface WebhookSettings {
   url: string;
   verifyToken: string;
+  /** Page fields the app subscribed to with `/{app-id}/subscriptions`; absent when set on the dashboard. */
+  fields?: readonly string[];
 }
 
 export interface WebhookAttempt {

@@ -119,12 +119,7 @@ describe('/oauth/access_token — authorization code', () => {
     ['redirect_uri is missing', 100, 'Missing redirect_uri parameter.', { redirect_uri: '' }],
     ['the code is missing', 100, 'Missing code parameter.', { code: '' }],
     ['the code is unknown', 100, 'Invalid verification code format.', { code: 'AQnope' }],
-    [
-      'grant_type is unsupported',
-      100,
-      'Unsupported grant_type: client_credentials',
-      { grant_type: 'client_credentials' },
-    ],
+    ['grant_type is unsupported', 100, 'Unsupported grant_type: password', { grant_type: 'password' }],
   ];
   it.each(failures)('when %s, then 400 with code %i: %s', async (_name, code, message, override) => {
     const { app } = makeEmulator();

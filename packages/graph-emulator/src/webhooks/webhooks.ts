@@ -74,7 +74,9 @@ export class Webhooks {
 
   settingsOf(clientId: string): WebhookSettings | undefined {
     const found = this.settings.get(clientId);
-    return found === undefined ? undefined : { url: found.url, verifyToken: found.verifyToken };
+    if (found === undefined) return undefined;
+    const { url, verifyToken, fields } = found;
+    return { url, verifyToken, ...(fields !== undefined ? { fields: [...fields] } : {}) };
   }
 
   /**
