@@ -146,7 +146,7 @@ export interface RateLimit {
 }
 
 export type TokenVia = 'query' | 'form' | 'header';
-export type TokenKind = 'user' | 'page' | 'unknown';
+export type TokenKind = 'user' | 'page' | 'app' | 'unknown';
 export type RequestKind = 'dialog' | 'token' | 'graph';
 
 /**
@@ -287,6 +287,8 @@ export interface EmulatorControls extends ActivityControls {}
 export interface WebhookSettings {
   url: string;
   verifyToken: string;
+  /** Page fields the app subscribed to with `/{app-id}/subscriptions`; absent when set on the dashboard. */
+  fields?: readonly string[];
 }
 
 export interface WebhookAttempt {
@@ -306,6 +308,8 @@ export interface WebhookDelivery {
   body: string;
   /** `X-Hub-Signature-256` as sent (event notifications only). */
   signature?: string;
+  /** `X-Hub-Signature` (`sha1=…`) as sent beside it (event notifications only). */
+  signatureSha1?: string;
   attempts: WebhookAttempt[];
   state: 'pending' | 'delivered' | 'failed';
 }

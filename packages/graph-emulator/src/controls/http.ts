@@ -132,7 +132,7 @@ export function controlsRouter(ctx: Context, controls: EmulatorControls): Router
       .object({
         method: z.string().optional(),
         path: z.string().optional(),
-        tokenKind: z.enum(['user', 'page', 'unknown']).optional(),
+        tokenKind: z.enum(['user', 'page', 'app', 'unknown']).optional(),
       })
       .parse(req.query);
     const filter = { ...q, ...(q.tokenKind !== undefined ? { tokenKind: q.tokenKind } : {}) };
