@@ -7,7 +7,7 @@ import type { Context } from '../context';
 import { collectParams } from '../params';
 import { isKnownPermission, OPENID_SCOPE, splitScope } from '../permissions';
 import type { ChallengeMethod } from '../store/codes';
-import type { DialogRequest } from '../store/dialogs';
+import type { DialogRequest, ResponseTypes } from '../store/dialogs';
 import type { EmulatorClient } from '../types';
 import type { EmulatorKey, Values } from '../i18n/speech';
 import type { Say } from './html';
@@ -59,9 +59,15 @@ export function validateDialog(ctx: Context, query: unknown): ValidDialog | Dial
       blocked: { registered: client.redirectUri, sent: q.redirect_uri },
     };
   }
-  const responseType = q.response_type ?? 'code';
-  if (responseType !== 'code') {
-    return problem('problem.responseTypeTitle', 'problem.responseType', { value: responseType.slice(0, 100) });
+  const response = responseTypes(q.response_type ?? 'code');
+  if (response === undefined) {
+    return problem('problem.responseTypeTitle', 'problem.responseType', {
+      value: (q.response_type ?? '').slice(0, 100),
+    });
+  }
+  const authType = q.auth_type;
+  if (authType !== undefined && !AUTH_TYPES.includes(authType)) {
+    return problem('problem.invalidRequest', 'problem.authType', { value: authType.slice(0, 100) });
   }
   // Login for Business: the configuration's permissions replace `scope`.
   const configuration = q.config_id === undefined ? undefined : ctx.configurations.get(q.config_id);
@@ -87,9 +93,12 @@ export function validateDialog(ctx: Context, query: unknown): ValidDialog | Dial
   return {
     ok: true,
     client,
-    rerequest: q.auth_type === 'rerequest',
+    rerequest: authType === 'rerequest',
     request: {
       clientId: client.clientId,
+      response,
+      rerequest: authType === 'rerequest',
+      reauthenticate: authType === 'reauthenticate',
       redirectUri: client.redirectUri,
       scopes,
       ...(q.state !== undefined ? { state: q.state } : {}),
@@ -97,6 +106,22 @@ export function validateDialog(ctx: Context, query: unknown): ValidDialog | Dial
       ...(q.nonce !== undefined ? { nonce: q.nonce } : {}),
     },
   };
+}
+
+const AUTH_TYPES = ['rerequest', 'reauthenticate'];
+const RESPONSE_TYPES = ['code', 'token', 'granted_scopes'];
+
+/**
+ * The manual flow's values, space-separated (`code token` arrives as
+ * `code%20token`): code, token or both, and granted_scopes with either;
+ * granted_scopes alone answers with a code. Anything else is refused.
+ */
+function responseTypes(value: string): ResponseTypes | undefined {
+  const names = value.split(' ').filter((s) => s !== '');
+  if (names.length === 0 || new Set(names).size !== names.length) return undefined;
+  if (!names.every((n) => RESPONSE_TYPES.includes(n))) return undefined;
+  const token = names.includes('token');
+  return { code: names.includes('code') || !token, token, grantedScopes: names.includes('granted_scopes') };
 }
 
 type ChallengeCheck = { ok: true; value?: { value: string; method: ChallengeMethod } } | DialogProblem;
