@@ -59,7 +59,7 @@ describe('error pages', () => {
       const headline = /<h1>([^<]+)<\/h1>/.exec(res.text)?.[1] ?? '';
       expect(headline.length).toBeGreaterThan(5);
       expect(headline).not.toContain(String(res.status));
-      expect(res.text).toMatch(new RegExp(`<dt>Status</dt><dd>${res.status}</dd>`));
+      expect(res.text).toMatch(new RegExp(`<dt>Status</dt><dd translate="no">${res.status}</dd>`));
       const line = failedLine(logs);
       expect(line.status).toBe(res.status);
       expect(line.err?.status).toBe(res.status);

@@ -30,7 +30,7 @@ describe('provider errors the person reads', () => {
       error: { code: 200, message: '(#200) Permissions error', userTitle: 'Page <b>restricted</b>' },
     });
     const older = await agent.get(`/pages/${BAKERY}/feed?after=QVFIUmx1`).expect(403);
-    expect(older.text).toContain('<h1>Page &lt;b&gt;restricted&lt;/b&gt;</h1>');
+    expect(older.text).toContain('<h1 dir="auto">Page &lt;b&gt;restricted&lt;/b&gt;</h1>');
     stack.emulator.controls.reset();
   });
 

@@ -61,7 +61,9 @@ describe('renderPartial', () => {
       expect(posts).toContain('&lt;script&gt;window.__pwned=1&lt;/script&gt; Rye &amp; caraway');
       expect(posts).not.toContain('<script>');
       expect(posts).not.toContain('javascript:');
-      expect(renderPartial(app, english, 'page-card', page).html).toBe(await rendered(app, 'partials/page-card', { page }));
+      expect(renderPartial(app, english, 'page-card', page).html).toBe(
+        await rendered(app, 'partials/page-card', { page }),
+      );
       expect(renderPartial(app, english, 'page-details', page).html).toBe(
         await rendered(app, 'partials/page-details', { page }),
       );
