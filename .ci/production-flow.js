@@ -160,7 +160,7 @@ async function loginToFeed(browser, appUrl) {
   await expectStatus(await browser.request(callback.href), 303, 'the callback');
   const picker = await (await expectStatus(await browser.request(`${appUrl}/pages`), 200, 'the picker')).text();
   const choice =
-    /<h2 class="card-title">([^<]*)<\/h2>[\s\S]*?action="\/pages\/(\d+)\/connect"[\s\S]*?name="_csrf" value="([^"]+)"/.exec(
+    /<h2 class="card-title"[^>]*>([^<]*)<\/h2>[\s\S]*?action="\/pages\/(\d+)\/connect"[\s\S]*?name="_csrf" value="([^"]+)"/.exec(
       picker,
     );
   if (!choice) throw new Error(`the picker offers no page to connect: ${picker.slice(0, 500)}`);
@@ -169,7 +169,7 @@ async function loginToFeed(browser, appUrl) {
   const view = await (
     await expectStatus(await browser.request(`${appUrl}/pages/${pageId}`), 200, 'the page view')
   ).text();
-  const heading = /<h1>([^<]*)<\/h1>/.exec(view)?.[1];
+  const heading = /<h1[^>]*>([^<]*)<\/h1>/.exec(view)?.[1];
   const posts = (view.match(/<li class="post[ "]/g) ?? []).length;
   if (heading !== name) throw new Error(`the page view's heading is ${heading}, not the connected page ${name}`);
   if (posts === 0) throw new Error('the page view shows no posts');

@@ -7,7 +7,7 @@ import type { Locale } from './i18n/locale';
  * "provider", "scope" or a permission's identifier (docs/architecture.md#error-model).
  */
 
-/** The provider as people know it, in every language. The demo emulates it, so the demo says it too. */
+/** The provider as people know it (the catalogs write it in each language's own way). The demo emulates it, so the demo says it too. */
 export const PROVIDER_NAME = 'Facebook';
 
 /** A permission in words; one the catalogs do not know is described, never named (its identifier is jargon). */

@@ -249,7 +249,7 @@ describeRedis('the page cache shared through Redis', () => {
       const person = await viewer(instance);
       const view = await person.get(`/pages/${BAKERY}`);
       expect(view.status).toBe(200);
-      expect(await view.text()).toContain('<h1>');
+      expect(await view.text()).toContain('<h1 dir="auto">');
       expect(since(before)).toEqual({ details: 2, feed: 2 });
     }
   });

@@ -1,13 +1,15 @@
 // Where the browser suite finds Chromium, and the one line it prints when there is none; with
-// --emoji (npm run screenshots) also the colour emoji font, installed when missing, so emoji in
-// posts render as pictures and not as empty boxes.
+// --emoji (npm run screenshots) also the colour emoji font and a Japanese font, installed when
+// missing, so emoji in posts and Japanese words render as glyphs and not as empty boxes.
 // Plain JS so the npm scripts can check before jest (and ts-jest) start.
 const fs = require('node:fs');
 const { spawnSync } = require('node:child_process');
 
 const DEFAULT_PATH = '/usr/bin/chromium';
-const EMOJI_FONT = 'Noto Color Emoji';
-const EMOJI_PACKAGE = 'fonts-noto-color-emoji';
+const FONTS = [
+  { font: 'Noto Color Emoji', pkg: 'fonts-noto-color-emoji', why: 'emoji in posts' },
+  { font: 'IPAGothic', pkg: 'fonts-ipafont-gothic', why: 'the Japanese page view' },
+];
 
 /** The Chromium executable to drive: $CHROMIUM_PATH, else the Debian package's. */
 function chromiumPath() {
@@ -29,10 +31,10 @@ function chromiumProblem() {
   }
 }
 
-/** Whether fontconfig (which Chromium uses on Linux) knows the colour emoji font. */
-function hasEmojiFont() {
+/** Whether fontconfig (which Chromium uses on Linux) knows `font`. */
+function hasFont(font) {
   const list = spawnSync('fc-list', [], { encoding: 'utf8' });
-  return list.status === 0 && list.stdout.toLowerCase().includes(EMOJI_FONT.toLowerCase());
+  return list.status === 0 && list.stdout.toLowerCase().includes(font.toLowerCase());
 }
 
 function aptGet(args) {
@@ -40,28 +42,31 @@ function aptGet(args) {
 }
 
 /**
- * Installs the emoji font when it is missing: as root with apt-get (updating the package lists
- * first only when the package is not found in them); otherwise a one-line reason that says what
- * to run. Returns that reason, or undefined when the font is there.
+ * Installs the fonts the screenshots need when one is missing: the colour emoji (posts) and a
+ * Japanese font (the Japanese page view; Arabic is in the default fonts). As root with apt-get
+ * (updating the package lists first only when the package is not found in them); otherwise a
+ * one-line reason that says what to run. Returns that reason, or undefined when all are there.
  */
-function ensureEmojiFont() {
-  if (hasEmojiFont()) return undefined;
-  const command = `apt-get update && apt-get install -y ${EMOJI_PACKAGE}`;
-  if (typeof process.getuid !== 'function' || process.getuid() !== 0) {
-    return `screenshots: the "${EMOJI_FONT}" font is missing and this is not root — run \`sudo ${command.replace('&& ', '&& sudo ')}\`, then again`;
+function ensureFonts() {
+  for (const { font, pkg, why } of FONTS) {
+    if (hasFont(font)) continue;
+    const command = `apt-get update && apt-get install -y ${pkg}`;
+    if (typeof process.getuid !== 'function' || process.getuid() !== 0) {
+      return `screenshots: the "${font}" font is missing and this is not root — run \`sudo ${command.replace('&& ', '&& sudo ')}\`, then again`;
+    }
+    process.stdout.write(`screenshots: installing ${pkg} (${why})\n`);
+    const installed =
+      aptGet(['install', '-y', '--no-install-recommends', pkg]) ||
+      (aptGet(['update']) && aptGet(['install', '-y', '--no-install-recommends', pkg]));
+    if (!installed || !hasFont(font)) return `screenshots: could not install ${pkg} — run \`${command}\``;
   }
-  process.stdout.write(`screenshots: installing ${EMOJI_PACKAGE} (emoji in posts)\n`);
-  const installed =
-    aptGet(['install', '-y', '--no-install-recommends', EMOJI_PACKAGE]) ||
-    (aptGet(['update']) && aptGet(['install', '-y', '--no-install-recommends', EMOJI_PACKAGE]));
-  if (!installed || !hasEmojiFont()) return `screenshots: could not install ${EMOJI_PACKAGE} — run \`${command}\``;
   return undefined;
 }
 
-module.exports = { chromiumPath, chromiumProblem, ensureEmojiFont };
+module.exports = { chromiumPath, chromiumProblem, ensureFonts };
 
 if (require.main === module) {
-  const problem = chromiumProblem() || (process.argv.includes('--emoji') ? ensureEmojiFont() : undefined);
+  const problem = chromiumProblem() || (process.argv.includes('--emoji') ? ensureFonts() : undefined);
   if (problem) {
     process.stderr.write(`${problem}\n`);
     process.exit(1);

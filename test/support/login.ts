@@ -117,7 +117,7 @@ export async function logInAndConnect<Raw>(
   if (!view) return { ok: true, step: 'done', csrf, offered };
   const page = await browser.get(`/pages/${pageId}`);
   if (page.status !== 200) return fail('page', page);
-  const pageName = /<h1>([^<]*)<\/h1>/.exec(page.text)?.[1];
+  const pageName = /<h1[^>]*>([^<]*)<\/h1>/.exec(page.text)?.[1];
   return { ok: true, step: 'done', csrf, pageName, offered };
 }
 
