@@ -10,14 +10,18 @@ import { grantsPage } from '../store/tokens';
 import { hasScope } from './auth';
 import { edgeLinks, type GraphCall } from './call';
 import { namesOf, parseFields, withId } from './fields';
+import { PAGE, pageFieldValues } from './page';
 import { paginate, parsePageQuery, type Paged } from './paging';
-import { scalars, validate } from './select';
+import { project, scalars, validate, type ObjectType } from './select';
 
 const USER_FIELDS = ['id', 'name', 'first_name', 'last_name', 'email'];
-const ACCOUNT_FIELDS = ['id', 'name', 'category', 'access_token', 'tasks', 'link', 'username'];
+/**
+ * An item of `/me/accounts` is a Page node: any Page field may be asked for by field expansion in the same
+ * call (`picture{url}`, `followers_count`), plus the person's `tasks` on it (User Accounts reference).
+ */
+const ACCOUNT: ObjectType = { name: 'Page', fields: { ...PAGE.fields, tasks: { kind: 'scalar' } } };
 const ACCOUNT_DEFAULTS = ['id', 'name', 'category', 'access_token', 'tasks'];
 const USER = scalars('User', USER_FIELDS);
-const ACCOUNT = scalars('Page', ACCOUNT_FIELDS);
 
 export function userNode(call: GraphCall, user: SeedUser): Record<string, unknown> {
   const requests = withId(parseFields(call.params.fields, ['id', 'name']));
@@ -55,7 +59,6 @@ function accounts(call: GraphCall, user: SeedUser): Paged<Record<string, unknown
   if (!hasScope(caller.record, 'pages_show_list')) throw missingPermission('pages_show_list', 200);
   const requests = withId(parseFields(call.params.fields, ACCOUNT_DEFAULTS));
   validate(requests, ACCOUNT);
-  const fields = namesOf(requests);
   // Only the Pages the person chose at the dialog's page step (docs/provider-interface.md#page-selection).
   const managed = ctx.data.managed(user.id).filter((m) => grantsPage(caller.record, m.page.id));
   const paged = paginate(
@@ -66,14 +69,11 @@ function accounts(call: GraphCall, user: SeedUser): Paged<Record<string, unknown
     edgeLinks(call, user.id, 'accounts'),
   );
   const data = paged.data.map(({ page, tasks }) => {
-    const item: Record<string, unknown> = {};
-    for (const field of fields) {
-      if (field === 'id') item.id = page.id;
-      else if (field === 'access_token') item.access_token = ctx.tokens.pageTokenFor(caller.record, page.id).token;
-      else if (field === 'tasks') item.tasks = [...tasks];
-      else if (page.fields.has(field)) item[field] = page.fields.get(field);
-    }
-    return item;
+    const value: Record<string, unknown> = { ...pageFieldValues(ctx, page, requests), tasks: [...tasks] };
+    // The page token is minted only when asked for.
+    if (requests.some((r) => r.name === 'access_token'))
+      value.access_token = ctx.tokens.pageTokenFor(caller.record, page.id).token;
+    return project(call, value, requests, ACCOUNT);
   });
   return { ...paged, data };
 }
