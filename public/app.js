@@ -233,3 +233,49 @@
     }
   });
 })();
+
+// The picker's filter (docs/architecture.md#picker): without script the form asks the server (`?q=`), which
+// marks the Pages that do not match `hidden`; here the same happens as the person types. Both compare the
+// query with the words the server wrote into `data-search`, folded the same way (src/pages/picker-view.ts).
+(function () {
+  var input = document.querySelector('input[data-filter]');
+  if (!input) return;
+  var list = document.querySelector(input.getAttribute('data-filter'));
+  var count = document.querySelector(input.getAttribute('data-count'));
+  if (!list || !count) return;
+  var items = list.querySelectorAll('li[data-search]');
+  var total = items.length;
+
+  function fold(text) {
+    return text
+      .normalize('NFD')
+      .replace(/\p{M}/gu, '')
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter(Boolean)
+      .join(' ');
+  }
+
+  function apply() {
+    var query = fold(input.value);
+    var shown = 0;
+    items.forEach(function (item) {
+      var match = query === '' || (' ' + item.getAttribute('data-search')).indexOf(' ' + query) !== -1;
+      item.hidden = !match;
+      if (match) shown++;
+    });
+    if (query === '') count.textContent = total + ' Pages.';
+    else
+      count.textContent =
+        (shown === 0 ? 'No Page matches' : shown + ' of ' + total + ' Pages match') + ' “' + input.value.trim() + '”.';
+    // The address keeps the filter, so reloading or going back shows the same list.
+    if (window.history && window.history.replaceState) {
+      var url = new URL(window.location.href);
+      if (query === '') url.searchParams.delete('q');
+      else url.searchParams.set('q', input.value);
+      window.history.replaceState(null, '', url.pathname + url.search);
+    }
+  }
+
+  input.addEventListener('input', apply);
+})();

@@ -35,3 +35,20 @@ export function waitWords(seconds: number): string {
   const hours = Math.round(minutes / 60);
   return `about ${hours} hours`;
 }
+
+/**
+ * The person's role on a Page, from the tasks `/me/accounts` lists for them: the role whose tasks the list
+ * holds, the widest first (each role's tasks include the narrower roles' ones). Undefined when no task is one
+ * of these (docs/provider-interface.md#page-roles).
+ */
+const ROLE_BY_TASK: readonly (readonly [task: string, role: string])[] = [
+  ['MANAGE', 'Admin'],
+  ['CREATE_CONTENT', 'Editor'],
+  ['MODERATE', 'Moderator'],
+  ['ADVERTISE', 'Advertiser'],
+  ['ANALYZE', 'Analyst'],
+];
+
+export function roleWords(tasks: readonly string[] | undefined): string | undefined {
+  return ROLE_BY_TASK.find(([task]) => tasks?.includes(task))?.[1];
+}

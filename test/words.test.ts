@@ -1,4 +1,4 @@
-import { PROVIDER_NAME, permissionWords, waitWords } from '../src/words';
+import { PROVIDER_NAME, permissionWords, roleWords, waitWords } from '../src/words';
 
 describe('words people read', () => {
   it.each([
@@ -19,5 +19,24 @@ describe('words people read', () => {
     expect(permissionWords('ads_management')).not.toContain('ads_management');
     expect(permissionWords(undefined)).toContain(PROVIDER_NAME);
     expect(permissionWords('constructor')).not.toContain('function');
+  });
+});
+
+/** docs/provider-interface.md#page-roles */
+describe('roleWords', () => {
+  it.each([
+    [['ANALYZE', 'ADVERTISE', 'MODERATE', 'CREATE_CONTENT', 'MANAGE'], 'Admin'],
+    [['ANALYZE', 'ADVERTISE', 'MODERATE', 'CREATE_CONTENT'], 'Editor'],
+    [['ANALYZE', 'ADVERTISE', 'MODERATE'], 'Moderator'],
+    [['ANALYZE', 'ADVERTISE'], 'Advertiser'],
+    [['ANALYZE'], 'Analyst'],
+  ])('when the tasks are %j, then the role reads %s', (tasks, role) => {
+    expect(roleWords(tasks)).toBe(role);
+  });
+
+  it('when no task is one a role is made of, or none is listed, then no role is claimed', () => {
+    expect(roleWords(['MESSAGING'])).toBeUndefined();
+    expect(roleWords([])).toBeUndefined();
+    expect(roleWords(undefined)).toBeUndefined();
   });
 });

@@ -5,6 +5,7 @@ import { InFlight, readKey } from './coalesce';
 import { GraphApiError } from './errors';
 import { appSecretProof } from './proof';
 import {
+  ACCOUNT_FIELDS_PARAM,
   accountsSchema,
   feedSchema,
   pageDetailsSchema,
@@ -185,7 +186,7 @@ export class GraphClient {
       const body = await this.read(
         userToken,
         '/me/accounts',
-        { fields: 'id,name,category,tasks', limit: '100', ...(after ? { after } : {}) },
+        { fields: ACCOUNT_FIELDS_PARAM, limit: '100', ...(after ? { after } : {}) },
         accountsSchema,
         'app',
         gate,

@@ -53,6 +53,13 @@ export const pageTokenSchema = z.object({
   access_token: opt(z.string().min(1).max(4096)),
 });
 
+/** An image as the provider describes it; a URL that is not a string drops the image, not the page. */
+const imageSchema = z.object({
+  url: z.string().max(4000),
+  width: opt(z.number().int().positive().max(10_000)),
+  height: opt(z.number().int().positive().max(10_000)),
+});
+
 export const accountsSchema = z.object({
   paging: opt(
     z.object({
@@ -67,11 +74,18 @@ export const accountsSchema = z.object({
         name: z.string().max(1000).catch('(unnamed page)'),
         category: opt(z.string().max(200)),
         tasks: opt(z.array(z.string().max(100)).max(50)),
+        followers_count: opt(z.number().int().nonnegative()),
+        picture: opt(z.object({ data: imageSchema })),
       }),
     )
     .max(1000),
 });
 export type PageSummary = z.infer<typeof accountsSchema>['data'][number];
+/**
+ * The `fields` of `/me/accounts`: what the picker shows of each Page, its picture (the 100×100 one,
+ * `.type(normal)`) and followers expanded in the same call (docs/provider-interface.md#managed-pages).
+ */
+export const ACCOUNT_FIELDS_PARAM = 'id,name,category,tasks,followers_count,picture.type(normal){url,width,height}';
 /** The person's pages, and whether the list was cut at the bound of calls (docs/provider-interface.md#managed-pages). */
 export interface PageList {
   pages: PageSummary[];
@@ -106,12 +120,6 @@ export const locationSchema = z.object({
 
 const flag = opt(z.union([z.number(), z.boolean()]).transform((v) => v === true || v === 1));
 
-/** An image as the provider describes it; a URL that is not a string drops the image, not the page. */
-const imageSchema = z.object({
-  url: z.string().max(4000),
-  width: opt(z.number().int().positive().max(10_000)),
-  height: opt(z.number().int().positive().max(10_000)),
-});
 
 export const pageDetailsSchema = z.object({
   id: idString,

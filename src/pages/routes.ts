@@ -9,6 +9,7 @@ import { requireCsrf } from '../session/csrf';
 import { sessionIdOf } from '../session/middleware';
 import { save } from '../session/persist';
 import { connectChosenPage } from './connect';
+import { MAX_QUERY, toPickerView } from './picker-view';
 import { showFeed, showPage } from './fragments';
 import { imageFilter } from './images';
 import { sessionRateLimit } from './limits';
@@ -43,7 +44,7 @@ export function pageRoutes(ctx: AppContext): Router {
     req.params.pageId = pageIdParam(value);
     next();
   });
-  router.get('/', (req, res) => picker(ctx, req, res));
+  router.get('/', (req, res) => picker(ctx, req, res, images));
   router.post('/:pageId/connect', requireCsrf, (req, res) => connect(ctx, req, res));
   router.get('/:pageId', (req, res) => page(ctx, req, res, images));
   router.get('/:pageId/feed', (req, res) => olderPosts(ctx, req, res, images));
@@ -51,13 +52,14 @@ export function pageRoutes(ctx: AppContext): Router {
   return router;
 }
 
-async function picker(ctx: AppContext, req: Request, res: Response): Promise<void> {
+async function picker(ctx: AppContext, req: Request, res: Response, images: Images): Promise<void> {
   const user = ctx.connections.userAccess(req);
   if (!user.userToken) throw new NotConnectedError('Connect your account to choose a page.');
   if (ctx.config.pageId) {
     res.redirect(303, `/pages/${ctx.config.pageId}`);
     return;
   }
+  const query = singleParam(req.query, 'q', MAX_QUERY) ?? '';
   // Declining the permission to list Pages is not "you manage no Pages": the picker says which it is.
   const list = await listPages(ctx, user.sessionId, user.userToken).catch((err: unknown) => {
     if (isPermissionError(err)) return undefined;
@@ -68,12 +70,7 @@ async function picker(ctx: AppContext, req: Request, res: Response): Promise<voi
     title: 'Choose a page',
     listBlocked: list === undefined,
     cut: list?.cut ?? false,
-    pages: (list?.pages ?? []).map((p) => ({
-      id: p.id,
-      name: p.name,
-      category: p.category,
-      connected: connected.has(p.id),
-    })),
+    picker: toPickerView(list?.pages ?? [], connected, query, images),
     declined: declinedPermissions(ctx, user)
       .filter((scope) => !(list === undefined && scope === LIST_SCOPE))
       .map(permissionWords),

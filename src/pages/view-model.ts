@@ -294,7 +294,7 @@ export function linkDomain(raw: string | undefined): string | undefined {
   return new URL(wrapped ?? href).hostname.replace(/^www\./, '') || undefined;
 }
 
-function image(
+export function image(
   src: string | undefined,
   size: { width?: number | undefined; height?: number | undefined } | undefined,
   alt: string,
