@@ -120,7 +120,6 @@ export const locationSchema = z.object({
 
 const flag = opt(z.union([z.number(), z.boolean()]).transform((v) => v === true || v === 1));
 
-
 export const pageDetailsSchema = z.object({
   id: idString,
   name: opt(text),

@@ -1,7 +1,13 @@
 import type { AppContext } from '../context';
 import type { ReadGate } from '../graph/client';
 import { GraphApiError } from '../graph/errors';
-import { PAGE_FIELDS_PARAM, type FeedResponse, type PageDetails, type PageList } from '../graph/schemas';
+import {
+  PAGE_FIELDS_PARAM,
+  type FeedResponse,
+  type PageDetails,
+  type PageList,
+  type PageSummary,
+} from '../graph/schemas';
 import type { PageAccess, PageChanges } from '../session/access';
 import { pageName } from './view-model';
 
@@ -167,13 +173,22 @@ export function listPages(ctx: AppContext, sessionId: string, userToken: string)
   return ctx.accounts.get(userToken, () => ctx.graph.listPages(userToken, gateOf(ctx, sessionId)));
 }
 
+/** A page as the picker's list of pages, still at hand, shows it; undefined when not at hand. */
+export function listedPage(
+  ctx: Pick<AppContext, 'accounts'>,
+  userToken: string | undefined,
+  pageId: string,
+): PageSummary | undefined {
+  return userToken ? ctx.accounts.peek(userToken)?.pages.find((p) => p.id === pageId) : undefined;
+}
+
 /** The person's role on a page as the picker's list of pages, still at hand, says; undefined when not at hand. */
 export function listedRole(
   ctx: Pick<AppContext, 'accounts'>,
   userToken: string | undefined,
   pageId: string,
 ): string[] | undefined {
-  const tasks = userToken ? ctx.accounts.peek(userToken)?.pages.find((p) => p.id === pageId)?.tasks : undefined;
+  const tasks = listedPage(ctx, userToken, pageId)?.tasks;
   return tasks ? [...tasks].sort() : undefined;
 }
 
