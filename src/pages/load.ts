@@ -77,6 +77,29 @@ export async function readPage(ctx: AppContext, access: PageAccess, token: strin
 }
 
 /**
+ * The Page's details alone, for the header card of an older-posts page: as the page view reads them, so a
+ * warm cache serves them with no call, and otherwise one call with the session's own token. The cache is read
+ * only on the same terms as the page view's ({@link readPage}); a fresh answer does not refresh it.
+ */
+export async function readDetails(
+  ctx: AppContext,
+  access: PageAccess,
+  token: string,
+): Promise<{ details: PageDetails; changes: PageChanges }> {
+  const { pageId } = access;
+  const load = () => ctx.graph.pageDetails(token, pageId, gateOf(ctx, access.sessionId));
+  const changes: PageChanges = {};
+  const share = ctx.pageCache.enabled ? await shareKey(ctx, access, changes) : undefined;
+  const confirmed =
+    access.tokenConfirmedAt !== undefined && ctx.now() - access.tokenConfirmedAt < ctx.config.pageCacheTtlSec * 1000;
+  if (share === undefined || !confirmed) return { details: await load(), changes };
+  const details = await ctx.pageCache.get(pageId, 'details', `${DETAILS_FIELDS} ${share}`, load, {
+    live: access.live,
+  });
+  return { details, changes };
+}
+
+/**
  * The page view's load: both reads, and when the provider refused a permission (the person declined
  * `pages_read_engagement`, or the Page's settings keep its posts from the app) the details alone when they
  * were read, else only the name the session knows, and no feed (docs/architecture.md#error-model). Any other

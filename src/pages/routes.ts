@@ -13,7 +13,17 @@ import { MAX_QUERY, toPickerView } from './picker-view';
 import { showFeed, showPage } from './fragments';
 import { imageFilter } from './images';
 import { sessionRateLimit } from './limits';
-import { bothOrDrop, forPage, gateOf, isPermissionError, listPages, loadPage, readPage, type PageShown } from './load';
+import {
+  bothOrDrop,
+  forPage,
+  gateOf,
+  isPermissionError,
+  listPages,
+  loadPage,
+  readDetails,
+  readPage,
+  type PageShown,
+} from './load';
 import { toFeedView, toPageView, type ViewOptions } from './view-model';
 import { PROVIDER_NAME, permissionWords } from '../words';
 
@@ -184,15 +194,24 @@ async function olderPosts(ctx: AppContext, req: Request, res: Response, images: 
   const access = ctx.connections.pageAccess(req, pageId);
   const token = pageTokenOrRedirect(ctx, req, res, access);
   if (!token) return;
-  const feed = await forPage(
-    ctx,
-    access,
-    ctx.graph.feed(token, pageId, { after, before }, gateOf(ctx, access.sessionId)),
-  ).catch(staleCursor);
-  const name = access.name || `Page ${pageId}`;
+  // The header card as on the page view, read alongside the feed: one round trip of latency.
+  const [feed, read] = await Promise.all([
+    forPage(ctx, access, ctx.graph.feed(token, pageId, { after, before }, gateOf(ctx, access.sessionId))).catch(
+      staleCursor,
+    ),
+    forPage(ctx, access, readDetails(ctx, access, token)).catch((err: unknown) => {
+      // Details refused (a declined permission) still leave the posts worth showing, under the name alone.
+      if (isPermissionError(err)) return { details: { id: pageId }, changes: {} };
+      throw err;
+    }),
+  ]);
+  ctx.connections.applyPageChanges(req, pageId, read.changes);
+  const fallbackName = access.name || `Page ${pageId}`;
+  const page = showPage(req.app, read.details, (d) => toPageView(d, fallbackName, { images }));
   res.render('feed', {
-    title: `${name}: posts`,
-    page: { id: pageId, name },
+    title: `${page.view.name}: older posts`,
+    page: page.view,
+    card: page.card,
     feed: toFeedView(feed, 'older', { images, pageId, offset }),
   });
 }
