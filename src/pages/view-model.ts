@@ -64,6 +64,9 @@ export interface PostView {
   /** Paragraphs, each a list of segments; `more` is the rest of a long text, behind "See more". */
   lines: Segment[][];
   more?: Segment[][];
+  /** What happened, in the provider's words ("… updated their cover photo."), above the message if any. */
+  story?: string;
+  /** Only a story, no message of its own. */
   isStory: boolean;
   timeIso?: string;
   timeText: string;
@@ -320,15 +323,16 @@ const PREVIEW_BOX = { width: 1200, height: 630 };
 
 export function toPostView(post: Post, options: ViewOptions = {}): PostView {
   const images = options.images ?? NO_IMAGES;
-  const text = post.message ?? post.story ?? '';
+  const story = post.story?.trim() || undefined;
   const time = formatTime(post.created_time);
-  const paragraphs = text.split(/\r?\n/);
+  // A story-only post has no message: its story is its whole text, and no empty paragraph follows it.
+  const paragraphs = post.message === undefined ? [] : post.message.split(/\r?\n/);
   const long = splitLong(paragraphs);
   const first = post.attachments?.data.find((a): a is Attachment => a !== undefined);
   const view: PostView = {
     id: post.id,
     lines: (long ? long.head : paragraphs).map(linkify),
-    isStory: post.message === undefined && post.story !== undefined,
+    isStory: post.message === undefined && story !== undefined,
     timeIso: time.iso,
     timeText: time.text,
     counts: [
@@ -340,6 +344,7 @@ export function toPostView(post: Post, options: ViewOptions = {}): PostView {
     ].filter(Boolean),
   };
   if (long) view.more = long.rest.map(linkify);
+  if (story) view.story = story;
   const permalink = httpHref(post.permalink_url);
   if (permalink) view.permalink = permalink;
   const media = first?.media?.image;

@@ -83,13 +83,22 @@ describe('page view model', () => {
     });
     expect(formatTime('nonsense')).toEqual({ text: 'Unknown time' });
   });
-  it('when a post has only a story, then it is marked as a story; multi-line text keeps its lines', () => {
+  it('when a post has only a story, then the story is what it says, with no empty text; multi-line text keeps its lines', () => {
     expect(
       toPostView({ id: '1_2', created_time: '2026-10-01T12:30:00+0000', story: 'Ada updated the cover photo.' }),
     ).toMatchObject({
       isStory: true,
-      lines: [[{ text: 'Ada updated the cover photo.' }]],
+      story: 'Ada updated the cover photo.',
+      lines: [],
     });
+    expect(
+      toPostView({
+        id: '1_4',
+        created_time: '2026-10-01T12:30:00+0000',
+        story: 'Ada is feeling thankful.',
+        message: 'Thank you!',
+      }),
+    ).toMatchObject({ isStory: false, story: 'Ada is feeling thankful.', lines: [[{ text: 'Thank you!' }]] });
     expect(toPostView({ id: '1_3', created_time: '2026-10-01T12:30:00+0000', message: 'a\nb' })).toMatchObject({
       isStory: false,
       lines: [[{ text: 'a' }], [{ text: 'b' }]],
