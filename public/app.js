@@ -93,7 +93,8 @@
     for (var i = 0; i < times.length; i++) {
       var date = new Date(times[i].getAttribute('datetime'));
       if (isNaN(date.getTime())) continue;
-      times[i].textContent = wording(date, now);
+      // A date that matters as a date (a receipt's) is never made relative.
+      times[i].textContent = times[i].hasAttribute('data-exact') ? exact.format(date) : wording(date, now);
       times[i].title = exact.format(date);
     }
   }

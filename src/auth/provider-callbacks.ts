@@ -72,8 +72,7 @@ export function providerCallbackRoutes(ctx: AppContext): Router {
       code,
       requestedAt: new Date(parsed.data.requestedAt).toISOString(),
       requestedAtText: formatUtc(parsed.data.requestedAt),
-      sessions: parsed.data.sessions,
-      pages: parsed.data.pages,
+      done: receiptLines(parsed.data.sessions, parsed.data.pages),
     });
   });
   return router;
@@ -142,6 +141,22 @@ function smallForm(): RequestHandler {
       const type = (err as { type?: string }).type;
       res.status(400).json({ error: 'invalid_request', reason: type === 'entity.too.large' ? 'too_large' : 'body' });
     });
+}
+
+/**
+ * What removing the app and asking for deletion did, in words, across both callbacks: the deauthorize one
+ * usually came first and ended the sessions, and the deletion reports the sum. Nothing left to end reads as
+ * such, not as "0 sessions".
+ */
+export function receiptLines(sessions: number, pages: number): string[] {
+  return [
+    sessions === 0
+      ? 'found no signed-in session of yours left to end: you had signed out, or it had already ended;'
+      : `ended your ${sessions === 1 ? 'signed-in session' : `${sessions} signed-in sessions`} on every server, with the access tokens ${sessions === 1 ? 'it' : 'they'} held;`,
+    pages === 0
+      ? 'held no cached details or posts of a Page of yours, so there was none to drop.'
+      : `dropped the cached details and posts of the ${pages === 1 ? 'Page' : `${pages} Pages`} you had connected.`,
+  ];
 }
 
 const UTC = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
