@@ -9,6 +9,16 @@ export const DEFAULT_API_VERSION = 'v26.0';
 /** Where the login dialog lives (FB_AUTH_URL); its origin is also the id_token's issuer. */
 export const DEFAULT_AUTH_URL = 'https://www.facebook.com';
 
+/**
+ * The provider's web origin, where a Page's `link` and a post's `permalink_url` point: the dialog's. Such links
+ * are shown on the configured FB_AUTH_URL's origin instead — the same in production, the emulator's www host in
+ * demo mode (docs/provider-interface.md#web-links).
+ */
+export const PROVIDER_WEB_ORIGIN = new URL(DEFAULT_AUTH_URL).origin;
+
+/** The person's *Apps and Websites* settings on the provider's web origin (the privacy page links to it). */
+export const APP_SETTINGS_PATH = '/settings?tab=applications';
+
 /** Where the Graph API answers (FB_GRAPH_URL). */
 export const DEFAULT_GRAPH_URL = 'https://graph.facebook.com';
 

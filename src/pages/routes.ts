@@ -24,7 +24,7 @@ import {
   readPage,
   type PageShown,
 } from './load';
-import { toFeedView, toPageView, type ViewOptions } from './view-model';
+import { providerWeb, toFeedView, toPageView, type ViewOptions } from './view-model';
 import { PROVIDER_NAME, permissionWords } from '../words';
 
 /**
@@ -49,6 +49,8 @@ export function pageRoutes(ctx: AppContext): Router {
   const router = Router();
   // Only images the CSP lets the browser load are rendered (docs/architecture.md#images).
   const images = imageFilter(ctx.config.imageOrigins);
+  // The provider's web links on the configured dialog origin: the emulator's www host in demo mode.
+  const web = providerWeb(ctx.config.authUrl);
   // Every :pageId is checked before anything goes upstream.
   router.param('pageId', (req, _res, next, value) => {
     req.params.pageId = pageIdParam(value);
@@ -56,13 +58,13 @@ export function pageRoutes(ctx: AppContext): Router {
   });
   router.get('/', (req, res) => picker(ctx, req, res, images));
   router.post('/:pageId/connect', requireCsrf, (req, res) => connect(ctx, req, res));
-  router.get('/:pageId', (req, res) => page(ctx, req, res, images));
-  router.get('/:pageId/feed', (req, res) => olderPosts(ctx, req, res, images));
-  router.get('/:pageId/feed/fresh', (req, res) => freshPosts(ctx, req, res, images));
+  router.get('/:pageId', (req, res) => page(ctx, req, res, { images, web }));
+  router.get('/:pageId/feed', (req, res) => olderPosts(ctx, req, res, { images, web }));
+  router.get('/:pageId/feed/fresh', (req, res) => freshPosts(ctx, req, res, { images, web }));
   return router;
 }
 
-async function picker(ctx: AppContext, req: Request, res: Response, images: Images): Promise<void> {
+async function picker(ctx: AppContext, req: Request, res: Response, images: Shown['images']): Promise<void> {
   const user = ctx.connections.userAccess(req);
   if (!user.userToken) throw new NotConnectedError('Connect your account to choose a page.');
   if (ctx.config.pageId) {
@@ -108,10 +110,11 @@ async function connect(ctx: AppContext, req: Request, res: Response): Promise<vo
   res.redirect(303, `/pages/${pageId}`);
 }
 
-type Images = NonNullable<ViewOptions['images']>;
+/** How every view of a page shows the provider's images and links. */
+type Shown = Required<Pick<ViewOptions, 'images' | 'web'>>;
 
 /** A Page: what the session holds for it, the load, what the load taught the session, the view. */
-async function page(ctx: AppContext, req: Request, res: Response, images: Images): Promise<void> {
+async function page(ctx: AppContext, req: Request, res: Response, shown: Shown): Promise<void> {
   const pageId = req.params.pageId as string;
   const access = ctx.connections.pageAccess(req, pageId);
   // Authorization first: the shared cache is read only for a session that holds a token for this page.
@@ -120,15 +123,15 @@ async function page(ctx: AppContext, req: Request, res: Response, images: Images
   const { outcome, changes } = await loadPage(ctx, access, token);
   ctx.connections.applyPageChanges(req, pageId, changes);
   if ('error' in outcome) throw outcome.error;
-  res.render('page', pageLocals(ctx, req.app, access, outcome, images));
+  res.render('page', pageLocals(ctx, req.app, access, outcome, shown));
 }
 
-function pageLocals(ctx: AppContext, app: Application, access: PageAccess, loaded: PageShown, images: Images): object {
+function pageLocals(ctx: AppContext, app: Application, access: PageAccess, loaded: PageShown, shown: Shown): object {
   const { details, feed, refusal, fallbackName } = loaded;
   // A view of a refusal's fallback (no cached answer to key it by) is made for this view alone.
-  const page = showPage(app, details, (d) => toPageView(d, fallbackName, { images }));
+  const page = showPage(app, details, (d) => toPageView(d, fallbackName, shown));
   const posts = feed
-    ? showFeed(app, feed, (f) => toFeedView(f, 'first', { images, pageId: access.pageId }))
+    ? showFeed(app, feed, (f) => toFeedView(f, 'first', { ...shown, pageId: access.pageId }))
     : undefined;
   // Details that could not be read are not "not given": the card alone, no details section.
   const noDetails = refusal !== undefined && details.name === undefined;
@@ -171,7 +174,7 @@ const FEED_SCOPE = 'pages_read_engagement';
  * button of a live page (docs/architecture.md#live-updates). Read like the page view, cache included, and
  * the same HTML for the same answer.
  */
-async function freshPosts(ctx: AppContext, req: Request, res: Response, images: Images): Promise<void> {
+async function freshPosts(ctx: AppContext, req: Request, res: Response, shown: Shown): Promise<void> {
   const pageId = req.params.pageId as string;
   const access = ctx.connections.pageAccess(req, pageId);
   const token = pageTokenOrRedirect(ctx, req, res, access);
@@ -179,10 +182,10 @@ async function freshPosts(ctx: AppContext, req: Request, res: Response, images: 
   const read = await forPage(ctx, access, readPage(ctx, access, token));
   ctx.connections.applyPageChanges(req, pageId, read.changes);
   const [, feed] = bothOrDrop(ctx, access, read);
-  res.type('html').send(showFeed(req.app, feed, (f) => toFeedView(f, 'first', { images, pageId })).posts.html);
+  res.type('html').send(showFeed(req.app, feed, (f) => toFeedView(f, 'first', { ...shown, pageId })).posts.html);
 }
 
-async function olderPosts(ctx: AppContext, req: Request, res: Response, images: Images): Promise<void> {
+async function olderPosts(ctx: AppContext, req: Request, res: Response, shown: Shown): Promise<void> {
   const pageId = req.params.pageId as string;
   const after = cursor(req.query, 'after');
   const before = cursor(req.query, 'before');
@@ -207,12 +210,12 @@ async function olderPosts(ctx: AppContext, req: Request, res: Response, images: 
   ]);
   ctx.connections.applyPageChanges(req, pageId, read.changes);
   const fallbackName = access.name || `Page ${pageId}`;
-  const page = showPage(req.app, read.details, (d) => toPageView(d, fallbackName, { images }));
+  const page = showPage(req.app, read.details, (d) => toPageView(d, fallbackName, shown));
   res.render('feed', {
     title: `${page.view.name}: older posts`,
     page: page.view,
     card: page.card,
-    feed: toFeedView(feed, 'older', { images, pageId, offset }),
+    feed: toFeedView(feed, 'older', { ...shown, pageId, offset }),
   });
 }
 

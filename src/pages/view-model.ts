@@ -1,5 +1,6 @@
 import type { FeedResponse, PageDetails, PageLocation, Post } from '../graph/schemas';
 import { imageFilter } from './images';
+import { PROVIDER_WEB_ORIGIN } from '../graph/provider';
 
 /**
  * Page data shaped for people (docs/architecture.md#views): the templates only print these
@@ -97,6 +98,8 @@ export interface FeedView {
 export interface ViewOptions {
   /** Default: no image is shown. */
   images?: (url: string | undefined) => string | undefined;
+  /** Where the provider's web links lead ({@link providerWeb}); default: as the provider gave them. */
+  web?: (href: string) => string;
   /** Posts before this feed page (our own `offset` link parameter); undefined when not known. */
   offset?: number;
 }
@@ -201,6 +204,18 @@ const NUMBER = new Intl.NumberFormat('en-GB');
 export function formatCount(n: number, one: string, many: string): string {
   const digits = Number.isSafeInteger(n) && n >= 0 ? String(n).replace(/\B(?=(\d{3})+$)/g, ',') : NUMBER.format(n);
   return `${digits} ${n === 1 ? one : many}`;
+}
+
+/**
+ * The provider's web links (a Page's `link`, a post's `permalink_url`) moved onto the origin of `base`
+ * (FB_AUTH_URL): unchanged in production, the emulator's www host in demo mode. Other links stay as they are.
+ */
+export function providerWeb(base: string): (href: string) => string {
+  const target = new URL(base).origin;
+  return (href) => {
+    const url = new URL(href);
+    return url.origin === PROVIDER_WEB_ORIGIN ? `${target}${url.pathname}${url.search}${url.hash}` : href;
+  };
 }
 
 /** An http(s) URL, normalised; anything else (`javascript:`, relative, junk) is no link. */
@@ -346,7 +361,7 @@ export function toPostView(post: Post, options: ViewOptions = {}): PostView {
   if (long) view.more = long.rest.map(linkify);
   if (story) view.story = story;
   const permalink = httpHref(post.permalink_url);
-  if (permalink) view.permalink = permalink;
+  if (permalink) view.permalink = options.web ? options.web(permalink) : permalink;
   const media = first?.media?.image;
   if (first?.type === 'share') {
     const title = first.title?.trim() || linkDomain(first.url) || 'Shared link';
@@ -466,7 +481,7 @@ export function toPageView(details: PageDetails, fallbackName: string, options: 
   if (details.followers_count !== undefined)
     view.followers = formatCount(details.followers_count, 'follower', 'followers');
   const link = httpHref(details.link);
-  if (link) view.link = link;
+  if (link) view.link = options.web ? options.web(link) : link;
   // Both decorative: the Page's name is the heading beside them. Above the fold, so not lazy.
   const picture = details.picture?.data;
   const profile = image(picture?.url, picture, '', false, images, PROFILE_BOX);

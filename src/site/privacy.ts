@@ -1,16 +1,19 @@
 import { Router } from 'express';
 import type { AppContext } from '../context';
+import { APP_SETTINGS_PATH } from '../graph/provider';
 
 /** The privacy page (docs/architecture.md#privacy-page): what is stored, what is read, how to leave. */
 export function privacyRoutes(ctx: AppContext): Router {
   const router = Router();
   const { config } = ctx;
-  const placeholder = config.demo ? 'the demo operator (OPERATOR_NAME is not set in demo mode)' : 'not configured';
+  // In demo mode nobody operates a service: the page says so in words, not by naming unset variables.
   const view = {
     title: 'Privacy',
-    operatorName: config.operatorName ?? placeholder,
-    operatorContact:
-      config.operatorContact ?? (config.demo ? 'OPERATOR_CONTACT is not set in demo mode' : 'not configured'),
+    demo: config.demo,
+    operatorName: config.operatorName ?? (config.demo ? undefined : 'not configured'),
+    operatorContact: config.operatorContact ?? (config.demo ? undefined : 'not configured'),
+    // The provider's own settings page; in demo mode the emulator's, on the dialog's origin (FB_AUTH_URL).
+    settingsUrl: `${new URL(config.authUrl).origin}${APP_SETTINGS_PATH}`,
     storeWhere:
       config.sessionStore === 'redis'
         ? "in the operator's Redis database, shared by the app's servers"

@@ -1,4 +1,5 @@
 import {
+  providerWeb,
   formatAddress,
   formatEmails,
   formatHours,
@@ -133,5 +134,24 @@ describe('page view model', () => {
       hours: undefined,
       emails: [],
     });
+  });
+});
+
+/** docs/provider-interface.md#web-links */
+describe('providerWeb', () => {
+  it('when the base is the provider’s own (outside demo mode), then its links are as the provider gave them', () => {
+    const web = providerWeb('https://www.facebook.com');
+    expect(web('https://www.facebook.com/1122334455667788/posts/3')).toBe(
+      'https://www.facebook.com/1122334455667788/posts/3',
+    );
+  });
+
+  it('when the base is the emulator’s, then the provider’s web links move onto it, path and query kept, and other links stay', () => {
+    const web = providerWeb('http://localhost:8081');
+    expect(web('https://www.facebook.com/1122334455667788/posts/3?x=1')).toBe(
+      'http://localhost:8081/1122334455667788/posts/3?x=1',
+    );
+    expect(web('https://example.org/www.facebook.com/1')).toBe('https://example.org/www.facebook.com/1');
+    expect(web('https://l.facebook.com/l.php?u=x')).toBe('https://l.facebook.com/l.php?u=x');
   });
 });
