@@ -75,7 +75,7 @@ export function createContext(opts: EmulatorOptions): Context {
   faults.latencyMs = initialLatencyMs;
   const clients = clientMap(opts.clients);
   const seedName = seedNameOf(opts.seed);
-  const data = new DataStore(seedName === 'custom' ? (opts.seed as Seed) : SEEDS[seedName]);
+  const data = new DataStore(seedName === 'custom' ? (opts.seed as Seed) : SEEDS[seedName], now());
   const webhooks = webhooksFor(opts, clients, now);
   return {
     clients,

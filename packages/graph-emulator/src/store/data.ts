@@ -45,7 +45,11 @@ export class DataStore {
   private users = new Map<string, SeedUser>();
   private pages = new Map<string, PageState>();
 
-  constructor(private seed: Seed) {
+  /** @param startedAt the emulator's start: a seed with `timesRelativeTo` is moved to it. */
+  constructor(
+    private seed: Seed,
+    private readonly startedAt: number,
+  ) {
     this.reset();
   }
 
@@ -57,6 +61,7 @@ export class DataStore {
 
   reset(): void {
     const copy = structuredClone(this.seed);
+    if (copy.timesRelativeTo !== undefined) moveTimes(copy, this.startedAt - copy.timesRelativeTo);
     this.users = new Map(copy.users.map((u) => [u.id, u]));
     this.pages = new Map(
       copy.pages.map(({ id, feed, ...rest }) => [id, { id, feed, fields: new Map(Object.entries(rest)) }]),
@@ -99,5 +104,19 @@ export class DataStore {
     if (!isSettablePageField(field)) throw new Error(`Field ${field} cannot be set`);
     if (value === null || value === undefined) page.fields.delete(field);
     else page.fields.set(field, structuredClone(value));
+  }
+}
+
+/** Every post's and comment's time moved by `byMs`, in the provider's format. */
+function moveTimes(seed: Seed, byMs: number): void {
+  const move = (time: string): string => {
+    const ms = Date.parse(time.replace(/\+0000$/, 'Z'));
+    return Number.isNaN(ms) ? time : new Date(ms + byMs).toISOString().replace(/\.\d{3}Z$/, '+0000');
+  };
+  for (const page of seed.pages) {
+    for (const post of page.feed) {
+      post.created_time = move(post.created_time);
+      for (const comment of post.comments ?? []) comment.created_time = move(comment.created_time);
+    }
   }
 }
