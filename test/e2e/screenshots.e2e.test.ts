@@ -31,8 +31,10 @@ const SCREENS = [
   'picker',
   'page',
   'older-posts',
+  'home-connected',
   'settings',
   'signed-out',
+  'picker-many',
 ] as const;
 type Screen = (typeof SCREENS)[number];
 
@@ -134,6 +136,8 @@ describe.each(Object.keys(VIEWPORTS) as (keyof typeof VIEWPORTS)[])('every scree
     await page.getByRole('link', { name: 'Older posts' }).click();
     await page.waitForURL(/\/feed\?after=/);
     await take('older-posts');
+    await page.goto(`${stack.appUrl}/`);
+    await take('home-connected');
 
     await page.goto(`${stack.providerUrl}/settings/apps?user=${ADA.id}`);
     await take('settings');
@@ -142,6 +146,13 @@ describe.each(Object.keys(VIEWPORTS) as (keyof typeof VIEWPORTS)[])('every scree
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.waitForURL((u) => u.origin === stack.appUrl && u.pathname === '/');
     await take('signed-out');
+
+    // A person with 30 Pages: the picker with its filter box.
+    await page.getByRole('link', { name: 'Connect page' }).click();
+    await page.getByRole('radio', { name: /Mary Fairfax/ }).check();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.waitForURL(`${stack.appUrl}/pages`);
+    await take('picker-many');
 
     expect(shot).toEqual([...SCREENS]);
     await context.close();
