@@ -68,7 +68,7 @@ describe('the picker when no page shows', () => {
 const branchNames = (): string[] =>
   TEST_SEED.users
     .find((u) => u.id === SEED_IDS.users.fairfax)!
-    .roles.map((r) => TEST_SEED.pages.find((p) => p.id === r.pageId)!.name!);
+    .roles.map((r) => TEST_SEED.pages.find((p) => p.id === r.pageId)!.name);
 
 describe('the picker against the emulator’s hard-to-reach seeded people', () => {
   let stack: Stack;

@@ -21,7 +21,7 @@ const visible = (html: string) =>
 /** The 30 Pages of the seeded person with many Pages, by name. */
 const fairfaxNames = (): string[] => {
   const roles = TEST_SEED.users.find((u) => u.id === SEED_IDS.users.fairfax)!.roles;
-  return roles.map((r) => TEST_SEED.pages.find((p) => p.id === r.pageId)!.name!);
+  return roles.map((r) => TEST_SEED.pages.find((p) => p.id === r.pageId)!.name);
 };
 
 /** docs/architecture.md#picker */

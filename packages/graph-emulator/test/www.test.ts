@@ -19,7 +19,7 @@ describe('the Page and post views on the www host', () => {
   });
 
   it('when a browser opens a post’s permalink, then the post shows, its story included', async () => {
-    const post = TEST_SEED.pages.find((p) => p.id === PAGES.bakery)!.feed!.find((p) => p.story && p.message)!;
+    const post = TEST_SEED.pages.find((p) => p.id === PAGES.bakery)!.feed.find((p) => p.story && p.message)!;
     const number = post.id.split('_')[1];
     const res = await request(app).get(`/${PAGES.bakery}/posts/${number}`).set('accept', HTML).expect(200);
     expect(res.text).toContain(`<strong>${post.story}</strong>`);
