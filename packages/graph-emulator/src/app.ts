@@ -20,7 +20,7 @@ import { graphHeaders, sendGraphError } from './respond';
 import { logForm, logRequests, requestKind } from './log';
 import { mediaRouter } from './media/routes';
 import { settingsRouter } from './settings/routes';
-import { wwwRouter } from './www/routes';
+import { wwwPages } from './www/routes';
 import { oidcRouter } from './oidc/routes';
 import type { EmulatorControls, EmulatorOptions } from './types';
 import { providerViewsDir } from './views';
@@ -64,7 +64,7 @@ export function buildEmulator(opts: EmulatorOptions): BuiltEmulator {
   // The person's own settings page: a browser page, not an API call, so neither logged nor failed.
   app.use(settingsRouter(ctx));
   // The www host's Page and post views the app's "View on Facebook" links reach: browser pages too.
-  app.use(wwwRouter(ctx));
+  app.use(wwwPages(ctx));
   app.use(oidcRouter(ctx));
 
   app.use(logRequests(ctx.log, ctx.now));

@@ -6,60 +6,52 @@
  * no token — and every other request with such a path goes on to the Graph API, as before. Like the settings
  * page, only by the names the emulator is opened by (../hosts).
  */
-import { Router, type NextFunction, type Request, type Response } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 import type { Context } from '../context';
 import { renderError, setHtmlHeaders } from '../dialog/html';
 import { knownHost } from '../hosts';
 import type { SeedPost } from '../seed';
 import type { PageState } from '../store/data';
 
-const ID_RE = /^\d{1,32}$/;
 /** Posts the Page view lists: its newest, like the top of a real Page. */
 const PAGE_POSTS = 10;
 
-export function wwwRouter(ctx: Context): Router {
-  const router = Router();
-  router.get('/settings', (req, res, next) => {
-    if (req.query.tab !== 'applications') return next();
-    res.redirect(302, '/settings/apps');
-  });
-  router.get('/:pageId', browserOnly(ctx), (req, res, next) => {
-    const page = pageOf(ctx, req.params.pageId);
-    if (page === undefined) return next();
-    setHtmlHeaders(res);
-    res.render('www-page', {
-      page: pageView(page),
-      posts: page.feed.slice(0, PAGE_POSTS).map((post) => postView(page, post)),
-    });
-  });
-  router.get('/:pageId/posts/:number', browserOnly(ctx), (req, res, next) => {
-    const page = pageOf(ctx, req.params.pageId);
-    if (page === undefined) return next();
-    const post = page.feed.find((p) => p.id === `${page.id}_${String(req.params.number)}`);
-    if (post === undefined) return renderError(res, 404, 'Content not found', 'This post is not on this Page.');
-    setHtmlHeaders(res);
-    res.render('www-post', { page: pageView(page), post: postView(page, post) });
-  });
-  return router;
-}
-
-/** A browser's navigation without a credential on a name the emulator is opened by; anything else is an API call. */
-function browserOnly(ctx: Context) {
+/**
+ * A plain middleware, not a Router with `:params`: a Router would decode every path (a `%` alone is then a
+ * 500) and answer OPTIONS itself, where these paths must stay the Graph API's unless a browser asks for a page.
+ */
+export function wwwPages(ctx: Context) {
   return (req: Request, res: Response, next: NextFunction): void => {
-    const navigation =
-      (req.get('accept') ?? '').includes('text/html') &&
-      req.get('authorization') === undefined &&
-      req.query.access_token === undefined;
-    if (!navigation) return next('router');
+    if (req.method !== 'GET') return next();
+    if (req.path === '/settings' && req.query.tab === 'applications') return res.redirect(302, '/settings/apps');
+    const match = PATH_RE.exec(req.path);
+    if (match === null || !browserNavigation(req)) return next();
+    const page = ctx.data.page(match[1]!);
+    if (page === undefined) return next();
     if (!knownHost(req.get('host'), ctx.port, ctx.clients.values())) {
       return renderError(res, 403, 'Forbidden', 'This page answers only on the emulator’s own address.');
     }
-    next();
+    setHtmlHeaders(res);
+    if (match[2] === undefined) {
+      const posts = page.feed.slice(0, PAGE_POSTS).map((post) => postView(page, post));
+      return res.render('www-page', { page: pageView(page), posts });
+    }
+    const post = page.feed.find((p) => p.id === `${page.id}_${match[2]!}`);
+    if (post === undefined) return renderError(res, 404, 'Content not found', 'This post is not on this Page.');
+    res.render('www-post', { page: pageView(page), post: postView(page, post) });
   };
 }
 
-function pageOf(ctx: Context, id: unknown): PageState | undefined {
-  return typeof id === 'string' && ID_RE.test(id) ? ctx.data.page(id) : undefined;
+/** `/{page-id}` or `/{page-id}/posts/{n}`: digits only, so nothing needs decoding. */
+const PATH_RE = /^\/(\d{1,32})(?:\/posts\/(\d{1,32}))?$/;
+
+/** A browser's navigation asks for HTML and carries no credential; anything else is an API call. */
+function browserNavigation(req: Request): boolean {
+  return (
+    (req.get('accept') ?? '').includes('text/html') &&
+    req.get('authorization') === undefined &&
+    req.query.access_token === undefined
+  );
 }
 
 function pageView(page: PageState): { id: string; name: string; category?: string; about?: string } {
