@@ -27,7 +27,13 @@ describe('loadConfig', () => {
     expect(config.apiVersion).toBe(DEFAULT_API_VERSION);
     // The demo runs the provider's OIDC flow with PKCE (docs/provider-interface.md#pkce), and its emulator
     // delivers webhooks, so it asks for the permission to subscribe pages.
-    expect(config.scopes).toEqual(['openid', 'pages_show_list', 'pages_read_engagement', 'pages_manage_metadata']);
+    expect(config.scopes).toEqual([
+      'openid',
+      'pages_show_list',
+      'pages_read_engagement',
+      'pages_manage_metadata',
+      'business_management',
+    ]);
     expect(config.webhookVerifyToken).toMatch(/^[\w-]{32}$/);
     expect(config.pkce).toBe(true);
     expect(config.oidc).toBe(true);

@@ -1,4 +1,4 @@
-import type { PageSummary } from '../graph/schemas';
+import type { ListedPage } from '../graph/schemas';
 import { roleWords } from '../words';
 import { formatCount, image, type ImageView, type ViewOptions } from './view-model';
 
@@ -21,6 +21,8 @@ export interface PickerItem {
   /** The first letter, shown where there is no picture. */
   initial: string;
   connected: boolean;
+  /** The business portfolio the Page was reached through, when not through `/me/accounts`. */
+  portfolio?: string;
   /** The name's words, folded as the filter compares them (see {@link searchText}). */
   search: string;
   /** Not matching the filter: rendered with `hidden`, so the script can show it again. */
@@ -63,7 +65,7 @@ export function matchesQuery(search: string, query: string): boolean {
 }
 
 export function toPickerView(
-  pages: readonly PageSummary[],
+  pages: readonly ListedPage[],
   connected: ReadonlySet<string>,
   query: string,
   images: NonNullable<ViewOptions['images']>,
@@ -83,6 +85,7 @@ export function toPickerView(
     const category = p.category?.trim();
     if (category) item.category = category;
     if (p.followers_count !== undefined) item.followers = formatCount(p.followers_count, 'follower', 'followers');
+    if (p.portfolio) item.portfolio = p.portfolio;
     const role = roleWords(p.tasks);
     if (role) item.role = role;
     // Decorative: the Page's name is beside it.
