@@ -16,7 +16,7 @@ import { grantsPage } from '../store/tokens';
 import { hasScope } from './auth';
 import { businessesEdge } from './business';
 import { edgeLinks, type GraphCall } from './call';
-import { namesOf, parseFields, withId } from './fields';
+import { parseFields, withId } from './fields';
 import { PAGE, pageFieldValues } from './page';
 import { paginate, parsePageQuery, type Paged } from './paging';
 import { profilePicture } from './picture';
