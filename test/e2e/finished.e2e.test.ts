@@ -51,17 +51,6 @@ test('when older posts are opened, then the header card stays, and a story reads
   expect(await axeProblems(page)).toEqual([]);
 });
 
-test('when the permission for posts was declined, then what the page says spans its whole width', async () => {
-  const { page } = browser;
-  await connectBakery(page, ['pages_read_engagement']);
-  await page.locator('.feed-blocked').waitFor();
-  const [layout, feed] = await Promise.all([
-    page.locator('.layout').boundingBox(),
-    page.locator('.layout > .feed').boundingBox(),
-  ]);
-  expect(feed!.width).toBeCloseTo(layout!.width, 0);
-});
-
 test('when View on Facebook is followed, for the Page and for a post, then the emulator shows that Page and that post', async () => {
   const { page, context } = browser;
   await connectBakery(page);
@@ -92,4 +81,16 @@ test('when Ada removes Pagelight and asks for deletion, then the receipt says wh
   expect(text).toMatch(/On \d{1,2} \w{3} \d{4}, \d\d:\d\d/);
   expect(text).not.toMatch(/On now|\b0 (signed-in|page)/);
   expect(await axeProblems(settings)).toEqual([]);
+});
+
+// Last: the emulator, like the provider, remembers a declined permission for the person from then on.
+test('when the permission for posts was declined, then what the page says spans its whole width', async () => {
+  const { page } = browser;
+  await connectBakery(page, ['pages_read_engagement']);
+  await page.locator('.feed-blocked').waitFor();
+  const [layout, feed] = await Promise.all([
+    page.locator('.layout').boundingBox(),
+    page.locator('.layout > .feed').boundingBox(),
+  ]);
+  expect(feed!.width).toBeCloseTo(layout!.width, 0);
 });
