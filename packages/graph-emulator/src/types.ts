@@ -234,7 +234,11 @@ export interface EmulatorControls {
   setRateLimit(limit: RateLimit | null): void;
   /** Set (or with null/undefined, unset) one field of a page. */
   setPageField(pageId: string, field: string, value: unknown): void;
-  /** Back to the seed data; clears failures, latency, rate limits and the log. Tokens stay. */
+  /** The person's tasks on a page from now on (null: no role), as when a Page admin changes them. */
+  setRole(userId: string, pageId: string, tasks: string[] | null): void;
+  /** The provider refuses an insights metric it served until now, as it does one it has retired (README#insights). */
+  refuseMetric(metric: string): void;
+  /** Back to the seed data; clears failures, latency, rate limits, refused metrics and the log. Tokens stay. */
   reset(): void;
   /** Replaces the data with the named seed (`demo` or `test`), then resets as `reset()` does. */
   loadSeed(name: SeedName): void;

@@ -26,7 +26,9 @@ import {
   latencySchema,
   parseFailure,
   rateLimitSchema,
+  refuseMetricSchema,
   removeAppSchema,
+  roleSchema,
   revokeSchema,
   seedSchema,
   tokenFilterSchema,
@@ -72,6 +74,13 @@ export function createControls(ctx: Context): EmulatorControls {
     },
     setPageField(pageId: string, field: string, value: unknown): void {
       ctx.data.setPageField(pageId, field, value);
+    },
+    setRole(userId: string, pageId: string, tasks: string[] | null): void {
+      const req = parse('setRole', () => roleSchema.parse({ userId, pageId, tasks }));
+      ctx.data.setRole(req.userId, req.pageId, req.tasks);
+    },
+    refuseMetric(metric: string): void {
+      ctx.refusedMetrics.add(parse('refuseMetric', () => refuseMetricSchema.parse({ metric })).metric);
     },
     reset(): void {
       resetAll(ctx);
@@ -123,6 +132,7 @@ export function createControls(ctx: Context): EmulatorControls {
 /** Back to the loaded seed's data, with no latency, failure, rate limit, log or webhook state. */
 function resetAll(ctx: Context): void {
   ctx.data.reset();
+  ctx.refusedMetrics.clear();
   ctx.faults.clear(ctx.initialLatencyMs);
   ctx.usage.reset();
   ctx.log.clear();

@@ -14,6 +14,7 @@ import { tokenEndpoint } from '../token/endpoint';
 import { authenticate, type Caller } from './auth';
 import { debugToken } from './debug-token';
 import type { GraphCall } from './call';
+import { pageInsights, postInsights } from './insights';
 import { pageEdge, pageNode } from './page';
 import { pictureEdge } from './picture';
 import { postNode } from './post-node';
@@ -97,11 +98,13 @@ function graphCall(
 
 function answer(call: GraphCall, node: Node, edge: string | undefined): unknown {
   if (node.kind === 'user') return edge === undefined ? userNode(call, node.user) : userEdge(call, node.user, edge);
-  // The post's own edges (`/<post_id>/comments`, …) are not emulated; they are read through field expansion.
+  // The post's own edges (`/<post_id>/comments`, …) are not emulated but for insights; they are read through field expansion.
   if (node.kind === 'post') {
+    if (edge === 'insights') return postInsights(call, node.page, node.post);
     if (edge !== undefined) throw unsupportedGet(`${node.post.id}/${edge}`);
     return postNode(call, node.page, node.post);
   }
+  if (edge === 'insights') return pageInsights(call, node.page);
   return edge === undefined ? pageNode(call, node.page) : pageEdge(call, node.page, edge);
 }
 
