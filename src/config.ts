@@ -10,6 +10,7 @@ import {
   JWKS_PATH,
   OPENID_SCOPE,
   SUBSCRIBE_SCOPE,
+  INSIGHTS_SCOPE,
 } from './graph/provider';
 
 /** A configuration problem, reported as one line naming the variable. */
@@ -335,7 +336,7 @@ function derive(vars: Vars) {
   // provider delivers webhooks, so its pages may be subscribed (docs/architecture.md#live-updates).
   const scopes =
     vars.FB_SCOPES ??
-    (demo ? [OPENID_SCOPE, ...DEFAULT_SCOPES.split(' '), SUBSCRIBE_SCOPE] : DEFAULT_SCOPES.split(' '));
+    (demo ? [OPENID_SCOPE, ...DEFAULT_SCOPES.split(' '), SUBSCRIBE_SCOPE, INSIGHTS_SCOPE] : DEFAULT_SCOPES.split(' '));
   const sessionSecrets = vars.SESSION_SECRET ?? [randomBytes(32).toString('base64url')];
   const baseUrl = vars.BASE_URL ?? `http://localhost:${vars.PORT}`;
   return {

@@ -13,15 +13,17 @@ import {
   permissionsSchema,
   subscribeSchema,
   tokenSchema,
+  insightsSchema,
   FEED_FIELDS_PARAM,
   PAGE_FIELDS_PARAM,
   type FeedResponse,
+  type InsightsResponse,
   type Me,
   type PageDetails,
   type PageList,
   type PageSummary,
 } from './schemas';
-import type { ProviderCall } from './calls';
+import { callTemplate, type ProviderCall } from './calls';
 import { GraphTransport, type RetryPolicy, type TransportOptions } from './transport';
 import type { UsageReadings } from './usage';
 
@@ -257,6 +259,28 @@ export class GraphClient {
   }
 
   /**
+   * Daily figures of the Page's `metrics` for the days ending after `range.since` up to `range.until` (Unix
+   * seconds, at most 90 days apart: docs/provider-interface.md#insights), in one call. Needs `read_insights`
+   * and a person who can perform the ANALYZE task on the Page.
+   */
+  async pageInsights(
+    pageToken: string,
+    pageId: string,
+    metrics: readonly string[],
+    range: { since: number; until: number },
+    gate?: ReadGate,
+  ): Promise<InsightsResponse> {
+    const query = { metric: metrics.join(','), period: 'day', since: String(range.since), until: String(range.until) };
+    return this.read(pageToken, `/${pageId}/insights`, query, insightsSchema, 'page', gate);
+  }
+
+  /** A post's lifetime figure of `metric` (its viewers): `/{post-id}/insights` (docs/provider-interface.md#insights). */
+  async postInsights(pageToken: string, postId: string, metric: string, gate?: ReadGate): Promise<InsightsResponse> {
+    const query = { metric, period: 'lifetime' };
+    return this.read(pageToken, `/${postId}/insights`, query, insightsSchema, 'page', gate);
+  }
+
+  /**
    * Subscribes the app to the page's `feed` webhooks (docs/provider-interface.md#subscribed-apps), with the
    * page token; needs `pages_manage_metadata`. Idempotent at the provider, so a retry is harmless.
    */
@@ -299,7 +323,7 @@ export class GraphClient {
     const proof: Record<string, string> = this.options.appSecret
       ? { appsecret_proof: appSecretProof(token, this.options.appSecret) }
       : {};
-    const shape = callShape(path);
+    const shape = callTemplate(path);
     if (this.formPaths.has(shape)) {
       return this.transport.call(
         {
@@ -348,10 +372,6 @@ export class GraphClient {
   }
 }
 
-/** A call path with its ids generalised (`/v26.0/123/feed` → `/v26.0/{id}/feed`): bounded, and names no page. */
-function callShape(path: string): string {
-  return path.replace(/\/\d+(?=\/|$)/g, '/{id}');
-}
 
 /** The client for the provider a config points at: its API origin, version, app and callback. The clock is the system's unless overridden. */
 export function graphClientFor(
