@@ -372,7 +372,6 @@ export class GraphClient {
   }
 }
 
-
 /** The client for the provider a config points at: its API origin, version, app and callback. The clock is the system's unless overridden. */
 export function graphClientFor(
   config: Pick<Config, 'graphUrl' | 'apiVersion' | 'appId' | 'appSecret' | 'callbackUrl' | 'providerTimeoutMs'>,

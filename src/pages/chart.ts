@@ -51,13 +51,14 @@ export function lineChart(
   };
   const top = niceCeiling(Math.max(0, ...points.map((p) => p.value)));
   const x = (i: number) =>
-    points.length === 1 ? (plot.left + plot.right) / 2 : plot.left + ((plot.right - plot.left) * i) / (points.length - 1);
+    points.length === 1
+      ? (plot.left + plot.right) / 2
+      : plot.left + ((plot.right - plot.left) * i) / (points.length - 1);
   // An all-zero series lies on the x axis: the scale's top is then 1, not 0 (no division by zero).
   const y = (v: number) => plot.bottom - ((plot.bottom - plot.top) * Math.max(0, v)) / (top || 1);
   const xy = points.map((p, i) => ({ x: round(x(i)), y: round(y(p.value)) }));
   const line = xy.map((p, i) => `${i === 0 ? 'M' : 'L'}${p.x} ${p.y}`).join(' ');
-  const area =
-    xy.length < 2 ? '' : `${line} L${xy[xy.length - 1]!.x} ${plot.bottom} L${xy[0]!.x} ${plot.bottom} Z`;
+  const area = xy.length < 2 ? '' : `${line} L${xy[xy.length - 1]!.x} ${plot.bottom} L${xy[0]!.x} ${plot.bottom} Z`;
   return {
     width: size.width,
     height: size.height,
@@ -65,7 +66,10 @@ export function lineChart(
     line,
     area,
     dots: xy.length === 1 ? xy : [],
-    yTicks: (top === 0 ? [0] : Number.isInteger(top / 2) ? [0, top / 2, top] : [0, top]).map((v) => ({ at: round(y(v)), label: format(v) })),
+    yTicks: (top === 0 ? [0] : Number.isInteger(top / 2) ? [0, top / 2, top] : [0, top]).map((v) => ({
+      at: round(y(v)),
+      label: format(v),
+    })),
     xTicks: xTicksOf(points, x),
     empty: points.length === 0,
   };

@@ -119,7 +119,9 @@ function chartOf(spec: ChartSpec, series: InsightSeries, byName: Map<string, Ins
     explanation: spec.explanation,
     total: formatCount(total, ...spec.unit),
     ...changeOf(total, before),
-    ...(followers ? { aside: `${formatCount(followers.value, 'follower', 'followers')} on ${followers.day.long}` } : {}),
+    ...(followers
+      ? { aside: `${formatCount(followers.value, 'follower', 'followers')} on ${followers.day.long}` }
+      : {}),
     chart: lineChart(
       current.map((d) => ({ label: d.day.short, value: d.value })),
       formatWhole,

@@ -75,7 +75,9 @@ export async function readPage(ctx: AppContext, access: PageAccess, token: strin
  * Otherwise its reads go upstream (`PageCacheStore.refresh`) and their success is noted as `tokenConfirmedAt`.
  */
 export function tokenProvedRecently(ctx: AppContext, access: PageAccess): boolean {
-  return access.tokenConfirmedAt !== undefined && ctx.now() - access.tokenConfirmedAt < ctx.config.pageCacheTtlSec * 1000;
+  return (
+    access.tokenConfirmedAt !== undefined && ctx.now() - access.tokenConfirmedAt < ctx.config.pageCacheTtlSec * 1000
+  );
 }
 
 /**
