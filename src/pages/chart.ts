@@ -35,13 +35,13 @@ export interface ChartModel {
   empty: boolean;
 }
 
-const MARGIN = { left: 56, right: 16, top: 12, bottom: 28 };
+const MARGIN = { left: 52, right: 12, top: 12, bottom: 30 };
 
 /** The chart of `points`, in a `width` × `height` box; `format` writes the y axis' numbers. */
 export function lineChart(
   points: readonly ChartPoint[],
   format: (n: number) => string,
-  size: { width: number; height: number } = { width: 640, height: 220 },
+  size: { width: number; height: number } = { width: 480, height: 200 },
 ): ChartModel {
   const plot = {
     left: MARGIN.left,

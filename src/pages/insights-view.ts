@@ -28,7 +28,8 @@ export interface InsightChartView {
   summary: string;
   caption: string;
   unit: string;
-  rows: { day: string; iso: string; value: string }[];
+  /** The days as text: not `<time>`, which public/app.js would rewrite into local times of day. */
+  rows: { day: string; value: string }[];
 }
 
 export interface InsightsView {
@@ -129,7 +130,7 @@ function chartOf(spec: ChartSpec, series: InsightSeries, byName: Map<string, Ins
     summary: `${spec.title} per day${first && last ? `, ${first} to ${last}` : ''}: ${formatCount(total, ...spec.unit)} in all.`,
     caption: `${spec.title} per day${first && last ? `, ${first} – ${last}` : ''}`,
     unit: spec.title,
-    rows: current.map((d) => ({ day: d.day.long, iso: d.day.iso, value: formatWhole(d.value) })),
+    rows: current.map((d) => ({ day: d.day.long, value: formatWhole(d.value) })),
   };
 }
 

@@ -69,7 +69,7 @@ test('when read_insights was declined, then the screen names the permission and 
   expect(await page.getByRole('heading', { level: 2 }).textContent()).toBe(
     'Pagelight needs your permission to show insights',
   );
-  expect(await page.locator('.insights-blocked').innerText()).toContain('“See your Page\'s insights”');
+  expect(await page.locator('.insights-blocked').innerText()).toContain("“See your Page's insights”");
   expect(await axeProblems(page)).toEqual([]);
   await page.getByRole('link', { name: 'Ask again' }).click();
   await page.waitForURL((u) => u.origin === stack.providerUrl);

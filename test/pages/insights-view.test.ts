@@ -24,7 +24,7 @@ describe('toInsightsView', () => {
     const view = toInsightsView({ data: [series('page_media_view', [...flat(28, 10), ...flat(28, 15)])], refused: [] });
     const [views] = view.charts;
     expect(views!.rows).toHaveLength(28);
-    expect(views!.rows.at(-1)).toEqual({ day: '23 Nov 2026', iso: '2026-11-23', value: '15' });
+    expect(views!.rows.at(-1)).toEqual({ day: '23 Nov 2026', value: '15' });
     expect(views!.total).toBe('420 views');
     expect(views).toMatchObject({ change: 'Up 50% on the 28 days before.', trend: 'up' });
     expect(view.intro).toContain('27 Oct 2026 – 23 Nov 2026');
