@@ -10,8 +10,9 @@ import { startSharedEmulator } from '../support/instances';
 
 /**
  * No cache holds a usable token (docs/architecture.md#security-rules): the provider's `paging.next` and
- * `previous` carry `access_token=`, and are kept only as "there is more". After a walk through a Page's feed
- * — the page, every "Older posts" page to the end, the picker — every entry of every cache is searched for
+ * `previous` carry `access_token=`, and are kept only as "there is more" (the insights' are not kept at all).
+ * After a walk through a Page — the page, every "Older posts" page to the end, its insights, the picker —
+ * every entry of every cache is searched for
  * every token the provider issued. In memory, and in Redis (every key under the run's prefix, of every type).
  */
 const REDIS_URL = process.env.REDIS_URL;
@@ -22,10 +23,18 @@ const RUN = `pagelight-test:${process.pid}-${randomBytes(4).toString('hex')}:`;
 
 /** An instance as src/server.ts builds one, with the caches the test searches. */
 function startOne(env: Record<string, string>, emulator: RunningEmulator): Promise<Instance> {
-  return startInstance(loadConfig({ ...appEnv(emulator.url), PAGE_CACHE_TTL: '60', ACCOUNTS_CACHE_TTL: '60', ...env }));
+  return startInstance(
+    loadConfig({
+      ...appEnv(emulator.url),
+      PAGE_CACHE_TTL: '60',
+      ACCOUNTS_CACHE_TTL: '60',
+      FB_SCOPES: 'pages_show_list pages_read_engagement read_insights',
+      ...env,
+    }),
+  );
 }
 
-/** The walk: log in and connect, the page, "Older posts" to the end, the picker. Returns the pages of posts seen. */
+/** The walk: log in and connect, the page, "Older posts" to the end, the insights, the picker. Returns the pages of posts seen. */
 async function walk(instance: Instance): Promise<number> {
   const browser = await connectedClient(instance.url, BAKERY, ADA);
   let html = await (await browser.get(`/pages/${BAKERY}`)).text();
@@ -37,6 +46,8 @@ async function walk(instance: Instance): Promise<number> {
     pages++;
     if (pages > 100) throw new Error('the feed did not end within 100 pages');
   }
+  const insights = await browser.get(`/pages/${BAKERY}/insights`);
+  expect(await insights.text()).toContain('<svg class="chart"');
   expect((await browser.get('/pages')).status).toBe(200);
   return pages;
 }
@@ -58,7 +69,7 @@ describe('no token at rest in any cache', () => {
   });
   afterAll(() => emulator.close());
 
-  it('when a person walked the whole feed and the picker, then neither the page cache nor the accounts cache holds a token the provider issued', async () => {
+  it('when a person walked the whole feed, the insights and the picker, then neither the page cache nor the accounts cache holds a token the provider issued', async () => {
     const instance = await startOne({}, emulator);
     try {
       const pages = await walk(instance);
@@ -81,7 +92,7 @@ describe('no token at rest in any cache', () => {
   });
 
   (REDIS_URL ? it : it.skip)(
-    'when a person walked the whole feed and the picker on an instance sharing Redis, then no key under its prefix, of any type, holds a token the provider issued',
+    'when a person walked the whole feed, the insights and the picker on an instance sharing Redis, then no key under its prefix, of any type, holds a token the provider issued',
     async () => {
       const prefix = `${RUN}walk:`;
       const admin = newAdmin();
