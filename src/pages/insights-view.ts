@@ -38,7 +38,13 @@ export interface InsightsView {
   charts: InsightChartView[];
   /** Which figures the provider refused, in words; absent when it gave all. */
   unavailable?: string;
-  blocked?: { title: string; text: string; askAgain?: string };
+}
+
+/** Instead of charts: what happened, and what the person can do. */
+export interface BlockedView {
+  title: string;
+  text: string;
+  askAgain?: string;
 }
 
 interface ChartSpec {
@@ -167,11 +173,7 @@ function changeOf(total: number, before: readonly { value: number }[]): Pick<Ins
 }
 
 /** The screen for a Page without figures to chart: what happened, and what the person can do. */
-export function blockedView(blocked: InsightsBlocked, pageId: string): InsightsView {
-  return { intro: '', charts: [], blocked: blockedCopy(blocked, pageId) };
-}
-
-function blockedCopy(blocked: InsightsBlocked, pageId: string): NonNullable<InsightsView['blocked']> {
+export function blockedView(blocked: InsightsBlocked, pageId: string): BlockedView {
   switch (blocked) {
     case 'not_granted':
       return {

@@ -9,7 +9,7 @@ import { requireCsrf } from '../session/csrf';
 import { sessionIdOf } from '../session/middleware';
 import { save } from '../session/persist';
 import { connectChosenPage } from './connect';
-import { showFeed, showPage } from './fragments';
+import { showFeed, showInsights, showPage } from './fragments';
 import { imageFilter } from './images';
 import { loadPageInsights } from './insights-load';
 import { blockedView, toInsightsView } from './insights-view';
@@ -175,7 +175,9 @@ async function insights(ctx: AppContext, req: Request, res: Response): Promise<v
   res.render('insights', {
     title: `${name}: insights`,
     page: { id: pageId, name },
-    insights: outcome.blocked ? blockedView(outcome.blocked, pageId) : toInsightsView(outcome.answer),
+    ...(outcome.blocked
+      ? { blocked: blockedView(outcome.blocked, pageId) }
+      : { charts: showInsights(req.app, outcome.answer, toInsightsView).charts }),
   });
 }
 

@@ -106,7 +106,8 @@ describe.each(THEMES)('every screen in the %s theme', (theme) => {
     const found = Object.entries(problems).filter(([, list]) => list.length > 0);
     expect(Object.fromEntries(found)).toEqual({});
     expect(Object.keys(problems)).toHaveLength(16);
-  });
+    // Sixteen screens, each checked by axe and tabbed through: longer than one test's default minute on a busy machine.
+  }, 120_000);
 });
 
 /** What the person sees of the focused element: its outline, and how it stands out from the page. */
