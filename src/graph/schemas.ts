@@ -72,11 +72,33 @@ export const accountsSchema = z.object({
     .max(1000),
 });
 export type PageSummary = z.infer<typeof accountsSchema>['data'][number];
+/** A listed Page; `portfolio` names the business portfolio it was reached through, when not through `/me/accounts`. */
+export type ListedPage = PageSummary & { portfolio?: string | undefined };
 /** The person's pages, and whether the list was cut at the bound of calls (docs/provider-interface.md#managed-pages). */
 export interface PageList {
-  pages: PageSummary[];
+  pages: ListedPage[];
   cut: boolean;
+  /**
+   * The portfolios' Pages: `listed` (in `pages`), `refused` (the provider refused `business_management`), or
+   * absent when not asked for (docs/provider-interface.md#portfolio-pages).
+   */
+  portfolios?: 'listed' | 'refused';
 }
+
+/** One page of an edge the way the provider pages every edge: `data`, and `paging` while there is more. */
+const edgeOf = <T extends z.ZodType>(item: T) =>
+  z.object({
+    paging: opt(z.object({ cursors: opt(z.object({ after: opt(cursorSchema) })), next: moreMarker })),
+    data: z.array(item).max(1000),
+  });
+
+/** `/me/businesses?fields=id,name`: the person's business portfolios. */
+export const businessesSchema = edgeOf(z.object({ id: idString, name: z.string().max(1000).catch('') }));
+
+/** `/<business_id>/owned_pages` and `/client_pages` with `fields=id,name,category`: plain Page nodes, no `tasks`. */
+export const portfolioPagesSchema = edgeOf(
+  z.object({ id: idString, name: z.string().max(1000).catch('(unnamed page)'), category: opt(z.string().max(200)) }),
+);
 
 /** `POST /{page-id}/subscribed_apps`: the reference shows `"success": "true"`, a string; a boolean is accepted too. */
 export const subscribeSchema = z.object({
@@ -203,8 +225,19 @@ export const PAGE_FIELDS = [
   'cover',
 ] as const;
 
-/** The `fields` parameter of the details call: the 200×200 picture (`.type(large)`) for the header card. */
-export const PAGE_FIELDS_PARAM = PAGE_FIELDS.map((f) => (f === 'picture' ? 'picture.type(large)' : f)).join(',');
+/** The items of the details call's `fields`: the 200×200 picture (`.type(large)`) for the header card. */
+export const PAGE_FIELD_ITEMS: readonly string[] = PAGE_FIELDS.map((f) =>
+  f === 'picture' ? 'picture.type(large)' : f,
+);
+
+/** The `fields` parameter of the details call, before any field the provider removed is left out. */
+export const PAGE_FIELDS_PARAM = PAGE_FIELD_ITEMS.join(',');
+
+/**
+ * What a Page view cannot do without: a refusal of one of these is the page's error, never dropped
+ * (docs/provider-interface.md#removed-fields). `id` is never asked for; the provider always sends it.
+ */
+export const REQUIRED_PAGE_FIELDS: readonly string[] = ['id', 'name'];
 
 /**
  * The `fields` parameter of the feed call: exactly what a post shows (docs/provider-interface.md#feed-fields).

@@ -40,7 +40,7 @@ export class GraphError extends Error {
 
 /**
  * HTTP status per error code. The real API answers most errors with 400,
- * permission errors (10, 200–299) with 403, throttling (4/17/32/613) with 403
+ * permission errors (10, 200–299) with 403, throttling (4/17/32/613/80001) with 403
  * as seen in SDK issue reports, and the transient 1/2 with 500/503. 210
  * ("page access token required") is a 400 in the real API.
  */
@@ -49,13 +49,14 @@ export function statusForCode(code: number): number {
   if (code === 2) return 503;
   if (code === 210) return 400;
   if (code === 10 || (code >= 200 && code <= 299)) return 403;
-  if (code === 4 || code === 17 || code === 32 || code === 341 || code === 368 || code === 613) return 403;
+  if (code === 4 || code === 17 || code === 32 || code === 341 || code === 368 || code === 613 || code === 80001)
+    return 403;
   return 400;
 }
 
 /** The provider marks throttling and temporary failures as transient. */
 function isTransient(code: number): boolean {
-  return [1, 2, 4, 17, 32, 341, 613].includes(code);
+  return [1, 2, 4, 17, 32, 341, 613, 80001].includes(code);
 }
 
 const DEFAULT_MESSAGES: Record<number, string> = {

@@ -9,6 +9,7 @@ export { DEFAULT_SEED, DEMO_SEED, SEED_IDS, SEED_NAMES, TEST_SEED } from './seed
 export type {
   Seed,
   SeedAttachment,
+  SeedBusiness,
   SeedComment,
   SeedName,
   SeedPage,
@@ -19,6 +20,7 @@ export type {
 } from './seed';
 export { DEFAULT_CONFIGURATIONS, PERMISSIONS } from './permissions';
 export { EMULATOR_PROFILES } from './types';
+export { GRAPH_API_VERSIONS } from './versions';
 export type {
   CallbackDelivery,
   ActivityControls,

@@ -79,6 +79,8 @@ export interface EmulatorOptions {
    * at, named in `facebook-api-version` (default `v23.0`).
    */
   appVersion?: string;
+  /** Page fields the provider removed: a read asking for one is refused with code 100 (README#removed-fields). */
+  removedFields?: string[];
   /** Login for Business configurations the dialog accepts as `config_id` (default `DEFAULT_CONFIGURATIONS`). */
   configurations?: LoginConfiguration[];
   /** Webhook deliveries: answer deadline (default 20 s), retry schedule and batching window (README#webhooks). */
@@ -131,6 +133,11 @@ export interface PendingFailure {
 export interface RateLimit {
   calls: number;
   windowMs: number;
+  /**
+   * Calls in a window before the usage headers appear (default 1: the first call carries none). The
+   * provider sends them "once enough calls have been made to an endpoint" (its Rate Limiting guide).
+   */
+  headersAfter?: number;
 }
 
 export type TokenVia = 'query' | 'form' | 'header';
@@ -238,7 +245,11 @@ export interface EmulatorControls {
   setRole(userId: string, pageId: string, tasks: string[] | null): void;
   /** The provider refuses an insights metric it served until now, as it does one it has retired (README#insights). */
   refuseMetric(metric: string): void;
-  /** Back to the seed data; clears failures, latency, rate limits, refused metrics and the log. Tokens stay. */
+  /** Page fields refused from now on, on every version, as the provider refuses a removed field (README#removed-fields). */
+  setRemovedFields(fields: string[]): void;
+  /** The Page fields refused now. */
+  removedFields(): string[];
+  /** Back to the seed data; clears failures, latency, rate limits, refused metrics, the log and removed fields (to the option's). Tokens stay. */
   reset(): void;
   /** Replaces the data with the named seed (`demo` or `test`), then resets as `reset()` does. */
   loadSeed(name: SeedName): void;

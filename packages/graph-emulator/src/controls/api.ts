@@ -10,6 +10,7 @@ import type { Context } from '../context';
 import { ALL_PERMISSIONS, IMPLICIT_PERMISSION, OPENID_SCOPE } from '../permissions';
 import { randomId } from '../random';
 import { activityControls } from './activity';
+import { checkRemovedFields } from '../removed-fields';
 import type {
   EmulatorControls,
   Failure,
@@ -28,6 +29,7 @@ import {
   rateLimitSchema,
   refuseMetricSchema,
   removeAppSchema,
+  removedFieldsSchema,
   roleSchema,
   revokeSchema,
   seedSchema,
@@ -81,6 +83,17 @@ export function createControls(ctx: Context): EmulatorControls {
     },
     refuseMetric(metric: string): void {
       ctx.refusedMetrics.add(parse('refuseMetric', () => refuseMetricSchema.parse({ metric })).metric);
+    },
+    setRemovedFields(fields: string[]): void {
+      ctx.removedFields.set(
+        checkRemovedFields(
+          parse('setRemovedFields', () => removedFieldsSchema.parse({ fields }).fields),
+          'setRemovedFields',
+        ),
+      );
+    },
+    removedFields(): string[] {
+      return ctx.removedFields.list();
     },
     reset(): void {
       resetAll(ctx);
@@ -138,6 +151,7 @@ function resetAll(ctx: Context): void {
   ctx.log.clear();
   ctx.callbacks.clear();
   ctx.webhooks.reset();
+  ctx.removedFields.reset();
 }
 
 /** Mints a token as if the user had approved the dialog (for tests and benchmarks). */

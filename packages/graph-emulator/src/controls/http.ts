@@ -21,6 +21,7 @@ import {
   rateLimitSchema,
   refuseMetricSchema,
   removeAppSchema,
+  removedFieldsSchema,
   roleSchema,
   revokeSchema,
   seedSchema,
@@ -105,6 +106,17 @@ export function controlsRouter(ctx: Context, controls: EmulatorControls): Router
   });
   router.post('/insights/refuse', (req, res) => {
     controls.refuseMetric(refuseMetricSchema.parse(body(req)).metric);
+    res.status(204).end();
+  });
+  router.get('/removed-fields', (_req, res) => {
+    res.json({ fields: controls.removedFields() });
+  });
+  router.put('/removed-fields', (req, res) => {
+    controls.setRemovedFields(removedFieldsSchema.parse(body(req)).fields);
+    res.status(204).end();
+  });
+  router.delete('/removed-fields', (_req, res) => {
+    controls.setRemovedFields([]);
     res.status(204).end();
   });
   router.post('/reset', (_req, res) => {

@@ -87,7 +87,10 @@ function nameOf(value: unknown, fallback: string): string {
 
 function managesLabel(ctx: Context, userId: string): string {
   const n = ctx.data.managed(userId).length;
-  const viaPortfolio = ctx.data.user(userId)?.businessPages?.length ?? 0;
+  const direct = new Set(ctx.data.managed(userId).map((m) => m.page.id));
+  const viaPortfolio = new Set(
+    ctx.data.businessesOf(userId).flatMap((b) => [...b.owned_pages, ...b.client_pages].filter((id) => !direct.has(id))),
+  ).size;
   if (n === 0 && viaPortfolio > 0) {
     return `Manages ${viaPortfolio === 1 ? '1 Page' : `${viaPortfolio} Pages`} through a business portfolio only`;
   }

@@ -8,10 +8,11 @@ import type { Context } from '../context';
 import { badParam, GraphError, unsupportedGet } from '../errors';
 import { logEntryOf } from '../log';
 import { collectParams, formBody } from '../params';
-import type { SeedPost, SeedUser } from '../seed';
+import type { SeedBusiness, SeedPost, SeedUser } from '../seed';
 import type { PageState } from '../store/data';
 import { tokenEndpoint } from '../token/endpoint';
 import { authenticate, type Caller } from './auth';
+import { businessEdge, businessNode } from './business';
 import { debugToken } from './debug-token';
 import type { GraphCall } from './call';
 import { pageInsights, postInsights } from './insights';
@@ -25,6 +26,7 @@ import { userEdge, userNode } from './user';
 
 type Node =
   | { kind: 'user'; user: SeedUser }
+  | { kind: 'business'; business: SeedBusiness }
   | { kind: 'page'; page: PageState }
   | { kind: 'post'; page: PageState; post: SeedPost };
 
@@ -63,7 +65,8 @@ function graphCall(
     return;
   }
   const caller = authenticate(ctx, req, params, formHasToken, logEntryOf(res));
-  meter(ctx.usage, caller.record, res);
+  // A user token's call about a Page (its token, its fields) meets the page-level limit (code 32).
+  meter(ctx.usage, caller.record, isPageId(ctx, segments[0]), res);
 
   const method = effectiveMethod(req.method, params.method);
   const [nodeId, edge, ...rest] = segments;
@@ -98,6 +101,8 @@ function graphCall(
 
 function answer(call: GraphCall, node: Node, edge: string | undefined): unknown {
   if (node.kind === 'user') return edge === undefined ? userNode(call, node.user) : userEdge(call, node.user, edge);
+  if (node.kind === 'business')
+    return edge === undefined ? businessNode(call, node.business) : businessEdge(call, node.business, edge);
   // The post's own edges (`/<post_id>/comments`, …) are not emulated but for insights; they are read through field expansion.
   if (node.kind === 'post') {
     if (edge === 'insights') return postInsights(call, node.page, node.post);
@@ -117,6 +122,9 @@ function resolveNode(ctx: Context, caller: Caller, nodeId: string): Node {
     if (page !== undefined) return { kind: 'page', page };
     const user = record.kind === 'user' && id === record.userId ? ctx.data.user(id) : undefined;
     if (user !== undefined) return { kind: 'user', user };
+    // A portfolio is visible only to a user token of someone who belongs to it.
+    const business = record.kind === 'user' ? ctx.data.memberBusiness(record.userId, id) : undefined;
+    if (business !== undefined) return { kind: 'business', business };
   }
   // Post ids are `<page id>_<post number>`.
   const postId = id === undefined ? undefined : /^(\d+)_\d+$/.exec(id);
@@ -124,6 +132,10 @@ function resolveNode(ctx: Context, caller: Caller, nodeId: string): Node {
   const post = page?.feed.find((p) => p.id === id);
   if (page !== undefined && post !== undefined) return { kind: 'post', page, post };
   throw unsupportedGet(nodeId);
+}
+
+function isPageId(ctx: Context, nodeId: string | undefined): boolean {
+  return nodeId !== undefined && ctx.data.page(nodeId.split('_')[0] ?? '') !== undefined;
 }
 
 function isTokenless(req: Request, params: Record<string, string>): boolean {

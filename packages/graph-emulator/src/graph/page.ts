@@ -7,6 +7,7 @@ import type { PageState } from '../store/data';
 import { PAGE_FIELDS } from '../store/data';
 import { grantsPage } from '../store/tokens';
 import { hasScope } from './auth';
+import { BUSINESS_PERMISSION } from './business';
 import type { GraphCall } from './call';
 import { feedEdge } from './feed';
 import { namesOf, parseFields, withId, type FieldRequest } from './fields';
@@ -53,6 +54,9 @@ export function pageNode(call: GraphCall, page: PageState): Record<string, unkno
   const { caller } = call;
   const fields = withId(parseFields(call.params.fields, ['id', 'name']));
   validate(fields, PAGE);
+  // A field the provider removed is refused on every version, like one that never existed (README#removed-fields).
+  const removed = call.ctx.removedFields.firstOf(namesOf(fields));
+  if (removed !== undefined) throw nonexistingField(removed, 'Page');
   if (caller.record.kind === 'user') return pageTokenRequest(call, page, namesOf(fields));
   requirePageAccess(call, page);
   // Unset fields are omitted, never null (docs/provider-interface.md#page-fields).
@@ -82,12 +86,14 @@ function pageTokenRequest(call: GraphCall, page: PageState, fields: string[]): R
   if (!hasScope(caller.record, 'pages_show_list')) throw missingPermission('pages_show_list', 200);
   const out: Record<string, unknown> = {};
   // A Page the person manages but did not choose at the dialog is answered like one they do not manage.
-  if (
-    fields.includes('access_token') &&
-    ctx.data.role(caller.record.userId, page.id) !== undefined &&
-    grantsPage(caller.record, page.id)
-  ) {
-    out.access_token = ctx.tokens.pageTokenFor(caller.record, page.id).token;
+  const direct = ctx.data.role(caller.record.userId, page.id) !== undefined && grantsPage(caller.record, page.id);
+  // A role through a business portfolio gives the token only with business_management granted.
+  const viaPortfolio =
+    !direct &&
+    hasScope(caller.record, BUSINESS_PERMISSION) &&
+    ctx.data.portfolioTasks(caller.record.userId, page.id) !== undefined;
+  if (fields.includes('access_token') && (direct || viaPortfolio)) {
+    out.access_token = ctx.tokens.pageTokenFor(caller.record, page.id, viaPortfolio).token;
   }
   out.id = page.id;
   return out;

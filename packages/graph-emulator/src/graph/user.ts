@@ -1,13 +1,15 @@
 /**
  * The User node and its edges the flow uses: `/me`, `/me/permissions`
  * (https://developers.facebook.com/docs/graph-api/reference/user/permissions)
- * and `/me/accounts` (https://developers.facebook.com/docs/graph-api/reference/user/accounts).
+ * `/me/accounts` (https://developers.facebook.com/docs/graph-api/reference/user/accounts) and
+ * `/me/businesses` (./business.ts).
  */
 import { missingPermission, nonexistingField } from '../errors';
 import { IMPLICIT_PERMISSION } from '../permissions';
 import type { SeedUser } from '../seed';
 import { grantsPage } from '../store/tokens';
 import { hasScope } from './auth';
+import { businessesEdge } from './business';
 import { edgeLinks, type GraphCall } from './call';
 import { namesOf, parseFields, withId } from './fields';
 import { paginate, parsePageQuery, type Paged } from './paging';
@@ -35,6 +37,7 @@ export function userNode(call: GraphCall, user: SeedUser): Record<string, unknow
 export function userEdge(call: GraphCall, user: SeedUser, edge: string): unknown {
   if (edge === 'permissions') return permissions(call);
   if (edge === 'accounts') return accounts(call, user);
+  if (edge === 'businesses') return businessesEdge(call, user);
   throw nonexistingField(edge, 'User');
 }
 

@@ -145,6 +145,7 @@ export function people(adaAlso: SeedRole[] = []): SeedUser[] {
       last_name: 'Lovelace',
       email: 'ada@example.com',
       roles: [{ pageId: P.bakery, tasks: [...ALL_TASKS] }, { pageId: P.sparse, tasks: [...ALL_TASKS] }, ...adaAlso],
+      businesses: [SEED_IDS.businesses.somervilleWorks],
     },
     {
       id: U.grace,
