@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import type { Logger } from '../log/logger';
 import { InFlight, readKey } from './coalesce';
 import { GraphApiError } from './errors';
+import { listLocation, nextCursor, type ListLocation, type ListPaging } from './paging';
 import { appSecretProof } from './proof';
 import {
   accountsSchema,
@@ -210,7 +211,7 @@ export class GraphClient {
         gate,
       );
       pages.push(...body.data.filter((p) => !pages.some((q) => q.id === p.id)));
-      after = body.paging?.next ? body.paging.cursors?.after : undefined;
+      after = nextCursor(body.paging, this.listAt('/me/accounts'), this.options.logger);
       if (!after) return { pages, cut: false };
     }
     return { pages, cut: true };
@@ -286,10 +287,10 @@ export class GraphClient {
   }
 
   /**
-   * One page of the feed. A page can come back empty and still have `next`:
-   * going older, that `next` is followed (at most EMPTY_PAGE_HOPS times) so the
-   * person does not land on an empty page; past the bound the empty page is
-   * returned with its `next`, and the view still offers "Older posts".
+   * One page of the feed. A page can come back empty and still have `next`, with or without cursors: going
+   * older, that `next` is followed (at most EMPTY_PAGE_HOPS times, by its `after` cursor: nextCursor) so the
+   * person does not land on an empty page; past the bound the empty page is returned with its `next`, and the
+   * view still offers "Older posts". What is returned holds the checked cursor, never the provider's link.
    */
   async feed(pageToken: string, pageId: string, query: FeedQuery = {}, gate?: ReadGate): Promise<FeedResponse> {
     const params = (after: string | undefined, before: string | undefined): Record<string, string> => ({
@@ -298,18 +299,19 @@ export class GraphClient {
       ...(after ? { after } : {}),
       ...(before ? { before } : {}),
     });
-    let page = await this.read(
-      pageToken,
-      `/${pageId}/feed`,
-      params(query.after, query.before),
-      feedSchema,
-      'page',
-      gate,
-    );
+    const path = `/${pageId}/feed`;
+    const read = async (after: string | undefined, before: string | undefined): Promise<FeedResponse> => {
+      const { data, paging } = await this.read(pageToken, path, params(after, before), feedSchema, 'page', gate);
+      const next = nextCursor(paging, this.listAt(path), this.options.logger);
+      const cursors = { before: paging?.cursors?.before, after: next };
+      if (!paging) return { data };
+      return { data, paging: { cursors, next: next ? true : undefined, previous: paging.previous } };
+    };
+    let page = await read(query.after, query.before);
     for (let hop = 0; hop < EMPTY_PAGE_HOPS && !query.before && page.data.length === 0; hop++) {
-      const after = page.paging?.next ? page.paging.cursors?.after : undefined;
+      const after = page.paging?.cursors?.after;
       if (!after) break;
-      page = await this.read(pageToken, `/${pageId}/feed`, params(after, undefined), feedSchema, 'page', gate);
+      page = await read(after, undefined);
     }
     return page;
   }
@@ -356,6 +358,11 @@ export class GraphClient {
     );
   }
 
+  /** Where a list read at `path` is, for nextCursor: this client's Graph origin and API version. */
+  private listAt(path: string): ListLocation {
+    return listLocation(this.options.graphUrl, `/${this.options.apiVersion}${path}`);
+  }
+
   /**
    * One edge, following `paging.next` by its `after` cursor while `calls.left` lasts (shared between the edges
    * of one listing); `cut` when the edge went on past it.
@@ -366,7 +373,7 @@ export class GraphClient {
     fields: string,
     schema: ZodType<{
       data: T[];
-      paging?: { cursors?: { after?: string | undefined } | undefined; next?: boolean | undefined } | undefined;
+      paging?: ListPaging | undefined;
     }>,
     calls: { left: number },
     gate?: ReadGate,
@@ -385,9 +392,7 @@ export class GraphClient {
         gate,
       );
       items.push(...body.data);
-      // The paging rule of listPages (docs/provider-interface.md#managed-pages): the cursor of a `next`. The
-      // cursor-from-next helper of src/graph/ takes this line's place once it lands, here as in listPages.
-      after = body.paging?.next ? body.paging.cursors?.after : undefined;
+      after = nextCursor(body.paging, this.listAt(path), this.options.logger);
     } while (after);
     return { items, cut: false };
   }

@@ -23,7 +23,8 @@ describe('GraphClient.listPortfolioPages', () => {
         : business && !url.searchParams.get('after')
           ? {
               data: [{ id: `9${business}`, name: `Shop ${business}` }],
-              paging: { cursors: { after: 'c1' }, next: 'https://provider/next?access_token=EAAsecret' },
+              // As the provider's: on its own origin and path, with the token (docs/provider-interface.md#paging).
+              paging: { next: `${provider.url}${url.pathname}?access_token=EAAsecret&limit=100&after=c1` },
             }
           : { data: [{ id: `8${business ?? '0'}`, name: 'More' }] };
       res.setHeader('content-type', 'application/json');

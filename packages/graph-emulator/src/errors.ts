@@ -16,6 +16,12 @@ export interface GraphErrorInit {
   status?: number;
   userTitle?: string;
   userMessage?: string;
+  /**
+   * `is_transient` as sent: by default true for the codes the provider marks
+   * transient and absent otherwise; `false` writes `is_transient: false`, as
+   * the provider does for a code 1 that retrying cannot fix.
+   */
+  transient?: boolean;
 }
 
 export class GraphError extends Error {
@@ -25,6 +31,7 @@ export class GraphError extends Error {
   readonly status: number;
   readonly userTitle: string | undefined;
   readonly userMessage: string | undefined;
+  readonly transient: boolean | undefined;
 
   constructor(init: GraphErrorInit) {
     super(init.message);
@@ -35,6 +42,7 @@ export class GraphError extends Error {
     this.status = init.status ?? statusForCode(init.code);
     this.userTitle = init.userTitle;
     this.userMessage = init.userMessage;
+    this.transient = init.transient;
   }
 }
 
@@ -83,6 +91,11 @@ export function newTraceId(): string {
   return randomAlnum(11);
 }
 
+function transientField(err: GraphError): { is_transient?: boolean } {
+  if (err.transient !== undefined) return { is_transient: err.transient };
+  return isTransient(err.code) ? { is_transient: true } : {};
+}
+
 export interface GraphErrorBody {
   error: {
     message: string;
@@ -103,7 +116,7 @@ export function errorBody(err: GraphError, traceId: string): GraphErrorBody {
       type: err.type,
       code: err.code,
       ...(err.subcode !== undefined ? { error_subcode: err.subcode } : {}),
-      ...(isTransient(err.code) ? { is_transient: true } : {}),
+      ...transientField(err),
       ...(err.userTitle !== undefined ? { error_user_title: err.userTitle } : {}),
       ...(err.userMessage !== undefined ? { error_user_msg: err.userMessage } : {}),
       fbtrace_id: traceId,

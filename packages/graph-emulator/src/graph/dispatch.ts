@@ -11,7 +11,9 @@ import { collectParams, formBody } from '../params';
 import type { SeedBusiness, SeedPost, SeedUser } from '../seed';
 import type { PageState } from '../store/data';
 import { tokenEndpoint } from '../token/endpoint';
-import { authenticate, type Caller } from './auth';
+import { appTokenRequired, isAppToken } from '../token/app-token';
+import { appCall } from './app-calls';
+import { authenticate, findToken, type Caller } from './auth';
 import { businessEdge, businessNode } from './business';
 import { debugToken } from './debug-token';
 import type { GraphCall } from './call';
@@ -64,11 +66,18 @@ function graphCall(
     pictureEdge(ctx, params, page, res);
     return;
   }
+  const method = effectiveMethod(req.method, params.method);
+  const presented = findToken(req, params, formHasToken);
+  if (presented !== undefined && isAppToken(presented.token)) {
+    const entry = logEntryOf(res);
+    if (entry !== undefined) Object.assign(entry, { tokenVia: presented.via, tokenKind: 'app' });
+    const call = { ctx, method, params, version: version ?? ctx.appVersion };
+    return appCall(call, presented.token, segments).then((body) => sendJson(res, 200, body));
+  }
   const caller = authenticate(ctx, req, params, formHasToken, logEntryOf(res));
   // A user token's call about a Page (its token, its fields) meets the page-level limit (code 32).
   meter(ctx.usage, caller.record, isPageId(ctx, segments[0]), res);
 
-  const method = effectiveMethod(req.method, params.method);
   const [nodeId, edge, ...rest] = segments;
   if (nodeId === undefined) {
     throw new GraphError({
@@ -79,6 +88,7 @@ function graphCall(
   }
   if (rest.length > 0)
     throw new GraphError({ code: 2500, message: `Unknown path components: /${segments.slice(1).join('/')}` });
+  if (edge === 'subscriptions' && ctx.clients.has(nodeId)) throw appTokenRequired();
   // The one edge that takes writes (and deletes): webhook subscriptions, README#webhooks.
   const target = edge === 'subscribed_apps' ? resolveNode(ctx, caller, nodeId) : undefined;
   if (target?.kind === 'page') {

@@ -26,7 +26,7 @@ const pageTokenRequired = (): GraphError =>
  * page token used on a *different* page (reading another page needs
  * "Page Public Content Access", which emulated apps never have): code 10, 403.
  */
-const engagementRequired = (): GraphError =>
+export const engagementRequired = (): GraphError =>
   missingPermission(
     'pages_read_engagement',
     10,

@@ -83,6 +83,8 @@ export interface SeedUser {
   id: string;
   name: string;
   first_name: string;
+  /** Omitted when the person has none, as the provider does. */
+  middle_name?: string;
   last_name: string;
   email: string;
   roles: SeedRole[];

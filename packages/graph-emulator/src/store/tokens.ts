@@ -170,6 +170,19 @@ export class TokenStore {
     return since;
   }
 
+  /**
+   * What the person declined at their latest login to this app: the dialog
+   * does not ask for it again unless the app says `auth_type=rerequest`
+   * (docs/provider-interface.md#login-dialog).
+   */
+  declinedBefore(userId: string, clientId: string): readonly string[] {
+    let latest: TokenRecord | undefined;
+    for (const record of this.tokens.values()) {
+      if (record.kind === 'user' && record.userId === userId && record.clientId === clientId) latest = record;
+    }
+    return latest?.declined ?? [];
+  }
+
   private *matching(filter: TokenFilter): Generator<TokenRecord> {
     for (const record of this.tokens.values()) {
       if (filter.userId !== undefined && record.userId !== filter.userId) continue;
