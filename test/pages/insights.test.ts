@@ -55,18 +55,6 @@ describe('GET /pages/:pageId/insights', () => {
     expect(html).toContain(`<a class="button ghost insights-link" href="/pages/${BAKERY}/insights">Insights</a>`);
   });
 
-  it('when the person declined read_insights, then a screen says which permission to grant, with Ask again, and no insights call', async () => {
-    const agent = await connectedAgent(stack, BAKERY, { decline: ['read_insights'] });
-    stack.emulator.controls.clearLog();
-    const html = (await agent.get(`/pages/${BAKERY}/insights`).expect(200)).text;
-    expect(html).toContain('Pagelight needs your permission to show insights');
-    expect(html).toContain('the permission “See your Page&#39;s insights” wasn&#39;t granted');
-    expect(html).toContain(
-      `href="/auth/login?rerequest=1&amp;return_to=${encodeURIComponent(`/pages/${BAKERY}/insights`)}">Ask again</a>`,
-    );
-    expect(insightCalls(stack)).toHaveLength(0);
-  });
-
   it('when the person’s role on the Page lacks the ANALYZE task, then a screen says so and no insights call is made', async () => {
     stack.emulator.controls.setRole(ADA, BAKERY, ['MODERATE', 'CREATE_CONTENT']);
     const agent = await connectedAgent(stack, BAKERY);
@@ -115,6 +103,23 @@ describe('GET /pages/:pageId/insights', () => {
   it('when the page id is not digits, then 400 before any call', async () => {
     const agent = await connectedAgent(stack, BAKERY);
     await agent.get('/pages/abc/insights').expect(400);
+  });
+});
+
+/** docs/provider-interface.md#insights: a stack of its own, since the provider remembers a decline (no later login re-asks). */
+describe('GET /pages/:pageId/insights, read_insights declined', () => {
+  const stack = useStack({ env: { FB_SCOPES: SCOPES } });
+
+  it('when the person declined read_insights, then a screen says which permission to grant, with Ask again, and no insights call', async () => {
+    const agent = await connectedAgent(stack, BAKERY, { decline: ['read_insights'] });
+    stack.emulator.controls.clearLog();
+    const html = (await agent.get(`/pages/${BAKERY}/insights`).expect(200)).text;
+    expect(html).toContain('Pagelight needs your permission to show insights');
+    expect(html).toContain('the permission “See your Page&#39;s insights” wasn&#39;t granted');
+    expect(html).toContain(
+      `href="/auth/login?rerequest=1&amp;return_to=${encodeURIComponent(`/pages/${BAKERY}/insights`)}">Ask again</a>`,
+    );
+    expect(insightCalls(stack)).toHaveLength(0);
   });
 });
 
