@@ -17,6 +17,7 @@ const PERMISSION_WORDS: Readonly<Record<string, string>> = {
   pages_read_engagement: "Read your Page's posts and details",
   pages_read_user_content: 'Read what visitors post on your Page',
   pages_manage_metadata: 'Show new posts as they arrive',
+  read_insights: "See your Page's insights",
   business_management: 'Reach Pages in your business portfolio',
 };
 

@@ -50,3 +50,25 @@ export const JWKS_PATH = '/.well-known/oauth/openid/jwks/';
  * `scontent…fbcdn.net` with a host per region, and profile pictures from `platform-lookaside.fbsbx.com`.
  */
 export const DEFAULT_IMAGE_ORIGINS = 'https://*.fbcdn.net https://platform-lookaside.fbsbx.com';
+
+/** The optional permission that lets the app read a Page's insights (docs/provider-interface.md#insights). */
+export const INSIGHTS_SCOPE = 'read_insights';
+
+/**
+ * The Page metrics the insights view asks for, by day: exactly these, none the provider retired
+ * (`page_impressions*`, `page_fans*`, the `*_unique` reach metrics of v26.0; docs/provider-interface.md#insights).
+ */
+export const PAGE_INSIGHT_METRICS = [
+  'page_media_view',
+  'page_total_media_view_unique',
+  'page_post_engagements',
+  'page_follows',
+  'page_daily_follows_unique',
+] as const;
+export type PageInsightMetric = (typeof PAGE_INSIGHT_METRICS)[number];
+
+/** A post's viewers, lifetime: the v26.0 changelog's alternative to the retired `post_impressions_unique`. */
+export const POST_VIEWERS_METRIC = 'post_total_media_view_unique';
+
+/** The task a person needs on a Page to read its insights (the insights reference's requirements). */
+export const ANALYZE_TASK = 'ANALYZE';

@@ -306,3 +306,44 @@ export const FEED_FIELDS_PARAM = [
   'reactions.summary(total_count).limit(0)',
   'comments.summary(total_count).limit(0)',
 ].join(',');
+
+/**
+ * `/{object-id}/insights` (docs/provider-interface.md#insights): one series per metric, each value a count
+ * and, for `period=day`, the day's `end_time`. A value that is not a count (a breakdown object, junk) drops
+ * that point, not the page. `paging` is not kept: its URLs carry the token.
+ */
+export const insightsSchema = z.object({
+  data: z
+    .array(
+      z.object({
+        name: z.string().max(100),
+        period: z.string().max(40),
+        values: z
+          .array(
+            z
+              .object({ value: z.number().int().nonnegative(), end_time: opt(z.string().max(40)) })
+              .optional()
+              .catch(undefined),
+          )
+          .max(400),
+        title: opt(z.string().max(200)),
+        description: opt(z.string().max(1000)),
+      }),
+    )
+    .max(50),
+});
+export type InsightsResponse = z.infer<typeof insightsSchema>;
+export type InsightSeries = InsightsResponse['data'][number];
+
+/**
+ * What the insights view keeps of its read (src/pages/insights-load.ts): the provider's series, and the
+ * metrics it refused one by one, so the view says which is unavailable. Checked like a provider answer when
+ * read back from the shared cache.
+ */
+export const insightsAnswerSchema = insightsSchema.extend({
+  refused: z.array(z.string().max(100)).max(50),
+});
+export type InsightsAnswer = z.infer<typeof insightsAnswerSchema>;
+
+/** A post id as the feed gives it (`<page id>_<post number>`). */
+export const postIdSchema = z.string().regex(/^\d{1,32}_\d{1,32}$/);

@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import ejs from 'ejs';
 import type { Application } from 'express';
-import type { FeedResponse, PageDetails } from '../graph/schemas';
+import type { FeedResponse, InsightsAnswer, PageDetails } from '../graph/schemas';
 import { RenderedHtml, templateOptions } from '../http/views';
+import type { InsightsView } from './insights-view';
 import type { FeedView, PageView } from './view-model';
 
 /**
@@ -27,7 +28,14 @@ export interface ShownFeed {
   posts: RenderedHtml;
 }
 
-const shown = new WeakMap<object, ShownPage | ShownFeed>();
+export interface ShownInsights {
+  view: InsightsView;
+  charts: RenderedHtml;
+}
+
+type Shown = ShownPage | ShownFeed | ShownInsights;
+
+const shown = new WeakMap<object, Shown>();
 
 /** The page's header card and details for its details answer: made the first time, the same after. */
 export function showPage(
@@ -49,8 +57,20 @@ export function showFeed(app: Application, feed: FeedResponse, toView: (feed: Fe
   });
 }
 
-/** A details answer and a feed answer are never the same object; the field tells the two kinds apart. */
-function memo<S extends ShownPage | ShownFeed>(answer: object, field: keyof S, make: () => S): S {
+/** The charts of an insights answer: made the first time, the same after. */
+export function showInsights(
+  app: Application,
+  answer: InsightsAnswer,
+  toView: (answer: InsightsAnswer) => InsightsView,
+): ShownInsights {
+  return memo(answer, 'charts', () => {
+    const view = toView(answer);
+    return { view, charts: renderPartial(app, 'insight-charts', view) };
+  });
+}
+
+/** Answers of different parts are never the same object; the field tells the kinds apart. */
+function memo<S extends Shown>(answer: object, field: keyof S, make: () => S): S {
   const known = shown.get(answer);
   if (known !== undefined && field in known) return known as S;
   const made = make();
@@ -62,10 +82,16 @@ interface Partials {
   posts: FeedView;
   'page-card': PageView;
   'page-details': PageView;
+  'insight-charts': InsightsView;
 }
 
 /** The one local each partial reads. */
-const LOCAL: { [P in keyof Partials]: string } = { posts: 'feed', 'page-card': 'page', 'page-details': 'page' };
+const LOCAL: { [P in keyof Partials]: string } = {
+  posts: 'feed',
+  'page-card': 'page',
+  'page-details': 'page',
+  'insight-charts': 'insights',
+};
 
 /**
  * views/partials/`partial` for `model`, as HTML: RenderedHtml, which `<%= %>` prints as it is

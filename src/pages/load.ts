@@ -61,7 +61,7 @@ export async function readPage(ctx: AppContext, access: PageAccess, token: strin
   const now = ctx.now();
   // Subscribed to webhooks: a change would have dropped the answer, so it may be served stale while it refreshes.
   const options = { live: access.live };
-  if (access.tokenConfirmedAt !== undefined && now - access.tokenConfirmedAt < ctx.config.pageCacheTtlSec * 1000) {
+  if (tokenProvedRecently(ctx, access)) {
     const answers = await settle(
       cache.get(pageId, 'details', `${DETAILS_FIELDS} ${share}`, details, options),
       cache.get(pageId, 'feed', `first ${share}`, feed, options),
@@ -91,13 +91,21 @@ export async function readDetails(
   const load = () => ctx.graph.pageDetails(token, pageId, gateOf(ctx, access.sessionId));
   const changes: PageChanges = {};
   const share = ctx.pageCache.enabled ? await shareKey(ctx, access, changes) : undefined;
-  const confirmed =
-    access.tokenConfirmedAt !== undefined && ctx.now() - access.tokenConfirmedAt < ctx.config.pageCacheTtlSec * 1000;
-  if (share === undefined || !confirmed) return { details: await load(), changes };
+  if (share === undefined || !tokenProvedRecently(ctx, access)) return { details: await load(), changes };
   const details = await ctx.pageCache.get(pageId, 'details', `${DETAILS_FIELDS} ${share}`, load, {
     live: access.live,
   });
   return { details, changes };
+}
+
+/**
+ * The cache may serve this session: its own token succeeded upstream for the page within PAGE_CACHE_TTL.
+ * Otherwise its reads go upstream (`PageCacheStore.refresh`) and their success is noted as `tokenConfirmedAt`.
+ */
+export function tokenProvedRecently(ctx: AppContext, access: PageAccess): boolean {
+  return (
+    access.tokenConfirmedAt !== undefined && ctx.now() - access.tokenConfirmedAt < ctx.config.pageCacheTtlSec * 1000
+  );
 }
 
 /**
@@ -181,6 +189,8 @@ function dropOwnShare(ctx: AppContext, access: PageAccess): void {
   const share = shareKeyOf(access.scopes, access.tasks);
   ctx.pageCache.dropEntry(access.pageId, 'details', `${DETAILS_FIELDS} ${share}`);
   ctx.pageCache.dropEntry(access.pageId, 'feed', `first ${share}`);
+  // The Page's insights as ./insights-load.ts keys them; a post's expire by PAGE_CACHE_TTL.
+  ctx.pageCache.dropEntry(access.pageId, 'insights', `page ${share}`);
 }
 
 export function isPermissionError(err: unknown): err is GraphApiError {
@@ -240,7 +250,7 @@ async function shareKey(ctx: AppContext, access: PageAccess, changes: PageChange
   return shareKeyOf(access.scopes, tasks);
 }
 
-function shareKeyOf(scopes: readonly string[], tasks: readonly string[]): string {
+export function shareKeyOf(scopes: readonly string[], tasks: readonly string[]): string {
   return `${[...scopes].sort().join(',')} ${tasks.join(',')}`;
 }
 
@@ -252,7 +262,7 @@ function shareKeyOf(scopes: readonly string[], tasks: readonly string[]): string
  * — when the person no longer manages the page, or their list cannot be read: the view then asks the provider
  * with its own token, and no confirmation is noted, so the next view asks again.
  */
-async function roleOf(
+export async function roleOf(
   ctx: AppContext,
   access: PageAccess,
   changes: PageChanges,
@@ -271,7 +281,7 @@ async function roleOf(
 }
 
 /** The session's value as it will be once `changes` are kept (a role learned during the load). */
-function withChanges(access: PageAccess, changes: PageChanges): PageAccess {
+export function withChanges(access: PageAccess, changes: PageChanges): PageAccess {
   return changes.tasks === undefined ? access : { ...access, tasks: changes.tasks };
 }
 

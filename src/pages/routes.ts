@@ -11,8 +11,10 @@ import { sessionIdOf } from '../session/middleware';
 import { save } from '../session/persist';
 import { connectChosenPage } from './connect';
 import { MAX_QUERY, toPickerView } from './picker-view';
-import { showFeed, showPage } from './fragments';
+import { showFeed, showInsights, showPage } from './fragments';
 import { imageFilter } from './images';
+import { loadPageInsights } from './insights-load';
+import { blockedView, toInsightsView } from './insights-view';
 import { sessionRateLimit } from './limits';
 import {
   bothOrDrop,
@@ -45,7 +47,7 @@ export function pageRateLimits(ctx: AppContext): Router {
   return router;
 }
 
-/** /pages: the picker, connecting a page, its details and feed. */
+/** /pages: the picker, connecting a page, its details and feed, its insights. */
 export function pageRoutes(ctx: AppContext): Router {
   const router = Router();
   // Only images the CSP lets the browser load are rendered (docs/architecture.md#images).
@@ -62,6 +64,7 @@ export function pageRoutes(ctx: AppContext): Router {
   router.get('/:pageId', (req, res) => page(ctx, req, res, { images, web }));
   router.get('/:pageId/feed', (req, res) => olderPosts(ctx, req, res, { images, web }));
   router.get('/:pageId/feed/fresh', (req, res) => freshPosts(ctx, req, res, { images, web }));
+  router.get('/:pageId/insights', (req, res) => insights(ctx, req, res));
   return router;
 }
 
@@ -188,6 +191,25 @@ function feedBlocked(pageId: string, refusal: GraphApiError, noDetails: boolean)
 }
 
 const FEED_SCOPE = 'pages_read_engagement';
+
+/** A Page's insights, as the page view: the session read once, the load, what it taught the session, the view. */
+async function insights(ctx: AppContext, req: Request, res: Response): Promise<void> {
+  const pageId = req.params.pageId as string;
+  const access = ctx.connections.pageAccess(req, pageId);
+  const token = pageTokenOrRedirect(ctx, req, res, access);
+  if (!token) return;
+  const { outcome, changes } = await loadPageInsights(ctx, access, token);
+  ctx.connections.applyPageChanges(req, pageId, changes);
+  if ('error' in outcome) throw outcome.error;
+  const name = access.name || `Page ${pageId}`;
+  res.render('insights', {
+    title: `${name}: insights`,
+    page: { id: pageId, name },
+    ...(outcome.blocked
+      ? { blocked: blockedView(outcome.blocked, pageId) }
+      : { charts: showInsights(req.app, outcome.answer, toInsightsView).charts }),
+  });
+}
 
 /**
  * The first feed page as a fragment (the posts partial, escaped as on the page), for the "new posts — Show"

@@ -198,12 +198,23 @@ export function formatTime(created: string): { iso?: string; text: string } {
   return { iso: date.toISOString(), text };
 }
 
+/** A day (its UTC date) as a chart's axis and table write it: "1 Oct", "1 Oct 2026", and `2026-10-01`. */
+export function formatDay(ms: number): { short: string; long: string; iso: string } {
+  const date = new Date(ms);
+  const short = `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]}`;
+  return { short, long: `${short} ${date.getUTCFullYear()}`, iso: date.toISOString().slice(0, 10) };
+}
+
 const NUMBER = new Intl.NumberFormat('en-GB');
 
-/** "12,408 followers", "1 follower". Whole counts are grouped by hand (cheaper than Intl, same text). */
+/** "12,408 followers", "1 follower". */
 export function formatCount(n: number, one: string, many: string): string {
-  const digits = Number.isSafeInteger(n) && n >= 0 ? String(n).replace(/\B(?=(\d{3})+$)/g, ',') : NUMBER.format(n);
-  return `${digits} ${n === 1 ? one : many}`;
+  return `${formatWhole(n)} ${n === 1 ? one : many}`;
+}
+
+/** "12,408": whole counts grouped by hand (cheaper than Intl, same text). */
+export function formatWhole(n: number): string {
+  return Number.isSafeInteger(n) && n >= 0 ? String(n).replace(/\B(?=(\d{3})+$)/g, ',') : NUMBER.format(n);
 }
 
 /**

@@ -60,6 +60,10 @@ const PERMISSION_READS: Readonly<Record<string, Omit<Read, 'permission'>>> = {
     what: "a subscription to the page's changes",
     why: 'so new posts appear on an open page without a reload',
   },
+  read_insights: {
+    what: "the page's daily views, viewers, post engagements and follows, and each post's viewers",
+    why: 'to chart them for you',
+  },
 };
 
 /** The privacy page's list follows the permissions actually asked for (FB_SCOPES), so it cannot drift from them. */

@@ -71,6 +71,10 @@ export interface Context {
   activity: Activity;
   /** Signs and checks the picture URLs Graph answers hand out (README#pictures). */
   media: MediaSigner;
+  /** When this emulator was made: the insights' day 0 (README#insights). */
+  startedAt: number;
+  /** Metrics a test made the provider refuse, as if it had just retired them; cleared by `reset`. */
+  refusedMetrics: Set<string>;
 }
 
 export function createContext(opts: EmulatorOptions): Context {
@@ -118,6 +122,8 @@ export function createContext(opts: EmulatorOptions): Context {
     webhooks,
     activity: new Activity(data, webhooks, now),
     media: new MediaSigner(),
+    startedAt: now(),
+    refusedMetrics: new Set(),
   };
 }
 

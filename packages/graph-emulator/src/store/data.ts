@@ -124,6 +124,15 @@ export class DataStore {
     if (value === null || value === undefined) page.fields.delete(field);
     else page.fields.set(field, structuredClone(value));
   }
+
+  /** Gives the user `tasks` on the page (a role changed on the provider), or with null takes the role away. */
+  setRole(userId: string, pageId: string, tasks: readonly string[] | null): void {
+    const user = this.users.get(userId);
+    if (user === undefined) throw new Error(`Unknown user ${userId}`);
+    if (!this.pages.has(pageId)) throw new Error(`Unknown page ${pageId}`);
+    const others = user.roles.filter((r) => r.pageId !== pageId);
+    user.roles = tasks === null ? others : [...others, { pageId, tasks: [...tasks] }];
+  }
 }
 
 /** Every post's and comment's time moved by `byMs`, in the provider's format. */
