@@ -107,6 +107,7 @@ var PAGE_LANG = document.documentElement.getAttribute('lang') || 'en';
     for (var i = 0; i < times.length; i++) {
       var date = new Date(times[i].getAttribute('datetime'));
       if (isNaN(date.getTime())) continue;
+      // A date that matters as a date (a receipt's) is never made relative.
       times[i].textContent = times[i].hasAttribute('data-exact') ? exact.format(date) : wording(date, now);
       times[i].title = exact.format(date);
     }
@@ -249,4 +250,58 @@ var PAGE_LANG = document.documentElement.getAttribute('lang') || 'en';
       if (busy[j].nodeName === 'BUTTON') busy[j].disabled = false;
     }
   });
+})();
+
+// The picker's filter (docs/architecture.md#picker): without script the form asks the server (`?q=`), which
+// marks the Pages that do not match `hidden`; here the same happens as the person types. Both compare the
+// query with the words the server wrote into `data-search`, folded the same way (src/pages/picker-view.ts).
+(function () {
+  var input = document.querySelector('input[data-filter]');
+  if (!input) return;
+  var list = document.querySelector(input.getAttribute('data-filter'));
+  var count = document.querySelector(input.getAttribute('data-count'));
+  if (!list || !count) return;
+  var items = list.querySelectorAll('li[data-search]');
+  var total = items.length;
+
+  function fold(text) {
+    return text
+      .normalize('NFD')
+      .replace(/\p{M}/gu, '')
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter(Boolean)
+      .join(' ');
+  }
+
+  function apply() {
+    var query = fold(input.value);
+    var shown = 0;
+    items.forEach(function (item) {
+      var match = query === '' || (' ' + item.getAttribute('data-search')).indexOf(' ' + query) !== -1;
+      item.hidden = !match;
+      if (match) shown++;
+    });
+    // The words come with the page, in its language, with {shown}, {total} and {query} to fill in.
+    var numbers = window.Intl && Intl.NumberFormat ? new Intl.NumberFormat(PAGE_LANG) : null;
+    var say = function (n) {
+      return numbers ? numbers.format(n) : String(n);
+    };
+    if (query === '') count.textContent = count.getAttribute('data-all');
+    else
+      count.textContent = count
+        .getAttribute(shown === 0 ? 'data-none' : 'data-some')
+        .replace('{shown}', say(shown))
+        .replace('{total}', say(total))
+        .replace('{query}', input.value.trim());
+    // The address keeps the filter, so reloading or going back shows the same list.
+    if (window.history && window.history.replaceState) {
+      var url = new URL(window.location.href);
+      if (query === '') url.searchParams.delete('q');
+      else url.searchParams.set('q', input.value);
+      window.history.replaceState(null, '', url.pathname + url.search);
+    }
+  }
+
+  input.addEventListener('input', apply);
 })();

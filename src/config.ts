@@ -11,6 +11,7 @@ import {
   OPENID_SCOPE,
   SUBSCRIBE_SCOPE,
   BUSINESS_SCOPE,
+  INSIGHTS_SCOPE,
 } from './graph/provider';
 import { daysLeft, NEWEST_KNOWN_VERSION, VERSION_WARNING_DAYS, versionEnd } from './graph/versions';
 
@@ -338,7 +339,9 @@ function derive(vars: Vars) {
   // a business portfolio, whose Pages the picker lists with business_management (docs/provider-interface.md#portfolio-pages).
   const scopes =
     vars.FB_SCOPES ??
-    (demo ? [OPENID_SCOPE, ...DEFAULT_SCOPES.split(' '), SUBSCRIBE_SCOPE, BUSINESS_SCOPE] : DEFAULT_SCOPES.split(' '));
+    (demo
+      ? [OPENID_SCOPE, ...DEFAULT_SCOPES.split(' '), SUBSCRIBE_SCOPE, BUSINESS_SCOPE, INSIGHTS_SCOPE]
+      : DEFAULT_SCOPES.split(' '));
   const sessionSecrets = vars.SESSION_SECRET ?? [randomBytes(32).toString('base64url')];
   const baseUrl = vars.BASE_URL ?? `http://localhost:${vars.PORT}`;
   return {

@@ -23,3 +23,21 @@ export function waitWords(locale: Locale, seconds: number): string {
   if (minutes < 90) return locale.t('wait.minutes', { minutes });
   return locale.t('wait.hours', { hours: Math.round(minutes / 60) });
 }
+
+/**
+ * The person's role on a Page, from the tasks `/me/accounts` lists for them: the role whose tasks the list
+ * holds, the widest first (each role's tasks include the narrower roles' ones). Undefined when no task is one
+ * of these (docs/provider-interface.md#page-roles).
+ */
+const ROLE_BY_TASK = [
+  ['MANAGE', 'role.admin'],
+  ['CREATE_CONTENT', 'role.editor'],
+  ['MODERATE', 'role.moderator'],
+  ['ADVERTISE', 'role.advertiser'],
+  ['ANALYZE', 'role.analyst'],
+] as const;
+
+export function roleWords(locale: Locale, tasks: readonly string[] | undefined): string | undefined {
+  const key = ROLE_BY_TASK.find(([task]) => tasks?.includes(task))?.[1];
+  return key === undefined ? undefined : locale.t(key);
+}

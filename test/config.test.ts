@@ -26,13 +26,14 @@ describe('loadConfig', () => {
     expect(config.callbackUrl).toBe('http://localhost:3000/auth/callback');
     expect(config.apiVersion).toBe(DEFAULT_API_VERSION);
     // The demo runs the provider's OIDC flow with PKCE (docs/provider-interface.md#pkce), and its emulator
-    // delivers webhooks, so it asks for the permission to subscribe pages.
+    // delivers webhooks, so it asks for the permission to subscribe pages; it serves insights, so it asks for those.
     expect(config.scopes).toEqual([
       'openid',
       'pages_show_list',
       'pages_read_engagement',
       'pages_manage_metadata',
       'business_management',
+      'read_insights',
     ]);
     expect(config.webhookVerifyToken).toMatch(/^[\w-]{32}$/);
     expect(config.pkce).toBe(true);

@@ -1,5 +1,5 @@
 import { englishLocale } from '../src/i18n/catalogs';
-import { PROVIDER_NAME, permissionWords, waitWords } from '../src/words';
+import { PROVIDER_NAME, permissionWords, roleWords, waitWords } from '../src/words';
 
 const english = englishLocale();
 
@@ -22,5 +22,24 @@ describe('words people read', () => {
     expect(permissionWords(english, 'ads_management')).not.toContain('ads_management');
     expect(permissionWords(english, undefined)).toContain(PROVIDER_NAME);
     expect(permissionWords(english, 'constructor')).not.toContain('function');
+  });
+});
+
+/** docs/provider-interface.md#page-roles */
+describe('roleWords', () => {
+  it.each([
+    [['ANALYZE', 'ADVERTISE', 'MODERATE', 'CREATE_CONTENT', 'MANAGE'], 'Admin'],
+    [['ANALYZE', 'ADVERTISE', 'MODERATE', 'CREATE_CONTENT'], 'Editor'],
+    [['ANALYZE', 'ADVERTISE', 'MODERATE'], 'Moderator'],
+    [['ANALYZE', 'ADVERTISE'], 'Advertiser'],
+    [['ANALYZE'], 'Analyst'],
+  ])('when the tasks are %j, then the role reads %s', (tasks, role) => {
+    expect(roleWords(english, tasks)).toBe(role);
+  });
+
+  it('when no task is one a role is made of, or none is listed, then no role is claimed', () => {
+    expect(roleWords(english, ['MESSAGING'])).toBeUndefined();
+    expect(roleWords(english, [])).toBeUndefined();
+    expect(roleWords(english, undefined)).toBeUndefined();
   });
 });

@@ -1,10 +1,10 @@
 import { LRUCache } from 'lru-cache';
-import type { CachedPart, PageCacheStore, ReadOptions } from './page-cache';
+import { CACHED_PARTS, type CachedPart, type PageCacheStore, type ReadOptions } from './page-cache';
 
 export interface PageCacheOptions {
   /** Seconds an answer is served from the cache; 0 turns the cache off (PAGE_CACHE_TTL). */
   ttlSec: number;
-  /** Most entries kept (two per page). */
+  /** Most entries kept (two per page viewed, more once its insights are). */
   maxEntries?: number;
   /** Most bytes kept, counted as the length of each answer's JSON. */
   maxBytes?: number;
@@ -126,8 +126,7 @@ export class PageCache implements PageCacheStore {
 
   /** Forgets everything cached for the page (the provider refused a token for it). */
   dropPage(pageId: string): void {
-    this.dropPart(pageId, 'details');
-    this.dropPart(pageId, 'feed');
+    for (const part of CACHED_PARTS) this.dropPart(pageId, part);
   }
 
   /**

@@ -1,5 +1,8 @@
-/** What is cached for a page: its details, and the first page of its feed. */
-export type CachedPart = 'details' | 'feed';
+/** What is cached for a page: its details, the first page of its feed, and its insights (the Page's and its posts'). */
+export type CachedPart = 'details' | 'feed' | 'insights';
+
+/** Every part: what dropping a whole page drops. */
+export const CACHED_PARTS: readonly CachedPart[] = ['details', 'feed', 'insights'];
 
 /** What a read knows about the page: `live` when the provider pushes its changes (webhooks subscribed). */
 export interface ReadOptions {

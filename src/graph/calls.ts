@@ -13,6 +13,8 @@ export type CallKind =
   | 'page_details'
   | 'feed'
   | 'subscribe'
+  | 'page_insights'
+  | 'post_insights'
   | 'debug_token'
   | 'other';
 
@@ -36,9 +38,12 @@ export interface ProviderCall {
   seconds: number;
 }
 
-/** A call path with its ids generalised (`/v26.0/123/feed` → `/v26.0/{id}/feed`): bounded, and names no page. */
+/**
+ * A call path with its ids generalised (`/v26.0/123/feed` → `/v26.0/{id}/feed`, a post's `123_456` too):
+ * bounded, and names no page or post.
+ */
 export function callTemplate(path: string): string {
-  const template = path.replace(/\/\d+(?=\/|$)/g, '/{id}');
+  const template = path.replace(/\/\d+(?:_\d+)?(?=\/|$)/g, '/{id}');
   return /^[\w/{}.-]{1,100}$/.test(template) ? template : '/other';
 }
 
@@ -56,6 +61,8 @@ export function callKind(req: Pick<GraphRequest, 'method' | 'path' | 'query' | '
   if (path === '/debug_token') return 'debug_token';
   if (/^\/\d+\/feed$/.test(path)) return 'feed';
   if (/^\/\d+\/subscribed_apps$/.test(path)) return 'subscribe';
+  if (/^\/\d+\/insights$/.test(path)) return 'page_insights';
+  if (/^\/\d+_\d+\/insights$/.test(path)) return 'post_insights';
   if (/^\/\d+$/.test(path)) return fields === 'access_token' ? 'page_token' : 'page_details';
   return 'other';
 }

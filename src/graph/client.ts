@@ -6,6 +6,7 @@ import { GraphApiError } from './errors';
 import { listLocation, nextCursor, type ListLocation, type ListPaging } from './paging';
 import { appSecretProof } from './proof';
 import {
+  ACCOUNT_FIELDS_PARAM,
   accountsSchema,
   businessesSchema,
   feedSchema,
@@ -16,17 +17,19 @@ import {
   portfolioPagesSchema,
   subscribeSchema,
   tokenSchema,
+  insightsSchema,
   FEED_FIELDS_PARAM,
   PAGE_FIELD_ITEMS,
   REQUIRED_PAGE_FIELDS,
   type FeedResponse,
+  type InsightsResponse,
   type Me,
   type PageDetails,
   type PageList,
   type ListedPage,
   type PageSummary,
 } from './schemas';
-import type { ProviderCall } from './calls';
+import { callTemplate, type ProviderCall } from './calls';
 import { RemovedFields } from './removed-fields';
 import { GraphTransport, type RetryPolicy, type TransportOptions } from './transport';
 import type { UsageReadings } from './usage';
@@ -203,7 +206,7 @@ export class GraphClient {
       const body = await this.read(
         userToken,
         '/me/accounts',
-        { fields: 'id,name,category,tasks', limit: '100', ...(after ? { after } : {}) },
+        { fields: ACCOUNT_FIELDS_PARAM, limit: '100', ...(after ? { after } : {}) },
         accountsSchema,
         'app',
         gate,
@@ -264,7 +267,7 @@ export class GraphClient {
    * (docs/provider-interface.md#removed-fields).
    */
   async pageDetails(pageToken: string, pageId: string, gate?: ReadGate): Promise<PageDetails> {
-    const shape = callShape(`/${this.options.apiVersion}/${pageId}`);
+    const shape = callTemplate(`/${this.options.apiVersion}/${pageId}`);
     // Each pass leaves out at least one more field the provider refused, so this ends within PAGE_FIELD_ITEMS passes.
     for (;;) {
       const asked = this.removed.without(shape, PAGE_FIELD_ITEMS);
@@ -312,6 +315,28 @@ export class GraphClient {
       page = await read(after, undefined);
     }
     return page;
+  }
+
+  /**
+   * Daily figures of the Page's `metrics` for the days ending after `range.since` up to `range.until` (Unix
+   * seconds, at most 90 days apart: docs/provider-interface.md#insights), in one call. Needs `read_insights`
+   * and a person who can perform the ANALYZE task on the Page.
+   */
+  async pageInsights(
+    pageToken: string,
+    pageId: string,
+    metrics: readonly string[],
+    range: { since: number; until: number },
+    gate?: ReadGate,
+  ): Promise<InsightsResponse> {
+    const query = { metric: metrics.join(','), period: 'day', since: String(range.since), until: String(range.until) };
+    return this.read(pageToken, `/${pageId}/insights`, query, insightsSchema, 'page', gate);
+  }
+
+  /** A post's lifetime figure of `metric` (its viewers): `/{post-id}/insights` (docs/provider-interface.md#insights). */
+  async postInsights(pageToken: string, postId: string, metric: string, gate?: ReadGate): Promise<InsightsResponse> {
+    const query = { metric, period: 'lifetime' };
+    return this.read(pageToken, `/${postId}/insights`, query, insightsSchema, 'page', gate);
   }
 
   /**
@@ -396,7 +421,7 @@ export class GraphClient {
     const proof: Record<string, string> = this.options.appSecret
       ? { appsecret_proof: appSecretProof(token, this.options.appSecret) }
       : {};
-    const shape = callShape(path);
+    const shape = callTemplate(path);
     if (this.formPaths.has(shape)) {
       return this.transport.call(
         {
@@ -443,11 +468,6 @@ export class GraphClient {
   close(): void {
     this.transport.close();
   }
-}
-
-/** A call path with its ids generalised (`/v26.0/123/feed` → `/v26.0/{id}/feed`): bounded, and names no page. */
-function callShape(path: string): string {
-  return path.replace(/\/\d+(?=\/|$)/g, '/{id}');
 }
 
 /** The client for the provider a config points at: its API origin, version, app and callback. The clock is the system's unless overridden. */

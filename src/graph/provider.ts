@@ -9,6 +9,16 @@ export const DEFAULT_API_VERSION = 'v26.0';
 /** Where the login dialog lives (FB_AUTH_URL); its origin is also the id_token's issuer. */
 export const DEFAULT_AUTH_URL = 'https://www.facebook.com';
 
+/**
+ * The provider's web origin, where a Page's `link` and a post's `permalink_url` point: the dialog's. Such links
+ * are shown on the configured FB_AUTH_URL's origin instead — the same in production, the emulator's www host in
+ * demo mode (docs/provider-interface.md#web-links).
+ */
+export const PROVIDER_WEB_ORIGIN = new URL(DEFAULT_AUTH_URL).origin;
+
+/** The person's *Apps and Websites* settings on the provider's web origin (the privacy page links to it). */
+export const APP_SETTINGS_PATH = '/settings?tab=applications';
+
 /** Where the Graph API answers (FB_GRAPH_URL). */
 export const DEFAULT_GRAPH_URL = 'https://graph.facebook.com';
 
@@ -40,3 +50,25 @@ export const JWKS_PATH = '/.well-known/oauth/openid/jwks/';
  * `scontent…fbcdn.net` with a host per region, and profile pictures from `platform-lookaside.fbsbx.com`.
  */
 export const DEFAULT_IMAGE_ORIGINS = 'https://*.fbcdn.net https://platform-lookaside.fbsbx.com';
+
+/** The optional permission that lets the app read a Page's insights (docs/provider-interface.md#insights). */
+export const INSIGHTS_SCOPE = 'read_insights';
+
+/**
+ * The Page metrics the insights view asks for, by day: exactly these, none the provider retired
+ * (`page_impressions*`, `page_fans*`, the `*_unique` reach metrics of v26.0; docs/provider-interface.md#insights).
+ */
+export const PAGE_INSIGHT_METRICS = [
+  'page_media_view',
+  'page_total_media_view_unique',
+  'page_post_engagements',
+  'page_follows',
+  'page_daily_follows_unique',
+] as const;
+export type PageInsightMetric = (typeof PAGE_INSIGHT_METRICS)[number];
+
+/** A post's viewers, lifetime: the v26.0 changelog's alternative to the retired `post_impressions_unique`. */
+export const POST_VIEWERS_METRIC = 'post_total_media_view_unique';
+
+/** The task a person needs on a Page to read its insights (the insights reference's requirements). */
+export const ANALYZE_TASK = 'ANALYZE';

@@ -81,6 +81,13 @@ export const pageTokenSchema = z.object({
   access_token: opt(z.string().min(1).max(4096)),
 });
 
+/** An image as the provider describes it; a URL that is not a string drops the image, not the page. */
+const imageSchema = z.object({
+  url: z.string().max(4000),
+  width: opt(z.number().int().positive().max(10_000)),
+  height: opt(z.number().int().positive().max(10_000)),
+});
+
 export const accountsSchema = z.object({
   paging: opt(
     z.object({
@@ -95,11 +102,18 @@ export const accountsSchema = z.object({
         name: z.string().max(1000).catch('(unnamed page)'),
         category: opt(z.string().max(200)),
         tasks: opt(z.array(z.string().max(100)).max(50)),
+        followers_count: opt(z.number().int().nonnegative()),
+        picture: opt(z.object({ data: imageSchema })),
       }),
     )
     .max(1000),
 });
 export type PageSummary = z.infer<typeof accountsSchema>['data'][number];
+/**
+ * The `fields` of `/me/accounts`: what the picker shows of each Page, its picture (the 100×100 one,
+ * `.type(normal)`) and followers expanded in the same call (docs/provider-interface.md#managed-pages).
+ */
+export const ACCOUNT_FIELDS_PARAM = 'id,name,category,tasks,followers_count,picture.type(normal){url,width,height}';
 /** A listed Page; `portfolio` names the business portfolio it was reached through, when not through `/me/accounts`. */
 export type ListedPage = PageSummary & { portfolio?: string | undefined };
 /** The person's pages, and whether the list was cut at the bound of calls (docs/provider-interface.md#managed-pages). */
@@ -155,13 +169,6 @@ export const locationSchema = z.object({
 });
 
 const flag = opt(z.union([z.number(), z.boolean()]).transform((v) => v === true || v === 1));
-
-/** An image as the provider describes it; a URL that is not a string drops the image, not the page. */
-const imageSchema = z.object({
-  url: z.string().max(4000),
-  width: opt(z.number().int().positive().max(10_000)),
-  height: opt(z.number().int().positive().max(10_000)),
-});
 
 export const pageDetailsSchema = z.object({
   id: idString,
@@ -299,3 +306,44 @@ export const FEED_FIELDS_PARAM = [
   'reactions.summary(total_count).limit(0)',
   'comments.summary(total_count).limit(0)',
 ].join(',');
+
+/**
+ * `/{object-id}/insights` (docs/provider-interface.md#insights): one series per metric, each value a count
+ * and, for `period=day`, the day's `end_time`. A value that is not a count (a breakdown object, junk) drops
+ * that point, not the page. `paging` is not kept: its URLs carry the token.
+ */
+export const insightsSchema = z.object({
+  data: z
+    .array(
+      z.object({
+        name: z.string().max(100),
+        period: z.string().max(40),
+        values: z
+          .array(
+            z
+              .object({ value: z.number().int().nonnegative(), end_time: opt(z.string().max(40)) })
+              .optional()
+              .catch(undefined),
+          )
+          .max(400),
+        title: opt(z.string().max(200)),
+        description: opt(z.string().max(1000)),
+      }),
+    )
+    .max(50),
+});
+export type InsightsResponse = z.infer<typeof insightsSchema>;
+export type InsightSeries = InsightsResponse['data'][number];
+
+/**
+ * What the insights view keeps of its read (src/pages/insights-load.ts): the provider's series, and the
+ * metrics it refused one by one, so the view says which is unavailable. Checked like a provider answer when
+ * read back from the shared cache.
+ */
+export const insightsAnswerSchema = insightsSchema.extend({
+  refused: z.array(z.string().max(100)).max(50),
+});
+export type InsightsAnswer = z.infer<typeof insightsAnswerSchema>;
+
+/** A post id as the feed gives it (`<page id>_<post number>`). */
+export const postIdSchema = z.string().regex(/^\d{1,32}_\d{1,32}$/);

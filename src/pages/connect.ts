@@ -3,7 +3,7 @@ import type { Logger } from '../log/logger';
 import type { PageChanges, UserAccess } from '../session/access';
 import type { AppContext } from '../context';
 import { subscribePage } from '../webhooks/subscribe';
-import { listedRole } from './load';
+import { listedPage, listedRole } from './load';
 
 /**
  * Connects a Page: gets its page token with the user token, then subscribes it to webhooks where it can
@@ -25,7 +25,8 @@ export async function connectPage(
 
 /**
  * Connecting from the picker (POST /pages/:pageId/connect): as {@link connectPage}, and the session's tokens
- * have just succeeded upstream for the page, and the picker's list, still at hand, says the person's role.
+ * have just succeeded upstream for the page, and the picker's list, still at hand, says the person's role and
+ * the Page's name (home names the connected Page before its view was ever opened).
  */
 export async function connectChosenPage(
   ctx: Pick<AppContext, 'graph' | 'config' | 'accounts' | 'now'>,
@@ -35,5 +36,7 @@ export async function connectChosenPage(
 ): Promise<PageChanges> {
   const changes = await connectPage(ctx, user, pageId, log);
   const tasks = listedRole(ctx, user.userToken, pageId);
-  return { ...changes, tokenConfirmedAt: ctx.now(), ...(tasks ? { tasks } : {}) };
+  const name = listedPage(ctx, user.userToken, pageId)?.name.trim() ?? '';
+  const connected = changes.connected && { ...changes.connected, name };
+  return { ...changes, connected, tokenConfirmedAt: ctx.now(), ...(tasks ? { tasks } : {}) };
 }

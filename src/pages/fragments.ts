@@ -2,10 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import ejs from 'ejs';
 import type { Application } from 'express';
-import type { FeedResponse, PageDetails } from '../graph/schemas';
+import type { FeedResponse, InsightsAnswer, PageDetails } from '../graph/schemas';
 import type { Locale } from '../i18n/locale';
 import { RenderedHtml } from '../html';
 import { templateOptions } from '../http/views';
+import type { InsightsView } from './insights-view';
 import type { FeedView, PageView } from './view-model';
 
 /**
@@ -30,8 +31,15 @@ export interface ShownFeed {
   posts: RenderedHtml;
 }
 
+export interface ShownInsights {
+  view: InsightsView;
+  charts: RenderedHtml;
+}
+
+type Shown = ShownPage | ShownFeed | ShownInsights;
+
 /** Per answer, what renders it in each language it was shown in (by the Locale, one object per language). */
-const shown = new WeakMap<object, Map<Locale, ShownPage | ShownFeed>>();
+const shown = new WeakMap<object, Map<Locale, Shown>>();
 
 /** The page's header card and details for its details answer, in `locale`: made the first time, the same after. */
 export function showPage(
@@ -63,8 +71,21 @@ export function showFeed(
   });
 }
 
-/** A details answer and a feed answer are never the same object; the field tells the two kinds apart. */
-function memo<S extends ShownPage | ShownFeed>(answer: object, locale: Locale, field: keyof S, make: () => S): S {
+/** The charts of an insights answer, in `locale`: made the first time, the same after. */
+export function showInsights(
+  app: Application,
+  locale: Locale,
+  answer: InsightsAnswer,
+  toView: (answer: InsightsAnswer) => InsightsView,
+): ShownInsights {
+  return memo(answer, locale, 'charts', () => {
+    const view = toView(answer);
+    return { view, charts: renderPartial(app, locale, 'insight-charts', view) };
+  });
+}
+
+/** Answers of different parts are never the same object; the field tells the kinds apart. */
+function memo<S extends Shown>(answer: object, locale: Locale, field: keyof S, make: () => S): S {
   let languages = shown.get(answer);
   const known = languages?.get(locale);
   if (known !== undefined && field in known) return known as S;
@@ -81,10 +102,16 @@ interface Partials {
   posts: FeedView;
   'page-card': PageView;
   'page-details': PageView;
+  'insight-charts': InsightsView;
 }
 
 /** The one local each partial reads, besides its language's `t` and `html`. */
-const LOCAL: { [P in keyof Partials]: string } = { posts: 'feed', 'page-card': 'page', 'page-details': 'page' };
+const LOCAL: { [P in keyof Partials]: string } = {
+  posts: 'feed',
+  'page-card': 'page',
+  'page-details': 'page',
+  'insight-charts': 'insights',
+};
 
 /**
  * views/partials/`partial` for `model`, as HTML: RenderedHtml, which `<%= %>` prints as it is

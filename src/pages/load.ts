@@ -1,7 +1,13 @@
 import type { AppContext } from '../context';
 import type { ReadGate } from '../graph/client';
 import { GraphApiError } from '../graph/errors';
-import { PAGE_FIELDS_PARAM, type FeedResponse, type PageDetails, type PageList } from '../graph/schemas';
+import {
+  PAGE_FIELDS_PARAM,
+  type FeedResponse,
+  type PageDetails,
+  type PageList,
+  type PageSummary,
+} from '../graph/schemas';
 import type { PageAccess, PageChanges } from '../session/access';
 import { withPortfolioPages } from './portfolios';
 import { pageName } from './view-model';
@@ -55,7 +61,7 @@ export async function readPage(ctx: AppContext, access: PageAccess, token: strin
   const now = ctx.now();
   // Subscribed to webhooks: a change would have dropped the answer, so it may be served stale while it refreshes.
   const options = { live: access.live };
-  if (access.tokenConfirmedAt !== undefined && now - access.tokenConfirmedAt < ctx.config.pageCacheTtlSec * 1000) {
+  if (tokenProvedRecently(ctx, access)) {
     const answers = await settle(
       cache.get(pageId, 'details', `${DETAILS_FIELDS} ${share}`, details, options),
       cache.get(pageId, 'feed', `first ${share}`, feed, options),
@@ -69,6 +75,37 @@ export async function readPage(ctx: AppContext, access: PageAccess, token: strin
   // Kept once per PAGE_CACHE_TTL, not on every warm view; only when both reads succeeded with the token.
   if (answers[0].status === 'fulfilled' && answers[1].status === 'fulfilled') changes.tokenConfirmedAt = now;
   return { answers, changes };
+}
+
+/**
+ * The Page's details alone, for the header card of an older-posts page: as the page view reads them, so a
+ * warm cache serves them with no call, and otherwise one call with the session's own token. The cache is read
+ * only on the same terms as the page view's ({@link readPage}); a fresh answer does not refresh it.
+ */
+export async function readDetails(
+  ctx: AppContext,
+  access: PageAccess,
+  token: string,
+): Promise<{ details: PageDetails; changes: PageChanges }> {
+  const { pageId } = access;
+  const load = () => ctx.graph.pageDetails(token, pageId, gateOf(ctx, access.sessionId));
+  const changes: PageChanges = {};
+  const share = ctx.pageCache.enabled ? await shareKey(ctx, access, changes) : undefined;
+  if (share === undefined || !tokenProvedRecently(ctx, access)) return { details: await load(), changes };
+  const details = await ctx.pageCache.get(pageId, 'details', `${DETAILS_FIELDS} ${share}`, load, {
+    live: access.live,
+  });
+  return { details, changes };
+}
+
+/**
+ * The cache may serve this session: its own token succeeded upstream for the page within PAGE_CACHE_TTL.
+ * Otherwise its reads go upstream (`PageCacheStore.refresh`) and their success is noted as `tokenConfirmedAt`.
+ */
+export function tokenProvedRecently(ctx: AppContext, access: PageAccess): boolean {
+  return (
+    access.tokenConfirmedAt !== undefined && ctx.now() - access.tokenConfirmedAt < ctx.config.pageCacheTtlSec * 1000
+  );
 }
 
 /**
@@ -152,6 +189,8 @@ function dropOwnShare(ctx: AppContext, access: PageAccess): void {
   const share = shareKeyOf(access.scopes, access.tasks);
   ctx.pageCache.dropEntry(access.pageId, 'details', `${DETAILS_FIELDS} ${share}`);
   ctx.pageCache.dropEntry(access.pageId, 'feed', `first ${share}`);
+  // The Page's insights as ./insights-load.ts keys them; a post's expire by PAGE_CACHE_TTL.
+  ctx.pageCache.dropEntry(access.pageId, 'insights', `page ${share}`);
 }
 
 export function isPermissionError(err: unknown): err is GraphApiError {
@@ -179,13 +218,22 @@ export function listPages(
   );
 }
 
+/** A page as the picker's list of pages, still at hand, shows it; undefined when not at hand. */
+export function listedPage(
+  ctx: Pick<AppContext, 'accounts'>,
+  userToken: string | undefined,
+  pageId: string,
+): PageSummary | undefined {
+  return userToken ? ctx.accounts.peek(userToken)?.pages.find((p) => p.id === pageId) : undefined;
+}
+
 /** The person's role on a page as the picker's list of pages, still at hand, says; undefined when not at hand. */
 export function listedRole(
   ctx: Pick<AppContext, 'accounts'>,
   userToken: string | undefined,
   pageId: string,
 ): string[] | undefined {
-  const tasks = userToken ? ctx.accounts.peek(userToken)?.pages.find((p) => p.id === pageId)?.tasks : undefined;
+  const tasks = listedPage(ctx, userToken, pageId)?.tasks;
   return tasks ? [...tasks].sort() : undefined;
 }
 
@@ -202,7 +250,7 @@ async function shareKey(ctx: AppContext, access: PageAccess, changes: PageChange
   return shareKeyOf(access.scopes, tasks);
 }
 
-function shareKeyOf(scopes: readonly string[], tasks: readonly string[]): string {
+export function shareKeyOf(scopes: readonly string[], tasks: readonly string[]): string {
   return `${[...scopes].sort().join(',')} ${tasks.join(',')}`;
 }
 
@@ -214,7 +262,7 @@ function shareKeyOf(scopes: readonly string[], tasks: readonly string[]): string
  * — when the person no longer manages the page, or their list cannot be read: the view then asks the provider
  * with its own token, and no confirmation is noted, so the next view asks again.
  */
-async function roleOf(
+export async function roleOf(
   ctx: AppContext,
   access: PageAccess,
   changes: PageChanges,
@@ -233,7 +281,7 @@ async function roleOf(
 }
 
 /** The session's value as it will be once `changes` are kept (a role learned during the load). */
-function withChanges(access: PageAccess, changes: PageChanges): PageAccess {
+export function withChanges(access: PageAccess, changes: PageChanges): PageAccess {
   return changes.tasks === undefined ? access : { ...access, tasks: changes.tasks };
 }
 

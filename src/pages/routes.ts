@@ -10,11 +10,24 @@ import { requireCsrf } from '../session/csrf';
 import { sessionIdOf } from '../session/middleware';
 import { save } from '../session/persist';
 import { connectChosenPage } from './connect';
-import { showFeed, showPage } from './fragments';
+import { MAX_QUERY, toPickerView } from './picker-view';
+import { showFeed, showInsights, showPage } from './fragments';
 import { imageFilter } from './images';
+import { loadPageInsights } from './insights-load';
+import { blockedView, toInsightsView } from './insights-view';
 import { sessionRateLimit } from './limits';
-import { bothOrDrop, forPage, gateOf, isPermissionError, listPages, loadPage, readPage, type PageShown } from './load';
-import { toFeedView, toPageView, type ViewOptions } from './view-model';
+import {
+  bothOrDrop,
+  forPage,
+  gateOf,
+  isPermissionError,
+  listPages,
+  loadPage,
+  readDetails,
+  readPage,
+  type PageShown,
+} from './load';
+import { providerWeb, toFeedView, toPageView, type ViewOptions } from './view-model';
 import type { Locale } from '../i18n/locale';
 import { permissionWords } from '../words';
 
@@ -35,31 +48,35 @@ export function pageRateLimits(ctx: AppContext): Router {
   return router;
 }
 
-/** /pages: the picker, connecting a page, its details and feed. */
+/** /pages: the picker, connecting a page, its details and feed, its insights. */
 export function pageRoutes(ctx: AppContext): Router {
   const router = Router();
   // Only images the CSP lets the browser load are rendered (docs/architecture.md#images).
   const images = imageFilter(ctx.config.imageOrigins);
+  // The provider's web links on the configured dialog origin: the emulator's www host in demo mode.
+  const web = providerWeb(ctx.config.authUrl);
   // Every :pageId is checked before anything goes upstream.
   router.param('pageId', (req, _res, next, value) => {
     req.params.pageId = pageIdParam(value);
     next();
   });
-  router.get('/', (req, res) => picker(ctx, req, res));
+  router.get('/', (req, res) => picker(ctx, req, res, images));
   router.post('/:pageId/connect', requireCsrf, (req, res) => connect(ctx, req, res));
-  router.get('/:pageId', (req, res) => page(ctx, req, res, images));
-  router.get('/:pageId/feed', (req, res) => olderPosts(ctx, req, res, images));
-  router.get('/:pageId/feed/fresh', (req, res) => freshPosts(ctx, req, res, images));
+  router.get('/:pageId', (req, res) => page(ctx, req, res, { images, web }));
+  router.get('/:pageId/feed', (req, res) => olderPosts(ctx, req, res, { images, web }));
+  router.get('/:pageId/feed/fresh', (req, res) => freshPosts(ctx, req, res, { images, web }));
+  router.get('/:pageId/insights', (req, res) => insights(ctx, req, res));
   return router;
 }
 
-async function picker(ctx: AppContext, req: Request, res: Response): Promise<void> {
+async function picker(ctx: AppContext, req: Request, res: Response, images: Shown['images']): Promise<void> {
   const user = ctx.connections.userAccess(req);
   if (!user.userToken) throw new NotConnectedError({ key: 'error.notConnected.choose' });
   if (ctx.config.pageId) {
     res.redirect(303, `/pages/${ctx.config.pageId}`);
     return;
   }
+  const query = singleParam(req.query, 'q', MAX_QUERY) ?? '';
   // Declining the permission to list Pages is not "you manage no Pages": the picker says which it is.
   const list = await listPages(ctx, user.sessionId, user.userToken, user.scopes).catch((err: unknown) => {
     if (isPermissionError(err)) return undefined;
@@ -71,13 +88,7 @@ async function picker(ctx: AppContext, req: Request, res: Response): Promise<voi
     title: locale.t('picker.title'),
     listBlocked: list === undefined,
     cut: list?.cut ?? false,
-    pages: (list?.pages ?? []).map((p) => ({
-      id: p.id,
-      name: p.name,
-      category: p.category,
-      connected: connected.has(p.id),
-      portfolio: p.portfolio,
-    })),
+    picker: toPickerView(list?.pages ?? [], connected, query, images, locale),
     portfolioHint: list === undefined ? undefined : portfolioHint(ctx, locale, list),
     declined: declinedPermissions(ctx, user)
       .filter((scope) => !(list === undefined && scope === LIST_SCOPE))
@@ -125,10 +136,11 @@ async function connect(ctx: AppContext, req: Request, res: Response): Promise<vo
   res.redirect(303, `/pages/${pageId}`);
 }
 
-type Images = NonNullable<ViewOptions['images']>;
+/** How every view of a page shows the provider's images and links. */
+type Shown = Required<Pick<ViewOptions, 'images' | 'web'>>;
 
 /** A Page: what the session holds for it, the load, what the load taught the session, the view. */
-async function page(ctx: AppContext, req: Request, res: Response, images: Images): Promise<void> {
+async function page(ctx: AppContext, req: Request, res: Response, shown: Shown): Promise<void> {
   const pageId = req.params.pageId as string;
   const access = ctx.connections.pageAccess(req, pageId);
   // Authorization first: the shared cache is read only for a session that holds a token for this page.
@@ -137,7 +149,7 @@ async function page(ctx: AppContext, req: Request, res: Response, images: Images
   const { outcome, changes } = await loadPage(ctx, access, token);
   ctx.connections.applyPageChanges(req, pageId, changes);
   if ('error' in outcome) throw outcome.error;
-  res.render('page', pageLocals(ctx, req.app, res.locals.locale as Locale, access, outcome, images));
+  res.render('page', pageLocals(ctx, req.app, res.locals.locale as Locale, access, outcome, shown));
 }
 
 function pageLocals(
@@ -146,13 +158,13 @@ function pageLocals(
   locale: Locale,
   access: PageAccess,
   loaded: PageShown,
-  images: Images,
+  shown: Shown,
 ): object {
   const { details, feed, refusal, fallbackName } = loaded;
   // A view of a refusal's fallback (no cached answer to key it by) is made for this view alone.
-  const page = showPage(app, locale, details, (d) => toPageView(d, fallbackName, { images, locale }));
+  const page = showPage(app, locale, details, (d) => toPageView(d, fallbackName, { ...shown, locale }));
   const posts = feed
-    ? showFeed(app, locale, feed, (f) => toFeedView(f, 'first', { images, locale, pageId: access.pageId }))
+    ? showFeed(app, locale, feed, (f) => toFeedView(f, 'first', { ...shown, locale, pageId: access.pageId }))
     : undefined;
   // Details that could not be read are not "not given": the card alone, no details section.
   const noDetails = refusal !== undefined && details.name === undefined;
@@ -198,12 +210,31 @@ function feedBlocked(
 
 const FEED_SCOPE = 'pages_read_engagement';
 
+/** A Page's insights, as the page view: the session read once, the load, what it taught the session, the view. */
+async function insights(ctx: AppContext, req: Request, res: Response): Promise<void> {
+  const pageId = req.params.pageId as string;
+  const access = ctx.connections.pageAccess(req, pageId);
+  const token = pageTokenOrRedirect(ctx, req, res, access);
+  if (!token) return;
+  const { outcome, changes } = await loadPageInsights(ctx, access, token);
+  ctx.connections.applyPageChanges(req, pageId, changes);
+  if ('error' in outcome) throw outcome.error;
+  const name = access.name || `Page ${pageId}`;
+  res.render('insights', {
+    title: `${name}: insights`,
+    page: { id: pageId, name },
+    ...(outcome.blocked
+      ? { blocked: blockedView(outcome.blocked, pageId) }
+      : { charts: showInsights(req.app, res.locals.locale as Locale, outcome.answer, toInsightsView).charts }),
+  });
+}
+
 /**
  * The first feed page as a fragment (the posts partial, escaped as on the page), for the "new posts — Show"
  * button of a live page (docs/architecture.md#live-updates). Read like the page view, cache included, and
  * the same HTML for the same answer.
  */
-async function freshPosts(ctx: AppContext, req: Request, res: Response, images: Images): Promise<void> {
+async function freshPosts(ctx: AppContext, req: Request, res: Response, shown: Shown): Promise<void> {
   const pageId = req.params.pageId as string;
   const access = ctx.connections.pageAccess(req, pageId);
   const token = pageTokenOrRedirect(ctx, req, res, access);
@@ -214,10 +245,10 @@ async function freshPosts(ctx: AppContext, req: Request, res: Response, images: 
   const locale = res.locals.locale as Locale;
   res
     .type('html')
-    .send(showFeed(req.app, locale, feed, (f) => toFeedView(f, 'first', { images, locale, pageId })).posts.html);
+    .send(showFeed(req.app, locale, feed, (f) => toFeedView(f, 'first', { ...shown, locale, pageId })).posts.html);
 }
 
-async function olderPosts(ctx: AppContext, req: Request, res: Response, images: Images): Promise<void> {
+async function olderPosts(ctx: AppContext, req: Request, res: Response, shown: Shown): Promise<void> {
   const pageId = req.params.pageId as string;
   const after = cursor(req.query, 'after');
   const before = cursor(req.query, 'before');
@@ -226,17 +257,26 @@ async function olderPosts(ctx: AppContext, req: Request, res: Response, images: 
   const access = ctx.connections.pageAccess(req, pageId);
   const token = pageTokenOrRedirect(ctx, req, res, access);
   if (!token) return;
-  const feed = await forPage(
-    ctx,
-    access,
-    ctx.graph.feed(token, pageId, { after, before }, gateOf(ctx, access.sessionId)),
-  ).catch(staleCursor);
+  // The header card as on the page view, read alongside the feed: one round trip of latency.
+  const [feed, read] = await Promise.all([
+    forPage(ctx, access, ctx.graph.feed(token, pageId, { after, before }, gateOf(ctx, access.sessionId))).catch(
+      staleCursor,
+    ),
+    forPage(ctx, access, readDetails(ctx, access, token)).catch((err: unknown) => {
+      // Details refused (a declined permission) still leave the posts worth showing, under the name alone.
+      if (isPermissionError(err)) return { details: { id: pageId }, changes: {} };
+      throw err;
+    }),
+  ]);
+  ctx.connections.applyPageChanges(req, pageId, read.changes);
   const locale = res.locals.locale as Locale;
-  const name = access.name || locale.t('page.fallbackName', { id: pageId });
+  const fallbackName = access.name || locale.t('page.fallbackName', { id: pageId });
+  const page = showPage(req.app, locale, read.details, (d) => toPageView(d, fallbackName, { ...shown, locale }));
   res.render('feed', {
-    title: locale.t('feed.title', { name }),
-    page: { id: pageId, name },
-    feed: toFeedView(feed, 'older', { images, locale, pageId, offset }),
+    title: locale.t('feed.olderTitle', { name: page.view.name }),
+    page: page.view,
+    card: page.card,
+    feed: toFeedView(feed, 'older', { ...shown, locale, pageId, offset }),
   });
 }
 

@@ -2,6 +2,7 @@ import type { FeedResponse, PageDetails, PageLocation, Post } from '../graph/sch
 import { englishLocale } from '../i18n/catalogs';
 import type { Locale } from '../i18n/locale';
 import { imageFilter } from './images';
+import { PROVIDER_WEB_ORIGIN } from '../graph/provider';
 
 /**
  * Page data shaped for people (docs/architecture.md#views): the templates only print these
@@ -66,6 +67,9 @@ export interface PostView {
   /** Paragraphs, each a list of segments; `more` is the rest of a long text, behind "See more". */
   lines: Segment[][];
   more?: Segment[][];
+  /** What happened, in the provider's words ("… updated their cover photo."), above the message if any. */
+  story?: string;
+  /** Only a story, no message of its own. */
   isStory: boolean;
   timeIso?: string;
   timeText: string;
@@ -98,6 +102,8 @@ export interface ViewOptions {
   locale?: Locale;
   /** Default: no image is shown. */
   images?: (url: string | undefined) => string | undefined;
+  /** Where the provider's web links lead ({@link providerWeb}); default: as the provider gave them. */
+  web?: (href: string) => string;
   /** Posts before this feed page (our own `offset` link parameter); undefined when not known. */
   offset?: number;
 }
@@ -185,6 +191,42 @@ export function formatTime(created: string, locale: Locale = englishLocale()): {
   const date = new Date(created.replace(/([+-]\d\d)(\d\d)$/, '$1:$2'));
   if (Number.isNaN(date.getTime())) return { text: locale.t('post.unknownTime') };
   return { iso: date.toISOString(), text: locale.dateTime(date) };
+}
+
+/** The month names of the en-GB medium date ("Oct", "Sept"), asked of Intl once: the insights charts' axis. */
+const MONTHS = Array.from({ length: 12 }, (_, m) =>
+  new Intl.DateTimeFormat('en-GB', { month: 'short', timeZone: 'UTC' }).format(Date.UTC(2026, m, 1)),
+);
+
+/** A day (its UTC date) as a chart's axis and table write it: "1 Oct", "1 Oct 2026", and `2026-10-01`. */
+export function formatDay(ms: number): { short: string; long: string; iso: string } {
+  const date = new Date(ms);
+  const short = `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]}`;
+  return { short, long: `${short} ${date.getUTCFullYear()}`, iso: date.toISOString().slice(0, 10) };
+}
+
+const NUMBER = new Intl.NumberFormat('en-GB');
+
+/** "12,408 followers", "1 follower". */
+export function formatCount(n: number, one: string, many: string): string {
+  return `${formatWhole(n)} ${n === 1 ? one : many}`;
+}
+
+/** "12,408": whole counts grouped by hand (cheaper than Intl, same text). */
+export function formatWhole(n: number): string {
+  return Number.isSafeInteger(n) && n >= 0 ? String(n).replace(/\B(?=(\d{3})+$)/g, ',') : NUMBER.format(n);
+}
+
+/**
+ * The provider's web links (a Page's `link`, a post's `permalink_url`) moved onto the origin of `base`
+ * (FB_AUTH_URL): unchanged in production, the emulator's www host in demo mode. Other links stay as they are.
+ */
+export function providerWeb(base: string): (href: string) => string {
+  const target = new URL(base).origin;
+  return (href) => {
+    const url = new URL(href);
+    return url.origin === PROVIDER_WEB_ORIGIN ? `${target}${url.pathname}${url.search}${url.hash}` : href;
+  };
 }
 
 /** An http(s) URL, normalised; anything else (`javascript:`, relative, junk) is no link. */
@@ -281,7 +323,7 @@ export function linkDomain(raw: string | undefined): string | undefined {
   return new URL(wrapped ?? href).hostname.replace(/^www\./, '') || undefined;
 }
 
-function image(
+export function image(
   src: string | undefined,
   size: { width?: number | undefined; height?: number | undefined } | undefined,
   alt: string,
@@ -308,15 +350,16 @@ const PREVIEW_BOX = { width: 1200, height: 630 };
 export function toPostView(post: Post, options: ViewOptions = {}): PostView {
   const images = options.images ?? NO_IMAGES;
   const locale = options.locale ?? englishLocale();
-  const text = post.message ?? post.story ?? '';
+  const story = post.story?.trim() || undefined;
   const time = formatTime(post.created_time, locale);
-  const paragraphs = text.split(/\r?\n/);
+  // A story-only post has no message: its story is its whole text, and no empty paragraph follows it.
+  const paragraphs = post.message === undefined ? [] : post.message.split(/\r?\n/);
   const long = splitLong(paragraphs);
   const first = post.attachments?.data.find((a): a is Attachment => a !== undefined);
   const view: PostView = {
     id: post.id,
     lines: (long ? long.head : paragraphs).map(linkify),
-    isStory: post.message === undefined && post.story !== undefined,
+    isStory: post.message === undefined && story !== undefined,
     timeIso: time.iso,
     timeText: time.text,
     counts: [
@@ -330,8 +373,9 @@ export function toPostView(post: Post, options: ViewOptions = {}): PostView {
     ].filter(Boolean),
   };
   if (long) view.more = long.rest.map(linkify);
+  if (story) view.story = story;
   const permalink = httpHref(post.permalink_url);
-  if (permalink) view.permalink = permalink;
+  if (permalink) view.permalink = options.web ? options.web(permalink) : permalink;
   const media = first?.media?.image;
   if (first?.type === 'share') {
     const title = first.title?.trim() || linkDomain(first.url) || locale.t('post.sharedLink');
@@ -456,7 +500,7 @@ export function toPageView(details: PageDetails, fallbackName: string, options: 
   if (details.followers_count !== undefined)
     view.followers = locale.t('count.followers', { count: details.followers_count });
   const link = httpHref(details.link);
-  if (link) view.link = link;
+  if (link) view.link = options.web ? options.web(link) : link;
   // Both decorative: the Page's name is the heading beside them. Above the fold, so not lazy.
   const picture = details.picture?.data;
   const profile = image(picture?.url, picture, '', false, images, PROFILE_BOX);

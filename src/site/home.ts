@@ -3,7 +3,7 @@ import type { AppContext } from '../context';
 import { ownPath } from '../http/return-to';
 import type { Locale } from '../i18n/locale';
 
-/** The home page: Connect page, or the pages this session has connected. */
+/** The home page: Connect page; signed in, the Page(s) this session has connected, each a way in. */
 export function homeRoutes(ctx: AppContext): Router {
   const router = Router();
   router.get('/', (req, res) => {
@@ -13,7 +13,16 @@ export function homeRoutes(ctx: AppContext): Router {
     const returnTo = ownPath(req.query.return_to);
     res.render('home', {
       title: (res.locals.locale as Locale).t('home.documentTitle'),
-      pages: conn ? ctx.connections.connectedPages(req) : [],
+      signedIn: conn !== undefined,
+      // Named as the session knows them; a Page connected before its name was read is named by its id.
+      pages: conn
+        ? ctx.connections
+            .connectedPages(req)
+            .map((p) => ({
+              id: p.id,
+              name: p.name || (res.locals.locale as Locale).t('page.fallbackName', { id: p.id }),
+            }))
+        : [],
       configuredPageId: ctx.config.pageId,
       loggedOut: req.query.logged_out === '1',
       demo: ctx.config.demo,

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { Config } from '../config';
 import type { AppContext } from '../context';
+import { APP_SETTINGS_PATH } from '../graph/provider';
 import type { MessageKey } from '../i18n/catalogs';
 import type { Locale } from '../i18n/locale';
 
@@ -28,6 +29,10 @@ function privacyView(config: Config, locale: Locale): object {
   const cached = (seconds: number) => (seconds > 0 ? duration(locale, seconds) : locale.t('privacy.cacheOff'));
   return {
     title: locale.t('privacy.title'),
+    // In demo mode nobody operates a service: the page says so in words, not by naming unset variables.
+    demo: config.demo,
+    // The provider's own settings page; in demo mode the emulator's, on the dialog's origin (FB_AUTH_URL).
+    settingsUrl: `${new URL(config.authUrl).origin}${APP_SETTINGS_PATH}`,
     operatorName: config.operatorName,
     operatorNameMissing: config.operatorName === undefined ? notSet('OPERATOR_NAME') : undefined,
     operatorContact: config.operatorContact,
@@ -76,6 +81,7 @@ const PERMISSION_READS: Readonly<Record<string, Omit<Read, 'permission'>>> = {
     what: 'privacy.read.pages_manage_metadata.what',
     why: 'privacy.read.pages_manage_metadata.why',
   },
+  read_insights: { what: 'privacy.read.read_insights.what', why: 'privacy.read.read_insights.why' },
 };
 
 /** The privacy page's list follows the permissions actually asked for (FB_SCOPES), so it cannot drift from them. */

@@ -12,7 +12,8 @@ import { startSharedEmulator } from '../support/instances';
  * No cache holds a usable token (docs/architecture.md#security-rules): the provider's `paging.next` and
  * `previous` carry `access_token=`, and are kept only as "there is more" with the cursor taken from `next`
  * (docs/provider-interface.md#paging). After a walk through a Page's feed — the page, every "Older posts" page
- * to the end, across pages that come back empty with `next` and no cursors, then the picker — every entry of
+ * to the end, across pages that come back empty with `next` and no cursors, its insights (whose paging is not
+ * kept at all), then the picker — every entry of
  * every cache is searched for every token the provider issued. In memory, and in Redis (every key under the
  * run's prefix, of every type).
  */
@@ -26,10 +27,18 @@ const RUN = `pagelight-test:${process.pid}-${randomBytes(4).toString('hex')}:`;
 
 /** An instance as src/server.ts builds one, with the caches the test searches. */
 function startOne(env: Record<string, string>, emulator: RunningEmulator): Promise<Instance> {
-  return startInstance(loadConfig({ ...appEnv(emulator.url), PAGE_CACHE_TTL: '60', ACCOUNTS_CACHE_TTL: '60', ...env }));
+  return startInstance(
+    loadConfig({
+      ...appEnv(emulator.url),
+      PAGE_CACHE_TTL: '60',
+      ACCOUNTS_CACHE_TTL: '60',
+      FB_SCOPES: 'pages_show_list pages_read_engagement read_insights',
+      ...env,
+    }),
+  );
 }
 
-/** The walk: log in and connect, the page, "Older posts" to the end, the picker. Returns the pages of posts seen. */
+/** The walk: log in and connect, the page, "Older posts" to the end, the insights, the picker. Returns the pages of posts seen. */
 async function walk(instance: Instance, emulator: RunningEmulator): Promise<number> {
   const feedReads = () => emulator.controls.log.filter((e) => e.path.endsWith(`/${BAKERY}/feed`)).length;
   const readsBefore = feedReads();
@@ -43,6 +52,8 @@ async function walk(instance: Instance, emulator: RunningEmulator): Promise<numb
     pages++;
     if (pages > 100) throw new Error('the feed did not end within 100 pages');
   }
+  const insights = await browser.get(`/pages/${BAKERY}/insights`);
+  expect(await insights.text()).toContain('<svg class="chart"');
   expect((await browser.get('/pages')).status).toBe(200);
   // The empty pages (EMPTY_FEED_PAGES) were crossed: a read for each beyond the pages shown.
   expect(feedReads() - readsBefore).toBe(pages + EMPTY_FEED_PAGES.length);
@@ -67,7 +78,7 @@ describe('no token at rest in any cache', () => {
   });
   afterAll(() => emulator.close());
 
-  it('when a person walked the whole feed and the picker, then neither the page cache nor the accounts cache holds a token the provider issued', async () => {
+  it('when a person walked the whole feed, the insights and the picker, then neither the page cache nor the accounts cache holds a token the provider issued', async () => {
     const instance = await startOne({}, emulator);
     try {
       const pages = await walk(instance, emulator);
@@ -90,7 +101,7 @@ describe('no token at rest in any cache', () => {
   });
 
   (REDIS_URL ? it : it.skip)(
-    'when a person walked the whole feed and the picker on an instance sharing Redis, then no key under its prefix, of any type, holds a token the provider issued',
+    'when a person walked the whole feed, the insights and the picker on an instance sharing Redis, then no key under its prefix, of any type, holds a token the provider issued',
     async () => {
       const prefix = `${RUN}walk:`;
       const admin = newAdmin();

@@ -30,9 +30,12 @@ const SCREENS = [
   'dialog-pages',
   'picker',
   'page',
+  'insights',
   'older-posts',
+  'home-connected',
   'settings',
   'signed-out',
+  'picker-many',
 ] as const;
 type Screen = (typeof SCREENS)[number];
 
@@ -45,7 +48,8 @@ const BAKERY_NAME = DEFAULT_SEED.pages.find((p) => p.id === BAKERY)!.name;
  * emulator's default seed, the demo content (realistic pages, posts and pictures).
  */
 function demoStack(): Stack {
-  return new Stack({}, {}, { seed: 'demo' });
+  // With read_insights, as demo mode asks for it: the Page's insights are one of the screens.
+  return new Stack({ FB_SCOPES: 'pages_show_list pages_read_engagement read_insights' }, {}, { seed: 'demo' });
 }
 
 const stack = demoStack();
@@ -131,9 +135,17 @@ describe.each(Object.keys(VIEWPORTS) as (keyof typeof VIEWPORTS)[])('every scree
     await page.waitForURL(`${stack.appUrl}/pages/${BAKERY}`);
     // On a phone this is the page as it first appears: details collapsed, the posts within reach.
     await take('page');
+    await page.getByRole('link', { name: 'Insights' }).click();
+    await page.waitForURL(`${stack.appUrl}/pages/${BAKERY}/insights`);
+    // The first chart's figures opened, to show the table beside the charts.
+    await page.getByText('The figures by day').first().click();
+    await take('insights', true);
+    await page.goto(`${stack.appUrl}/pages/${BAKERY}`);
     await page.getByRole('link', { name: 'Older posts' }).click();
     await page.waitForURL(/\/feed\?after=/);
     await take('older-posts');
+    await page.goto(`${stack.appUrl}/`);
+    await take('home-connected');
 
     await page.goto(`${stack.providerUrl}/settings/apps?user=${ADA.id}`);
     await take('settings');
@@ -142,6 +154,13 @@ describe.each(Object.keys(VIEWPORTS) as (keyof typeof VIEWPORTS)[])('every scree
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.waitForURL((u) => u.origin === stack.appUrl && u.pathname === '/');
     await take('signed-out');
+
+    // A person with 30 Pages: the picker with its filter box.
+    await page.getByRole('link', { name: 'Connect page' }).click();
+    await page.getByRole('radio', { name: /Mary Fairfax/ }).check();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.waitForURL(`${stack.appUrl}/pages`);
+    await take('picker-many');
 
     expect(shot).toEqual([...SCREENS]);
     await context.close();

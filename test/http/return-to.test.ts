@@ -7,6 +7,7 @@ describe('ownPath (where a login or "Try again" may lead)', () => {
     ['/pages/104735298765432', '/pages/104735298765432'],
     ['/pages/104735298765432/feed?after=QVFIUmx1', '/pages/104735298765432/feed?after=QVFIUmx1'],
     ['/pages/1/feed?before=a%3D%3D', '/pages/1/feed?before=a%3D%3D'],
+    ['/pages/104735298765432/insights', '/pages/104735298765432/insights'],
   ])('when the path is our own page route %s, then it is kept as %s', (raw, kept) => {
     expect(ownPath(raw)).toBe(kept);
   });

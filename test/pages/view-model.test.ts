@@ -1,4 +1,5 @@
 import {
+  providerWeb,
   formatAddress,
   formatEmails,
   formatHours,
@@ -83,13 +84,22 @@ describe('page view model', () => {
     });
     expect(formatTime('nonsense')).toEqual({ text: 'Unknown time' });
   });
-  it('when a post has only a story, then it is marked as a story; multi-line text keeps its lines', () => {
+  it('when a post has only a story, then the story is what it says, with no empty text; multi-line text keeps its lines', () => {
     expect(
       toPostView({ id: '1_2', created_time: '2026-10-01T12:30:00+0000', story: 'Ada updated the cover photo.' }),
     ).toMatchObject({
       isStory: true,
-      lines: [[{ text: 'Ada updated the cover photo.' }]],
+      story: 'Ada updated the cover photo.',
+      lines: [],
     });
+    expect(
+      toPostView({
+        id: '1_4',
+        created_time: '2026-10-01T12:30:00+0000',
+        story: 'Ada is feeling thankful.',
+        message: 'Thank you!',
+      }),
+    ).toMatchObject({ isStory: false, story: 'Ada is feeling thankful.', lines: [[{ text: 'Thank you!' }]] });
     expect(toPostView({ id: '1_3', created_time: '2026-10-01T12:30:00+0000', message: 'a\nb' })).toMatchObject({
       isStory: false,
       lines: [[{ text: 'a' }], [{ text: 'b' }]],
@@ -124,5 +134,24 @@ describe('page view model', () => {
       hours: undefined,
       emails: [],
     });
+  });
+});
+
+/** docs/provider-interface.md#web-links */
+describe('providerWeb', () => {
+  it('when the base is the provider’s own (outside demo mode), then its links are as the provider gave them', () => {
+    const web = providerWeb('https://www.facebook.com');
+    expect(web('https://www.facebook.com/1122334455667788/posts/3')).toBe(
+      'https://www.facebook.com/1122334455667788/posts/3',
+    );
+  });
+
+  it('when the base is the emulator’s, then the provider’s web links move onto it, path and query kept, and other links stay', () => {
+    const web = providerWeb('http://localhost:8081');
+    expect(web('https://www.facebook.com/1122334455667788/posts/3?x=1')).toBe(
+      'http://localhost:8081/1122334455667788/posts/3?x=1',
+    );
+    expect(web('https://example.org/www.facebook.com/1')).toBe('https://example.org/www.facebook.com/1');
+    expect(web('https://l.facebook.com/l.php?u=x')).toBe('https://l.facebook.com/l.php?u=x');
   });
 });

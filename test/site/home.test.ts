@@ -1,5 +1,7 @@
 import request from 'supertest';
-import { useStack } from '../support/stack';
+import { SEED_IDS } from '@pagelight/graph-emulator';
+import { connectedAgent, login } from '../support/flow';
+import { agentFor, useStack } from '../support/stack';
 import { hrefOf } from '../support/words';
 
 /**
@@ -37,5 +39,28 @@ describe('home: where Connect leads back to', () => {
     const res = await request(stack.app).get('/?return_to=/pages/1&return_to=/pages/2');
     expect(res.status).toBe(200);
     expect(hrefOf(res.text, 'Connect page')).toBe('/auth/login');
+  });
+});
+
+/** docs/architecture.md#views */
+describe('home when signed in', () => {
+  const stack = useStack();
+
+  it('when a Page is connected, then home names it and leads to it, and offers no Connect', async () => {
+    const agent = await connectedAgent(stack, SEED_IDS.pages.cafe, { user: SEED_IDS.users.grace });
+    const res = await agent.get('/').expect(200);
+    expect(res.text).toContain('<h2>Your connected Page</h2>');
+    expect(res.text).toContain('<h3 class="card-title" dir="auto">Hopper Compiler Café</h3>');
+    expect(hrefOf(res.text, 'Open Hopper Compiler Café')).toBe(`/pages/${SEED_IDS.pages.cafe}`);
+    expect(hrefOf(res.text, 'Connect page')).toBeUndefined();
+    expect(res.text).not.toContain('Connect a Page you manage');
+  });
+
+  it('when signed in with no Page connected yet, then home leads to the picker', async () => {
+    const agent = agentFor(stack);
+    await login(agent, { user: SEED_IDS.users.grace });
+    const res = await agent.get('/').expect(200);
+    expect(hrefOf(res.text, 'Choose a Page')).toBe('/pages');
+    expect(hrefOf(res.text, 'Connect page')).toBeUndefined();
   });
 });

@@ -21,6 +21,7 @@ import { logForm, logRequests, requestKind } from './log';
 import { bodyParsers } from './params';
 import { mediaRouter } from './media/routes';
 import { settingsRouter } from './settings/routes';
+import { wwwPages } from './www/routes';
 import { oidcRouter } from './oidc/routes';
 import type { EmulatorControls, EmulatorOptions } from './types';
 import { providerViewsDir } from './views';
@@ -63,6 +64,8 @@ export function buildEmulator(opts: EmulatorOptions): BuiltEmulator {
   if (opts.httpControls === true) app.use('/__emulator', controlsRouter(ctx, controls));
   // The person's own settings page: a browser page, not an API call, so neither logged nor failed.
   app.use(settingsRouter(ctx));
+  // The www host's Page and post views the app's "View on Facebook" links reach: browser pages too.
+  app.use(wwwPages(ctx));
   app.use(oidcRouter(ctx));
 
   app.use(logRequests(ctx.log, ctx.now));

@@ -71,6 +71,10 @@ export interface Context {
   activity: Activity;
   /** Signs and checks the picture URLs Graph answers hand out (README#pictures). */
   media: MediaSigner;
+  /** When this emulator was made: the insights' day 0 (README#insights). */
+  startedAt: number;
+  /** Metrics a test made the provider refuse, as if it had just retired them; cleared by `reset`. */
+  refusedMetrics: Set<string>;
 }
 
 export function createContext(opts: EmulatorOptions): Context {
@@ -81,7 +85,7 @@ export function createContext(opts: EmulatorOptions): Context {
   faults.latencyMs = initialLatencyMs;
   const clients = clientMap(opts.clients);
   const seedName = seedNameOf(opts.seed);
-  const data = new DataStore(seedName === 'custom' ? (opts.seed as Seed) : SEEDS[seedName]);
+  const data = new DataStore(seedName === 'custom' ? (opts.seed as Seed) : SEEDS[seedName], now());
   const webhooks = webhooksFor(opts, clients, now);
   const emptyFeedPages = feedPositions(
     'createEmulator: emptyFeedPages',
@@ -118,6 +122,8 @@ export function createContext(opts: EmulatorOptions): Context {
     webhooks,
     activity: new Activity(data, webhooks, now),
     media: new MediaSigner(),
+    startedAt: now(),
+    refusedMetrics: new Set(),
   };
 }
 

@@ -252,11 +252,15 @@ export interface EmulatorControls {
   setEmptyFeedPages(positions: readonly number[]): void;
   /** Set (or with null/undefined, unset) one field of a page. */
   setPageField(pageId: string, field: string, value: unknown): void;
+  /** The person's tasks on a page from now on (null: no role), as when a Page admin changes them. */
+  setRole(userId: string, pageId: string, tasks: string[] | null): void;
+  /** The provider refuses an insights metric it served until now, as it does one it has retired (README#insights). */
+  refuseMetric(metric: string): void;
   /** Page fields refused from now on, on every version, as the provider refuses a removed field (README#removed-fields). */
   setRemovedFields(fields: string[]): void;
   /** The Page fields refused now. */
   removedFields(): string[];
-  /** Back to the seed data; clears failures, latency, rate limits, the log and removed fields (to the option's). Tokens stay. */
+  /** Back to the seed data; clears failures, latency, rate limits, refused metrics, the log and removed fields (to the option's). Tokens stay. */
   reset(): void;
   /** Replaces the data with the named seed (`demo` or `test`), then resets as `reset()` does. */
   loadSeed(name: SeedName): void;

@@ -311,5 +311,26 @@ describe('Graph field expansion on posts and pages', () => {
       expect(me.body).toEqual({ id: expect.any(String), name: 'Ada Lovelace' });
       expect(graphError((await get('/me', 'name{x}', ada).expect(400)).body).code).toBe(100);
     });
+
+    it('when /me/accounts asks for the picture and followers by field expansion, then each Page carries them in the same call', async () => {
+      const fields = 'id,name,followers_count,picture.type(normal){url,is_silhouette}';
+      const res = await get('/me/accounts', fields, ada).expect(200);
+      const data = (res.body as { data: Record<string, unknown>[] }).data;
+      const bakery = data.find((p) => p.id === PAGES.bakery)!;
+      expect(bakery).toEqual({
+        id: PAGES.bakery,
+        name: 'Lovelace Analytical Bakery',
+        followers_count: TEST_SEED.pages.find((p) => p.id === PAGES.bakery)!.followers_count,
+        picture: { data: { url: expect.stringMatching(/^http/), is_silhouette: false } },
+      });
+      // The Page without a picture gets the silhouette; without followers, the field is left out.
+      const sparse = data.find((p) => p.id === PAGES.sparse)!;
+      expect(sparse).toEqual({
+        id: PAGES.sparse,
+        name: expect.any(String),
+        picture: { data: { url: expect.any(String), is_silhouette: true } },
+      });
+      expect(graphError((await get('/me/accounts', 'id,no_such_field', ada).expect(400)).body).code).toBe(100);
+    });
   });
 });

@@ -215,3 +215,38 @@ describe('HTTP controls under /__emulator', () => {
     expect((await fetch(`${emulator.url}/__emulator/nope`)).status).toBe(404);
   });
 });
+
+describe('HTTP controls of the insights under /__emulator', () => {
+  // An emulator of its own: the token minted here would count in the other suite's token filters.
+  let emulator: RunningEmulator;
+  beforeAll(async () => {
+    emulator = await startEmulator({ clients: [CLIENT], port: 0, httpControls: true });
+  });
+  afterAll(() => emulator.close());
+
+  const post = (path: string, body?: unknown) =>
+    fetch(`${emulator.url}/__emulator${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+  const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
+
+  it('when a role is changed and a metric refused over HTTP, then the insights answer accordingly, and reset undoes both', async () => {
+    const { bakery } = SEED_IDS.pages;
+    const minted = await post('/tokens', { userId: SEED_IDS.users.ada, pageId: bakery });
+    const { access_token } = (await minted.json()) as { access_token: string };
+    const insights = (metric: string) =>
+      fetch(`${emulator.url}/${bakery}/insights?metric=${metric}`, bearer(access_token));
+    expect((await insights('page_media_view')).status).toBe(200);
+    expect((await post('/insights/refuse', { metric: 'page_media_view' })).status).toBe(204);
+    expect((await insights('page_media_view')).status).toBe(400);
+    expect((await post('/roles', { userId: SEED_IDS.users.ada, pageId: bakery, tasks: ['MODERATE'] })).status).toBe(
+      204,
+    );
+    expect((await insights('page_follows')).status).toBe(403);
+    expect((await post('/roles', { userId: SEED_IDS.users.ada, pageId: bakery, tasks: ['OWNER'] })).status).toBe(400);
+    await post('/reset');
+    expect((await insights('page_media_view')).status).toBe(200);
+  });
+});

@@ -166,3 +166,33 @@ describe('the test seed keeps the hostile content and an expired picture', () =>
     await request(app).get(src.slice(ORIGIN.length)).expect(403);
   });
 });
+
+describe('the demo seed’s times and texts', () => {
+  const HOUR = 3_600_000;
+  const newestOf = async (startedAt: number) => {
+    const { app, controls } = makeEmulator({ seed: 'demo', now: () => startedAt, publicUrl: ORIGIN });
+    const token = controls.issueToken({ userId: USERS.ada, pageId: PAGES.bakery }).access_token;
+    const res = await request(app)
+      .get(`/${PAGES.bakery}/feed`)
+      .query({ fields: 'created_time', limit: '1', access_token: token })
+      .expect(200);
+    return Date.parse((res.body as { data: { created_time: string }[] }).data[0]!.created_time.replace('+0000', 'Z'));
+  };
+
+  it.each([Date.UTC(2027, 2, 14, 9, 0), Date.UTC(2031, 6, 1, 23, 30)])(
+    'when the emulator starts at %d, then the newest post is 3 hours old, on any day',
+    async (startedAt) => {
+      expect(startedAt - (await newestOf(startedAt))).toBe(3 * HOUR);
+    },
+  );
+
+  it('when the test seed is loaded, then its times are as written (the tests assert on them)', () => {
+    expect(TEST_SEED.timesRelativeTo).toBeUndefined();
+  });
+
+  it('when every demo post is read, then no text repeats', () => {
+    const texts = DEMO_SEED.pages.flatMap((p) => p.feed.map((post) => post.message ?? post.story ?? ''));
+    const repeated = texts.filter((t, i) => texts.indexOf(t) !== i);
+    expect(repeated).toEqual([]);
+  });
+});

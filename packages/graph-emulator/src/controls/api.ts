@@ -27,8 +27,10 @@ import {
   latencySchema,
   parseFailure,
   rateLimitSchema,
+  refuseMetricSchema,
   removeAppSchema,
   removedFieldsSchema,
+  roleSchema,
   revokeSchema,
   seedSchema,
   tokenFilterSchema,
@@ -77,6 +79,13 @@ export function createControls(ctx: Context): EmulatorControls {
     },
     setPageField(pageId: string, field: string, value: unknown): void {
       ctx.data.setPageField(pageId, field, value);
+    },
+    setRole(userId: string, pageId: string, tasks: string[] | null): void {
+      const req = parse('setRole', () => roleSchema.parse({ userId, pageId, tasks }));
+      ctx.data.setRole(req.userId, req.pageId, req.tasks);
+    },
+    refuseMetric(metric: string): void {
+      ctx.refusedMetrics.add(parse('refuseMetric', () => refuseMetricSchema.parse({ metric })).metric);
     },
     setRemovedFields(fields: string[]): void {
       ctx.removedFields.set(
@@ -139,6 +148,7 @@ export function createControls(ctx: Context): EmulatorControls {
 /** Back to the loaded seed's data, with no latency, failure, rate limit, log or webhook state. */
 function resetAll(ctx: Context): void {
   ctx.data.reset();
+  ctx.refusedMetrics.clear();
   ctx.faults.clear(ctx.initialLatencyMs);
   ctx.emptyFeedPages = ctx.initialEmptyFeedPages;
   ctx.usage.reset();

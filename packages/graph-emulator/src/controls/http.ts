@@ -20,8 +20,10 @@ import {
   issueTokenSchema,
   latencySchema,
   rateLimitSchema,
+  refuseMetricSchema,
   removeAppSchema,
   removedFieldsSchema,
+  roleSchema,
   revokeSchema,
   seedSchema,
   tokenFilterSchema,
@@ -103,6 +105,15 @@ export function controlsRouter(ctx: Context, controls: EmulatorControls): Router
     const bad = Object.keys(fields).find((f) => !isSettablePageField(f));
     if (bad !== undefined) throw new Error(`Field ${bad} cannot be set`);
     for (const [field, value] of Object.entries(fields)) controls.setPageField(pageId, field, value);
+    res.status(204).end();
+  });
+  router.post('/roles', (req, res) => {
+    const { userId, pageId, tasks } = roleSchema.parse(body(req));
+    controls.setRole(userId, pageId, tasks);
+    res.status(204).end();
+  });
+  router.post('/insights/refuse', (req, res) => {
+    controls.refuseMetric(refuseMetricSchema.parse(body(req)).metric);
     res.status(204).end();
   });
   router.get('/removed-fields', (_req, res) => {

@@ -95,3 +95,15 @@ export const removeAppSchema = z.strictObject({
 export function describeZodError(err: z.ZodError): string {
   return err.issues.map((i) => `${i.path.length > 0 ? i.path.join('.') : 'body'}: ${i.message}`).join('; ');
 }
+
+/** A person's tasks on a page (the provider's task names), or null for no role. */
+export const roleSchema = z.strictObject({
+  userId: digits,
+  pageId: digits,
+  tasks: z
+    .array(z.enum(['ANALYZE', 'ADVERTISE', 'MODERATE', 'CREATE_CONTENT', 'MANAGE']))
+    .max(5)
+    .nullable(),
+});
+
+export const refuseMetricSchema = z.strictObject({ metric: z.string().regex(/^[a-z_]{1,100}$/) });

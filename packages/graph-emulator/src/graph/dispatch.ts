@@ -17,6 +17,7 @@ import { authenticate, findToken, type Caller } from './auth';
 import { businessEdge, businessNode } from './business';
 import { debugToken } from './debug-token';
 import type { GraphCall } from './call';
+import { pageInsights, postInsights } from './insights';
 import { pageEdge, pageNode } from './page';
 import { pictureEdge } from './picture';
 import { postNode } from './post-node';
@@ -112,11 +113,13 @@ function answer(call: GraphCall, node: Node, edge: string | undefined): unknown 
   if (node.kind === 'user') return edge === undefined ? userNode(call, node.user) : userEdge(call, node.user, edge);
   if (node.kind === 'business')
     return edge === undefined ? businessNode(call, node.business) : businessEdge(call, node.business, edge);
-  // The post's own edges (`/<post_id>/comments`, …) are not emulated; they are read through field expansion.
+  // The post's own edges (`/<post_id>/comments`, …) are not emulated but for insights; they are read through field expansion.
   if (node.kind === 'post') {
+    if (edge === 'insights') return postInsights(call, node.page, node.post);
     if (edge !== undefined) throw unsupportedGet(`${node.post.id}/${edge}`);
     return postNode(call, node.page, node.post);
   }
+  if (edge === 'insights') return pageInsights(call, node.page);
   return edge === undefined ? pageNode(call, node.page) : pageEdge(call, node.page, edge);
 }
 

@@ -64,13 +64,21 @@ export function pageNode(call: GraphCall, page: PageState): Record<string, unkno
 }
 
 function pageValue(call: GraphCall, page: PageState, fields: readonly FieldRequest[]): Record<string, unknown> {
+  return { ...pageFieldValues(call.ctx, page, fields), access_token: call.caller.token };
+}
+
+/** A Page's field values as answered, wherever a Page is read (its node, `/me/accounts`): pictures as CDN URLs. */
+export function pageFieldValues(
+  ctx: GraphCall['ctx'],
+  page: PageState,
+  fields: readonly FieldRequest[],
+): Record<string, unknown> {
   const value: Record<string, unknown> = Object.fromEntries(page.fields);
   value.id = page.id;
-  value.access_token = call.caller.token;
   const picture = fields.find((f) => f.name === 'picture');
-  if (picture !== undefined) value.picture = { data: pictureOf(call.ctx, page, picture.type) };
+  if (picture !== undefined) value.picture = { data: pictureOf(ctx, page, picture.type) };
   const cover = page.fields.get('cover') as { source: string } | undefined;
-  if (cover !== undefined) value.cover = { ...cover, source: mediaUrl(call.ctx, cover.source) };
+  if (cover !== undefined) value.cover = { ...cover, source: mediaUrl(ctx, cover.source) };
   return value;
 }
 

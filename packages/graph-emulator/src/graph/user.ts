@@ -16,7 +16,8 @@ import { grantsPage } from '../store/tokens';
 import { hasScope } from './auth';
 import { businessesEdge } from './business';
 import { edgeLinks, type GraphCall } from './call';
-import { namesOf, parseFields, withId } from './fields';
+import { parseFields, withId } from './fields';
+import { PAGE, pageFieldValues } from './page';
 import { paginate, parsePageQuery, type Paged } from './paging';
 import { profilePicture } from './picture';
 import { project, scalars, SCALAR, validate, type ObjectType } from './select';
@@ -42,12 +43,17 @@ const USER: ObjectType = {
 /** Fields a permission beyond public_profile unlocks; without it they are silently absent. */
 const NEEDS: Readonly<Record<string, string>> = { email: 'email', link: 'user_link' };
 
-const ACCOUNT_FIELDS = ['id', 'name', 'category', 'access_token', 'tasks', 'link', 'username'];
+/**
+ * An item of `/me/accounts` is a Page node: any Page field may be asked for by field expansion in the same
+ * call (`picture{url}`, `followers_count`), plus the person's `tasks` on it and its `category_list`
+ * (User Accounts reference).
+ */
 const ACCOUNT_DEFAULTS = ['id', 'name', 'category', 'category_list', 'access_token', 'tasks'];
 const ACCOUNT: ObjectType = {
   name: 'Page',
   fields: {
-    ...Object.fromEntries(ACCOUNT_FIELDS.map((name) => [name, SCALAR])),
+    ...PAGE.fields,
+    tasks: SCALAR,
     category_list: { kind: 'object', type: scalars('PageCategory', ['id', 'name']) },
   },
 };
@@ -93,7 +99,6 @@ function accounts(call: GraphCall, user: SeedUser): Paged<Record<string, unknown
   if (!hasScope(caller.record, 'pages_show_list')) throw missingPermission('pages_show_list', 200);
   const requests = withId(parseFields(call.params.fields, ACCOUNT_DEFAULTS));
   validate(requests, ACCOUNT);
-  const fields = namesOf(requests);
   // Only the Pages the person chose at the dialog's page step (docs/provider-interface.md#page-selection).
   const managed = ctx.data.managed(user.id).filter((m) => grantsPage(caller.record, m.page.id));
   const paged = paginate(
@@ -104,15 +109,15 @@ function accounts(call: GraphCall, user: SeedUser): Paged<Record<string, unknown
     edgeLinks(call, user.id, 'accounts'),
   );
   const data = paged.data.map(({ page, tasks }) => {
-    const item: Record<string, unknown> = {};
-    for (const field of fields) {
-      if (field === 'id') item.id = page.id;
-      else if (field === 'access_token') item.access_token = ctx.tokens.pageTokenFor(caller.record, page.id).token;
-      else if (field === 'tasks') item.tasks = [...tasks];
-      else if (field === 'category_list') item.category_list = categoryList(page.fields.get('category'));
-      else if (page.fields.has(field)) item[field] = page.fields.get(field);
-    }
-    return project(call, item, requests, ACCOUNT);
+    const value: Record<string, unknown> = {
+      ...pageFieldValues(ctx, page, requests),
+      tasks: [...tasks],
+      category_list: categoryList(page.fields.get('category')),
+    };
+    // The page token is minted only when asked for.
+    if (requests.some((r) => r.name === 'access_token'))
+      value.access_token = ctx.tokens.pageTokenFor(caller.record, page.id).token;
+    return project(call, value, requests, ACCOUNT);
   });
   return { ...paged, data };
 }

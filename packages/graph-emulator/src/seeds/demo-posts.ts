@@ -13,6 +13,12 @@ const BAKERY_POSTS = 40;
 /** Newest demo post: a Thursday afternoon; older ones fall between 7 am and 5 pm. */
 const NEWEST = Date.UTC(2026, 10, 20, 16, 45, 0);
 
+/**
+ * The moment the demo's times are written for: the newest post is 3 hours old when the emulator starts, on
+ * any day (the seed's `timesRelativeTo`).
+ */
+export const DEMO_TIMES_WRITTEN_FOR = NEWEST + 3 * HOUR;
+
 const link = (url: string, title: string, description: string, scene: string): SeedAttachment => ({
   type: 'share',
   title,
@@ -80,7 +86,7 @@ const BAKERY_TEXTS: Content[] = [
   { message: 'Baguettes, two ways: classic, and seeded with sesame, poppy and linseed.' },
 ];
 
-/** Everyday posts after the special ones, in a fixed rotation. */
+/** Everyday posts after the special ones: one each, so no text repeats in the 40. */
 const EVERYDAY: Content[] = [
   { message: 'Rye and caraway loaves are on the shelf until 2 pm.' },
   { message: 'Quiet morning: the sourdough is still warm and there is no queue. Perfect timing.' },
@@ -94,6 +100,19 @@ const EVERYDAY: Content[] = [
   { message: 'Gluten-free brown bread on Wednesdays and Fridays. Baked first, on its own line.' },
   { message: 'The shop will open at 9 this Saturday because of the half marathon road closures.' },
   { message: 'Fig and walnut loaf: a new one for the autumn.' },
+  { message: 'Hot cross buns, a little early. We couldn’t wait either.' },
+  { message: 'The window seat is free again: the builders have finished next door.' },
+  { message: 'Seeded spelt tin loaves this week, sliced on request.' },
+  { message: 'A big thank you to the shelter volunteers who collect our bread every evening.' },
+  { message: 'Pain au chocolat, now with a darker chocolate from a maker in Bermondsey.' },
+  { message: 'Our new oat milk comes from a dairy-free farm in Kent. Same price.' },
+  { message: 'Bread class places for next month are open: six left.' },
+  { message: 'Lemon and poppy seed loaf cake, by the slice or whole.' },
+  { message: 'We will be at the school fair on Saturday with a stall of buns and biscuits.' },
+  { message: 'Porridge bread: soaked oats, a long rise and a soft crumb. Try it toasted.' },
+  { message: 'Sorry to everyone who missed the sourdough today: we baked double for tomorrow.' },
+  { message: 'Ginger biscuits are back for the colder weather.' },
+  { message: 'The first bake of the day comes out at 6:45. The shop opens at 7.' },
 ];
 
 const EVERYDAY_SCENES = ['rye', '', 'cinnamon-buns', '', 'croissants', '', 'sourdough', 'baguettes', '', '', '', 'rye'];
@@ -226,7 +245,7 @@ function withChatter(feed: SeedPost[], counts: Readonly<Record<number, number>>)
 /** 40 posts over six weeks, newest first. */
 export function demoBakeryFeed(pageId: string): SeedPost[] {
   const texts = [...BAKERY_TEXTS];
-  for (let i = texts.length; i < BAKERY_POSTS; i++) texts.push(EVERYDAY[(i - BAKERY_TEXTS.length) % EVERYDAY.length]!);
+  texts.push(...EVERYDAY.slice(0, BAKERY_POSTS - texts.length));
   return withChatter(withMedia(buildFeed(pageId, NEWEST, texts, 24, daytime), bakeryMedia()), BAKERY_COMMENTS);
 }
 

@@ -43,6 +43,48 @@ export function extraBusinesses(bakeryId: string): SeedBusiness[] {
 
 export const MANY_PAGES = 30;
 
+/**
+ * Where each of the many Pages is: 30 London districts whose first two letters differ from one another and
+ * from "Fairfax" and "Bakery", so typing two letters in the picker's filter leaves one Page.
+ */
+const BRANCH_PLACES = [
+  'Aldgate',
+  'Brixton',
+  'Camden',
+  'Chelsea',
+  'Dalston',
+  'Deptford',
+  'Ealing',
+  'Fulham',
+  'Greenwich',
+  'Hackney',
+  'Holborn',
+  'Islington',
+  'Kensington',
+  'Kilburn',
+  'Lewisham',
+  'Limehouse',
+  'Mayfair',
+  'Mortlake',
+  'Norwood',
+  'Oval',
+  'Peckham',
+  'Pimlico',
+  'Putney',
+  'Richmond',
+  'Soho',
+  'Stratford',
+  'Tooting',
+  'Vauxhall',
+  'Wapping',
+  'Wimbledon',
+] as const;
+
+/** The many-pages user's Page names, in seed order. */
+export function branchNames(): string[] {
+  return branchIds().map((_, i) => `Fairfax Bakery ${BRANCH_PLACES[i]!}`);
+}
+
 /** Ids of the many-pages user's Pages, in seed order. */
 export function branchIds(): string[] {
   return Array.from({ length: MANY_PAGES }, (_, i) => String(1300000000000001 + i));
@@ -55,8 +97,10 @@ export function extraPages(): SeedPage[] {
     { id: P.portfolioStudio, name: 'Somerville Design Studio', category: 'Design & Fashion', feed: [] },
     ...branchIds().map((id, i) => ({
       id,
-      name: `Fairfax Branch ${String(i + 1).padStart(2, '0')}`,
+      name: branchNames()[i]!,
       category: 'Bakery',
+      // Followers vary from branch to branch, so the picker's counts can be told apart.
+      followers_count: 120 + ((i * 337) % 2900),
       feed: [],
     })),
   ];

@@ -33,6 +33,8 @@ const sparse: SeedPage = {
   name: 'Difference Engine Repairs',
   category: 'Repair Shop',
   about: 'We fix gears. Mostly.',
+  // The small Page: below the provider's 100 likes, so it has no insights (README#insights).
+  fan_count: 37,
   // Not http(s): the app must show it as text, never as a link.
   website: 'javascript:alert(document.domain)',
   feed: [],

@@ -110,4 +110,10 @@ export interface Seed {
   users: SeedUser[];
   pages: SeedPage[];
   businesses?: SeedBusiness[];
+  /**
+   * The moment the seed's times are written for (epoch ms). When set, the emulator moves every post's and
+   * comment's time by its own start minus this, so a post written "3 hours before" is 3 hours old on any day.
+   * Unset: the times are used as written (the test seed, whose dates the tests assert on).
+   */
+  timesRelativeTo?: number;
 }

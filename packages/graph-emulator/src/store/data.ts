@@ -46,7 +46,11 @@ export class DataStore {
   private pages = new Map<string, PageState>();
   private businesses = new Map<string, SeedBusiness>();
 
-  constructor(private seed: Seed) {
+  /** @param startedAt the emulator's start: a seed with `timesRelativeTo` is moved to it. */
+  constructor(
+    private seed: Seed,
+    private readonly startedAt: number,
+  ) {
     this.reset();
   }
 
@@ -58,6 +62,7 @@ export class DataStore {
 
   reset(): void {
     const copy = structuredClone(this.seed);
+    if (copy.timesRelativeTo !== undefined) moveTimes(copy, this.startedAt - copy.timesRelativeTo);
     this.users = new Map(copy.users.map((u) => [u.id, u]));
     this.pages = new Map(
       copy.pages.map(({ id, feed, ...rest }) => [id, { id, feed, fields: new Map(Object.entries(rest)) }]),
@@ -118,5 +123,28 @@ export class DataStore {
     if (!isSettablePageField(field)) throw new Error(`Field ${field} cannot be set`);
     if (value === null || value === undefined) page.fields.delete(field);
     else page.fields.set(field, structuredClone(value));
+  }
+
+  /** Gives the user `tasks` on the page (a role changed on the provider), or with null takes the role away. */
+  setRole(userId: string, pageId: string, tasks: readonly string[] | null): void {
+    const user = this.users.get(userId);
+    if (user === undefined) throw new Error(`Unknown user ${userId}`);
+    if (!this.pages.has(pageId)) throw new Error(`Unknown page ${pageId}`);
+    const others = user.roles.filter((r) => r.pageId !== pageId);
+    user.roles = tasks === null ? others : [...others, { pageId, tasks: [...tasks] }];
+  }
+}
+
+/** Every post's and comment's time moved by `byMs`, in the provider's format. */
+function moveTimes(seed: Seed, byMs: number): void {
+  const move = (time: string): string => {
+    const ms = Date.parse(time.replace(/\+0000$/, 'Z'));
+    return Number.isNaN(ms) ? time : new Date(ms + byMs).toISOString().replace(/\.\d{3}Z$/, '+0000');
+  };
+  for (const page of seed.pages) {
+    for (const post of page.feed) {
+      post.created_time = move(post.created_time);
+      for (const comment of post.comments ?? []) comment.created_time = move(comment.created_time);
+    }
   }
 }

@@ -1,0 +1,43 @@
+import { SEED_IDS } from '@pagelight/graph-emulator';
+import { connectedAgent } from '../support/flow';
+import { useStack } from '../support/stack';
+import { headline } from '../support/words';
+
+const BAKERY = SEED_IDS.pages.bakery;
+const olderLink = (html: string) => /href="(\/pages\/\d+\/feed\?after=[^"]+)"/.exec(html)?.[1]?.replace(/&amp;/g, '&');
+/** Calls to the Page node itself (the details), not its edges. */
+const detailsCalls = (stack: { emulator: { controls: { log: readonly { path: string }[] } } }) =>
+  stack.emulator.controls.log.filter((e) => e.path.endsWith(`/${BAKERY}`)).length;
+const card = (html: string) => /<section class="page-card">[\s\S]*?<\/section>/.exec(html)?.[0];
+
+/** docs/architecture.md#views: an older-posts page is still the Page's, with its header card. */
+describe('older posts keep the header card', () => {
+  const stack = useStack({ env: { PAGE_CACHE_TTL: '60' } });
+
+  it('when older posts are opened, then the page shows the same header card as the Page’s view, from the cache', async () => {
+    const agent = await connectedAgent(stack, BAKERY);
+    const first = await agent.get(`/pages/${BAKERY}`).expect(200);
+    stack.emulator.controls.clearLog();
+    const older = await agent.get(olderLink(first.text)!).expect(200);
+    expect(card(older.text)).toBe(card(first.text));
+    expect(headline(older.text)).toBe('Lovelace Analytical Bakery');
+    expect(older.text).toContain('<h2 id="feed-title">Earlier posts</h2>');
+    expect(older.text).toContain('<title>Lovelace Analytical Bakery: older posts · Pagelight</title>');
+    // The details came from the page view's cached answer: only the feed went upstream.
+    expect(detailsCalls(stack)).toBe(0);
+    expect(stack.emulator.controls.calls({ path: `/${BAKERY}/feed` })).toBe(1);
+  });
+});
+
+describe('older posts without the page cache', () => {
+  const stack = useStack();
+
+  it('when nothing is cached, then the details are read alongside the feed and the card is the same', async () => {
+    const agent = await connectedAgent(stack, BAKERY);
+    const first = await agent.get(`/pages/${BAKERY}`).expect(200);
+    stack.emulator.controls.clearLog();
+    const older = await agent.get(olderLink(first.text)!).expect(200);
+    expect(card(older.text)).toBe(card(first.text));
+    expect(detailsCalls(stack)).toBe(1);
+  });
+});
