@@ -12,7 +12,7 @@ describe('the Page and post views on the www host', () => {
     const res = await request(app).get(`/${PAGES.bakery}`).set('accept', HTML).set('host', 'localhost').expect(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     expect(res.headers['content-security-policy']).toContain("script-src 'none'");
-    expect(res.text).toContain('<h1 id="page-title">Lovelace Analytical Bakery</h1>');
+    expect(res.text).toContain('<h1 id="page-title" dir="auto">Lovelace Analytical Bakery</h1>');
     expect(res.text).toMatch(new RegExp(`href="/${PAGES.bakery}/posts/\\d+"`));
     // Escaped as text: the test seed's hostile messages stay text.
     expect(res.text).not.toContain('<script>window.__pwned');
