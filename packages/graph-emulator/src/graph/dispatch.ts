@@ -8,13 +8,14 @@ import type { Context } from '../context';
 import { badParam, GraphError, unsupportedGet } from '../errors';
 import { logEntryOf } from '../log';
 import { collectParams, formBody } from '../params';
-import type { SeedPost, SeedUser } from '../seed';
+import type { SeedComment, SeedPost, SeedUser } from '../seed';
 import type { PageState } from '../store/data';
 import { tokenEndpoint } from '../token/endpoint';
 import { authenticate, type Caller } from './auth';
+import { commentsEdge, findComment } from './comments';
 import { debugToken } from './debug-token';
 import type { GraphCall } from './call';
-import { pageEdge, pageNode } from './page';
+import { pageEdge, pageNode, requirePageAccess } from './page';
 import { pictureEdge } from './picture';
 import { postNode } from './post-node';
 import { subscribedApps } from './subscribed-apps';
@@ -25,7 +26,8 @@ import { userEdge, userNode } from './user';
 type Node =
   | { kind: 'user'; user: SeedUser }
   | { kind: 'page'; page: PageState }
-  | { kind: 'post'; page: PageState; post: SeedPost };
+  | { kind: 'post'; page: PageState; post: SeedPost }
+  | { kind: 'comment'; page: PageState; post: SeedPost; comment: SeedComment };
 
 export function graphHandler(ctx: Context) {
   return (req: Request, res: Response, next: NextFunction): void => {
@@ -97,9 +99,14 @@ function graphCall(
 
 function answer(call: GraphCall, node: Node, edge: string | undefined): unknown {
   if (node.kind === 'user') return edge === undefined ? userNode(call, node.user) : userEdge(call, node.user, edge);
-  // The post's own edges (`/<post_id>/comments`, …) are not emulated; they are read through field expansion.
-  if (node.kind === 'post') {
-    if (edge !== undefined) throw unsupportedGet(`${node.post.id}/${edge}`);
+  // Of a post's and a comment's edges only `comments` is emulated on its own; the rest are read through field expansion.
+  if (node.kind === 'post' || node.kind === 'comment') {
+    const id = node.kind === 'post' ? node.post.id : node.comment.id;
+    if (edge === 'comments') {
+      requirePageAccess(call, node.page);
+      return commentsEdge(call, node.page, node.post, id, node.kind === 'comment' ? node.comment : undefined);
+    }
+    if (edge !== undefined || node.kind === 'comment') throw unsupportedGet(edge === undefined ? id : `${id}/${edge}`);
     return postNode(call, node.page, node.post);
   }
   return edge === undefined ? pageNode(call, node.page) : pageEdge(call, node.page, edge);
@@ -120,6 +127,10 @@ function resolveNode(ctx: Context, caller: Caller, nodeId: string): Node {
   const page = postId?.[1] === undefined ? undefined : ctx.data.page(postId[1]);
   const post = page?.feed.find((p) => p.id === id);
   if (page !== undefined && post !== undefined) return { kind: 'post', page, post };
+  // Comment ids are `<post number>_<comment number>`: the page is the token's.
+  const tokenPage = record.kind === 'page' && record.pageId !== undefined ? ctx.data.page(record.pageId) : undefined;
+  const found = id !== undefined && tokenPage !== undefined ? findComment(tokenPage, id) : undefined;
+  if (found !== undefined && tokenPage !== undefined) return { kind: 'comment', page: tokenPage, ...found };
   throw unsupportedGet(nodeId);
 }
 
