@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { CachedPart, PageCacheStore, ReadOptions } from './page-cache';
+import { CACHED_PARTS, type CachedPart, type PageCacheStore, type ReadOptions } from './page-cache';
 
 export interface PageCacheOptions {
   /** Seconds an answer is served from the cache; 0 turns the cache off (PAGE_CACHE_TTL). */
@@ -126,8 +126,7 @@ export class PageCache implements PageCacheStore {
 
   /** Forgets everything cached for the page (the provider refused a token for it). */
   dropPage(pageId: string): void {
-    this.dropPart(pageId, 'details');
-    this.dropPart(pageId, 'feed');
+    for (const part of CACHED_PARTS) this.dropPart(pageId, part);
   }
 
   /**

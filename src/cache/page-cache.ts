@@ -1,5 +1,11 @@
-/** What is cached for a page: its details, and the first page of its feed. */
-export type CachedPart = 'details' | 'feed';
+/**
+ * What is cached for a page: its details, the first page of its feed, and per post (the variant names it) the
+ * post and the first page of its comments.
+ */
+export type CachedPart = 'details' | 'feed' | 'post' | 'comments';
+
+/** Every part, for dropping a whole page. */
+export const CACHED_PARTS: readonly CachedPart[] = ['details', 'feed', 'post', 'comments'];
 
 /** What a read knows about the page: `live` when the provider pushes its changes (webhooks subscribed). */
 export interface ReadOptions {

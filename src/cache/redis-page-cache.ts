@@ -2,11 +2,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { z, type ZodType } from 'zod';
 import { GraphApiError } from '../graph/errors';
-import { feedSchema, pageDetailsSchema } from '../graph/schemas';
+import { commentsSchema, feedSchema, pageDetailsSchema, postSchema } from '../graph/schemas';
 import { parseJson } from '../json';
 import type { Logger } from '../log/logger';
 import type { SharedRedis } from '../redis';
-import type { CachedPart, PageCacheStore, ReadOptions } from './page-cache';
+import { CACHED_PARTS, type CachedPart, type PageCacheStore, type ReadOptions } from './page-cache';
 
 export interface SharedCacheOptions {
   /** PAGE_CACHE_TTL, seconds; 0 turns the cache off. */
@@ -51,6 +51,8 @@ type StoredEntry = z.infer<typeof Stored>;
 export const PROVIDER_ANSWERS: Readonly<Record<CachedPart, ZodType>> = {
   details: pageDetailsSchema,
   feed: feedSchema,
+  post: postSchema,
+  comments: commentsSchema,
 };
 
 /**
@@ -222,7 +224,7 @@ export class RedisPageCache implements PageCacheStore {
   }
 
   dropPage(pageId: string): void {
-    this.drop(pageId, ['details', 'feed']);
+    this.drop(pageId, [...CACHED_PARTS]);
   }
 
   dropPart(pageId: string, part: CachedPart): void {

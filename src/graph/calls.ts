@@ -10,6 +10,8 @@ export type CallKind =
   | 'page_token'
   | 'page_details'
   | 'feed'
+  | 'post'
+  | 'comments'
   | 'subscribe'
   | 'debug_token'
   | 'other';
@@ -36,7 +38,7 @@ export interface ProviderCall {
 
 /** A call path with its ids generalised (`/v26.0/123/feed` → `/v26.0/{id}/feed`): bounded, and names no page. */
 export function callTemplate(path: string): string {
-  const template = path.replace(/\/\d+(?=\/|$)/g, '/{id}');
+  const template = path.replace(/\/\d+(?:_\d+)?(?=\/|$)/g, '/{id}');
   return /^[\w/{}.-]{1,100}$/.test(template) ? template : '/other';
 }
 
@@ -52,6 +54,8 @@ export function callKind(req: Pick<GraphRequest, 'method' | 'path' | 'query' | '
   if (path === '/debug_token') return 'debug_token';
   if (/^\/\d+\/feed$/.test(path)) return 'feed';
   if (/^\/\d+\/subscribed_apps$/.test(path)) return 'subscribe';
+  if (/^\/\d+_\d+$/.test(path)) return 'post';
+  if (/^\/\d+(?:_\d+)?\/comments$/.test(path)) return 'comments';
   if (/^\/\d+$/.test(path)) return fields === 'access_token' ? 'page_token' : 'page_details';
   return 'other';
 }

@@ -6,16 +6,22 @@ import { GraphApiError } from './errors';
 import { appSecretProof } from './proof';
 import {
   accountsSchema,
+  commentsSchema,
   feedSchema,
+  postSchema,
   pageDetailsSchema,
   meSchema,
   pageTokenSchema,
   permissionsSchema,
   subscribeSchema,
   tokenSchema,
+  COMMENT_FIELDS_PARAM,
   FEED_FIELDS_PARAM,
   PAGE_FIELDS_PARAM,
+  POST_FIELDS_PARAM,
+  type CommentsPage,
   type FeedResponse,
+  type PostDetails,
   type Me,
   type PageDetails,
   type PageList,
@@ -50,6 +56,15 @@ export interface UserTokenGrant {
 export interface CodeGrant extends UserTokenGrant {
   idToken: string | undefined;
 }
+
+/** Which comments: a post's top-level ones, newest first, or a comment's replies, oldest first; `after` a cursor. */
+export interface CommentsQuery {
+  after?: string | undefined;
+  replies?: boolean;
+}
+
+/** Comments per call of the post page. */
+export const COMMENTS_PAGE_SIZE = 25;
 
 export interface FeedQuery {
   after?: string | undefined;
@@ -256,6 +271,29 @@ export class GraphClient {
     return page;
   }
 
+  /** One post with the counts of each reaction kind, in one call (docs/provider-interface.md#post-page). */
+  async post(pageToken: string, postId: string, gate?: ReadGate): Promise<PostDetails> {
+    return this.read(pageToken, `/${postId}`, { fields: POST_FIELDS_PARAM }, postSchema, 'page', gate);
+  }
+
+  /**
+   * One page of comments (`/{post-id}/comments`, or a comment's replies at `/{comment-id}/comments`); needs
+   * `pages_read_user_content` (docs/provider-interface.md#comments). Whether there are more is the provider's
+   * `next`, as in {@link feed}: only the cursor is kept, never the link (it carries the token).
+   */
+  async comments(pageToken: string, parentId: string, query: CommentsQuery = {}, gate?: ReadGate): Promise<CommentsPage> {
+    const params: Record<string, string> = {
+      fields: COMMENT_FIELDS_PARAM,
+      filter: 'toplevel',
+      // A conversation reads oldest first; a post's comments newest first, as the Page's managers look for the new.
+      order: query.replies ? 'chronological' : 'reverse_chronological',
+      summary: 'total_count',
+      limit: String(COMMENTS_PAGE_SIZE),
+      ...(query.after ? { after: query.after } : {}),
+    };
+    return this.read(pageToken, `/${parentId}/comments`, params, commentsSchema, 'page', gate);
+  }
+
   /**
    * Subscribes the app to the page's `feed` webhooks (docs/provider-interface.md#subscribed-apps), with the
    * page token; needs `pages_manage_metadata`. Idempotent at the provider, so a retry is harmless.
@@ -350,7 +388,7 @@ export class GraphClient {
 
 /** A call path with its ids generalised (`/v26.0/123/feed` → `/v26.0/{id}/feed`): bounded, and names no page. */
 function callShape(path: string): string {
-  return path.replace(/\/\d+(?=\/|$)/g, '/{id}');
+  return path.replace(/\/\d+(?:_\d+)?(?=\/|$)/g, '/{id}');
 }
 
 /** The client for the provider a config points at: its API origin, version, app and callback. The clock is the system's unless overridden. */

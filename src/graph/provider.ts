@@ -19,6 +19,9 @@ export const DEFAULT_GRAPH_URL = 'https://graph.facebook.com';
  */
 export const DEFAULT_SCOPES = 'pages_show_list pages_read_engagement';
 
+/** The opt-in permission that lets the post page read comments (docs/provider-interface.md#comments). */
+export const COMMENTS_SCOPE = 'pages_read_user_content';
+
 /** The optional permission that lets the app subscribe a page to webhooks. */
 export const SUBSCRIBE_SCOPE = 'pages_manage_metadata';
 
@@ -33,3 +36,9 @@ export const JWKS_PATH = '/.well-known/oauth/openid/jwks/';
  * `scontent…fbcdn.net` with a host per region, and profile pictures from `platform-lookaside.fbsbx.com`.
  */
 export const DEFAULT_IMAGE_ORIGINS = 'https://*.fbcdn.net https://platform-lookaside.fbsbx.com';
+
+/**
+ * The provider's video hosts (`media-src`, docs/architecture.md#images): a video's `source` is a file on its
+ * CDN, `video…fbcdn.net` with a host per region, the same wildcard as its photos.
+ */
+export const DEFAULT_MEDIA_ORIGINS = 'https://*.fbcdn.net';

@@ -3,7 +3,7 @@ import type { AppContext } from '../context';
 import { BadRequestError, NotConnectedError } from '../errors';
 import { GraphApiError } from '../graph/errors';
 import { cursorSchema, MAX_CURSOR } from '../graph/schemas';
-import { pageIdParam, singleParam } from '../http/params';
+import { pageIdParam, postIdParam, singleParam } from '../http/params';
 import type { PageAccess, UserAccess } from '../session/access';
 import { requireCsrf } from '../session/csrf';
 import { sessionIdOf } from '../session/middleware';
@@ -13,7 +13,10 @@ import { showFeed, showPage } from './fragments';
 import { imageFilter } from './images';
 import { sessionRateLimit } from './limits';
 import { bothOrDrop, forPage, gateOf, isPermissionError, listPages, loadPage, readPage, type PageShown } from './load';
+import { loadPost } from './load-post';
+import { toPostPageView } from './post-page-view';
 import { toFeedView, toPageView, type ViewOptions } from './view-model';
+import { commentIdSchema } from '../graph/schemas';
 import { PROVIDER_NAME, permissionWords } from '../words';
 
 /**
@@ -48,6 +51,8 @@ export function pageRoutes(ctx: AppContext): Router {
   router.get('/:pageId', (req, res) => page(ctx, req, res, images));
   router.get('/:pageId/feed', (req, res) => olderPosts(ctx, req, res, images));
   router.get('/:pageId/feed/fresh', (req, res) => freshPosts(ctx, req, res, images));
+  const media = imageFilter(ctx.config.mediaOrigins);
+  router.get('/:pageId/posts/:postId', (req, res) => post(ctx, req, res, images, media));
   return router;
 }
 
@@ -116,6 +121,47 @@ async function page(ctx: AppContext, req: Request, res: Response, images: Images
   res.render('page', pageLocals(ctx, req.app, access, outcome, images));
 }
 
+/** A post of its own: what the session holds for its page, the load, what the load taught the session, the view. */
+async function post(ctx: AppContext, req: Request, res: Response, images: Images, media: Images): Promise<void> {
+  const pageId = req.params.pageId as string;
+  const postId = postIdParam(pageId, req.params.postId);
+  const after = cursor(req.query, 'after', COMMENTS_LINK);
+  const replies = commentId(req.query, postId);
+  const access = ctx.connections.pageAccess(req, pageId);
+  const token = pageTokenOrRedirect(ctx, req, res, access);
+  if (!token) return;
+  const { outcome, changes } = await loadPost(ctx, access, token, postId, { after, replies });
+  ctx.connections.applyPageChanges(req, pageId, changes);
+  if ('error' in outcome) {
+    // The provider refusing a cursor or comment id the link brought: an old or edited link.
+    if (after !== undefined || replies !== undefined) staleCursor(outcome.error);
+    throw outcome.error;
+  }
+  const view = toPostPageView(outcome.post, outcome.comments, { images, media, pageId, after });
+  const name = access.name || `Page ${pageId}`;
+  res.render('post', {
+    title: `${name}: post of ${view.post.timeText}`,
+    page: { id: pageId, name },
+    view,
+    live: access.live,
+    liveSince: ctx.now(),
+  });
+}
+
+const COMMENTS_LINK =
+  'This link to more comments is incomplete or was changed. Go back to the post and open the comments from there.';
+
+/** `replies`: a comment of this post (`{post number}_{n}`); anything else is a changed link. */
+function commentId(query: Request['query'], postId: string): string | undefined {
+  const value = singleParam(query, 'replies', 80);
+  if (value === undefined) return undefined;
+  if (!commentIdSchema.safeParse(value).success || value.split('_')[0] !== postId.split('_')[1])
+    throw new BadRequestError(
+      'This link to replies is incomplete or was changed. Go back to the post and open them from there.',
+    );
+  return value;
+}
+
 function pageLocals(ctx: AppContext, app: Application, access: PageAccess, loaded: PageShown, images: Images): object {
   const { details, feed, refusal, fallbackName } = loaded;
   // A view of a refusal's fallback (no cached answer to key it by) is made for this view alone.
@@ -177,13 +223,10 @@ async function freshPosts(ctx: AppContext, req: Request, res: Response, images: 
 
 async function olderPosts(ctx: AppContext, req: Request, res: Response, images: Images): Promise<void> {
   const pageId = req.params.pageId as string;
-  const after = cursor(req.query, 'after');
-  const before = cursor(req.query, 'before');
+  const after = cursor(req.query, 'after', POSTS_LINK);
+  const before = cursor(req.query, 'before', POSTS_LINK);
   const offset = feedOffset(req.query);
-  if (!after === !before)
-    throw new BadRequestError(
-      'This link to more posts is incomplete or was changed. Go back to the page and open the posts from there.',
-    );
+  if (!after === !before) throw new BadRequestError(POSTS_LINK);
   const access = ctx.connections.pageAccess(req, pageId);
   const token = pageTokenOrRedirect(ctx, req, res, access);
   if (!token) return;
@@ -211,13 +254,14 @@ function staleCursor(err: unknown): never {
   throw err;
 }
 
-function cursor(query: Request['query'], name: string): string | undefined {
+const POSTS_LINK =
+  'This link to more posts is incomplete or was changed. Go back to the page and open the posts from there.';
+
+/** A cursor from our own link, checked before any upstream call; `problem` says what a changed one was for. */
+function cursor(query: Request['query'], name: string, problem: string): string | undefined {
   const value = singleParam(query, name, MAX_CURSOR);
   if (value === undefined) return undefined;
-  if (!cursorSchema.safeParse(value).success)
-    throw new BadRequestError(
-      'This link to more posts is incomplete or was changed. Go back to the page and open the posts from there.',
-    );
+  if (!cursorSchema.safeParse(value).success) throw new BadRequestError(problem);
   return value;
 }
 
