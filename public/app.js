@@ -98,7 +98,8 @@
           if (node !== keep) section.removeChild(node);
         });
         Array.prototype.slice.call(fresh.childNodes).forEach(function (node) {
-          if (!(node.classList && node.classList.contains('live-notice'))) section.appendChild(document.importNode(node, true));
+          if (!(node.classList && node.classList.contains('live-notice')))
+            section.appendChild(document.importNode(node, true));
         });
         button.hidden = true;
         button.disabled = false;

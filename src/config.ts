@@ -339,9 +339,7 @@ function derive(vars: Vars) {
   // comments too (the opt-in pages_read_user_content).
   const scopes =
     vars.FB_SCOPES ??
-    (demo
-      ? [OPENID_SCOPE, ...DEFAULT_SCOPES.split(' '), SUBSCRIBE_SCOPE, COMMENTS_SCOPE]
-      : DEFAULT_SCOPES.split(' '));
+    (demo ? [OPENID_SCOPE, ...DEFAULT_SCOPES.split(' '), SUBSCRIBE_SCOPE, COMMENTS_SCOPE] : DEFAULT_SCOPES.split(' '));
   const sessionSecrets = vars.SESSION_SECRET ?? [randomBytes(32).toString('base64url')];
   const baseUrl = vars.BASE_URL ?? `http://localhost:${vars.PORT}`;
   return {

@@ -281,7 +281,12 @@ export class GraphClient {
    * `pages_read_user_content` (docs/provider-interface.md#comments). Whether there are more is the provider's
    * `next`, as in {@link feed}: only the cursor is kept, never the link (it carries the token).
    */
-  async comments(pageToken: string, parentId: string, query: CommentsQuery = {}, gate?: ReadGate): Promise<CommentsPage> {
+  async comments(
+    pageToken: string,
+    parentId: string,
+    query: CommentsQuery = {},
+    gate?: ReadGate,
+  ): Promise<CommentsPage> {
     const params: Record<string, string> = {
       fields: COMMENT_FIELDS_PARAM,
       filter: 'toplevel',

@@ -73,7 +73,10 @@ export function pageChanges(body: unknown): PageChange[] | undefined {
     const pageId = entry.data.id;
     let page = byPage.get(pageId);
     if (!page)
-      byPage.set(pageId, (page = { pageId, newPosts: 0, feedChanged: false, detailsChanged: false, commentedPosts: [], kinds: [] }));
+      byPage.set(
+        pageId,
+        (page = { pageId, newPosts: 0, feedChanged: false, detailsChanged: false, commentedPosts: [], kinds: [] }),
+      );
     for (const rawChange of entry.data.changes ?? []) {
       const change = changeSchema.safeParse(rawChange);
       if (!change.success) continue;

@@ -39,7 +39,9 @@ describe('GET /pages/:pageId/posts/:postId', () => {
       ] as const) {
         expect(html).toContain(`<span class="label">${label}</span> <strong>${n}</strong>`);
       }
-      expect(html).toMatch(/<video controls preload="none" width="720" height="405" poster="http:\/\/127\.0\.0\.1:\d+\/media\/croissants_720x405\.svg\?[^"]+"/);
+      expect(html).toMatch(
+        /<video controls preload="none" width="720" height="405" poster="http:\/\/127\.0\.0\.1:\d+\/media\/croissants_720x405\.svg\?[^"]+"/,
+      );
       expect(html).toMatch(/<source src="http:\/\/127\.0\.0\.1:\d+\/media\/croissants_720x405\.webm\?[^"]+">/);
       expect(html).toContain('No comments yet.');
     });

@@ -6,7 +6,14 @@
 import { Router, type Request } from 'express';
 import { z } from 'zod';
 import type { EmulatorControls } from '../types';
-import { editPostSchema, newCommentSchema, newPostSchema, reactionsSchema, removePostSchema, webhookSchema } from './activity';
+import {
+  editPostSchema,
+  newCommentSchema,
+  newPostSchema,
+  reactionsSchema,
+  removePostSchema,
+  webhookSchema,
+} from './activity';
 
 export function activityRouter(controls: EmulatorControls): Router {
   const router = Router();

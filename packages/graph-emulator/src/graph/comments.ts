@@ -129,15 +129,23 @@ export function commentsEdge(
   commentsGuard(call);
   const how = edgeOptions(call.params);
   const list = comment === undefined ? (post.comments ?? []) : (comment.replies ?? []);
-  const rows = how.filter === 'stream' && comment === undefined ? flatten(list) : list.map((c) => ({ c, parent: comment }));
+  const rows =
+    how.filter === 'stream' && comment === undefined ? flatten(list) : list.map((c) => ({ c, parent: comment }));
   if (how.order === 'reverse_chronological') rows.reverse();
-  const paged = paginate(rows, (r) => r.c.id, parsePageQuery(call.params), `${nodeId}.comments`, edgeLinks(call, nodeId, 'comments'));
+  const paged = paginate(
+    rows,
+    (r) => r.c.id,
+    parsePageQuery(call.params),
+    `${nodeId}.comments`,
+    edgeLinks(call, nodeId, 'comments'),
+  );
   const out: Paged<Record<string, unknown>> & { summary?: Record<string, unknown> } = {
     ...paged,
     data: paged.data.map((r) => project(call, commentValue(call, page, post, r.c, r.parent), fields, COMMENT)),
   };
   const summary = call.params.summary;
-  if (summary === 'true' || summary === '1') out.summary = { order: how.order ?? 'ranked', total_count: rows.length, can_comment: true };
+  if (summary === 'true' || summary === '1')
+    out.summary = { order: how.order ?? 'ranked', total_count: rows.length, can_comment: true };
   else if (summary === 'total_count') out.summary = { total_count: rows.length };
   return out;
 }

@@ -37,7 +37,18 @@ export interface FieldRequest {
 export const PICTURE_TYPES = ['small', 'normal', 'album', 'large', 'square'] as const;
 export type PictureType = (typeof PICTURE_TYPES)[number];
 /** The reaction types of the Object Reactions reference; `CARE` is the newest. */
-export const REACTION_TYPES = ['NONE', 'LIKE', 'LOVE', 'WOW', 'HAHA', 'SAD', 'ANGRY', 'THANKFUL', 'PRIDE', 'CARE'] as const;
+export const REACTION_TYPES = [
+  'NONE',
+  'LIKE',
+  'LOVE',
+  'WOW',
+  'HAHA',
+  'SAD',
+  'ANGRY',
+  'THANKFUL',
+  'PRIDE',
+  'CARE',
+] as const;
 export type ReactionType = (typeof REACTION_TYPES)[number];
 
 /** The key a field is answered under: its alias when it has one. */
@@ -149,7 +160,8 @@ function applyModifier(req: FieldRequest, name: string, arg: string, fail: () =>
   else if (name === 'summary' && (arg === 'true' || arg === 'total_count')) req.summary = arg;
   else if (name === 'summary' && arg === 'false') delete req.summary;
   else if (name === 'type' && (PICTURE_TYPES as readonly string[]).includes(arg)) req.type = arg as PictureType;
-  else if (name === 'type' && (REACTION_TYPES as readonly string[]).includes(arg)) req.reactionType = arg as ReactionType;
+  else if (name === 'type' && (REACTION_TYPES as readonly string[]).includes(arg))
+    req.reactionType = arg as ReactionType;
   else if (name === 'filter' && (arg === 'toplevel' || arg === 'stream')) req.filter = arg;
   else if (name === 'order' && (arg === 'chronological' || arg === 'reverse_chronological')) req.order = arg;
   else if (name === 'as' && /^[a-z_][a-z0-9_]{0,63}$/i.test(arg)) req.as = arg;

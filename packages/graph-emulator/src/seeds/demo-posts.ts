@@ -267,7 +267,11 @@ function withChatter(feed: SeedPost[], counts: Readonly<Record<number, number>>,
 export function demoBakeryFeed(pageId: string): SeedPost[] {
   const texts = [...BAKERY_TEXTS];
   for (let i = texts.length; i < BAKERY_POSTS; i++) texts.push(EVERYDAY[(i - BAKERY_TEXTS.length) % EVERYDAY.length]!);
-  return withChatter(withMedia(buildFeed(pageId, NEWEST, texts, 24, daytime), bakeryMedia()), BAKERY_COMMENTS, 'Lovelace Analytical Bakery');
+  return withChatter(
+    withMedia(buildFeed(pageId, NEWEST, texts, 24, daytime), bakeryMedia()),
+    BAKERY_COMMENTS,
+    'Lovelace Analytical Bakery',
+  );
 }
 
 /** 8 posts over three weeks, newest first. */
