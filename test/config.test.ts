@@ -26,8 +26,14 @@ describe('loadConfig', () => {
     expect(config.callbackUrl).toBe('http://localhost:3000/auth/callback');
     expect(config.apiVersion).toBe(DEFAULT_API_VERSION);
     // The demo runs the provider's OIDC flow with PKCE (docs/provider-interface.md#pkce), and its emulator
-    // delivers webhooks, so it asks for the permission to subscribe pages.
-    expect(config.scopes).toEqual(['openid', 'pages_show_list', 'pages_read_engagement', 'pages_manage_metadata']);
+    // delivers webhooks, so it asks for the permission to subscribe pages; and it shows comments (opt-in elsewhere).
+    expect(config.scopes).toEqual([
+      'openid',
+      'pages_show_list',
+      'pages_read_engagement',
+      'pages_manage_metadata',
+      'pages_read_user_content',
+    ]);
     expect(config.webhookVerifyToken).toMatch(/^[\w-]{32}$/);
     expect(config.pkce).toBe(true);
     expect(config.oidc).toBe(true);
