@@ -6,7 +6,10 @@
  * With FLOOR_READS=each it is the cold floor: the same two reads upstream (the app's Graph client, keep-alive)
  * for every request, then the same rendering — what a cold view costs with nothing of the app around it.
  *
- * Env: PORT, GRAPH_URL, PAGE_ID, PAGE_TOKEN (comma-separated: taken in turn), APP_SECRET, FLOOR_READS.
+ * With POST_ID it is the post floor too: that post and its first comments read once, and `views/post.ejs` rendered
+ * from the same view model the app makes (`toPostPageView`) on every request — the post page's work without the app.
+ *
+ * Env: PORT, GRAPH_URL, PAGE_ID, PAGE_TOKEN (comma-separated: taken in turn), APP_SECRET, FLOOR_READS, POST_ID.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,6 +18,7 @@ import express from 'express';
 import { GraphClient } from '../src/graph/client';
 import { RenderedHtml, templateOptions, useViews, VIEWS_DIR } from '../src/http/views';
 import { imageFilter } from '../src/pages/images';
+import { toPostPageView } from '../src/pages/post-page-view';
 import { toFeedView, toPageView, type FeedView, type PageView } from '../src/pages/view-model';
 
 function required(name: string): string {
@@ -42,6 +46,10 @@ async function main(): Promise<void> {
     return Promise.all([graph.pageDetails(token, pageId), graph.feed(token, pageId)]);
   };
   const [details, feed] = await read();
+  const postId = process.env.POST_ID;
+  const post = postId
+    ? await Promise.all([graph.post(tokens[0]!, postId), graph.comments(tokens[0]!, postId)])
+    : undefined;
   // FLOOR_READS=each: the cold floor, which reads the page upstream for every request as a cold view does.
   const readEach = process.env.FLOOR_READS === 'each';
   if (!readEach) graph.close();
@@ -90,6 +98,12 @@ async function main(): Promise<void> {
         render(res, { page: toPageView(d, '', { images }), feed: toFeedView(f, 'first', { images, pageId }) }),
       next,
     );
+  });
+  // The post page, as the app renders it: the view model made and views/post.ejs rendered on every request.
+  app.get('/pages/:pageId/posts/:postId', (_req, res) => {
+    if (!post) return res.status(404).end();
+    const view = toPostPageView(post[0], { page: post[1] }, { images, media: images, pageId });
+    res.render('post', { ...data, title: `${page.name}: post`, page: { id: pageId, name: page.name }, view });
   });
   const server = app.listen(Number(process.env.PORT), '127.0.0.1', () => process.stdout.write('floor listening\n'));
   process.on('SIGTERM', () => server.close(() => process.exit(0)));
