@@ -99,11 +99,20 @@ async function main(): Promise<void> {
       next,
     );
   });
-  // The post page, as the app renders it: the view model made and views/post.ejs rendered on every request.
+  // The post page, as the app renders it, all of it on every request (the app makes its body once per cached
+  // answer): the view model, the post-page partial and views/post.ejs around it.
+  const postBody = partial('post-page');
   app.get('/pages/:pageId/posts/:postId', (_req, res) => {
     if (!post) return res.status(404).end();
     const view = toPostPageView(post[0], { page: post[1] }, { images, media: images, pageId });
-    res.render('post', { ...data, title: `${page.name}: post`, page: { id: pageId, name: page.name }, view });
+    res.render('post', {
+      ...data,
+      title: `${page.name}: post`,
+      page: { id: pageId, name: page.name },
+      pageHref: view.pageHref,
+      postId: post[0].id,
+      body: postBody({ view }),
+    });
   });
   const server = app.listen(Number(process.env.PORT), '127.0.0.1', () => process.stdout.write('floor listening\n'));
   process.on('SIGTERM', () => server.close(() => process.exit(0)));

@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import ejs from 'ejs';
 import type { Application } from 'express';
-import type { FeedResponse, PageDetails } from '../graph/schemas';
+import type { CommentsPage, FeedResponse, PageDetails, PostDetails } from '../graph/schemas';
 import { RenderedHtml, templateOptions } from '../http/views';
+import type { PostPageView } from './post-page-view';
 import type { FeedView, PageView } from './view-model';
 
 /**
@@ -49,6 +50,40 @@ export function showFeed(app: Application, feed: FeedResponse, toView: (feed: Fe
   });
 }
 
+export interface ShownPost {
+  view: PostPageView;
+  body: RenderedHtml;
+}
+
+/** By the post answer, then by its comments answer (the post answer itself when no comments were read). */
+const shownPosts = new WeakMap<object, WeakMap<object, ShownPost>>();
+
+/**
+ * The post page's body (views/partials/post-page) for a post answer and its first comments answer, as the
+ * page view's parts: made the first time, the same after, gone with the answers. Only for the view that
+ * depends on nothing else (no later page of comments, no replies open): the warm case.
+ */
+export function showPost(
+  app: Application,
+  post: PostDetails,
+  comments: CommentsPage | undefined,
+  toView: () => PostPageView,
+): ShownPost {
+  let byComments = shownPosts.get(post);
+  if (byComments === undefined) shownPosts.set(post, (byComments = new WeakMap()));
+  const known = byComments.get(comments ?? post);
+  if (known !== undefined) return known;
+  const made = makePost(app, toView);
+  byComments.set(comments ?? post, made);
+  return made;
+}
+
+/** The post page's body for a view made for one request alone (a later page of comments, replies open). */
+export function makePost(app: Application, toView: () => PostPageView): ShownPost {
+  const view = toView();
+  return { view, body: renderPartial(app, 'post-page', view) };
+}
+
 /** A details answer and a feed answer are never the same object; the field tells the two kinds apart. */
 function memo<S extends ShownPage | ShownFeed>(answer: object, field: keyof S, make: () => S): S {
   const known = shown.get(answer);
@@ -60,12 +95,18 @@ function memo<S extends ShownPage | ShownFeed>(answer: object, field: keyof S, m
 
 interface Partials {
   posts: FeedView;
+  'post-page': PostPageView;
   'page-card': PageView;
   'page-details': PageView;
 }
 
 /** The one local each partial reads. */
-const LOCAL: { [P in keyof Partials]: string } = { posts: 'feed', 'page-card': 'page', 'page-details': 'page' };
+const LOCAL: { [P in keyof Partials]: string } = {
+  posts: 'feed',
+  'post-page': 'view',
+  'page-card': 'page',
+  'page-details': 'page',
+};
 
 /**
  * views/partials/`partial` for `model`, as HTML: RenderedHtml, which `<%= %>` prints as it is

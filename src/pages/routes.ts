@@ -9,7 +9,7 @@ import { requireCsrf } from '../session/csrf';
 import { sessionIdOf } from '../session/middleware';
 import { save } from '../session/persist';
 import { connectChosenPage } from './connect';
-import { showFeed, showPage } from './fragments';
+import { makePost, showFeed, showPage, showPost } from './fragments';
 import { imageFilter } from './images';
 import { sessionRateLimit } from './limits';
 import { bothOrDrop, forPage, gateOf, isPermissionError, listPages, loadPage, readPage, type PageShown } from './load';
@@ -137,12 +137,19 @@ async function post(ctx: AppContext, req: Request, res: Response, images: Images
     if (after !== undefined || replies !== undefined) staleCursor(outcome.error);
     throw outcome.error;
   }
-  const view = toPostPageView(outcome.post, outcome.comments, { images, media, pageId, after });
+  const { post, comments } = outcome;
+  const toView = () => toPostPageView(post, comments, { images, media, pageId, after });
+  // The plain view is the same for every session served these answers: made once (./fragments).
+  const plain = after === undefined && replies === undefined;
+  const first = 'page' in comments ? comments.page : undefined;
+  const shown = plain ? showPost(req.app, post, first, toView) : makePost(req.app, toView);
   const name = access.name || `Page ${pageId}`;
   res.render('post', {
-    title: `${name}: post of ${view.post.timeText}`,
+    title: `${name}: post of ${shown.view.post.timeText}`,
     page: { id: pageId, name },
-    view,
+    pageHref: shown.view.pageHref,
+    postId,
+    body: shown.body,
     live: access.live,
     liveSince: ctx.now(),
   });
