@@ -78,8 +78,9 @@ async function main(): Promise<void> {
   // cached answer, src/pages/fragments.ts): each partial compiled once and called, which is what an include costs.
   const partial = (name: string) => {
     const file = path.join(VIEWS_DIR, 'partials', `${name}.ejs`);
-    const { root, escape } = templateOptions(app);
-    const render = ejs.compile(fs.readFileSync(file, 'utf8'), { filename: file, root, escape });
+    // `cache` as the app's views: an include inside the partial (a comment's) is compiled once too.
+    const { root, escape, cache } = templateOptions(app);
+    const render = ejs.compile(fs.readFileSync(file, 'utf8'), { filename: file, root, escape, cache });
     return (data: object) => new RenderedHtml(render(data));
   };
   const [card, about, posts] = [partial('page-card'), partial('page-details'), partial('posts')];

@@ -131,8 +131,9 @@ function template(app: Application, partial: keyof Partials): ejs.TemplateFuncti
   const file = path.join(app.get('views') as string, 'partials', `${partial}.ejs`);
   const known = compiled.get(file);
   if (known !== undefined) return known;
-  const { root, escape } = templateOptions(app);
-  const fn = ejs.compile(fs.readFileSync(file, 'utf8'), { filename: file, root, escape });
+  // `cache` as the app's views: an include inside the partial (a comment's) is compiled once too.
+  const { root, escape, cache } = templateOptions(app);
+  const fn = ejs.compile(fs.readFileSync(file, 'utf8'), { filename: file, root, escape, cache });
   if (app.enabled('view cache')) compiled.set(file, fn);
   return fn;
 }
