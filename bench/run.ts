@@ -234,11 +234,7 @@ async function loginFlows(bench: Bench, app: Child): Promise<Row> {
  * The floor process (bench/floor.ts) with freshly issued page tokens: it reads the page once at start, or
  * (`reads: 'each'`, the cold floor) for every request, taking `tokens` tokens in turn.
  */
-async function startFloor(
-  bench: Bench,
-  cold?: { reads: 'each'; tokens: number },
-  postId?: string,
-): Promise<Child> {
+async function startFloor(bench: Bench, cold?: { reads: 'each'; tokens: number }, postId?: string): Promise<Child> {
   const tokens: string[] = [];
   for (let i = 0; i < (cold?.tokens ?? 1); i++) {
     const issued = (await control(bench.emulatorUrl, 'POST', '/tokens', { userId: ADA, pageId: BAKERY })) as {

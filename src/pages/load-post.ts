@@ -76,7 +76,7 @@ export async function loadPost(
   const { answers, changes } = shared;
   const known = withChanges(access, changes);
   const postAnswer = answers[0];
-  const commentsAnswer = answers[1] as PromiseSettledResult<CommentsPage> | undefined;
+  const commentsAnswer = answers[1];
   const commentsResult = commentsAnswer ?? later;
   const failures = [postAnswer, commentsResult, replies].flatMap((r) =>
     r?.status === 'rejected' ? [r.reason as unknown] : [],
@@ -90,8 +90,11 @@ export async function loadPost(
   const other = failures.find((err) => !isPermissionError(err));
   if (other !== undefined) return { outcome: { error: other }, changes };
   if (!mayRead) return { outcome: { post, comments: { refusal: undefined } }, changes };
-  if (commentsResult?.status !== 'fulfilled')
-    return { outcome: { post, comments: { refusal: failures[0] as GraphApiError } }, changes };
+  // Any failure left is a refused permission (the others returned above): the comments' own, or none known.
+  if (commentsResult?.status !== 'fulfilled') {
+    const refusal = commentsResult?.status === 'rejected' ? (commentsResult.reason as GraphApiError) : undefined;
+    return { outcome: { post, comments: { refusal } }, changes };
+  }
   const comments: CommentsRead = { page: commentsResult.value };
   if (replies?.status === 'fulfilled' && query.replies !== undefined)
     comments.replies = { commentId: query.replies, page: replies.value };
@@ -99,5 +102,5 @@ export async function loadPost(
 }
 
 function settle<T>(read: Promise<T>): Promise<PromiseSettledResult<T>> {
-  return Promise.allSettled([read]).then(([result]) => result!);
+  return Promise.allSettled([read]).then(([result]) => result);
 }

@@ -49,7 +49,7 @@ export async function readPage(ctx: AppContext, access: PageAccess, token: strin
     { part: 'details', variant: DETAILS_FIELDS, load: () => ctx.graph.pageDetails(token, pageId, gate) },
     { part: 'feed', variant: 'first', load: () => ctx.graph.feed(token, pageId, {}, gate) },
   ] as const);
-  return { answers: answers as Settled<PageDetails, FeedResponse>, changes };
+  return { answers, changes };
 }
 
 /** One read of a part the cache keeps: `variant` names it within the part (fields, post), without the share. */

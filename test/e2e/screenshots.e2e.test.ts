@@ -146,7 +146,10 @@ describe.each(Object.keys(VIEWPORTS) as (keyof typeof VIEWPORTS)[])('every scree
     await page.goto(`${stack.appUrl}/pages/${BAKERY}`);
     await page.locator(`a.extra[href="/pages/${BAKERY}/posts/${ALBUM_POST.id}"]`).click();
     await page.waitForURL(`${stack.appUrl}/pages/${BAKERY}/posts/${ALBUM_POST.id}`);
-    await page.getByRole('link', { name: /^2 replies/ }).first().click();
+    await page
+      .getByRole('link', { name: /^2 replies/ })
+      .first()
+      .click();
     await page.waitForURL(/\?replies=/);
     await take('post', true);
 

@@ -116,7 +116,9 @@ describe('GET /pages/:pageId/posts/:postId', () => {
         '<a href="https://lovelace-bakery.example/rye" rel="noopener noreferrer nofollow">https://lovelace-bakery.example/rye</a>.',
       );
       // Each text inside its own comment, after its author.
-      expect(opened).toMatch(/-by">[^<]+<\/strong>[^\n]*\n\s*<div class="text"><p>Then I am coming twice\.<\/p><\/div>/);
+      expect(opened).toMatch(
+        /-by">[^<]+<\/strong>[^\n]*\n\s*<div class="text"><p>Then I am coming twice\.<\/p><\/div>/,
+      );
     });
 
     it('when a post has more comments than one page, then "More comments" goes on by cursor to the rest', async () => {
