@@ -13,6 +13,7 @@ import {
   OPENID_SCOPE,
   SUBSCRIBE_SCOPE,
 } from './graph/provider';
+import { daysLeft, NEWEST_KNOWN_VERSION, VERSION_WARNING_DAYS, versionEnd } from './graph/versions';
 
 /** A configuration problem, reported as one line naming the variable. */
 export class ConfigError extends Error {
@@ -433,15 +434,32 @@ function read(env: Env, name: string): string | undefined {
 
 /**
  * Reads and validates the environment. Throws {@link ConfigError} naming the
- * first bad variable; never returns a half-valid config.
+ * first bad variable; never returns a half-valid config. `now` (epoch ms) is
+ * the day FB_API_VERSION is checked against its end (docs/provider-interface.md#version-ends).
  */
-export function loadConfig(env: Env = process.env): Config {
+export function loadConfig(env: Env = process.env, now: number = Date.now()): Config {
   const result = envSchema.safeParse(Object.fromEntries(CONFIG_VARIABLES.map((name) => [name, read(env, name)])));
   if (!result.success) {
     const [issue] = result.error.issues;
     throw new ConfigError(String(issue?.path[0] ?? 'environment'), issue?.message ?? 'is not valid');
   }
+  const version = result.data.FB_API_VERSION;
+  const end = versionEnd(version);
+  // The provider would answer at another version than the one the app was written for, without saying so first.
+  if (end !== undefined && now >= end.at) {
+    throw new ConfigError(
+      'FB_API_VERSION',
+      `${version} stopped being available on ${end.day}; set FB_API_VERSION=${NEWEST_KNOWN_VERSION}, the newest version Pagelight knows`,
+    );
+  }
   return Object.freeze(derive(result.data));
+}
+
+/** The start-up warning when FB_API_VERSION ends within VERSION_WARNING_DAYS of `now` (docs/operations.md#api-versions). */
+export function versionWarning(config: Pick<Config, 'apiVersion'>, now: number): string | undefined {
+  const left = daysLeft(config.apiVersion, now);
+  if (left === undefined || left > VERSION_WARNING_DAYS) return undefined;
+  return `FB_API_VERSION=${config.apiVersion} stops being available on ${versionEnd(config.apiVersion)?.day}, in ${left} days: move to ${NEWEST_KNOWN_VERSION} (docs/operations.md#api-versions)`;
 }
 
 /** The start-up warning when the privacy page would show placeholders outside demo mode. */

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ConfigError, loadConfig, operatorWarning, proxyWarning, type Config } from './config';
+import { ConfigError, loadConfig, operatorWarning, proxyWarning, versionWarning, type Config } from './config';
 import { createApp } from './app';
 import { buildContext, contextClosers } from './context';
 import { startDemoProvider, type DemoProvider } from './demo';
@@ -28,7 +28,8 @@ async function main(): Promise<void> {
     config = demo.config;
     emulator = demo.emulator;
   }
-  for (const warning of [proxyWarning(config), operatorWarning(config)]) if (warning) logger.warn(warning);
+  for (const warning of [proxyWarning(config), operatorWarning(config), versionWarning(config, Date.now())])
+    if (warning) logger.warn(warning);
   if (config.sessionSecretGenerated)
     logger.warn('SESSION_SECRET is unset: a random one is used, so sessions end when the process stops');
 

@@ -17,8 +17,9 @@ import {
   tokenSchema,
   COMMENT_FIELDS_PARAM,
   FEED_FIELDS_PARAM,
-  PAGE_FIELDS_PARAM,
+  PAGE_FIELD_ITEMS,
   POST_FIELDS_PARAM,
+  REQUIRED_PAGE_FIELDS,
   type CommentsPage,
   type FeedResponse,
   type PostDetails,
@@ -28,6 +29,7 @@ import {
   type PageSummary,
 } from './schemas';
 import type { ProviderCall } from './calls';
+import { RemovedFields } from './removed-fields';
 import { GraphTransport, type RetryPolicy, type TransportOptions } from './transport';
 import type { UsageReadings } from './usage';
 
@@ -126,6 +128,8 @@ export class GraphClient {
   private readonly formPaths = new Set<string>();
   /** Concurrent identical reads (same path, parameters and token) share one upstream call. */
   readonly inflight = new InFlight();
+  /** Fields the provider refused, left out of later reads (docs/provider-interface.md#removed-fields). */
+  private readonly removed: RemovedFields;
 
   constructor(private readonly options: GraphClientOptions) {
     this.transport = new GraphTransport({
@@ -140,6 +144,7 @@ export class GraphClient {
       apiVersion: options.apiVersion,
     });
     this.tokenPath = `/${options.apiVersion}/oauth/access_token`;
+    this.removed = new RemovedFields(options.apiVersion, options.logger);
   }
 
   /**
@@ -230,16 +235,29 @@ export class GraphClient {
     return body.id === pageId ? body.access_token : undefined;
   }
 
+  /**
+   * The Page's details. A field the provider removed is left out and the rest shown; `name` is required
+   * (docs/provider-interface.md#removed-fields).
+   */
   async pageDetails(pageToken: string, pageId: string, gate?: ReadGate): Promise<PageDetails> {
-    const body = await this.read(
-      pageToken,
-      `/${pageId}`,
-      { fields: PAGE_FIELDS_PARAM },
-      pageDetailsSchema,
-      'page',
-      gate,
-    );
-    return { ...body, id: pageId };
+    const shape = callShape(`/${this.options.apiVersion}/${pageId}`);
+    // Each pass leaves out at least one more field the provider refused, so this ends within PAGE_FIELD_ITEMS passes.
+    for (;;) {
+      const asked = this.removed.without(shape, PAGE_FIELD_ITEMS);
+      try {
+        const body = await this.read(
+          pageToken,
+          `/${pageId}`,
+          { fields: asked.join(',') },
+          pageDetailsSchema,
+          'page',
+          gate,
+        );
+        return { ...body, id: pageId };
+      } catch (err) {
+        if (!(err instanceof GraphApiError) || !this.removed.learn(shape, asked, REQUIRED_PAGE_FIELDS, err)) throw err;
+      }
+    }
   }
 
   /**

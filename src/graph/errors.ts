@@ -44,6 +44,8 @@ export class GraphApiError extends AppError {
   declare readonly subcode: number | undefined;
   declare readonly userTitle: string | undefined;
   declare readonly userMessage: string | undefined;
+  /** The field the provider refused to read (removed or deprecated), when it names one (docs/provider-interface.md#removed-fields). */
+  readonly refusedField: string | undefined;
   /** Worth another attempt: the provider called it transient, or failed with a 5xx. */
   readonly retryable: boolean;
 
@@ -69,7 +71,32 @@ export class GraphApiError extends AppError {
     this.subcode = graph.subcode;
     this.userTitle = graph.userTitle;
     this.userMessage = graph.userMessage;
+    this.refusedField = refusedFieldOf(graph);
   }
+}
+
+/** The Pages API's subcodes for a Page field it no longer serves (docs/provider-interface.md#removed-fields). */
+const REMOVED_FIELD_SUBCODES: readonly number[] = [2069030, 2069031, 2069033];
+
+const FIELD_REFUSALS: readonly RegExp[] = [
+  // 100: "(#100) Tried accessing nonexisting field (hours) on node type (Page)"
+  /Tried accessing nonexisting field \(([a-z_][a-z0-9_]{0,63})\)/i,
+  // 12: "(#12) bio field is deprecated for versions v2.8 and higher"
+  /\b([a-z_][a-z0-9_]{0,63}) field is deprecated for versions v\d+\.\d+/i,
+];
+
+/**
+ * The field a refusal names: code 100 or 12 in the provider's wording, or one of the Pages API's removed-field
+ * subcodes in either wording. Undefined when the message names none it can be sure of: then the error stands.
+ */
+function refusedFieldOf(graph: GraphErrorBody): string | undefined {
+  const refusal = graph.code === 100 || graph.code === 12 || REMOVED_FIELD_SUBCODES.includes(graph.subcode ?? 0);
+  if (!refusal) return undefined;
+  for (const pattern of FIELD_REFUSALS) {
+    const field = pattern.exec(graph.message)?.[1];
+    if (field !== undefined) return field.toLowerCase();
+  }
+  return undefined;
 }
 
 /** Subcode 33 on an invalid-parameter error: the object does not exist or cannot be reached with this token. */

@@ -209,8 +209,19 @@ export const PAGE_FIELDS = [
   'cover',
 ] as const;
 
-/** The `fields` parameter of the details call: the 200×200 picture (`.type(large)`) for the header card. */
-export const PAGE_FIELDS_PARAM = PAGE_FIELDS.map((f) => (f === 'picture' ? 'picture.type(large)' : f)).join(',');
+/** The items of the details call's `fields`: the 200×200 picture (`.type(large)`) for the header card. */
+export const PAGE_FIELD_ITEMS: readonly string[] = PAGE_FIELDS.map((f) =>
+  f === 'picture' ? 'picture.type(large)' : f,
+);
+
+/** The `fields` parameter of the details call, before any field the provider removed is left out. */
+export const PAGE_FIELDS_PARAM = PAGE_FIELD_ITEMS.join(',');
+
+/**
+ * What a Page view cannot do without: a refusal of one of these is the page's error, never dropped
+ * (docs/provider-interface.md#removed-fields). `id` is never asked for; the provider always sends it.
+ */
+export const REQUIRED_PAGE_FIELDS: readonly string[] = ['id', 'name'];
 
 /**
  * The `fields` parameter of the feed call: exactly what a post shows (docs/provider-interface.md#feed-fields).

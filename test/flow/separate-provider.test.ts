@@ -44,7 +44,7 @@ describe('against a separately started provider, configured only by environment'
       FB_APP_SECRET: 'separate-provider-secret',
       FB_AUTH_URL: emulator.url,
       FB_GRAPH_URL: emulator.url,
-      FB_API_VERSION: 'v21.0',
+      FB_API_VERSION: 'v25.0',
       BASE_URL: base,
       SESSION_SECRET: 'a-session-secret-of-enough-length-123',
       PORT: String(port),
@@ -70,7 +70,7 @@ describe('against a separately started provider, configured only by environment'
     const start = await browser.get('/auth/login');
     expect(start.status).toBe(303);
     const dialog = start.headers.get('location')!;
-    expect(dialog.startsWith(`${emulator.url}/v21.0/dialog/oauth?`)).toBe(true);
+    expect(dialog.startsWith(`${emulator.url}/v25.0/dialog/oauth?`)).toBe(true);
     const callback = await completeDialog(dialog);
     expect(callback.origin).toBe(base);
     const done = await browser.get(`${callback.pathname}${callback.search}`);
@@ -86,6 +86,6 @@ describe('against a separately started provider, configured only by environment'
     const body = await page.text();
     expect(body).toContain('Lovelace Analytical Bakery');
     expect([...body.matchAll(/id="post-/g)]).toHaveLength(25);
-    expect(emulator.controls.calls({ path: '/v21.0/oauth/access_token' })).toBeGreaterThanOrEqual(1);
+    expect(emulator.controls.calls({ path: '/v25.0/oauth/access_token' })).toBeGreaterThanOrEqual(1);
   });
 });

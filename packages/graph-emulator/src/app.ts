@@ -68,7 +68,7 @@ export function buildEmulator(opts: EmulatorOptions): BuiltEmulator {
   app.use(express.urlencoded({ extended: false, limit: '100kb', parameterLimit: 200 }));
   app.use(logForm);
   app.use(dialogRouter(ctx));
-  app.use(graphHeaders(ctx.appVersion));
+  app.use(graphHeaders(ctx.appVersion, ctx.now));
   app.use(faultMiddleware(ctx.faults));
   app.use(graphHandler(ctx));
   app.use(errorHandler);

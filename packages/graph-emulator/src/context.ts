@@ -24,6 +24,7 @@ import {
   type LoginConfiguration,
 } from './types';
 import { Activity } from './activity';
+import { checkRemovedFields, RemovedFields } from './removed-fields';
 import { MediaSigner } from './media/sign';
 import { DEFAULT_RETRY_DELAYS_MS, Webhooks } from './webhooks/webhooks';
 
@@ -43,6 +44,8 @@ export interface Context {
   now: () => number;
   /** What unversioned calls run at (the app's dashboard version). */
   appVersion: string;
+  /** Page fields the provider removed (README#removed-fields). */
+  removedFields: RemovedFields;
   /** Login for Business configurations by id. */
   configurations: ReadonlyMap<string, LoginConfiguration>;
   /** Default and largest `/me/accounts` page. */
@@ -89,6 +92,7 @@ export function createContext(opts: EmulatorOptions): Context {
     port: undefined,
     now,
     appVersion: appVersionOf(opts.appVersion),
+    removedFields: new RemovedFields(checkRemovedFields(opts.removedFields ?? [], 'createEmulator: removedFields')),
     configurations: configurationMap(opts.configurations ?? DEFAULT_CONFIGURATIONS),
     accountsPageSize: Math.floor(positive('accountsPageSize', opts.accountsPageSize ?? 10)),
     data,

@@ -3,6 +3,7 @@
  * from the same variables the app reads, so both agree on the client.
  */
 import { appUrls, demoClient } from './demo';
+import { checkRemovedFields } from './removed-fields';
 import { isSeedName, SEED_NAMES, type SeedName } from './seed';
 import { EMULATOR_PROFILES, type EmulatorClient, type EmulatorProfile } from './types';
 
@@ -15,6 +16,8 @@ export interface ProviderEnv {
   activity: boolean;
   /** EMULATOR_SEED: `demo` (default) or `test` (README#seeds). */
   seed: SeedName;
+  /** EMULATOR_REMOVED_FIELDS: Page fields refused as the provider refuses removed ones (README#removed-fields). */
+  removedFields: string[];
 }
 
 /** A bad value, reported as one line naming the variable. */
@@ -83,6 +86,21 @@ function activityOf(env: NodeJS.ProcessEnv): boolean {
   throw new ProviderEnvError('EMULATOR_ACTIVITY', `must be "on" or "off", got "${raw.slice(0, 20)}"`);
 }
 
+function removedFieldsOf(env: NodeJS.ProcessEnv): string[] {
+  const names = (env.EMULATOR_REMOVED_FIELDS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  try {
+    return checkRemovedFields(names, 'EMULATOR_REMOVED_FIELDS');
+  } catch (err) {
+    throw new ProviderEnvError(
+      'EMULATOR_REMOVED_FIELDS',
+      `must list Page fields such as hours,website: ${(err as Error).message}`,
+    );
+  }
+}
+
 /** With FB_WEBHOOK_VERIFY_TOKEN set, the app's webhook is registered as its dashboard would have it (README#webhooks). */
 function withWebhook(client: EmulatorClient, env: NodeJS.ProcessEnv, baseUrl: string): EmulatorClient {
   const token = env.FB_WEBHOOK_VERIFY_TOKEN;
@@ -96,9 +114,18 @@ export function loadProviderEnv(env: NodeJS.ProcessEnv): ProviderEnv {
   const profile = profileOf(env);
   const activity = activityOf(env);
   const seed = seedOf(env);
+  const removedFields = removedFieldsOf(env);
   const appId = env.FB_APP_ID;
   if (appId === undefined || appId === '') {
-    return { port, client: withWebhook(demoClient(baseUrl), env, baseUrl), demo: true, profile, activity, seed };
+    return {
+      port,
+      client: withWebhook(demoClient(baseUrl), env, baseUrl),
+      demo: true,
+      profile,
+      activity,
+      seed,
+      removedFields,
+    };
   }
   const secret = env.FB_APP_SECRET;
   if (secret === undefined || secret === '') {
@@ -110,6 +137,7 @@ export function loadProviderEnv(env: NodeJS.ProcessEnv): ProviderEnv {
     profile,
     activity,
     seed,
+    removedFields,
     client: withWebhook(
       { clientId: appId, clientSecret: secret, name: 'Pagelight', ...appUrls(baseUrl) },
       env,

@@ -19,6 +19,7 @@ export type {
 } from './seed';
 export { DEFAULT_CONFIGURATIONS, PERMISSIONS } from './permissions';
 export { EMULATOR_PROFILES } from './types';
+export { GRAPH_API_VERSIONS } from './versions';
 export type {
   CallbackDelivery,
   ActivityControls,

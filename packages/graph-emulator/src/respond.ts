@@ -6,6 +6,7 @@
  */
 import type { NextFunction, Request, Response } from 'express';
 import { errorBody, GraphError, newTraceId, wwwAuthenticate } from './errors';
+import { answeringVersion } from './versions';
 
 /** The app's dashboard version unless `appVersion` says otherwise: what unversioned calls run at. */
 export const DEFAULT_APP_VERSION = 'v23.0';
@@ -24,16 +25,16 @@ export function traceIdOf(res: Response): string {
 /**
  * Headers every Graph answer carries, success or error. `facebook-api-version`
  * is the version that answered: the request's, or the app's dashboard version
- * for an unversioned call.
+ * for an unversioned call; a retired one answers as the oldest still available (./versions.ts).
  */
 export const graphHeaders =
-  (appVersion: string) =>
+  (appVersion: string, now: () => number) =>
   (req: Request, res: Response, next: NextFunction): void => {
     const first = req.path.split('/')[1] ?? '';
     res.set({
       'x-fb-trace-id': traceIdOf(res),
       'x-fb-rev': '1027411234',
-      'facebook-api-version': VERSION_RE.test(first) ? first : appVersion,
+      'facebook-api-version': answeringVersion(VERSION_RE.test(first) ? first : appVersion, now()),
       'Access-Control-Allow-Origin': '*',
       'Cache-Control': 'private, no-cache, no-store, must-revalidate',
       Pragma: 'no-cache',

@@ -79,6 +79,8 @@ export interface EmulatorOptions {
    * at, named in `facebook-api-version` (default `v23.0`).
    */
   appVersion?: string;
+  /** Page fields the provider removed: a read asking for one is refused with code 100 (README#removed-fields). */
+  removedFields?: string[];
   /** Login for Business configurations the dialog accepts as `config_id` (default `DEFAULT_CONFIGURATIONS`). */
   configurations?: LoginConfiguration[];
   /** Webhook deliveries: answer deadline (default 20 s), retry schedule and batching window (README#webhooks). */
@@ -234,7 +236,11 @@ export interface EmulatorControls {
   setRateLimit(limit: RateLimit | null): void;
   /** Set (or with null/undefined, unset) one field of a page. */
   setPageField(pageId: string, field: string, value: unknown): void;
-  /** Back to the seed data; clears failures, latency, rate limits and the log. Tokens stay. */
+  /** Page fields refused from now on, on every version, as the provider refuses a removed field (README#removed-fields). */
+  setRemovedFields(fields: string[]): void;
+  /** The Page fields refused now. */
+  removedFields(): string[];
+  /** Back to the seed data; clears failures, latency, rate limits, the log and removed fields (to the option's). Tokens stay. */
   reset(): void;
   /** Replaces the data with the named seed (`demo` or `test`), then resets as `reset()` does. */
   loadSeed(name: SeedName): void;

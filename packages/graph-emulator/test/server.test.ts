@@ -75,6 +75,7 @@ describe('stand-alone configuration (npm run provider)', () => {
       profile: 'facebook',
       activity: false,
       seed: 'demo',
+      removedFields: [],
       client: {
         ...DEMO_CLIENT,
         redirectUri: 'http://localhost:3000/auth/callback',
@@ -102,6 +103,7 @@ describe('stand-alone configuration (npm run provider)', () => {
       profile: 'facebook',
       activity: false,
       seed: 'demo',
+      removedFields: [],
       client: {
         clientId: '42',
         clientSecret: 's3cret',

@@ -10,6 +10,7 @@ import type { Context } from '../context';
 import { ALL_PERMISSIONS, IMPLICIT_PERMISSION, OPENID_SCOPE } from '../permissions';
 import { randomId } from '../random';
 import { activityControls } from './activity';
+import { checkRemovedFields } from '../removed-fields';
 import type {
   EmulatorControls,
   Failure,
@@ -27,6 +28,7 @@ import {
   parseFailure,
   rateLimitSchema,
   removeAppSchema,
+  removedFieldsSchema,
   revokeSchema,
   seedSchema,
   tokenFilterSchema,
@@ -72,6 +74,17 @@ export function createControls(ctx: Context): EmulatorControls {
     },
     setPageField(pageId: string, field: string, value: unknown): void {
       ctx.data.setPageField(pageId, field, value);
+    },
+    setRemovedFields(fields: string[]): void {
+      ctx.removedFields.set(
+        checkRemovedFields(
+          parse('setRemovedFields', () => removedFieldsSchema.parse({ fields }).fields),
+          'setRemovedFields',
+        ),
+      );
+    },
+    removedFields(): string[] {
+      return ctx.removedFields.list();
     },
     reset(): void {
       resetAll(ctx);
@@ -128,6 +141,7 @@ function resetAll(ctx: Context): void {
   ctx.log.clear();
   ctx.callbacks.clear();
   ctx.webhooks.reset();
+  ctx.removedFields.reset();
 }
 
 /** Mints a token as if the user had approved the dialog (for tests and benchmarks). */

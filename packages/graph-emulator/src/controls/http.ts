@@ -20,6 +20,7 @@ import {
   latencySchema,
   rateLimitSchema,
   removeAppSchema,
+  removedFieldsSchema,
   revokeSchema,
   seedSchema,
   tokenFilterSchema,
@@ -94,6 +95,17 @@ export function controlsRouter(ctx: Context, controls: EmulatorControls): Router
     const bad = Object.keys(fields).find((f) => !isSettablePageField(f));
     if (bad !== undefined) throw new Error(`Field ${bad} cannot be set`);
     for (const [field, value] of Object.entries(fields)) controls.setPageField(pageId, field, value);
+    res.status(204).end();
+  });
+  router.get('/removed-fields', (_req, res) => {
+    res.json({ fields: controls.removedFields() });
+  });
+  router.put('/removed-fields', (req, res) => {
+    controls.setRemovedFields(removedFieldsSchema.parse(body(req)).fields);
+    res.status(204).end();
+  });
+  router.delete('/removed-fields', (_req, res) => {
+    controls.setRemovedFields([]);
     res.status(204).end();
   });
   router.post('/reset', (_req, res) => {

@@ -63,6 +63,8 @@ export const seedSchema = z.strictObject({
   name: z.enum(SEED_NAMES, { message: `must be one of ${SEED_NAMES.map((n) => `"${n}"`).join(', ')}` }),
 });
 
+export const removedFieldsSchema = z.strictObject({ fields: z.array(z.string().max(100)).max(50) });
+
 export const latencySchema = z.strictObject({ ms: z.number().int().min(0).max(600_000) });
 
 export const rateLimitSchema = z.strictObject({

@@ -53,6 +53,9 @@ export function pageNode(call: GraphCall, page: PageState): Record<string, unkno
   const { caller } = call;
   const fields = withId(parseFields(call.params.fields, ['id', 'name']));
   validate(fields, PAGE);
+  // A field the provider removed is refused on every version, like one that never existed (README#removed-fields).
+  const removed = call.ctx.removedFields.firstOf(namesOf(fields));
+  if (removed !== undefined) throw nonexistingField(removed, 'Page');
   if (caller.record.kind === 'user') return pageTokenRequest(call, page, namesOf(fields));
   requirePageAccess(call, page);
   // Unset fields are omitted, never null (docs/provider-interface.md#page-fields).
