@@ -12,6 +12,7 @@ import {
   JWKS_PATH,
   OPENID_SCOPE,
   SUBSCRIBE_SCOPE,
+  BUSINESS_SCOPE,
 } from './graph/provider';
 import { daysLeft, NEWEST_KNOWN_VERSION, VERSION_WARNING_DAYS, versionEnd } from './graph/versions';
 
@@ -336,11 +337,14 @@ export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
 function derive(vars: Vars) {
   const demo = vars.FB_APP_ID === undefined;
   // The demo runs the OIDC flow (so it exercises PKCE and the id_token against the emulator), and its
-  // provider delivers webhooks, so its pages may be subscribed (docs/architecture.md#live-updates); it reads
-  // comments too (the opt-in pages_read_user_content).
+  // provider delivers webhooks, so its pages may be subscribed (docs/architecture.md#live-updates); its seed has
+  // a business portfolio, whose Pages the picker lists with business_management (docs/provider-interface.md#portfolio-pages);
+  // it reads comments too (the opt-in pages_read_user_content).
   const scopes =
     vars.FB_SCOPES ??
-    (demo ? [OPENID_SCOPE, ...DEFAULT_SCOPES.split(' '), SUBSCRIBE_SCOPE, COMMENTS_SCOPE] : DEFAULT_SCOPES.split(' '));
+    (demo
+      ? [OPENID_SCOPE, ...DEFAULT_SCOPES.split(' '), SUBSCRIBE_SCOPE, BUSINESS_SCOPE, COMMENTS_SCOPE]
+      : DEFAULT_SCOPES.split(' '));
   const sessionSecrets = vars.SESSION_SECRET ?? [randomBytes(32).toString('base64url')];
   const baseUrl = vars.BASE_URL ?? `http://localhost:${vars.PORT}`;
   return {

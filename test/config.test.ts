@@ -32,6 +32,7 @@ describe('loadConfig', () => {
       'pages_show_list',
       'pages_read_engagement',
       'pages_manage_metadata',
+      'business_management',
       'pages_read_user_content',
     ]);
     expect(config.webhookVerifyToken).toMatch(/^[\w-]{32}$/);

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { z, type ZodType } from 'zod';
 import { GraphApiError } from '../graph/errors';
-import { commentsSchema, feedSchema, pageDetailsSchema, postSchema } from '../graph/schemas';
+import { commentsPageSchema, feedPageSchema, pageDetailsSchema, postSchema } from '../graph/schemas';
 import { parseJson } from '../json';
 import type { Logger } from '../log/logger';
 import type { SharedRedis } from '../redis';
@@ -43,16 +43,17 @@ const Stored = z.object({
 type StoredEntry = z.infer<typeof Stored>;
 
 /**
- * What each part's answer must be when read back: the schemas the graph client checks the provider's answers
- * with. Redis is shared and outlives every instance; an entry not written by this version of the app (or
- * written by someone else) is checked like any answer from outside, and one that fails is a miss. buildContext
- * passes these; a cache made without them (unit tests of the mechanism) takes any JSON.
+ * What each part's answer must be when read back: the schemas of what the graph client returns (the provider's
+ * answers, checked, with the feed's paging reduced to cursors and `true`). Redis is shared and outlives every
+ * instance; an entry not written by this version of the app (or written by someone else) is checked like any
+ * answer from outside, and one that fails is a miss. buildContext passes these; a cache made without them (unit
+ * tests of the mechanism) takes any JSON.
  */
 export const PROVIDER_ANSWERS: Readonly<Record<CachedPart, ZodType>> = {
   details: pageDetailsSchema,
-  feed: feedSchema,
+  feed: feedPageSchema,
   post: postSchema,
-  comments: commentsSchema,
+  comments: commentsPageSchema,
 };
 
 /**

@@ -7,6 +7,8 @@ export type CallKind =
   | 'me'
   | 'permissions'
   | 'accounts'
+  | 'businesses'
+  | 'portfolio_pages'
   | 'page_token'
   | 'page_details'
   | 'feed'
@@ -51,6 +53,8 @@ export function callKind(req: Pick<GraphRequest, 'method' | 'path' | 'query' | '
   if (path === '/me') return 'me';
   if (path === '/me/permissions') return 'permissions';
   if (path === '/me/accounts') return 'accounts';
+  if (path === '/me/businesses') return 'businesses';
+  if (/^\/\d+\/(?:owned|client)_pages$/.test(path)) return 'portfolio_pages';
   if (path === '/debug_token') return 'debug_token';
   if (/^\/\d+\/feed$/.test(path)) return 'feed';
   if (/^\/\d+\/subscribed_apps$/.test(path)) return 'subscribe';

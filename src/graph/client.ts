@@ -3,9 +3,11 @@ import type { Config } from '../config';
 import type { Logger } from '../log/logger';
 import { InFlight, readKey } from './coalesce';
 import { GraphApiError } from './errors';
+import { listLocation, nextCursor, type ListLocation, type ListPaging } from './paging';
 import { appSecretProof } from './proof';
 import {
   accountsSchema,
+  businessesSchema,
   commentsSchema,
   feedSchema,
   postSchema,
@@ -13,6 +15,7 @@ import {
   meSchema,
   pageTokenSchema,
   permissionsSchema,
+  portfolioPagesSchema,
   subscribeSchema,
   tokenSchema,
   COMMENT_FIELDS_PARAM,
@@ -26,6 +29,7 @@ import {
   type Me,
   type PageDetails,
   type PageList,
+  type ListedPage,
   type PageSummary,
 } from './schemas';
 import type { ProviderCall } from './calls';
@@ -100,6 +104,15 @@ export type ReadGate = <T>(read: () => Promise<T>) => Promise<T>;
 
 /** Calls to `/me/accounts` one picker view may make (100 pages each). */
 export const ACCOUNTS_CALLS = 10;
+
+/** Calls one picker view may make for the portfolios' Pages: `/me/businesses` and their `owned_pages` and `client_pages`. */
+export const PORTFOLIO_CALLS = 10;
+
+/** The Pages of the person's business portfolios, each marked with its portfolio's name; `cut` as for `listPages`. */
+export interface PortfolioPages {
+  pages: ListedPage[];
+  cut: boolean;
+}
 
 /** Empty feed pages with `next` followed in one read before the empty page is shown as is. */
 export const EMPTY_PAGE_HOPS = 3;
@@ -211,10 +224,36 @@ export class GraphClient {
         gate,
       );
       pages.push(...body.data.filter((p) => !pages.some((q) => q.id === p.id)));
-      after = body.paging?.next ? body.paging.cursors?.after : undefined;
+      after = nextCursor(body.paging, this.listAt('/me/accounts'), this.options.logger);
       if (!after) return { pages, cut: false };
     }
     return { pages, cut: true };
+  }
+
+  /**
+   * The Pages of the person's business portfolios (docs/provider-interface.md#portfolio-pages), which
+   * `/me/accounts` leaves out: `/me/businesses`, then each portfolio's `owned_pages` and `client_pages`, at most
+   * PORTFOLIO_CALLS calls in all. Needs `business_management`; without it the provider's permission error is
+   * thrown as it came. A Page listed twice keeps its first portfolio.
+   */
+  async listPortfolioPages(userToken: string, gate?: ReadGate): Promise<PortfolioPages> {
+    const calls = { left: PORTFOLIO_CALLS };
+    const businesses = await this.readEdge(userToken, '/me/businesses', 'id,name', businessesSchema, calls, gate);
+    const pages: ListedPage[] = [];
+    let cut = businesses.cut;
+    for (const business of businesses.items) {
+      const edges = await Promise.all(
+        (['owned_pages', 'client_pages'] as const).map((edge) =>
+          this.readEdge(userToken, `/${business.id}/${edge}`, 'id,name,category', portfolioPagesSchema, calls, gate),
+        ),
+      );
+      for (const edge of edges) {
+        cut ||= edge.cut;
+        for (const page of edge.items)
+          if (!pages.some((p) => p.id === page.id)) pages.push({ ...page, portfolio: business.name });
+      }
+    }
+    return { pages, cut };
   }
 
   /** Who signed in (`/{version}/me?fields=id,name`): the app-scoped user id indexes their sessions. */
@@ -261,10 +300,10 @@ export class GraphClient {
   }
 
   /**
-   * One page of the feed. A page can come back empty and still have `next`:
-   * going older, that `next` is followed (at most EMPTY_PAGE_HOPS times) so the
-   * person does not land on an empty page; past the bound the empty page is
-   * returned with its `next`, and the view still offers "Older posts".
+   * One page of the feed. A page can come back empty and still have `next`, with or without cursors: going
+   * older, that `next` is followed (at most EMPTY_PAGE_HOPS times, by its `after` cursor: nextCursor) so the
+   * person does not land on an empty page; past the bound the empty page is returned with its `next`, and the
+   * view still offers "Older posts". What is returned holds the checked cursor, never the provider's link.
    */
   async feed(pageToken: string, pageId: string, query: FeedQuery = {}, gate?: ReadGate): Promise<FeedResponse> {
     const params = (after: string | undefined, before: string | undefined): Record<string, string> => ({
@@ -273,18 +312,19 @@ export class GraphClient {
       ...(after ? { after } : {}),
       ...(before ? { before } : {}),
     });
-    let page = await this.read(
-      pageToken,
-      `/${pageId}/feed`,
-      params(query.after, query.before),
-      feedSchema,
-      'page',
-      gate,
-    );
+    const path = `/${pageId}/feed`;
+    const read = async (after: string | undefined, before: string | undefined): Promise<FeedResponse> => {
+      const { data, paging } = await this.read(pageToken, path, params(after, before), feedSchema, 'page', gate);
+      const next = nextCursor(paging, this.listAt(path), this.options.logger);
+      const cursors = { before: paging?.cursors?.before, after: next };
+      if (!paging) return { data };
+      return { data, paging: { cursors, next: next ? true : undefined, previous: paging.previous } };
+    };
+    let page = await read(query.after, query.before);
     for (let hop = 0; hop < EMPTY_PAGE_HOPS && !query.before && page.data.length === 0; hop++) {
-      const after = page.paging?.next ? page.paging.cursors?.after : undefined;
+      const after = page.paging?.cursors?.after;
       if (!after) break;
-      page = await this.read(pageToken, `/${pageId}/feed`, params(after, undefined), feedSchema, 'page', gate);
+      page = await read(after, undefined);
     }
     return page;
   }
@@ -297,7 +337,7 @@ export class GraphClient {
   /**
    * One page of comments (`/{post-id}/comments`, or a comment's replies at `/{comment-id}/comments`); needs
    * `pages_read_user_content` (docs/provider-interface.md#comments). Whether there are more is the provider's
-   * `next`, as in {@link feed}: only the cursor is kept, never the link (it carries the token).
+   * `next`, checked by nextCursor as for every list: only its cursor is kept, never the link (it carries the token).
    */
   async comments(
     pageToken: string,
@@ -314,7 +354,10 @@ export class GraphClient {
       limit: String(COMMENTS_PAGE_SIZE),
       ...(query.after ? { after: query.after } : {}),
     };
-    return this.read(pageToken, `/${parentId}/comments`, params, commentsSchema, 'page', gate);
+    const path = `/${parentId}/comments`;
+    const { data, paging, summary } = await this.read(pageToken, path, params, commentsSchema, 'page', gate);
+    const after = nextCursor(paging, this.listAt(path), this.options.logger);
+    return { data, ...(after !== undefined ? { after } : {}), ...(summary !== undefined ? { summary } : {}) };
   }
 
   /**
@@ -335,6 +378,45 @@ export class GraphClient {
       },
       subscribeSchema,
     );
+  }
+
+  /** Where a list read at `path` is, for nextCursor: this client's Graph origin and API version. */
+  private listAt(path: string): ListLocation {
+    return listLocation(this.options.graphUrl, `/${this.options.apiVersion}${path}`);
+  }
+
+  /**
+   * One edge, following `paging.next` by its `after` cursor while `calls.left` lasts (shared between the edges
+   * of one listing); `cut` when the edge went on past it.
+   */
+  private async readEdge<T>(
+    token: string,
+    path: string,
+    fields: string,
+    schema: ZodType<{
+      data: T[];
+      paging?: ListPaging | undefined;
+    }>,
+    calls: { left: number },
+    gate?: ReadGate,
+  ): Promise<{ items: T[]; cut: boolean }> {
+    const items: T[] = [];
+    let after: string | undefined;
+    do {
+      if (calls.left <= 0) return { items, cut: true };
+      calls.left--;
+      const body = await this.read(
+        token,
+        path,
+        { fields, limit: '100', ...(after ? { after } : {}) },
+        schema,
+        'app',
+        gate,
+      );
+      items.push(...body.data);
+      after = nextCursor(body.paging, this.listAt(path), this.options.logger);
+    } while (after);
+    return { items, cut: false };
   }
 
   private read<T>(

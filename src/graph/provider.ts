@@ -25,6 +25,13 @@ export const COMMENTS_SCOPE = 'pages_read_user_content';
 /** The optional permission that lets the app subscribe a page to webhooks. */
 export const SUBSCRIBE_SCOPE = 'pages_manage_metadata';
 
+/**
+ * The optional permission that lists the Pages of the person's business portfolios: since v17 `/me/accounts`
+ * leaves out Pages reached through a portfolio, which `/me/businesses` and each portfolio's `owned_pages` and
+ * `client_pages` then give (docs/provider-interface.md#portfolio-pages). Needs App Review for other people.
+ */
+export const BUSINESS_SCOPE = 'business_management';
+
 /** The OpenID Connect scope: the provider honours PKCE only in its OIDC flow (docs/provider-interface.md#pkce). */
 export const OPENID_SCOPE = 'openid';
 

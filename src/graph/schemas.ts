@@ -32,12 +32,40 @@ export const MAX_CURSOR = 2048;
 export const cursorSchema = z.string().regex(/^[A-Za-z0-9_=\-+/.%]{1,2048}$/);
 
 /**
- * `paging.next`/`previous`: full provider URLs with the token in them (`access_token=`). Only that they are
- * there is kept — `true` — so no answer the app holds, caches or renders carries a token; the cursors say where
- * (docs/provider-interface.md#feed-paging). `true` itself is accepted too: an answer read back from the shared
- * cache is checked with these same schemas (src/cache/redis-page-cache.ts).
+ * `paging.previous`: a full provider URL with the token in it (`access_token=`). Only that it is there is kept —
+ * `true` — and the `before` cursor says where (docs/provider-interface.md#paging).
  */
-const moreMarker = opt(z.union([z.literal(true), z.string().transform((): boolean => true)]));
+const moreMarker = opt(z.string().transform((): true => true));
+
+/**
+ * What the app takes from a provider paging link (`paging.next`): where it points and its `after` cursor,
+ * nothing else. The URL itself carries the token (`access_token=`) and is dropped here, as it is parsed, so no
+ * answer the app holds, caches, logs or renders has it; src/graph/paging.ts decides whether to follow it
+ * (docs/provider-interface.md#paging).
+ */
+export interface PagingLink {
+  origin: string;
+  path: string;
+  after?: string | undefined;
+}
+
+const UNUSABLE_LINK: PagingLink = { origin: '', path: '' };
+
+function pagingLinkOf(url: string): PagingLink {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return UNUSABLE_LINK;
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return UNUSABLE_LINK;
+  const after = parsed.searchParams.getAll('after');
+  const cursor = after.length === 1 && cursorSchema.safeParse(after[0]).success ? after[0] : undefined;
+  return { origin: parsed.origin, path: parsed.pathname, ...(cursor !== undefined ? { after: cursor } : {}) };
+}
+
+/** `paging.next` of a list: the provider's URL, reduced to a PagingLink as it is parsed. */
+const nextLink = opt(z.string().max(16_384).transform(pagingLinkOf));
 
 export const tokenSchema = z.object({
   access_token: z.string().min(1).max(4096),
@@ -57,7 +85,7 @@ export const accountsSchema = z.object({
   paging: opt(
     z.object({
       cursors: opt(z.object({ after: opt(cursorSchema) })),
-      next: moreMarker,
+      next: nextLink,
     }),
   ),
   data: z
@@ -72,11 +100,33 @@ export const accountsSchema = z.object({
     .max(1000),
 });
 export type PageSummary = z.infer<typeof accountsSchema>['data'][number];
+/** A listed Page; `portfolio` names the business portfolio it was reached through, when not through `/me/accounts`. */
+export type ListedPage = PageSummary & { portfolio?: string | undefined };
 /** The person's pages, and whether the list was cut at the bound of calls (docs/provider-interface.md#managed-pages). */
 export interface PageList {
-  pages: PageSummary[];
+  pages: ListedPage[];
   cut: boolean;
+  /**
+   * The portfolios' Pages: `listed` (in `pages`), `refused` (the provider refused `business_management`), or
+   * absent when not asked for (docs/provider-interface.md#portfolio-pages).
+   */
+  portfolios?: 'listed' | 'refused';
 }
+
+/** One page of an edge the way the provider pages every edge: `data`, and `paging` while there is more. */
+const edgeOf = <T extends z.ZodType>(item: T) =>
+  z.object({
+    paging: opt(z.object({ cursors: opt(z.object({ after: opt(cursorSchema) })), next: nextLink })),
+    data: z.array(item).max(1000),
+  });
+
+/** `/me/businesses?fields=id,name`: the person's business portfolios. */
+export const businessesSchema = edgeOf(z.object({ id: idString, name: z.string().max(1000).catch('') }));
+
+/** `/<business_id>/owned_pages` and `/client_pages` with `fields=id,name,category`: plain Page nodes, no `tasks`. */
+export const portfolioPagesSchema = edgeOf(
+  z.object({ id: idString, name: z.string().max(1000).catch('(unnamed page)'), category: opt(z.string().max(200)) }),
+);
 
 /** `POST /{page-id}/subscribed_apps`: the reference shows `"success": "true"`, a string; a boolean is accepted too. */
 export const subscribeSchema = z.object({
@@ -183,12 +233,27 @@ export const feedSchema = z.object({
   paging: opt(
     z.object({
       cursors: opt(z.object({ before: opt(cursorSchema), after: opt(cursorSchema) })),
-      next: moreMarker,
+      next: nextLink,
       previous: moreMarker,
     }),
   ),
 });
-export type FeedResponse = z.infer<typeof feedSchema>;
+
+/**
+ * A feed page as the graph client returns it and the page caches keep it: `next` checked and kept as `true`,
+ * with the cursor it gave in `cursors.after` (src/graph/paging.ts). What a cache reads back is checked with this
+ * (src/cache/redis-page-cache.ts): anything but a boolean there, a URL say, is dropped.
+ */
+export const feedPageSchema = feedSchema.extend({
+  paging: opt(
+    z.object({
+      cursors: opt(z.object({ before: opt(cursorSchema), after: opt(cursorSchema) })),
+      next: opt(z.boolean()),
+      previous: opt(z.boolean()),
+    }),
+  ),
+});
+export type FeedResponse = z.infer<typeof feedPageSchema>;
 export type Post = FeedResponse['data'][number];
 
 /** The Page fields the view reads (docs/provider-interface.md#page-fields). */
@@ -300,15 +365,20 @@ export const commentsSchema = z.object({
     .array(commentSchema.optional().catch(undefined))
     .max(100)
     .transform((list) => list.filter((c): c is Comment => c !== undefined)),
-  paging: opt(
-    z.object({
-      cursors: opt(z.object({ before: opt(cursorSchema), after: opt(cursorSchema) })),
-      next: moreMarker,
-    }),
-  ),
+  paging: opt(z.object({ next: nextLink })),
   summary: opt(z.object({ total_count: opt(z.number().int().nonnegative()) })),
 });
-export type CommentsPage = z.infer<typeof commentsSchema>;
+
+/**
+ * A page of comments as the client gives it and the cache keeps it: the comments, and the `after` cursor of
+ * the next page only when the provider's `next` says there is one (src/graph/paging.ts) — never the link.
+ */
+export const commentsPageSchema = z.object({
+  data: z.array(commentSchema).max(100),
+  after: opt(cursorSchema),
+  summary: opt(z.object({ total_count: opt(z.number().int().nonnegative()) })),
+});
+export type CommentsPage = z.infer<typeof commentsPageSchema>;
 
 /** The fields of each comment the post page shows. */
 export const COMMENT_FIELDS_PARAM = 'id,created_time,from,message,like_count,comment_count';

@@ -288,7 +288,8 @@ export class GraphTransport {
         {
           message: 'Held back: the provider asked us to wait before calling again.',
           type: 'OAuthException',
-          code: pageId ? 32 : 4,
+          // The codes the provider would answer on that budget: 80001 for a page token, 4 for the app's.
+          code: pageId ? 80001 : 4,
           subcode: undefined,
           fbtraceId: undefined,
           userTitle: undefined,

@@ -4,6 +4,7 @@ import { GraphApiError } from '../graph/errors';
 import { PAGE_FIELDS_PARAM, type FeedResponse, type PageDetails, type PageList } from '../graph/schemas';
 import type { CachedPart } from '../cache/page-cache';
 import type { PageAccess, PageChanges } from '../session/access';
+import { withPortfolioPages } from './portfolios';
 import { pageName } from './view-model';
 
 /**
@@ -127,7 +128,7 @@ export async function loadPage(ctx: AppContext, access: PageAccess, token: strin
 async function knownName(ctx: AppContext, access: PageAccess): Promise<string> {
   if (access.name) return access.name;
   if (!access.userToken) return '';
-  const list = await listPages(ctx, access.sessionId, access.userToken).catch(() => undefined);
+  const list = await listPages(ctx, access.sessionId, access.userToken, access.scopes).catch(() => undefined);
   return list?.pages.find((p) => p.id === access.pageId)?.name ?? '';
 }
 
@@ -199,9 +200,20 @@ export function gateOf(ctx: AppContext, sessionId: string): ReadGate {
   return (read) => ctx.readShares.run(sessionId, read);
 }
 
-/** The pages the person manages, kept briefly per user token. */
-export function listPages(ctx: AppContext, sessionId: string, userToken: string): Promise<PageList> {
-  return ctx.accounts.get(userToken, () => ctx.graph.listPages(userToken, gateOf(ctx, sessionId)));
+/**
+ * The pages the person manages, with their portfolios' Pages when `scopes` holds `business_management`
+ * (./portfolios.ts), kept briefly per user token (a token's grant does not change).
+ */
+export function listPages(
+  ctx: AppContext,
+  sessionId: string,
+  userToken: string,
+  scopes: readonly string[] | undefined,
+): Promise<PageList> {
+  const gate = gateOf(ctx, sessionId);
+  return ctx.accounts.get(userToken, async () =>
+    withPortfolioPages(ctx, await ctx.graph.listPages(userToken, gate), userToken, scopes, gate),
+  );
 }
 
 /** The person's role on a page as the picker's list of pages, still at hand, says; undefined when not at hand. */
@@ -249,7 +261,7 @@ async function roleOf(
     access.tokenConfirmedAt !== undefined && ctx.now() - access.tokenConfirmedAt >= ctx.config.pageCacheTtlSec * 1000;
   if (access.tasks && (!stale || !access.userToken)) return access.tasks;
   if (!access.userToken) return undefined;
-  const list = await listPages(ctx, access.sessionId, access.userToken).catch(() => undefined);
+  const list = await listPages(ctx, access.sessionId, access.userToken, access.scopes).catch(() => undefined);
   const listed = list?.pages.find((p) => p.id === access.pageId)?.tasks;
   if (!listed) return undefined;
   const tasks = [...listed].sort();

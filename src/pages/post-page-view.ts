@@ -175,7 +175,7 @@ function commentsView(post: PostDetails, read: CommentsRead, self: string, after
     const n = c.comment_count ?? 0;
     if (open?.commentId === c.id) {
       comment.replies = open.page.data.map((r) => commentView(r, post));
-      comment.moreReplies = open.page.paging?.next === true;
+      comment.moreReplies = open.page.after !== undefined;
     } else if (n > 0) {
       const query = after === undefined ? '' : `after=${encodeURIComponent(after)}&`;
       comment.repliesLink = {
@@ -185,19 +185,10 @@ function commentsView(post: PostDetails, read: CommentsRead, self: string, after
     }
     return comment;
   });
-  const next = nextCursor(read.page);
+  const next = read.page.after;
   if (next !== undefined) view.more = `${self}?after=${encodeURIComponent(next)}#comments`;
   if (after !== undefined) view.newest = `${self}#comments`;
   return view;
-}
-
-/**
- * The cursor of the next page of comments, only when the provider says there is one (`next`).
- * The same rule as the feed's (src/graph/client.ts `feed()`); the paging helper in src/graph/ will take this
- * over when it lands.
- */
-function nextCursor(page: CommentsPage): string | undefined {
-  return page.paging?.next ? page.paging.cursors?.after : undefined;
 }
 
 function commentView(c: Comment, post: PostDetails): CommentView {

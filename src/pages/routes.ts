@@ -2,7 +2,8 @@ import { Router, type Application, type Request, type Response } from 'express';
 import type { AppContext } from '../context';
 import { BadRequestError, NotConnectedError } from '../errors';
 import { GraphApiError } from '../graph/errors';
-import { cursorSchema, MAX_CURSOR } from '../graph/schemas';
+import { BUSINESS_SCOPE } from '../graph/provider';
+import { cursorSchema, MAX_CURSOR, type PageList } from '../graph/schemas';
 import { pageIdParam, postIdParam, singleParam } from '../http/params';
 import type { PageAccess, UserAccess } from '../session/access';
 import { requireCsrf } from '../session/csrf';
@@ -64,7 +65,7 @@ async function picker(ctx: AppContext, req: Request, res: Response): Promise<voi
     return;
   }
   // Declining the permission to list Pages is not "you manage no Pages": the picker says which it is.
-  const list = await listPages(ctx, user.sessionId, user.userToken).catch((err: unknown) => {
+  const list = await listPages(ctx, user.sessionId, user.userToken, user.scopes).catch((err: unknown) => {
     if (isPermissionError(err)) return undefined;
     throw err;
   });
@@ -78,7 +79,9 @@ async function picker(ctx: AppContext, req: Request, res: Response): Promise<voi
       name: p.name,
       category: p.category,
       connected: connected.has(p.id),
+      portfolio: p.portfolio,
     })),
+    portfolioHint: list === undefined ? undefined : portfolioHint(ctx, list),
     declined: declinedPermissions(ctx, user)
       .filter((scope) => !(list === undefined && scope === LIST_SCOPE))
       .map(permissionWords),
@@ -86,6 +89,24 @@ async function picker(ctx: AppContext, req: Request, res: Response): Promise<voi
 }
 
 const LIST_SCOPE = 'pages_show_list';
+
+/**
+ * One line on how to see the Pages of a business portfolio, when they are not listed
+ * (docs/provider-interface.md#portfolio-pages): allow the permission, when the app asks for it; else a role of
+ * one's own on the Page, which puts it in `/me/accounts`.
+ */
+function portfolioHint(ctx: AppContext, list: PageList): { text: string; askAgain: boolean } | undefined {
+  if (list.portfolios === 'listed') return undefined;
+  if (ctx.config.scopes.includes(BUSINESS_SCOPE))
+    return {
+      text: `To see the Pages of your business portfolios here, allow “${permissionWords(BUSINESS_SCOPE)}”.`,
+      askAgain: true,
+    };
+  return {
+    text: 'Pages you reach only through a business portfolio are not listed: ask its admin to give your own account a role on the Page.',
+    askAgain: false,
+  };
+}
 
 /** Permissions the app asked for that the person did not grant at login (known when the provider lists them). */
 function declinedPermissions(ctx: AppContext, user: UserAccess): string[] {

@@ -168,7 +168,9 @@ describe('GET /auth/callback', () => {
 });
 
 describe('declined permissions at the dialog', () => {
-  const stack = useStack();
+  // A stack per test: the provider remembers what a person declined and does not ask again
+  // without auth_type=rerequest (docs/provider-interface.md#login-dialog).
+  const stack = useStack({}, { perTest: true });
 
   it('when the person unchecks a permission the app asks for, then the picker names it and offers to ask again with auth_type=rerequest', async () => {
     const agent = agentFor(stack);

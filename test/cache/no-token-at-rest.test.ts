@@ -10,14 +10,18 @@ import { startSharedEmulator } from '../support/instances';
 
 /**
  * No cache holds a usable token (docs/architecture.md#security-rules): the provider's `paging.next` and
- * `previous` carry `access_token=`, and are kept only as "there is more". After a walk through a Page's feed
- * — the page, every "Older posts" page to the end, the picker — every entry of every cache is searched for
- * every token the provider issued. In memory, and in Redis (every key under the run's prefix, of every type).
+ * `previous` carry `access_token=`, and are kept only as "there is more" with the cursor taken from `next`
+ * (docs/provider-interface.md#paging). After a walk through a Page's feed — the page, every "Older posts" page
+ * to the end, across pages that come back empty with `next` and no cursors, then the picker — every entry of
+ * every cache is searched for every token the provider issued. In memory, and in Redis (every key under the
+ * run's prefix, of every type).
  */
 const REDIS_URL = process.env.REDIS_URL;
 const ADA = SEED_IDS.users.ada;
 const BAKERY = SEED_IDS.pages.bakery;
 const newAdmin = () => createClient({ url: REDIS_URL! });
+/** Where the emulator's feed comes back empty with `next` and no cursors: the first page, posts 25 and 50. */
+const EMPTY_FEED_PAGES = [0, 25, 50];
 const RUN = `pagelight-test:${process.pid}-${randomBytes(4).toString('hex')}:`;
 
 /** An instance as src/server.ts builds one, with the caches the test searches. */
@@ -26,7 +30,9 @@ function startOne(env: Record<string, string>, emulator: RunningEmulator): Promi
 }
 
 /** The walk: log in and connect, the page, "Older posts" to the end, the picker. Returns the pages of posts seen. */
-async function walk(instance: Instance): Promise<number> {
+async function walk(instance: Instance, emulator: RunningEmulator): Promise<number> {
+  const feedReads = () => emulator.controls.log.filter((e) => e.path.endsWith(`/${BAKERY}/feed`)).length;
+  const readsBefore = feedReads();
   const browser = await connectedClient(instance.url, BAKERY, ADA);
   let html = await (await browser.get(`/pages/${BAKERY}`)).text();
   let pages = 1;
@@ -38,6 +44,8 @@ async function walk(instance: Instance): Promise<number> {
     if (pages > 100) throw new Error('the feed did not end within 100 pages');
   }
   expect((await browser.get('/pages')).status).toBe(200);
+  // The empty pages (EMPTY_FEED_PAGES) were crossed: a read for each beyond the pages shown.
+  expect(feedReads() - readsBefore).toBe(pages + EMPTY_FEED_PAGES.length);
   return pages;
 }
 
@@ -55,13 +63,14 @@ describe('no token at rest in any cache', () => {
   let emulator: RunningEmulator;
   beforeAll(async () => {
     emulator = await startSharedEmulator();
+    emulator.controls.setEmptyFeedPages(EMPTY_FEED_PAGES);
   });
   afterAll(() => emulator.close());
 
   it('when a person walked the whole feed and the picker, then neither the page cache nor the accounts cache holds a token the provider issued', async () => {
     const instance = await startOne({}, emulator);
     try {
-      const pages = await walk(instance);
+      const pages = await walk(instance, emulator);
       expect(pages).toBeGreaterThan(1);
       const cache = instance.ctx.pageCache as PageCache;
       const entries = cache.entries();
@@ -92,7 +101,7 @@ describe('no token at rest in any cache', () => {
         emulator,
       );
       try {
-        await walk(instance);
+        await walk(instance, emulator);
         const keys: string[] = [];
         for await (const batch of admin.scanIterator({ MATCH: `${prefix}*`, COUNT: 1000 })) keys.push(...batch);
         // Sessions and cached answers at least.

@@ -59,6 +59,21 @@ describe('UsageGovernor (provider rate-limit headers)', () => {
     expect(g.blockedFor('123')).toBeUndefined();
   });
 
+  it('when X-App-Usage carries a regain estimate, then nothing is held back: the provider sends one only with the Business Use Case header', () => {
+    const g = governor();
+    g.record({ 'x-app-usage': '{"call_count":100,"estimated_time_to_regain_access":30}' }, undefined);
+    expect(g.blockedFor(undefined)).toBeUndefined();
+    expect(g.delayFor(undefined)).toBe(1000);
+  });
+
+  it('when an answer carries no usage header at all, then nothing is slowed or held back', () => {
+    const g = governor();
+    g.record({}, '123');
+    expect(g.delayFor('123')).toBe(0);
+    expect(g.blockedFor('123')).toBeUndefined();
+    expect(g.report()).toEqual({ app: undefined, page: undefined });
+  });
+
   it('when a reading is older than the window, then it no longer slows anything', () => {
     const g = governor();
     g.record({ 'x-page-usage': '{"call_count":95}' }, '9');

@@ -134,7 +134,11 @@ describe('pages that speak to people', () => {
 
   describe('permissions', () => {
     it('when the feed permission was declined, then the page shows what it can and, in the feed, an explanation with Ask again', async () => {
-      const agent = await connectedAgent(stack, BAKERY, { decline: ['pages_read_engagement'] });
+      // Grace declines: the provider remembers declines, and the other tests log Ada in with every permission.
+      const agent = await connectedAgent(stack, BAKERY, {
+        user: SEED_IDS.users.grace,
+        decline: ['pages_read_engagement'],
+      });
       const reads = stack.emulator.controls.calls({ path: BAKERY });
       const res = await agent.get(`/pages/${BAKERY}`).expect(200);
       // The details and the feed, read once each: what was refused is not asked again.
@@ -168,7 +172,8 @@ describe('pages that speak to people', () => {
 
     it('when the permission to list Pages was declined, then the picker says so, with Ask again', async () => {
       const agent = agentFor(stack);
-      await login(agent, { decline: ['pages_show_list'] });
+      // Mary Fairfax declines this one, so Grace's later logins keep their Page list.
+      await login(agent, { user: SEED_IDS.users.fairfax, decline: ['pages_show_list'] });
       const res = await agent.get('/pages').expect(200);
       expect(visibleText(res.text)).toContain("Pagelight can't see your Pages");
       expect(visibleText(res.text)).not.toContain('You manage no Pages');
@@ -223,7 +228,7 @@ describe('pages that speak to people', () => {
     it('when a login that comes back to a page declined its permission, then the page still has its name and says what is missing', async () => {
       const agent = agentFor(stack);
       const dialog = await startLogin(agent, `?return_to=${encodeURIComponent(`/pages/${BAKERY}`)}`);
-      const callback = await completeDialog(dialog, { decline: ['pages_read_engagement'] });
+      const callback = await completeDialog(dialog, { user: SEED_IDS.users.grace, decline: ['pages_read_engagement'] });
       await agent.get(pathOf(callback)).expect(303).expect('location', `/pages/${BAKERY}`);
       const res = await agent.get(`/pages/${BAKERY}`).expect(200);
       expect(headline(res.text)).toBe('Lovelace Analytical Bakery');

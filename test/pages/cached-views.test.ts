@@ -24,7 +24,8 @@ function postsHtml(page: string): string {
 
 /** docs/architecture.md#page-cache */
 describe('the page cache', () => {
-  const stack = useStack({ env: { PAGE_CACHE_TTL: '60' } });
+  // Fresh per test: the provider remembers what a person declined (docs/provider-interface.md#login-dialog).
+  const stack = useStack({ env: { PAGE_CACHE_TTL: '60' } }, { perTest: true });
   beforeEach(() => stack.emulator.controls.reset());
 
   it('when a page is viewed twice, then the second view makes no upstream call and shows the same page', async () => {

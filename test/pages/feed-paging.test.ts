@@ -1,6 +1,6 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { postIds, connectedAgent } from '../support/flow';
-import { useStack } from '../support/stack';
+import { startStack, type Stack, useStack } from '../support/stack';
 
 const BAKERY = SEED_IDS.pages.bakery;
 const olderLink = (html: string) => /href="(\/pages\/\d+\/feed\?after=[^"]+)"/.exec(html)?.[1]?.replace(/&amp;/g, '&');
@@ -42,5 +42,47 @@ describe('feed paging', () => {
     expect(seen).toHaveLength(64);
     expect(new Set(seen).size).toBe(64);
     expect(html).not.toContain('Older posts');
+  });
+});
+
+/**
+ * Pages that come back empty with `next` and no cursors, as the provider's paging guide says one may
+ * (docs/provider-interface.md#paging): here the first page and the one at post 25.
+ */
+describe('feed paging across empty pages without cursors', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ emulator: { emptyFeedPages: [0, 25] } });
+  });
+  afterAll(() => stack.close());
+  const feedReads = () => stack.emulator.controls.log.filter((e) => e.path.endsWith(`/${BAKERY}/feed`));
+
+  it('when the first page is empty with next only, then the page view shows the posts behind it', async () => {
+    const agent = await connectedAgent(stack, BAKERY);
+    const before = feedReads().length;
+    const html = (await agent.get(`/pages/${BAKERY}`).expect(200)).text;
+    expect(postIds(html)).toHaveLength(25);
+    const reads = feedReads().slice(before);
+    expect(reads).toHaveLength(2);
+    expect(reads[0]!.query.after).toBeUndefined();
+    expect(reads[1]!.query.after).toEqual(expect.any(String));
+    expect(olderLink(html)).toBeDefined();
+  });
+
+  it('when Older posts lands on an empty page with next only, then it shows the posts behind it, and the walk sees every post once', async () => {
+    const agent = await connectedAgent(stack, BAKERY);
+    let html = (await agent.get(`/pages/${BAKERY}`).expect(200)).text;
+    const seen = postIds(html);
+    const before = feedReads().length;
+    html = (await agent.get(olderLink(html)!).expect(200)).text;
+    expect(feedReads().length - before).toBe(2);
+    expect(html).toContain('Posts 26–50');
+    seen.push(...postIds(html));
+    for (let link = olderLink(html); link; link = olderLink(html)) {
+      html = (await agent.get(link).expect(200)).text;
+      seen.push(...postIds(html));
+    }
+    expect(seen).toHaveLength(64);
+    expect(new Set(seen).size).toBe(64);
   });
 });

@@ -4,19 +4,28 @@ import { login } from '../support/flow';
 import { agentFor, listen, startStack, type Stack, useStack } from '../support/stack';
 import { stubGraphClient } from '../support/graph-client';
 
-/** A provider whose /me/accounts gives one page per call, `total` in all, with the real paging shape. */
-async function pagedProvider(total: number) {
+/**
+ * A provider whose /me/accounts gives one page per call, `total` in all, with the real paging shape: `next` names
+ * the person by id and carries the token. The calls listed in `empty` come back empty, with `next` and no cursors.
+ */
+async function pagedProvider(total: number, empty: number[] = []) {
   const calls: (string | null)[] = [];
   const provider = await listen((req, res) => {
     const after = new URL(req.url ?? '/', 'http://x').searchParams.get('after');
     calls.push(after);
-    const i = after === null ? 0 : Number(after.slice(1)) + 1;
-    const more = i + 1 < total;
+    const i = after === null ? 0 : Number(/\d+/.exec(after)![0]) + (after.startsWith('gap') ? 0 : 1);
+    const next = (cursor: string) =>
+      `${provider.url}/v26.0/4242/accounts?access_token=EAAB-user&limit=100&after=${cursor}`;
     res.setHeader('content-type', 'application/json');
+    if (empty.includes(calls.length - 1)) {
+      res.end(JSON.stringify({ data: [], paging: { next: next(`gap${i}`) } }));
+      return;
+    }
+    const more = i + 1 < total;
     res.end(
       JSON.stringify({
         data: [{ id: String(1000 + i), name: `Page ${i}` }],
-        paging: { cursors: { before: `c${i}`, after: `c${i}` }, ...(more ? { next: 'https://provider/next' } : {}) },
+        paging: { cursors: { before: `c${i}`, after: `c${i}` }, ...(more ? { next: next(`c${i}`) } : {}) },
       }),
     );
   });
@@ -33,6 +42,18 @@ describe('the picker sees every page', () => {
       expect(list.pages.map((x) => x.name)).toEqual(['Page 0', 'Page 1', 'Page 2']);
       expect(list.cut).toBe(false);
       expect(p.calls).toEqual([null, 'c0', 'c1']);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('when a call comes back empty with next and no cursors, then the list goes on past it by the after of next', async () => {
+    const p = await pagedProvider(3, [1]);
+    try {
+      const list = await p.client.listPages('user-token');
+      expect(list.pages.map((x) => x.name)).toEqual(['Page 0', 'Page 1', 'Page 2']);
+      expect(list.cut).toBe(false);
+      expect(p.calls).toEqual([null, 'c0', 'gap1', 'c1']);
     } finally {
       await p.close();
     }

@@ -18,6 +18,7 @@ import { faultMiddleware } from './faults';
 import { graphHandler } from './graph/dispatch';
 import { graphHeaders, sendGraphError } from './respond';
 import { logForm, logRequests, requestKind } from './log';
+import { bodyParsers } from './params';
 import { mediaRouter } from './media/routes';
 import { settingsRouter } from './settings/routes';
 import { oidcRouter } from './oidc/routes';
@@ -65,7 +66,7 @@ export function buildEmulator(opts: EmulatorOptions): BuiltEmulator {
   app.use(oidcRouter(ctx));
 
   app.use(logRequests(ctx.log, ctx.now));
-  app.use(express.urlencoded({ extended: false, limit: '100kb', parameterLimit: 200 }));
+  app.use(bodyParsers());
   app.use(logForm);
   app.use(dialogRouter(ctx));
   app.use(graphHeaders(ctx.appVersion, ctx.now));

@@ -50,6 +50,9 @@ export interface Context {
   configurations: ReadonlyMap<string, LoginConfiguration>;
   /** Default and largest `/me/accounts` page. */
   accountsPageSize: number;
+  /** Feed positions where a page comes back empty once with `next` (`setEmptyFeedPages`), and the option's. */
+  emptyFeedPages: readonly number[];
+  initialEmptyFeedPages: readonly number[];
   data: DataStore;
   /** The loaded seed's name; `custom` for a `Seed` given as an option. */
   seedName: SeedName | 'custom';
@@ -80,6 +83,10 @@ export function createContext(opts: EmulatorOptions): Context {
   const seedName = seedNameOf(opts.seed);
   const data = new DataStore(seedName === 'custom' ? (opts.seed as Seed) : SEEDS[seedName]);
   const webhooks = webhooksFor(opts, clients, now);
+  const emptyFeedPages = feedPositions(
+    'createEmulator: emptyFeedPages',
+    opts.emptyFeedPages ?? DEFAULT_EMPTY_FEED_PAGES,
+  );
   return {
     clients,
     profile: profileOf(opts.profile),
@@ -95,6 +102,8 @@ export function createContext(opts: EmulatorOptions): Context {
     removedFields: new RemovedFields(checkRemovedFields(opts.removedFields ?? [], 'createEmulator: removedFields')),
     configurations: configurationMap(opts.configurations ?? DEFAULT_CONFIGURATIONS),
     accountsPageSize: Math.floor(positive('accountsPageSize', opts.accountsPageSize ?? 10)),
+    emptyFeedPages,
+    initialEmptyFeedPages: emptyFeedPages,
     data,
     seedName,
     tokens: new TokenStore(now),
@@ -220,6 +229,22 @@ function profileOf(profile: EmulatorProfile | undefined): EmulatorProfile {
     throw new Error(`createEmulator: profile must be one of ${EMULATOR_PROFILES.join(', ')}`);
   }
   return profile;
+}
+
+/** Where the feed comes back empty once by default: the page that would start at post 50. */
+export const DEFAULT_EMPTY_FEED_PAGES: readonly number[] = [50];
+
+/** At most 100 positions, each a whole number (0: the first page). */
+export function feedPositions(what: string, positions: readonly number[]): readonly number[] {
+  const given: unknown = positions;
+  if (
+    !Array.isArray(given) ||
+    given.length > 100 ||
+    !given.every((p) => Number.isInteger(p) && (p as number) >= 0 && (p as number) <= 1_000_000)
+  ) {
+    throw new Error(`${what} must be at most 100 whole numbers from 0 to 1000000`);
+  }
+  return Object.freeze([...new Set(given as number[])].sort((a, b) => a - b));
 }
 
 function positive(name: string, value: number): number {

@@ -2,6 +2,7 @@
  * Configuration of the stand-alone emulator (`npm run provider`, see its README),
  * from the same variables the app reads, so both agree on the client.
  */
+import { DEFAULT_EMPTY_FEED_PAGES, feedPositions } from './context';
 import { appUrls, demoClient } from './demo';
 import { checkRemovedFields } from './removed-fields';
 import { isSeedName, SEED_NAMES, type SeedName } from './seed';
@@ -16,6 +17,8 @@ export interface ProviderEnv {
   activity: boolean;
   /** EMULATOR_SEED: `demo` (default) or `test` (README#seeds). */
   seed: SeedName;
+  /** EMULATOR_EMPTY_FEED_PAGES: feed positions that come back empty once with `next` (README#empty-pages). */
+  emptyFeedPages: readonly number[];
   /** EMULATOR_REMOVED_FIELDS: Page fields refused as the provider refuses removed ones (README#removed-fields). */
   removedFields: string[];
 }
@@ -86,6 +89,24 @@ function activityOf(env: NodeJS.ProcessEnv): boolean {
   throw new ProviderEnvError('EMULATOR_ACTIVITY', `must be "on" or "off", got "${raw.slice(0, 20)}"`);
 }
 
+/** `50` (the default), `25,50`, or `none`: comma-separated post positions. */
+function emptyFeedPagesOf(env: NodeJS.ProcessEnv): readonly number[] {
+  const raw = env.EMULATOR_EMPTY_FEED_PAGES;
+  if (raw === undefined || raw === '') return DEFAULT_EMPTY_FEED_PAGES;
+  if (raw === 'none') return [];
+  if (!/^\d{1,7}(,\d{1,7}){0,99}$/.test(raw)) {
+    throw new ProviderEnvError(
+      'EMULATOR_EMPTY_FEED_PAGES',
+      `must be "none" or post positions separated by commas (e.g. 25,50), got "${raw.slice(0, 40)}"`,
+    );
+  }
+  try {
+    return feedPositions('EMULATOR_EMPTY_FEED_PAGES', raw.split(',').map(Number));
+  } catch {
+    throw new ProviderEnvError('EMULATOR_EMPTY_FEED_PAGES', 'must list positions from 0 to 1000000');
+  }
+}
+
 function removedFieldsOf(env: NodeJS.ProcessEnv): string[] {
   const names = (env.EMULATOR_REMOVED_FIELDS ?? '')
     .split(',')
@@ -114,18 +135,12 @@ export function loadProviderEnv(env: NodeJS.ProcessEnv): ProviderEnv {
   const profile = profileOf(env);
   const activity = activityOf(env);
   const seed = seedOf(env);
+  const emptyFeedPages = emptyFeedPagesOf(env);
   const removedFields = removedFieldsOf(env);
   const appId = env.FB_APP_ID;
   if (appId === undefined || appId === '') {
-    return {
-      port,
-      client: withWebhook(demoClient(baseUrl), env, baseUrl),
-      demo: true,
-      profile,
-      activity,
-      seed,
-      removedFields,
-    };
+    const client = withWebhook(demoClient(baseUrl), env, baseUrl);
+    return { port, client, demo: true, profile, activity, seed, emptyFeedPages, removedFields };
   }
   const secret = env.FB_APP_SECRET;
   if (secret === undefined || secret === '') {
@@ -137,6 +152,7 @@ export function loadProviderEnv(env: NodeJS.ProcessEnv): ProviderEnv {
     profile,
     activity,
     seed,
+    emptyFeedPages,
     removedFields,
     client: withWebhook(
       { clientId: appId, clientSecret: secret, name: 'Pagelight', ...appUrls(baseUrl) },

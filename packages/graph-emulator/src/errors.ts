@@ -16,6 +16,12 @@ export interface GraphErrorInit {
   status?: number;
   userTitle?: string;
   userMessage?: string;
+  /**
+   * `is_transient` as sent: by default true for the codes the provider marks
+   * transient and absent otherwise; `false` writes `is_transient: false`, as
+   * the provider does for a code 1 that retrying cannot fix.
+   */
+  transient?: boolean;
 }
 
 export class GraphError extends Error {
@@ -25,6 +31,7 @@ export class GraphError extends Error {
   readonly status: number;
   readonly userTitle: string | undefined;
   readonly userMessage: string | undefined;
+  readonly transient: boolean | undefined;
 
   constructor(init: GraphErrorInit) {
     super(init.message);
@@ -35,12 +42,13 @@ export class GraphError extends Error {
     this.status = init.status ?? statusForCode(init.code);
     this.userTitle = init.userTitle;
     this.userMessage = init.userMessage;
+    this.transient = init.transient;
   }
 }
 
 /**
  * HTTP status per error code. The real API answers most errors with 400,
- * permission errors (10, 200–299) with 403, throttling (4/17/32/613) with 403
+ * permission errors (10, 200–299) with 403, throttling (4/17/32/613/80001) with 403
  * as seen in SDK issue reports, and the transient 1/2 with 500/503. 210
  * ("page access token required") is a 400 in the real API.
  */
@@ -49,13 +57,14 @@ export function statusForCode(code: number): number {
   if (code === 2) return 503;
   if (code === 210) return 400;
   if (code === 10 || (code >= 200 && code <= 299)) return 403;
-  if (code === 4 || code === 17 || code === 32 || code === 341 || code === 368 || code === 613) return 403;
+  if (code === 4 || code === 17 || code === 32 || code === 341 || code === 368 || code === 613 || code === 80001)
+    return 403;
   return 400;
 }
 
 /** The provider marks throttling and temporary failures as transient. */
 function isTransient(code: number): boolean {
-  return [1, 2, 4, 17, 32, 341, 613].includes(code);
+  return [1, 2, 4, 17, 32, 341, 613, 80001].includes(code);
 }
 
 const DEFAULT_MESSAGES: Record<number, string> = {
@@ -82,6 +91,11 @@ export function newTraceId(): string {
   return randomAlnum(11);
 }
 
+function transientField(err: GraphError): { is_transient?: boolean } {
+  if (err.transient !== undefined) return { is_transient: err.transient };
+  return isTransient(err.code) ? { is_transient: true } : {};
+}
+
 export interface GraphErrorBody {
   error: {
     message: string;
@@ -102,7 +116,7 @@ export function errorBody(err: GraphError, traceId: string): GraphErrorBody {
       type: err.type,
       code: err.code,
       ...(err.subcode !== undefined ? { error_subcode: err.subcode } : {}),
-      ...(isTransient(err.code) ? { is_transient: true } : {}),
+      ...transientField(err),
       ...(err.userTitle !== undefined ? { error_user_title: err.userTitle } : {}),
       ...(err.userMessage !== undefined ? { error_user_msg: err.userMessage } : {}),
       fbtrace_id: traceId,

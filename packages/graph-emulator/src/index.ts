@@ -9,6 +9,7 @@ export { DEFAULT_SEED, DEMO_SEED, SEED_IDS, SEED_NAMES, TEST_SEED } from './seed
 export type {
   Seed,
   SeedAttachment,
+  SeedBusiness,
   SeedComment,
   SeedName,
   SeedPage,

@@ -29,6 +29,7 @@ async function main(): Promise<void> {
       profile: env.profile,
       activity: env.activity,
       seed: env.seed,
+      emptyFeedPages: env.emptyFeedPages,
       removedFields: env.removedFields,
     });
   } catch (err) {

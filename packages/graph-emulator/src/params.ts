@@ -3,8 +3,19 @@
  * `urlencoded({ extended: false })` both yield `string | string[]` values;
  * the provider's parameters are all single strings, so repeated ones are
  * reported (and refused by callers) rather than guessed at.
+ *
+ * A body is read like a form whether it comes urlencoded, as JSON (the
+ * provider's SDKs send JSON) or as multipart/form-data (its curl samples use
+ * `-F`); docs/provider-interface.md#sending-credentials. Multipart is parsed
+ * by busboy, a well-kept streaming parser, since Express has none; every
+ * body is bounded like the form one.
  */
-import type { Request } from 'express';
+import busboy from 'busboy';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+
+/** One limit for every kind of body, in bytes and in parameters. */
+const BODY_LIMIT = 100 * 1024;
+const PARAMETER_LIMIT = 200;
 
 export interface CollectedParams {
   values: Record<string, string>;
@@ -29,9 +40,91 @@ export function collectParams(...sources: unknown[]): CollectedParams {
   return { values, repeated };
 }
 
-/** The body of a form POST, or nothing (GET, JSON, no parser matched). */
+/** The body of a POST read as a form (urlencoded, multipart or JSON), or nothing (GET, another type). */
 export function formBody(req: Request): unknown {
-  return req.is('application/x-www-form-urlencoded') ? req.body : undefined;
+  if (req.is('application/x-www-form-urlencoded') || req.is('multipart/form-data')) return req.body;
+  return req.is('application/json') ? jsonAsForm(req.body as Record<string, unknown>) : undefined;
+}
+
+/**
+ * A JSON object's members as form values: strings as they are, numbers and
+ * booleans as their text, lists and objects as their JSON (which is how the
+ * API takes array parameters such as `subscribed_fields`); null is left out.
+ */
+function jsonAsForm(body: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const [name, value] of Object.entries(body)) {
+    if (value === null || value === undefined) continue;
+    if (typeof value === 'string') out[name] = value;
+    else if (typeof value === 'number' || typeof value === 'boolean') out[name] = String(value);
+    else out[name] = JSON.stringify(value);
+  }
+  return out;
+}
+
+/** The body parsers, in order; their errors carry a 4xx `status` and a `type`, as body-parser's do. */
+export function bodyParsers(): RequestHandler[] {
+  return [
+    express.urlencoded({ extended: false, limit: BODY_LIMIT, parameterLimit: PARAMETER_LIMIT }),
+    express.json({ limit: BODY_LIMIT }),
+    jsonMustBeObject,
+    multipartForm,
+  ];
+}
+
+function bodyError(status: number, type: string, message: string): Error {
+  return Object.assign(new Error(message), { status, type });
+}
+
+/** Parameters are named, so a JSON body must be an object (a bare list has no names). */
+function jsonMustBeObject(req: Request, _res: Response, next: NextFunction): void {
+  const body: unknown = req.body;
+  if (req.is('application/json') && (body === null || typeof body !== 'object' || Array.isArray(body))) {
+    return next(bodyError(400, 'entity.parse.failed', 'A JSON body must be an object of parameters'));
+  }
+  next();
+}
+
+/** multipart/form-data fields as a form (repeated names become lists); a file part is refused. */
+function multipartForm(req: Request, _res: Response, next: NextFunction): void {
+  if (req.is('multipart/form-data') !== 'multipart/form-data') return next();
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({
+      headers: req.headers,
+      limits: { fieldSize: BODY_LIMIT, fields: PARAMETER_LIMIT, parts: PARAMETER_LIMIT, files: 0 },
+    });
+  } catch {
+    return next(bodyError(400, 'entity.parse.failed', 'The multipart body has no boundary'));
+  }
+  const fields: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
+  let received = 0;
+  let finished = false;
+  const finish = (err?: Error): void => {
+    if (finished) return;
+    finished = true;
+    req.unpipe(parser);
+    if (err !== undefined) {
+      req.resume(); // drain the rest so the connection can answer
+      return next(err);
+    }
+    req.body = fields;
+    next();
+  };
+  req.on('data', (chunk: Buffer) => {
+    received += chunk.length;
+    if (received > BODY_LIMIT) finish(bodyError(413, 'entity.too.large', 'The request body is too large'));
+  });
+  parser.on('field', (name, value) => {
+    const known = fields[name];
+    fields[name] = known === undefined ? value : [...(Array.isArray(known) ? known : [known]), value];
+  });
+  parser.on('filesLimit', () => finish(bodyError(400, 'entity.parse.failed', 'File uploads are not accepted here')));
+  parser.on('fieldsLimit', () => finish(bodyError(413, 'parameters.too.many', 'Too many parameters')));
+  parser.on('partsLimit', () => finish(bodyError(413, 'parameters.too.many', 'Too many parameters')));
+  parser.on('error', () => finish(bodyError(400, 'entity.parse.failed', 'The multipart body could not be read')));
+  parser.on('close', () => finish());
+  req.pipe(parser);
 }
 
 /** Flattened copy for the request log: repeated values joined with ",". */

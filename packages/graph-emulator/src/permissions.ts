@@ -9,6 +9,7 @@ export const PERMISSIONS: Readonly<Record<string, string>> = Object.freeze({
   public_profile: 'Your name and profile picture',
   openid: 'Confirm who you are to the app (OpenID Connect)',
   email: 'Your email address',
+  user_link: 'A link to your profile',
   pages_show_list: 'Show a list of the Pages you manage',
   pages_read_engagement: 'Read content posted on your Pages and their details',
   pages_read_user_content: 'Read user-generated content on your Pages',
@@ -43,10 +44,11 @@ export function splitScope(scope: string): string[] {
 
 /** Page tasks a manager with full control has (shape of /me/accounts `tasks`). */
 export const ALL_TASKS: readonly string[] = Object.freeze([
-  'ANALYZE',
   'ADVERTISE',
-  'MODERATE',
+  'ANALYZE',
   'CREATE_CONTENT',
+  'MESSAGING',
+  'MODERATE',
   'MANAGE',
 ]);
 

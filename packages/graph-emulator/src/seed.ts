@@ -12,6 +12,7 @@ export type {
   PageLocation,
   Seed,
   SeedAttachment,
+  SeedBusiness,
   SeedComment,
   SeedPage,
   SeedPost,

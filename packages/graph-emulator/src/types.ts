@@ -88,6 +88,11 @@ export interface EmulatorOptions {
   /** Demo activity: a post now and then on every page (default off; README#activity). */
   activity?: boolean | { intervalMs?: number; maxPosts?: number };
   /**
+   * Feed positions (0: the first page) where a page comes back empty once, with `next` and no cursors, as
+   * the provider's paging guide says a page may (default `[50]`; `[]` for none; README#empty-pages).
+   */
+  emptyFeedPages?: readonly number[];
+  /**
    * Largest `/me/accounts` page (default 10): a bigger `limit` is capped, so a
    * person with many Pages makes the app follow `paging.next`.
    */
@@ -133,10 +138,15 @@ export interface PendingFailure {
 export interface RateLimit {
   calls: number;
   windowMs: number;
+  /**
+   * Calls in a window before the usage headers appear (default 1: the first call carries none). The
+   * provider sends them "once enough calls have been made to an endpoint" (its Rate Limiting guide).
+   */
+  headersAfter?: number;
 }
 
 export type TokenVia = 'query' | 'form' | 'header';
-export type TokenKind = 'user' | 'page' | 'unknown';
+export type TokenKind = 'user' | 'page' | 'app' | 'unknown';
 export type RequestKind = 'dialog' | 'token' | 'graph';
 
 /**
@@ -234,6 +244,12 @@ export interface EmulatorControls {
   clearFailures(): number;
   /** null restores the default (a budget too large to reach). */
   setRateLimit(limit: RateLimit | null): void;
+  /**
+   * Where feed pages come back empty once, with `next` and no cursors: a page that would start at one of these
+   * post positions (0-based, 0 the first page; default `[50]`, `[]` for none). `reset()` restores the
+   * `emptyFeedPages` option.
+   */
+  setEmptyFeedPages(positions: readonly number[]): void;
   /** Set (or with null/undefined, unset) one field of a page. */
   setPageField(pageId: string, field: string, value: unknown): void;
   /** Page fields refused from now on, on every version, as the provider refuses a removed field (README#removed-fields). */
@@ -271,6 +287,8 @@ export interface EmulatorControls extends ActivityControls {}
 export interface WebhookSettings {
   url: string;
   verifyToken: string;
+  /** Page fields the app subscribed to with `/{app-id}/subscriptions`; absent when set on the dashboard. */
+  fields?: readonly string[];
 }
 
 export interface WebhookAttempt {
@@ -290,6 +308,8 @@ export interface WebhookDelivery {
   body: string;
   /** `X-Hub-Signature-256` as sent (event notifications only). */
   signature?: string;
+  /** `X-Hub-Signature` (`sha1=…`) as sent beside it (event notifications only). */
+  signatureSha1?: string;
   attempts: WebhookAttempt[];
   state: 'pending' | 'delivered' | 'failed';
 }

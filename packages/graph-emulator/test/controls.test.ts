@@ -186,26 +186,36 @@ describe('controls: latency and scripted failures', () => {
   });
 });
 
-describe('controls: rate limits and usage headers', () => {
-  it('when user-token calls exceed the budget, then code 4 (403) and X-App-Usage shows the percentage', async () => {
+describe('controls: rate limits and usage headers (docs/provider-interface.md#usage-headers)', () => {
+  it('when user-token calls exceed the budget, then code 17 (403), and X-App-Usage shows the percentage from the second call on, never a regain estimate', async () => {
     const { app, controls } = makeEmulator();
     const user = await userToken(app);
     controls.setRateLimit({ calls: 4, windowMs: 60_000 });
-    const usage: number[] = [];
+    const usage: (number | undefined)[] = [];
     for (let i = 0; i < 4; i++) {
       const res = await graphGet(app, '/me', user).expect(200);
-      usage.push(JSON.parse(res.headers['x-app-usage'] as string).call_count as number);
+      const header = res.headers['x-app-usage'];
+      usage.push(header === undefined ? undefined : (JSON.parse(header).call_count as number));
     }
-    expect(usage).toEqual([25, 50, 75, 100]);
+    expect(usage).toEqual([undefined, 50, 75, 100]);
     const over = await graphGet(app, '/me', user).expect(403);
-    expect(graphError(over.body)).toMatchObject({ code: 4, message: '(#4) Application request limit reached' });
-    expect(JSON.parse(over.headers['x-app-usage'] as string).estimated_time_to_regain_access).toBe(1);
+    expect(graphError(over.body)).toMatchObject({ code: 17, message: '(#17) User request limit reached' });
+    expect(JSON.parse(over.headers['x-app-usage'] as string)).not.toHaveProperty('estimated_time_to_regain_access');
   });
 
-  it('when page-token calls exceed the budget, then code 32 and X-Business-Use-Case-Usage names the page with the minutes to wait', async () => {
+  it("when a user token's calls about a Page exceed the budget, then code 32", async () => {
+    const { app, controls } = makeEmulator();
+    const user = await userToken(app);
+    controls.setRateLimit({ calls: 1, windowMs: 60_000 });
+    await graphGet(app, `/${PAGES.bakery}`, user).query({ fields: 'access_token' }).expect(200);
+    const over = await graphGet(app, `/${PAGES.bakery}`, user).query({ fields: 'access_token' }).expect(403);
+    expect(graphError(over.body)).toMatchObject({ code: 32, message: '(#32) Page request limit reached' });
+  });
+
+  it('when page-token calls exceed the budget, then code 80001 and X-Business-Use-Case-Usage names the page with the minutes to wait', async () => {
     const emu = makeEmulator();
     const page = await pageToken(emu.app, await userToken(emu.app), PAGES.bakery);
-    emu.controls.setRateLimit({ calls: 2, windowMs: 10 * 60_000 });
+    emu.controls.setRateLimit({ calls: 2, windowMs: 10 * 60_000, headersAfter: 0 });
     const first = await graphGet(emu.app, `/${PAGES.bakery}`, page).expect(200);
     expect(JSON.parse(first.headers['x-business-use-case-usage'] as string)).toEqual({
       [PAGES.bakery]: [
@@ -215,7 +225,11 @@ describe('controls: rate limits and usage headers', () => {
     expect(first.headers['x-app-usage']).toBeUndefined();
     await graphGet(emu.app, `/${PAGES.bakery}`, page).expect(200);
     const over = await graphGet(emu.app, `/${PAGES.bakery}`, page).expect(403);
-    expect(graphError(over.body)).toMatchObject({ code: 32 });
+    expect(graphError(over.body)).toMatchObject({
+      code: 80001,
+      type: 'OAuthException',
+      message: expect.stringContaining('There have been too many calls to this Page account') as unknown,
+    });
     expect(
       JSON.parse(over.headers['x-business-use-case-usage'] as string)[PAGES.bakery][0].estimated_time_to_regain_access,
     ).toBe(10);
@@ -223,9 +237,25 @@ describe('controls: rate limits and usage headers', () => {
     await graphGet(emu.app, `/${PAGES.bakery}`, page).expect(200);
   });
 
-  it('when no limit is set, then usage stays at 0%', async () => {
+  it('when headersAfter is 3, then the first three calls of a window carry no usage header and the fourth does', async () => {
+    const emu = makeEmulator();
+    const page = await pageToken(emu.app, await userToken(emu.app), PAGES.bakery);
+    emu.controls.setRateLimit({ calls: 100, windowMs: 60_000, headersAfter: 3 });
+    const seen: boolean[] = [];
+    for (let i = 0; i < 4; i++)
+      seen.push(
+        (await graphGet(emu.app, `/${PAGES.bakery}`, page).expect(200)).headers['x-business-use-case-usage'] !==
+          undefined,
+      );
+    expect(seen).toEqual([false, false, false, true]);
+  });
+
+  it('when no limit is set, then the first call carries no usage header and later ones show 0%', async () => {
     const { app } = makeEmulator();
-    const res = await graphGet(app, '/me', await userToken(app)).expect(200);
+    const user = await userToken(app);
+    const first = await graphGet(app, '/me', user).expect(200);
+    expect(first.headers['x-app-usage']).toBeUndefined();
+    const res = await graphGet(app, '/me', user).expect(200);
     expect(JSON.parse(res.headers['x-app-usage'] as string)).toEqual({
       call_count: 0,
       total_cputime: 0,

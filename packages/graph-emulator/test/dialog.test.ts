@@ -69,7 +69,7 @@ describe('GET /vX.Y/dialog/oauth', () => {
     ['the redirect_uri differs from the registered one', { redirect_uri: 'http://app.test/auth/callback/' }],
     ['the redirect_uri is another host', { redirect_uri: 'https://evil.test/auth/callback' }],
     ['the redirect_uri is missing', { redirect_uri: undefined }],
-    ['the response_type is token', { response_type: 'token' }],
+    ['the response_type is id_token', { response_type: 'id_token' }],
     ['a permission is unknown', { scope: 'pages_show_list made_up_permission' }],
     ['the code_challenge_method is unknown', { code_challenge: 'a'.repeat(43), code_challenge_method: 'S512' }],
     ['the code_challenge is too short', { code_challenge: 'abc', code_challenge_method: 'S256' }],

@@ -8,7 +8,7 @@ interface Post {
 }
 interface FeedPage {
   data: Post[];
-  paging?: { cursors: { before: string; after: string }; next?: string; previous?: string };
+  paging?: { cursors?: { before: string; after: string }; next?: string; previous?: string };
 }
 
 describe('GET /<page_id>/feed', () => {
@@ -31,30 +31,82 @@ describe('GET /<page_id>/feed', () => {
     });
     const times = body.data.map((p) => p.created_time);
     expect([...times].sort().reverse()).toEqual(times);
-    expect(body.paging?.cursors.before).toMatch(/^[A-Za-z0-9_-]{300,600}$/);
+    expect(body.paging?.cursors?.before).toMatch(/^[A-Za-z0-9_-]{300,600}$/);
     expect(body.paging?.next).toBeDefined();
     expect(body.paging?.previous).toBeDefined();
     // Its before cursor leads to nothing newer.
-    const newer = (await feed({ before: body.paging!.cursors.before }).expect(200)).body as FeedPage;
+    const newer = (await feed({ before: body.paging!.cursors!.before }).expect(200)).body as FeedPage;
     expect(newer).toEqual({ data: [] });
   });
 
-  it('when the page at post 50 is asked for, then it comes back empty once with next, and next gives the posts', async () => {
+  it('when the page at post 50 is asked for, then it comes back empty once, with next and no cursors, and next gives the posts', async () => {
     const first = (await feed({ limit: '50' }).expect(200)).body as FeedPage;
-    const gap = (await feed({ after: first.paging!.cursors.after }).expect(200)).body as FeedPage;
+    const gap = (await feed({ after: first.paging!.cursors!.after }).expect(200)).body as FeedPage;
     expect(gap.data).toEqual([]);
-    expect(gap.paging?.next).toBeDefined();
-    const real = (await feed({ after: gap.paging!.cursors.after }).expect(200)).body as FeedPage;
+    expect(Object.keys(gap.paging!)).toEqual(['next']);
+    const next = new URL(gap.paging!.next!);
+    expect(next.origin).toBe('http://graph.example.test');
+    expect(next.searchParams.get('access_token')).toBe(token);
+    const real = (await feed({ after: next.searchParams.get('after')! }).expect(200)).body as FeedPage;
     expect(real.data.length).toBeGreaterThan(0);
+    expect(real.data[0]!.id).not.toBe(first.data[49]!.id);
+  });
+
+  describe('with empty pages set at the first page and posts 5 and 10 (setEmptyFeedPages)', () => {
+    const { app: a, controls } = makeEmulator({ emptyFeedPages: [5] });
+    let t: string;
+    beforeAll(async () => {
+      t = await pageToken(a, await userToken(a), PAGES.bakery);
+    });
+    const walk = async () => {
+      const pages: FeedPage[] = [];
+      let after: string | null = null;
+      do {
+        const res = await graphGet(a, `/${PAGES.bakery}/feed`, t).query({ limit: '5', ...(after ? { after } : {}) });
+        const body = res.body as FeedPage;
+        pages.push(body);
+        after = body.paging?.next === undefined ? null : new URL(body.paging.next).searchParams.get('after');
+      } while (after !== null && pages.length < 40);
+      return pages;
+    };
+
+    it('when walked by the after of next, then exactly those pages are empty, each once, and every post comes once', async () => {
+      controls.setEmptyFeedPages([10, 5, 0]);
+      const pages = await walk();
+      const empty = pages.flatMap((p, i) => (p.data.length === 0 ? [i] : []));
+      expect(empty).toEqual([0, 2, 4]);
+      for (const i of empty) expect(pages[i]!.paging!.cursors).toBeUndefined();
+      const ids = pages.flatMap((p) => p.data.map((post) => post.id));
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(ids.length).toBeGreaterThanOrEqual(62);
+      // The end is {"data":[…]} without next: never an empty page with next.
+      expect(pages.at(-1)!.paging?.next).toBeUndefined();
+    });
+
+    it('when reset, then the option’s positions come back; none, then no page is empty', async () => {
+      controls.setEmptyFeedPages([]);
+      expect((await walk()).some((p) => p.data.length === 0)).toBe(false);
+      controls.reset();
+      expect((await walk()).findIndex((p) => p.data.length === 0)).toBe(1);
+    });
+
+    it.each([[[1.5]], [[-3]], [Array.from({ length: 101 }, (_, i) => i + 1)]])(
+      'when the positions are %j, then the control refuses them and changes nothing',
+      (positions) => {
+        controls.setEmptyFeedPages([7]);
+        expect(() => controls.setEmptyFeedPages(positions)).toThrow(/setEmptyFeedPages: positions must be/);
+        expect(() => makeEmulator({ emptyFeedPages: positions })).toThrow(/createEmulator: emptyFeedPages must be/);
+      },
+    );
   });
 
   it('when a cursor is edited, then code 100', async () => {
     const first = (await feed().expect(200)).body as FeedPage;
-    const edited = `${first.paging!.cursors.after.slice(0, -2)}AA`;
+    const edited = `${first.paging!.cursors!.after.slice(0, -2)}AA`;
     await feed({ after: edited }).expect(400);
   });
 
-  it('when following after-cursors, then every one of the ≥62 posts is seen exactly once and the last page has no next', async () => {
+  it('when following next by its after cursor, then every one of the ≥62 posts is seen exactly once and the last page has no next', async () => {
     const seen: string[] = [];
     let after: string | undefined;
     let pages = 0;
@@ -65,7 +117,8 @@ describe('GET /<page_id>/feed', () => {
       if (body.data.length > 0) pages++;
       if (pages > 1 && body.data.length > 0) expect(body.paging?.previous).toBeDefined();
       if (body.paging?.next === undefined) break;
-      after = body.paging.cursors.after;
+      // By next's after: an empty page with next has no cursors.
+      after = new URL(body.paging.next).searchParams.get('after')!;
     }
     expect(seen.length).toBeGreaterThanOrEqual(62);
     expect(new Set(seen).size).toBe(seen.length);
@@ -74,8 +127,8 @@ describe('GET /<page_id>/feed', () => {
 
   it('when the before cursor of page 2 is used, then page 1 comes back', async () => {
     const first = (await feed({ limit: '5' }).expect(200)).body as FeedPage;
-    const second = (await feed({ limit: '5', after: first.paging!.cursors.after }).expect(200)).body as FeedPage;
-    const back = (await feed({ limit: '5', before: second.paging!.cursors.before }).expect(200)).body as FeedPage;
+    const second = (await feed({ limit: '5', after: first.paging!.cursors!.after }).expect(200)).body as FeedPage;
+    const back = (await feed({ limit: '5', before: second.paging!.cursors!.before }).expect(200)).body as FeedPage;
     expect(back.data).toEqual(first.data);
   });
 
@@ -86,7 +139,7 @@ describe('GET /<page_id>/feed', () => {
     expect(next.pathname).toBe(`/v23.0/${PAGES.bakery}/feed`);
     expect(next.searchParams.get('access_token')).toBe(token);
     expect(next.searchParams.get('limit')).toBe('3');
-    expect(next.searchParams.get('after')).toBe((res.body as FeedPage).paging!.cursors.after);
+    expect(next.searchParams.get('after')).toBe((res.body as FeedPage).paging!.cursors!.after);
   });
 
   it('when limit is over 100, then it is capped at 100 (the documented maximum)', async () => {

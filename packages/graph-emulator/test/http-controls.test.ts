@@ -74,6 +74,33 @@ describe('HTTP controls under /__emulator', () => {
     expect(await (await fetch(`${emulator.url}/__emulator/fail`)).json()).toEqual({ data: [] });
   });
 
+  it('when empty feed pages are put over HTTP, then the feed comes back empty there with next and no cursors, GET lists them, and a bad list is a 400', async () => {
+    const put = (body: unknown) =>
+      fetch(`${emulator.url}/__emulator/feed/empty-pages`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    expect((await put({ positions: [3] })).status).toBe(204);
+    expect(await (await fetch(`${emulator.url}/__emulator/feed/empty-pages`)).json()).toEqual({ positions: [3] });
+    const { access_token } = (await (
+      await post('/tokens', { userId: SEED_IDS.users.ada, pageId: SEED_IDS.pages.bakery })
+    ).json()) as { access_token: string };
+    const feed = `${emulator.url}/v26.0/${SEED_IDS.pages.bakery}/feed`;
+    const first = (await (await fetch(`${feed}?limit=3`, bearer(access_token))).json()) as {
+      paging: { next: string };
+    };
+    const gap = (await (await fetch(first.paging.next)).json()) as { data: unknown[]; paging: { next: string } };
+    expect(gap.data).toEqual([]);
+    expect(Object.keys(gap.paging)).toEqual(['next']);
+    expect(new URL(gap.paging.next).searchParams.get('access_token')).toBe(access_token);
+    const bad = await put({ positions: [-1] });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: string }).error).toMatch(/positions must be/);
+    expect((await put({ positions: 'all' })).status).toBe(400);
+    expect(await (await fetch(`${emulator.url}/__emulator/feed/empty-pages`)).json()).toEqual({ positions: [3] });
+  });
+
   it('when a page field is set over HTTP, then the page read returns it', async () => {
     expect(
       (await post(`/pages/${SEED_IDS.pages.bakery}`, { about: '<img src=x onerror="window.__pwned=1">' })).status,

@@ -107,7 +107,7 @@ describe('seeded people whose Pages are hard to reach', () => {
   it('when the person manages Pages only through a business portfolio, then the dialog says so and /me/accounts is empty', async () => {
     const { app } = makeEmulator();
     const page = await openDialog(app).expect(200);
-    expect(page.text).toContain('Manages 2 Pages through a business portfolio only');
+    expect(page.text).toContain('Manages 3 Pages through a business portfolio only');
     const token = await userToken(app, { user: USERS.somerville });
     expect(await accounts(app, token)).toEqual({ data: [] });
     const direct = await graphGet(app, `/v23.0/${PAGES.portfolioShop}`, token)

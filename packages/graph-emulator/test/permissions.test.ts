@@ -48,7 +48,7 @@ describe('permissions granted and declined at the dialog', () => {
 });
 
 describe('GET /me/accounts', () => {
-  it('when Ada lists her pages, then both with id, name, category, a page token and the full task list, and cursors', async () => {
+  it('when Ada lists her pages, then both with id, name, category, category_list, a page token and the full task list, and cursors', async () => {
     const { app } = makeEmulator();
     const res = await graphGet(app, '/me/accounts', await userToken(app)).expect(200);
     expect(res.body.data).toEqual([
@@ -56,13 +56,15 @@ describe('GET /me/accounts', () => {
         id: PAGES.bakery,
         name: 'Lovelace Analytical Bakery',
         category: 'Bakery',
+        category_list: [{ id: expect.stringMatching(/^\d{15}$/), name: 'Bakery' }],
         access_token: expect.stringMatching(/^EAA/),
-        tasks: ['ANALYZE', 'ADVERTISE', 'MODERATE', 'CREATE_CONTENT', 'MANAGE'],
+        tasks: ['ADVERTISE', 'ANALYZE', 'CREATE_CONTENT', 'MESSAGING', 'MODERATE', 'MANAGE'],
       },
       {
         id: PAGES.sparse,
         name: 'Difference Engine Repairs',
         category: 'Repair Shop',
+        category_list: [{ id: expect.stringMatching(/^\d{15}$/), name: 'Repair Shop' }],
         access_token: expect.any(String),
         tasks: expect.any(Array),
       },

@@ -75,6 +75,7 @@ describe('stand-alone configuration (npm run provider)', () => {
       profile: 'facebook',
       activity: false,
       seed: 'demo',
+      emptyFeedPages: [50],
       removedFields: [],
       client: {
         ...DEMO_CLIENT,
@@ -103,6 +104,7 @@ describe('stand-alone configuration (npm run provider)', () => {
       profile: 'facebook',
       activity: false,
       seed: 'demo',
+      emptyFeedPages: [50],
       removedFields: [],
       client: {
         clientId: '42',
@@ -118,6 +120,14 @@ describe('stand-alone configuration (npm run provider)', () => {
   it('when EMULATOR_SEED is test, then the test seed; empty means the demo', () => {
     expect(loadProviderEnv({ EMULATOR_SEED: 'test' }).seed).toBe('test');
     expect(loadProviderEnv({ EMULATOR_SEED: '' }).seed).toBe('demo');
+  });
+
+  it('when EMULATOR_EMPTY_FEED_PAGES is 25,50 or none, then those positions or none; anything else is one line naming it', () => {
+    expect(loadProviderEnv({ EMULATOR_EMPTY_FEED_PAGES: '50,25' }).emptyFeedPages).toEqual([25, 50]);
+    expect(loadProviderEnv({ EMULATOR_EMPTY_FEED_PAGES: 'none' }).emptyFeedPages).toEqual([]);
+    expect(loadProviderEnv({ EMULATOR_EMPTY_FEED_PAGES: '' }).emptyFeedPages).toEqual([50]);
+    for (const bad of ['all', '25;50', '-1', '1.5', '2000000'])
+      expect(() => loadProviderEnv({ EMULATOR_EMPTY_FEED_PAGES: bad })).toThrow(/^EMULATOR_EMPTY_FEED_PAGES must/);
   });
 
   it('when PORT is set without BASE_URL, then the callback uses it', () => {

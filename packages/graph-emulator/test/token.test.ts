@@ -114,18 +114,12 @@ describe('/oauth/access_token — authorization code', () => {
   });
 
   const failures: [string, number, string, Record<string, string>][] = [
-    ['the secret is wrong', 100, 'Error validating client secret.', { client_secret: 'nope' }],
     ['the client is unknown', 101, 'Error validating application. Invalid application ID.', { client_id: '999' }],
     ['client_id is missing', 101, 'Missing client_id parameter.', { client_id: '' }],
     ['redirect_uri is missing', 100, 'Missing redirect_uri parameter.', { redirect_uri: '' }],
     ['the code is missing', 100, 'Missing code parameter.', { code: '' }],
     ['the code is unknown', 100, 'Invalid verification code format.', { code: 'AQnope' }],
-    [
-      'grant_type is unsupported',
-      100,
-      'Unsupported grant_type: client_credentials',
-      { grant_type: 'client_credentials' },
-    ],
+    ['grant_type is unsupported', 100, 'Unsupported grant_type: password', { grant_type: 'password' }],
   ];
   it.each(failures)('when %s, then 400 with code %i: %s', async (_name, code, message, override) => {
     const { app } = makeEmulator();
@@ -139,6 +133,21 @@ describe('/oauth/access_token — authorization code', () => {
     for (const [k, v] of Object.entries(form)) if (v === '') delete form[k];
     const res = await request(app).post('/oauth/access_token').type('form').send(form).expect(400);
     expect(graphError(res.body)).toMatchObject({ code, message, type: 'OAuthException' });
+  });
+
+  it('when the client secret is wrong, then 400 with code 1 "Error validating client secret." (OAuthException), not marked transient', async () => {
+    // docs/provider-interface.md#client-authentication: the body client libraries report from the provider.
+    const { app } = makeEmulator();
+    const res = await exchange(app, await codeFor(app), { client_secret: 'nope' }).expect(400);
+    expect(res.body).toEqual({
+      error: {
+        message: 'Error validating client secret.',
+        type: 'OAuthException',
+        code: 1,
+        is_transient: false,
+        fbtrace_id: expect.stringMatching(/^[A-Za-z0-9]{11}$/) as unknown,
+      },
+    });
   });
 
   it('when Basic and form credentials disagree, then the request is refused', async () => {

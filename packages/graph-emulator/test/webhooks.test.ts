@@ -35,6 +35,18 @@ describe('webhook deliveries', () => {
   const posts = () => receiver.received.filter((r) => r.method === 'POST');
   const payloadOf = (i = 0): Payload => JSON.parse(posts()[i]!.raw.toString('utf8')) as Payload;
 
+  it('when a notification is sent, then it also carries X-Hub-Signature: sha1= HMAC of the raw body with the app secret, beside the SHA-256 one', async () => {
+    // docs/provider-interface.md#webhook-deliveries: receivers written for the older header check only this one.
+    const { controls } = await subscribed();
+    controls.addPost({ pageId: PAGES.bakery, message: 'Crème brûlée / today' });
+    await controls.webhooksIdle();
+    const sent = posts()[0]!;
+    expect(sent.headers['x-hub-signature']).toBe(
+      `sha1=${createHmac('sha1', CLIENT.clientSecret).update(sent.raw).digest('hex')}`,
+    );
+    expect(sent.headers['x-hub-signature-256']).toBe(expectedSignature(sent.raw));
+  });
+
   it('when a post is added on a subscribed page, then one signed POST with the page payload shape', async () => {
     const { controls, clock } = await subscribed();
     const { id } = controls.addPost({ pageId: PAGES.bakery, message: 'New bread' });

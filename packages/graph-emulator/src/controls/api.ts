@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { removeApp } from '../callbacks/remove';
 import { grantsPage } from '../store/tokens';
-import type { Context } from '../context';
+import { feedPositions, type Context } from '../context';
 import { ALL_PERMISSIONS, IMPLICIT_PERMISSION, OPENID_SCOPE } from '../permissions';
 import { randomId } from '../random';
 import { activityControls } from './activity';
@@ -71,6 +71,9 @@ export function createControls(ctx: Context): EmulatorControls {
     },
     setRateLimit(limit: RateLimit | null): void {
       ctx.usage.setLimit(limit === null ? null : parse('setRateLimit', () => rateLimitSchema.parse(limit)));
+    },
+    setEmptyFeedPages(positions: readonly number[]): void {
+      ctx.emptyFeedPages = feedPositions('setEmptyFeedPages: positions', positions);
     },
     setPageField(pageId: string, field: string, value: unknown): void {
       ctx.data.setPageField(pageId, field, value);
@@ -137,6 +140,7 @@ export function createControls(ctx: Context): EmulatorControls {
 function resetAll(ctx: Context): void {
   ctx.data.reset();
   ctx.faults.clear(ctx.initialLatencyMs);
+  ctx.emptyFeedPages = ctx.initialEmptyFeedPages;
   ctx.usage.reset();
   ctx.log.clear();
   ctx.callbacks.clear();

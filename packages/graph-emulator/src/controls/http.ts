@@ -15,6 +15,7 @@ import type { EmulatorControls } from '../types';
 import { activityRouter } from './activity-http';
 import {
   describeZodError,
+  emptyFeedPagesSchema,
   failSchema,
   issueTokenSchema,
   latencySchema,
@@ -87,6 +88,13 @@ export function controlsRouter(ctx: Context, controls: EmulatorControls): Router
     controls.setRateLimit(null);
     res.status(204).end();
   });
+  router.put('/feed/empty-pages', (req, res) => {
+    controls.setEmptyFeedPages(emptyFeedPagesSchema.parse(body(req)).positions);
+    res.status(204).end();
+  });
+  router.get('/feed/empty-pages', (_req, res) => {
+    res.json({ positions: ctx.emptyFeedPages });
+  });
   router.post('/pages/:id', (req, res) => {
     const fields = z.record(z.string(), z.unknown()).parse(body(req));
     const pageId = String(req.params.id);
@@ -124,7 +132,7 @@ export function controlsRouter(ctx: Context, controls: EmulatorControls): Router
       .object({
         method: z.string().optional(),
         path: z.string().optional(),
-        tokenKind: z.enum(['user', 'page', 'unknown']).optional(),
+        tokenKind: z.enum(['user', 'page', 'app', 'unknown']).optional(),
       })
       .parse(req.query);
     const filter = { ...q, ...(q.tokenKind !== undefined ? { tokenKind: q.tokenKind } : {}) };

@@ -63,6 +63,9 @@ export const seedSchema = z.strictObject({
   name: z.enum(SEED_NAMES, { message: `must be one of ${SEED_NAMES.map((n) => `"${n}"`).join(', ')}` }),
 });
 
+/** `PUT /__emulator/feed/empty-pages`: the positions themselves are checked by `setEmptyFeedPages`. */
+export const emptyFeedPagesSchema = z.strictObject({ positions: z.array(z.number()).max(100) });
+
 export const removedFieldsSchema = z.strictObject({ fields: z.array(z.string().max(100)).max(50) });
 
 export const latencySchema = z.strictObject({ ms: z.number().int().min(0).max(600_000) });
@@ -70,6 +73,7 @@ export const latencySchema = z.strictObject({ ms: z.number().int().min(0).max(60
 export const rateLimitSchema = z.strictObject({
   calls: z.number().int().min(1),
   windowMs: z.number().int().min(1),
+  headersAfter: z.number().int().min(0).optional(),
 });
 
 export const issueTokenSchema = z.strictObject({

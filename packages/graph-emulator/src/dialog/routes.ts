@@ -2,14 +2,15 @@
  * The login dialog (https://developers.facebook.com/docs/facebook-login/guides/advanced/manual-flow#logindialog):
  * shows the app, the requested permissions (each can be unchecked to decline
  * it) and a choice of seeded user, then redirects to the app's callback with
- * `code` and `state`, or with the provider's access_denied parameters.
+ * what `response_type` asked for (redirect.ts), or with the provider's
+ * access_denied parameters.
  */
 import { Router, type Request, type Response } from 'express';
 import type { Context } from '../context';
 import { VERSION_RE } from '../respond';
 import { IMPLICIT_PERMISSION, OPENID_SCOPE, PERMISSIONS } from '../permissions';
-import type { DialogRequest } from '../store/dialogs';
 import { renderError, setHtmlHeaders } from './html';
+import { redirectBack, redirectWithGrant } from './redirect';
 import { validateDialog } from './validate';
 
 const DIALOG_PATHS = ['/:version/dialog/oauth', '/dialog/oauth'];
@@ -40,6 +41,7 @@ export function dialogRouter(ctx: Context): Router {
           ? `/${req.params.version}/dialog/oauth/decision`
           : '/dialog/oauth/decision',
       rerequest: result.rerequest,
+      reauthenticate: result.request.reauthenticate,
       permissions: pending.scopes
         .filter((s) => s !== IMPLICIT_PERMISSION && s !== OPENID_SCOPE)
         .map((name) => ({ name, description: PERMISSIONS[name] ?? name })),
@@ -87,7 +89,10 @@ function nameOf(value: unknown, fallback: string): string {
 
 function managesLabel(ctx: Context, userId: string): string {
   const n = ctx.data.managed(userId).length;
-  const viaPortfolio = ctx.data.user(userId)?.businessPages?.length ?? 0;
+  const direct = new Set(ctx.data.managed(userId).map((m) => m.page.id));
+  const viaPortfolio = new Set(
+    ctx.data.businessesOf(userId).flatMap((b) => [...b.owned_pages, ...b.client_pages].filter((id) => !direct.has(id))),
+  ).size;
   if (n === 0 && viaPortfolio > 0) {
     return `Manages ${viaPortfolio === 1 ? '1 Page' : `${viaPortfolio} Pages`} through a business portfolio only`;
   }
@@ -120,8 +125,16 @@ function decide(ctx: Context, req: Request, res: Response): void {
   if (body.decision !== 'continue' || user === undefined) {
     return renderError(res, 400, 'Invalid decision', 'Choose an account and press Continue or Cancel.');
   }
+  // The emulated people have no password: any is accepted, but the step must be taken.
+  if (pending.reauthenticate && (typeof body.password !== 'string' || body.password === '')) {
+    return renderError(res, 400, 'Password required', 'Enter your password to continue. Start again from the app.');
+  }
   const checked = new Set(asStrings(body.perm));
-  const granted = pending.scopes.filter((s) => s === IMPLICIT_PERMISSION || s === OPENID_SCOPE || checked.has(s));
+  // Declined before and not asked again (no auth_type=rerequest): the dialog leaves it declined.
+  const before = pending.rerequest ? [] : ctx.tokens.declinedBefore(user.id, pending.clientId);
+  const granted = pending.scopes.filter(
+    (s) => s === IMPLICIT_PERMISSION || s === OPENID_SCOPE || (checked.has(s) && !before.includes(s)),
+  );
   const declined = pending.scopes.filter((s) => !granted.includes(s));
   // Only the chosen person's own boxes count (`page_<user id>`), and only Pages they manage.
   const chosen = new Set(asStrings(body[`page_${user.id}`]));
@@ -140,24 +153,10 @@ function decide(ctx: Context, req: Request, res: Response): void {
     ...(pending.nonce !== undefined ? { nonce: pending.nonce } : {}),
     ...(pages !== undefined ? { pages } : {}),
   });
-  redirectBack(res, pending, { code: code.code });
+  redirectWithGrant(ctx, res, pending, code);
 }
 
 function asStrings(value: unknown): string[] {
   if (typeof value === 'string') return [value];
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-}
-
-/**
- * `redirect_uri?…&state=…#_=_`: parameters are appended to any query the
- * registered URI already has; state is echoed exactly, and omitted when none
- * was sent; the provider adds the `#_=_` fragment.
- */
-function redirectBack(res: Response, pending: DialogRequest, params: Record<string, string>): void {
-  const all = new URLSearchParams(params);
-  if (pending.state !== undefined) all.append('state', pending.state);
-  const uri = pending.redirectUri;
-  let separator = '?';
-  if (uri.includes('?')) separator = uri.endsWith('?') || uri.endsWith('&') ? '' : '&';
-  res.redirect(302, `${uri}${separator}${all.toString()}#_=_`);
 }

@@ -7,7 +7,7 @@ import type { Context } from '../context';
 import { collectParams } from '../params';
 import { isKnownPermission, OPENID_SCOPE, splitScope } from '../permissions';
 import type { ChallengeMethod } from '../store/codes';
-import type { DialogRequest } from '../store/dialogs';
+import type { DialogRequest, ResponseTypes } from '../store/dialogs';
 import type { EmulatorClient } from '../types';
 
 export interface DialogProblem {
@@ -57,11 +57,18 @@ export function validateDialog(ctx: Context, query: unknown): ValidDialog | Dial
       blocked: { registered: client.redirectUri, sent: q.redirect_uri },
     };
   }
-  const responseType = q.response_type ?? 'code';
-  if (responseType !== 'code') {
+  const response = responseTypes(q.response_type ?? 'code');
+  if (response === undefined) {
     return problem(
       'Unsupported response_type',
-      `Only response_type=code is supported, not "${responseType.slice(0, 100)}".`,
+      `response_type must be code, token or "code token", each optionally with granted_scopes, not "${(q.response_type ?? '').slice(0, 100)}".`,
+    );
+  }
+  const authType = q.auth_type;
+  if (authType !== undefined && !AUTH_TYPES.includes(authType)) {
+    return problem(
+      'Invalid request',
+      `auth_type must be rerequest or reauthenticate, not "${authType.slice(0, 100)}".`,
     );
   }
   // Login for Business: the configuration's permissions replace `scope`.
@@ -94,9 +101,12 @@ export function validateDialog(ctx: Context, query: unknown): ValidDialog | Dial
   return {
     ok: true,
     client,
-    rerequest: q.auth_type === 'rerequest',
+    rerequest: authType === 'rerequest',
     request: {
       clientId: client.clientId,
+      response,
+      rerequest: authType === 'rerequest',
+      reauthenticate: authType === 'reauthenticate',
       redirectUri: client.redirectUri,
       scopes,
       ...(q.state !== undefined ? { state: q.state } : {}),
@@ -104,6 +114,22 @@ export function validateDialog(ctx: Context, query: unknown): ValidDialog | Dial
       ...(q.nonce !== undefined ? { nonce: q.nonce } : {}),
     },
   };
+}
+
+const AUTH_TYPES = ['rerequest', 'reauthenticate'];
+const RESPONSE_TYPES = ['code', 'token', 'granted_scopes'];
+
+/**
+ * The manual flow's values, space-separated (`code token` arrives as
+ * `code%20token`): code, token or both, and granted_scopes with either;
+ * granted_scopes alone answers with a code. Anything else is refused.
+ */
+function responseTypes(value: string): ResponseTypes | undefined {
+  const names = value.split(' ').filter((s) => s !== '');
+  if (names.length === 0 || new Set(names).size !== names.length) return undefined;
+  if (!names.every((n) => RESPONSE_TYPES.includes(n))) return undefined;
+  const token = names.includes('token');
+  return { code: names.includes('code') || !token, token, grantedScopes: names.includes('granted_scopes') };
 }
 
 type ChallengeCheck = { ok: true; value?: { value: string; method: ChallengeMethod } } | DialogProblem;

@@ -20,7 +20,8 @@ export interface Caller {
 /** RFC 6750 §2.1 "Bearer"; the Graph API also takes its historical "OAuth" scheme. */
 const AUTH_HEADER_RE = /^(?:Bearer|OAuth)\s+(\S+)\s*$/i;
 
-function findToken(
+/** The token the request presents, and how; validated by `authenticate` (or, for an app token, `appCall`). */
+export function findToken(
   req: Request,
   params: Record<string, string>,
   formHasToken: boolean,

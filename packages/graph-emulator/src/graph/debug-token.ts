@@ -2,10 +2,9 @@
  * `GET /{version}/debug_token?input_token=…` (Graph API reference "Debug
  * Token"; Manually Build a Login Flow, "Inspecting access tokens"): what a
  * token is, for which app and person, until when, with which permissions.
- * The caller proves it is the app: an app token `app_id|app_secret`, or a
- * user token of the same app.
+ * The caller proves it is the app: an app token (docs/provider-interface.md#app-tokens),
+ * or a user token of the same app.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { Context } from '../context';
 import { badParam, GraphError, missingToken } from '../errors';
@@ -14,6 +13,7 @@ import { IMPLICIT_PERMISSION } from '../permissions';
 import type { TokenRecord } from '../store/tokens';
 import type { EmulatorClient } from '../types';
 import { sendJson } from '../respond';
+import { appOfToken, isAppToken } from '../token/app-token';
 
 const BEARER_RE = /^(?:Bearer|OAuth)\s+(\S+)\s*$/i;
 
@@ -39,14 +39,7 @@ export function debugToken(ctx: Context, req: Request, res: Response, params: Re
 
 /** The app the caller speaks for; 190 for a wrong app secret or an unusable user token. */
 function callingApp(ctx: Context, token: string): EmulatorClient {
-  const bar = token.indexOf('|');
-  if (bar > 0) {
-    const client = ctx.clients.get(token.slice(0, bar));
-    if (client === undefined || !same(client.clientSecret, token.slice(bar + 1))) {
-      throw new GraphError({ code: 190, message: 'Invalid OAuth access token signature.' });
-    }
-    return client;
-  }
+  if (isAppToken(token)) return appOfToken(ctx, token);
   const record = ctx.tokens.validate(token);
   if (record.kind !== 'user') {
     throw new GraphError({
@@ -103,10 +96,4 @@ function usability(ctx: Context, record: TokenRecord): GraphError | undefined {
     if (err instanceof GraphError) return err;
     throw err;
   }
-}
-
-function same(a: string, b: string): boolean {
-  const ha = createHash('sha256').update(a).digest();
-  const hb = createHash('sha256').update(b).digest();
-  return timingSafeEqual(ha, hb);
 }

@@ -8,10 +8,13 @@ import type { Context } from '../context';
 import { badParam, GraphError, unsupportedGet } from '../errors';
 import { logEntryOf } from '../log';
 import { collectParams, formBody } from '../params';
-import type { SeedComment, SeedPost, SeedUser } from '../seed';
+import type { SeedBusiness, SeedComment, SeedPost, SeedUser } from '../seed';
 import type { PageState } from '../store/data';
 import { tokenEndpoint } from '../token/endpoint';
-import { authenticate, type Caller } from './auth';
+import { appTokenRequired, isAppToken } from '../token/app-token';
+import { appCall } from './app-calls';
+import { authenticate, findToken, type Caller } from './auth';
+import { businessEdge, businessNode } from './business';
 import { commentsEdge, findComment } from './comments';
 import { debugToken } from './debug-token';
 import type { GraphCall } from './call';
@@ -25,6 +28,7 @@ import { userEdge, userNode } from './user';
 
 type Node =
   | { kind: 'user'; user: SeedUser }
+  | { kind: 'business'; business: SeedBusiness }
   | { kind: 'page'; page: PageState }
   | { kind: 'post'; page: PageState; post: SeedPost }
   | { kind: 'comment'; page: PageState; post: SeedPost; comment: SeedComment };
@@ -63,10 +67,18 @@ function graphCall(
     pictureEdge(ctx, params, page, res);
     return;
   }
-  const caller = authenticate(ctx, req, params, formHasToken, logEntryOf(res));
-  meter(ctx.usage, caller.record, res);
-
   const method = effectiveMethod(req.method, params.method);
+  const presented = findToken(req, params, formHasToken);
+  if (presented !== undefined && isAppToken(presented.token)) {
+    const entry = logEntryOf(res);
+    if (entry !== undefined) Object.assign(entry, { tokenVia: presented.via, tokenKind: 'app' });
+    const call = { ctx, method, params, version: version ?? ctx.appVersion };
+    return appCall(call, presented.token, segments).then((body) => sendJson(res, 200, body));
+  }
+  const caller = authenticate(ctx, req, params, formHasToken, logEntryOf(res));
+  // A user token's call about a Page (its token, its fields) meets the page-level limit (code 32).
+  meter(ctx.usage, caller.record, isPageId(ctx, segments[0]), res);
+
   const [nodeId, edge, ...rest] = segments;
   if (nodeId === undefined) {
     throw new GraphError({
@@ -77,6 +89,7 @@ function graphCall(
   }
   if (rest.length > 0)
     throw new GraphError({ code: 2500, message: `Unknown path components: /${segments.slice(1).join('/')}` });
+  if (edge === 'subscriptions' && ctx.clients.has(nodeId)) throw appTokenRequired();
   // The one edge that takes writes (and deletes): webhook subscriptions, README#webhooks.
   const target = edge === 'subscribed_apps' ? resolveNode(ctx, caller, nodeId) : undefined;
   if (target?.kind === 'page') {
@@ -99,6 +112,8 @@ function graphCall(
 
 function answer(call: GraphCall, node: Node, edge: string | undefined): unknown {
   if (node.kind === 'user') return edge === undefined ? userNode(call, node.user) : userEdge(call, node.user, edge);
+  if (node.kind === 'business')
+    return edge === undefined ? businessNode(call, node.business) : businessEdge(call, node.business, edge);
   // Of a post's and a comment's edges only `comments` is emulated on its own; the rest are read through field expansion.
   if (node.kind === 'post' || node.kind === 'comment') {
     const id = node.kind === 'post' ? node.post.id : node.comment.id;
@@ -121,6 +136,9 @@ function resolveNode(ctx: Context, caller: Caller, nodeId: string): Node {
     if (page !== undefined) return { kind: 'page', page };
     const user = record.kind === 'user' && id === record.userId ? ctx.data.user(id) : undefined;
     if (user !== undefined) return { kind: 'user', user };
+    // A portfolio is visible only to a user token of someone who belongs to it.
+    const business = record.kind === 'user' ? ctx.data.memberBusiness(record.userId, id) : undefined;
+    if (business !== undefined) return { kind: 'business', business };
   }
   // Post ids are `<page id>_<post number>`.
   const postId = id === undefined ? undefined : /^(\d+)_\d+$/.exec(id);
@@ -132,6 +150,10 @@ function resolveNode(ctx: Context, caller: Caller, nodeId: string): Node {
   const found = id !== undefined && tokenPage !== undefined ? findComment(tokenPage, id) : undefined;
   if (found !== undefined && tokenPage !== undefined) return { kind: 'comment', page: tokenPage, ...found };
   throw unsupportedGet(nodeId);
+}
+
+function isPageId(ctx: Context, nodeId: string | undefined): boolean {
+  return nodeId !== undefined && ctx.data.page(nodeId.split('_')[0] ?? '') !== undefined;
 }
 
 function isTokenless(req: Request, params: Record<string, string>): boolean {

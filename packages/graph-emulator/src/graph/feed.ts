@@ -12,9 +12,9 @@ import { project, validate } from './select';
 
 /**
  * Where the feed behaves as the real one does: `previous` on the first page,
- * and the page that would start at post 50 comes back empty once, with `next`.
+ * and a page that would start at one of `ctx.emptyFeedPages` (default post 50)
+ * comes back empty once, with `next` and no cursors (`setEmptyFeedPages`).
  */
-export const FEED_QUIRKS = { previousOnFirst: true, emptyAt: 50 } as const;
 
 export function feedEdge(call: GraphCall, page: PageState, edge: string): Paged<Record<string, unknown>> {
   const fields = withId(parseFields(call.params.fields, POST_DEFAULTS));
@@ -25,7 +25,7 @@ export function feedEdge(call: GraphCall, page: PageState, edge: string): Paged<
     parsePageQuery(call.params),
     `${page.id}.feed`,
     edgeLinks(call, page.id, edge),
-    FEED_QUIRKS,
+    { previousOnFirst: true, emptyAt: call.ctx.emptyFeedPages },
   );
   return { ...paged, data: paged.data.map((post) => project(call, postValue(call, page, post), fields, POST)) };
 }

@@ -7,6 +7,7 @@ import type { PageState } from '../store/data';
 import { PAGE_FIELDS } from '../store/data';
 import { grantsPage } from '../store/tokens';
 import { hasScope } from './auth';
+import { BUSINESS_PERMISSION } from './business';
 import type { GraphCall } from './call';
 import { feedEdge } from './feed';
 import { namesOf, parseFields, withId, type FieldRequest } from './fields';
@@ -25,7 +26,7 @@ const pageTokenRequired = (): GraphError =>
  * page token used on a *different* page (reading another page needs
  * "Page Public Content Access", which emulated apps never have): code 10, 403.
  */
-const engagementRequired = (): GraphError =>
+export const engagementRequired = (): GraphError =>
   missingPermission(
     'pages_read_engagement',
     10,
@@ -85,12 +86,14 @@ function pageTokenRequest(call: GraphCall, page: PageState, fields: string[]): R
   if (!hasScope(caller.record, 'pages_show_list')) throw missingPermission('pages_show_list', 200);
   const out: Record<string, unknown> = {};
   // A Page the person manages but did not choose at the dialog is answered like one they do not manage.
-  if (
-    fields.includes('access_token') &&
-    ctx.data.role(caller.record.userId, page.id) !== undefined &&
-    grantsPage(caller.record, page.id)
-  ) {
-    out.access_token = ctx.tokens.pageTokenFor(caller.record, page.id).token;
+  const direct = ctx.data.role(caller.record.userId, page.id) !== undefined && grantsPage(caller.record, page.id);
+  // A role through a business portfolio gives the token only with business_management granted.
+  const viaPortfolio =
+    !direct &&
+    hasScope(caller.record, BUSINESS_PERMISSION) &&
+    ctx.data.portfolioTasks(caller.record.userId, page.id) !== undefined;
+  if (fields.includes('access_token') && (direct || viaPortfolio)) {
+    out.access_token = ctx.tokens.pageTokenFor(caller.record, page.id, viaPortfolio).token;
   }
   out.id = page.id;
   return out;

@@ -15,7 +15,8 @@ export interface PageQuery {
 }
 
 export interface Paging {
-  cursors: { before: string; after: string };
+  /** Absent on an empty page that still has `next`. */
+  cursors?: { before: string; after: string };
   next?: string;
   previous?: string;
 }
@@ -67,22 +68,26 @@ function decodeCursor(
   const decoded = /^[A-Za-z0-9_-]{1,2048}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
   const head = decoded.split('|')[0] ?? '';
   const match = head.startsWith(`${scope}:`) ? /^(.*):([gn])$/.exec(head.slice(scope.length + 1)) : null;
-  const index = match ? keys.indexOf(match[1]!) : -1;
-  if (index < 0 || encodeCursor(scope, match![1]!, match![2] === 'g') !== cursor) {
+  const key = match?.[1];
+  const gap = match?.[2] === 'g';
+  // The gap before the first item names no item: its key is empty, and it stands before index 0.
+  const index = key === '' && gap ? -1 : key === undefined ? -2 : keys.indexOf(key);
+  if (key === undefined || index < -1 || (index === -1 && key !== '') || encodeCursor(scope, key, gap) !== cursor) {
     throw badParam(`The ${name} cursor is not valid`);
   }
-  return { index, gap: match![2] === 'g' };
+  return { index, gap };
 }
 
 export interface PagingQuirks {
   /** The first page carries `previous` too, as the real feed sends it. */
   previousOnFirst?: boolean;
   /**
-   * A page asked for with `after` that would start at this index comes back
-   * empty, still with `next` (whose cursor then gives the real page), as the
-   * real API now and then answers.
+   * A page that would start at one of these indexes (0: the first page) comes
+   * back empty once, with `next` (whose cursor then gives the real page) and
+   * no cursors, as the provider's paging guide says a page may
+   * (https://developers.facebook.com/docs/graph-api/results).
    */
-  emptyAt?: number;
+  emptyAt?: readonly number[];
 }
 
 export interface LinkParts {
@@ -106,22 +111,15 @@ export function paginate<T>(
   let start: number;
   let end: number;
   if (query.before !== undefined) {
-    end = decodeCursor(query.before, scope, keys, 'before').index;
+    end = Math.max(0, decodeCursor(query.before, scope, keys, 'before').index);
     start = Math.max(0, end - query.limit);
   } else {
     const after = query.after === undefined ? undefined : decodeCursor(query.after, scope, keys, 'after');
     start = after === undefined ? 0 : after.index + 1;
     end = Math.min(items.length, start + query.limit);
-    const lastKey = keys[start - 1];
-    if (
-      after !== undefined &&
-      !after.gap &&
-      start === quirks.emptyAt &&
-      start < items.length &&
-      lastKey !== undefined
-    ) {
-      const gap = encodeCursor(scope, lastKey, true);
-      return { data: [], paging: { cursors: { before: gap, after: gap }, next: link({ after: gap }) } };
+    if (after?.gap !== true && quirks.emptyAt?.includes(start) === true && start < items.length) {
+      const gap = encodeCursor(scope, keys[start - 1] ?? '', true);
+      return { data: [], paging: { next: link({ after: gap }) } };
     }
   }
   const data = items.slice(start, end);

@@ -25,8 +25,12 @@ const PICTURE_SIZES: Readonly<Record<PictureType, number>> = {
 
 /** Every Page has a picture: its own, or the provider's silhouette (`is_silhouette: true`). */
 export function pictureOf(ctx: Context, page: PageState, type: PictureType | undefined): Record<string, unknown> {
+  return profilePicture(ctx, page.fields.get('picture'), type);
+}
+
+/** A profile picture (a Page's or a person's) from its scene name, or the silhouette without one. */
+export function profilePicture(ctx: Context, scene: unknown, type: PictureType | undefined): Record<string, unknown> {
   const size = PICTURE_SIZES[type ?? 'square'];
-  const scene = page.fields.get('picture');
   const own = typeof scene === 'string';
   const url = mediaUrl(ctx, mediaPath(own ? scene : 'silhouette', size));
   return { height: size, is_silhouette: !own, url, width: size };

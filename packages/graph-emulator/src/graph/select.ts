@@ -20,7 +20,7 @@ export interface ObjectType {
 
 export type FieldKind =
   | { kind: 'scalar' }
-  /** A structured value; a nested selection keeps only the named keys. */
+  /** A structured value (or a list of them); a nested selection keeps only the named keys. */
   | { kind: 'object'; type: ObjectType }
   /** `{data: {…}}` (a profile picture): the nested selection applies inside `data`. */
   | { kind: 'data'; type: ObjectType }
@@ -74,8 +74,13 @@ function answer(call: GraphCall, v: unknown, req: FieldRequest, kind: FieldKind)
   switch (kind.kind) {
     case 'scalar':
       return v;
-    case 'object':
-      return req.fields === undefined ? v : project(call, v as Record<string, unknown>, req.fields, kind.type);
+    case 'object': {
+      const { fields } = req;
+      if (fields === undefined) return v;
+      // A list of objects (`category_list`): the selection applies to each.
+      if (Array.isArray(v)) return v.map((item) => project(call, item as Record<string, unknown>, fields, kind.type));
+      return project(call, v as Record<string, unknown>, fields, kind.type);
+    }
     case 'data': {
       const { data } = v as { data: Record<string, unknown> };
       return { data: req.fields === undefined ? data : project(call, data, req.fields, kind.type) };

@@ -35,7 +35,7 @@ export const PAGE_WEBHOOK_FIELDS: readonly string[] = Object.freeze([
 ]);
 const TASKS_THAT_MAY = ['CREATE_CONTENT', 'MANAGE', 'MODERATE'];
 
-const pageTokenRequired = (): GraphError =>
+export const pageTokenRequired = (): GraphError =>
   new GraphError({ code: 210, message: '(#210) A page access token is required to request this resource.' });
 
 export async function subscribedApps(call: GraphCall, page: PageState, method: string): Promise<unknown> {
@@ -83,21 +83,21 @@ function list(call: GraphCall, page: PageState): unknown {
 }
 
 /** `feed,mention` or the JSON array `["feed","mention"]`, both of which the Graph API takes. */
-function parseFields(raw: string | undefined): string[] {
-  if (raw === undefined || raw.trim() === '') throw badParam('The parameter subscribed_fields is required.');
+export function parseFields(raw: string | undefined, param = 'subscribed_fields'): string[] {
+  if (raw === undefined || raw.trim() === '') throw badParam(`The parameter ${param} is required.`);
   let names: unknown = raw.split(',').map((s) => s.trim());
   if (raw.trim().startsWith('[')) {
     try {
       names = JSON.parse(raw) as unknown;
     } catch {
-      throw badParam('Param subscribed_fields must be an array.');
+      throw badParam(`Param ${param} must be an array.`);
     }
   }
-  if (!Array.isArray(names) || names.length === 0) throw badParam('Param subscribed_fields must be an array.');
+  if (!Array.isArray(names) || names.length === 0) throw badParam(`Param ${param} must be an array.`);
   names.forEach((name: unknown, i) => {
     if (typeof name !== 'string' || !PAGE_WEBHOOK_FIELDS.includes(name)) {
       throw badParam(
-        `Param subscribed_fields[${i}] must be one of {${PAGE_WEBHOOK_FIELDS.join(', ')}} - got "${String(name).slice(0, 60)}"`,
+        `Param ${param}[${i}] must be one of {${PAGE_WEBHOOK_FIELDS.join(', ')}} - got "${String(name).slice(0, 60)}"`,
       );
     }
   });

@@ -1,40 +1,78 @@
 /**
- * The User node and its edges the flow uses: `/me`, `/me/permissions`
+ * The User node and its edges the flow uses: `/me` (Graph API "User"
+ * reference: the public_profile fields id, first_name, last_name,
+ * middle_name, name, name_format, picture, short_name; `email` with the
+ * `email` permission and `link` with `user_link`, each silently left out
+ * without it), `/me/permissions`
  * (https://developers.facebook.com/docs/graph-api/reference/user/permissions)
- * and `/me/accounts` (https://developers.facebook.com/docs/graph-api/reference/user/accounts).
+ * `/me/accounts` (https://developers.facebook.com/docs/graph-api/reference/user/accounts) and
+ * `/me/businesses` (./business.ts).
  */
+import { createHash } from 'node:crypto';
 import { missingPermission, nonexistingField } from '../errors';
 import { IMPLICIT_PERMISSION } from '../permissions';
 import type { SeedUser } from '../seed';
 import { grantsPage } from '../store/tokens';
 import { hasScope } from './auth';
+import { businessesEdge } from './business';
 import { edgeLinks, type GraphCall } from './call';
 import { namesOf, parseFields, withId } from './fields';
 import { paginate, parsePageQuery, type Paged } from './paging';
-import { scalars, validate } from './select';
+import { profilePicture } from './picture';
+import { project, scalars, SCALAR, validate, type ObjectType } from './select';
 
-const USER_FIELDS = ['id', 'name', 'first_name', 'last_name', 'email'];
+const USER_SCALARS = [
+  'id',
+  'name',
+  'first_name',
+  'middle_name',
+  'last_name',
+  'short_name',
+  'name_format',
+  'email',
+  'link',
+];
+const USER: ObjectType = {
+  name: 'User',
+  fields: {
+    ...Object.fromEntries(USER_SCALARS.map((name) => [name, SCALAR])),
+    picture: { kind: 'data', type: scalars('ProfilePictureSource', ['height', 'is_silhouette', 'url', 'width']) },
+  },
+};
+/** Fields a permission beyond public_profile unlocks; without it they are silently absent. */
+const NEEDS: Readonly<Record<string, string>> = { email: 'email', link: 'user_link' };
+
 const ACCOUNT_FIELDS = ['id', 'name', 'category', 'access_token', 'tasks', 'link', 'username'];
-const ACCOUNT_DEFAULTS = ['id', 'name', 'category', 'access_token', 'tasks'];
-const USER = scalars('User', USER_FIELDS);
-const ACCOUNT = scalars('Page', ACCOUNT_FIELDS);
+const ACCOUNT_DEFAULTS = ['id', 'name', 'category', 'category_list', 'access_token', 'tasks'];
+const ACCOUNT: ObjectType = {
+  name: 'Page',
+  fields: {
+    ...Object.fromEntries(ACCOUNT_FIELDS.map((name) => [name, SCALAR])),
+    category_list: { kind: 'object', type: scalars('PageCategory', ['id', 'name']) },
+  },
+};
 
 export function userNode(call: GraphCall, user: SeedUser): Record<string, unknown> {
   const requests = withId(parseFields(call.params.fields, ['id', 'name']));
   validate(requests, USER);
-  const fields = namesOf(requests);
-  const out: Record<string, unknown> = {};
-  for (const field of fields) {
-    // Without the `email` permission the field is silently left out, as on the real API.
-    if (field === 'email' && !hasScope(call.caller.record, 'email')) continue;
-    out[field] = user[field as keyof SeedUser];
-  }
-  return out;
+  const { record } = call.caller;
+  const allowed = requests.filter((r) => NEEDS[r.name] === undefined || hasScope(record, NEEDS[r.name] ?? ''));
+  const picture = allowed.find((r) => r.name === 'picture');
+  const value: Record<string, unknown> = {
+    ...user,
+    short_name: user.first_name,
+    name_format: '{first} {last}',
+    // The provider hands apps an app-scoped profile link, not the person's vanity URL.
+    link: `https://www.facebook.com/app_scoped_user_id/${user.id}/`,
+    ...(picture !== undefined ? { picture: { data: profilePicture(call.ctx, undefined, picture.type) } } : {}),
+  };
+  return project(call, value, allowed, USER);
 }
 
 export function userEdge(call: GraphCall, user: SeedUser, edge: string): unknown {
   if (edge === 'permissions') return permissions(call);
   if (edge === 'accounts') return accounts(call, user);
+  if (edge === 'businesses') return businessesEdge(call, user);
   throw nonexistingField(edge, 'User');
 }
 
@@ -71,9 +109,21 @@ function accounts(call: GraphCall, user: SeedUser): Paged<Record<string, unknown
       if (field === 'id') item.id = page.id;
       else if (field === 'access_token') item.access_token = ctx.tokens.pageTokenFor(caller.record, page.id).token;
       else if (field === 'tasks') item.tasks = [...tasks];
+      else if (field === 'category_list') item.category_list = categoryList(page.fields.get('category'));
       else if (page.fields.has(field)) item[field] = page.fields.get(field);
     }
-    return item;
+    return project(call, item, requests, ACCOUNT);
   });
   return { ...paged, data };
+}
+
+/**
+ * The Page's categories as `[{id, name}]`. The seed names one category per
+ * Page; its id is derived from the name (stable, numeric like the
+ * provider's), since the provider's own category ids are not published.
+ */
+function categoryList(category: unknown): { id: string; name: string }[] {
+  if (typeof category !== 'string') return [];
+  const hash = BigInt(`0x${createHash('sha256').update(category).digest('hex').slice(0, 16)}`);
+  return [{ id: String(100_000_000_000_000n + (hash % 900_000_000_000_000n)), name: category }];
 }

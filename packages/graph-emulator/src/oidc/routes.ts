@@ -6,6 +6,7 @@
  */
 import { Router } from 'express';
 import type { Context } from '../context';
+import { ALL_PERMISSIONS } from '../permissions';
 
 export const JWKS_PATH = '/.well-known/oauth/openid/jwks/';
 const DISCOVERY_PATH = '/.well-known/openid-configuration/';
@@ -22,7 +23,12 @@ export function oidcRouter(ctx: Context): Router {
       issuer: ctx.publicUrl,
       authorization_endpoint: `${ctx.publicUrl}/dialog/oauth/`,
       jwks_uri: `${ctx.publicUrl}${JWKS_PATH}`,
-      response_types_supported: ['code', 'id_token', 'token id_token'],
+      // Only what the dialog accepts (dialog/validate.ts): an OIDC client that picked
+      // `id_token` from here would be sent to an error page.
+      response_types_supported: ['code', 'token', 'code token'],
+      response_modes_supported: ['query', 'fragment'],
+      code_challenge_methods_supported: ['S256', 'plain'],
+      scopes_supported: ALL_PERMISSIONS,
       subject_types_supported: ['pairwise'],
       id_token_signing_alg_values_supported: ['RS256'],
       claims_supported: [

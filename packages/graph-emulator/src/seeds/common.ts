@@ -162,9 +162,11 @@ export function people(adaAlso: SeedRole[] = []): SeedUser[] {
       id: U.ada,
       name: 'Ada Lovelace',
       first_name: 'Ada',
+      middle_name: 'King',
       last_name: 'Lovelace',
       email: 'ada@example.com',
       roles: [{ pageId: P.bakery, tasks: [...ALL_TASKS] }, { pageId: P.sparse, tasks: [...ALL_TASKS] }, ...adaAlso],
+      businesses: [SEED_IDS.businesses.somervilleWorks],
     },
     {
       id: U.grace,
@@ -175,7 +177,7 @@ export function people(adaAlso: SeedRole[] = []): SeedUser[] {
       roles: [
         { pageId: P.cafe, tasks: [...ALL_TASKS] },
         // A shared page with a narrower role.
-        { pageId: P.bakery, tasks: ['ANALYZE', 'MODERATE', 'CREATE_CONTENT'] },
+        { pageId: P.bakery, tasks: ['ANALYZE', 'CREATE_CONTENT', 'MODERATE'] },
       ],
     },
     { id: U.alan, name: 'Alan Turing', first_name: 'Alan', last_name: 'Turing', email: 'alan@example.com', roles: [] },

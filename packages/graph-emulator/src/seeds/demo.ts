@@ -8,7 +8,7 @@ import { mediaPath } from '../media/sign';
 import { ALL_TASKS } from '../permissions';
 import { BAKERY_IDENTITY, BAKERY_WEEKDAYS, deepFreeze, openingHours, people, sameHours } from './common';
 import { demoBakeryFeed, demoCafeFeed, demoRepairFeed } from './demo-posts';
-import { extraPages } from './extra';
+import { extraBusinesses, extraPages } from './extra';
 import { SEED_IDS } from './ids';
 import type { Seed, SeedPage } from './types';
 
@@ -81,4 +81,5 @@ const stall: SeedPage = {
 export const DEMO_SEED: Seed = deepFreeze({
   users: people([{ pageId: P.stall, tasks: [...ALL_TASKS] }]),
   pages: [bakery, repairs, cafe, stall, ...extraPages()],
+  businesses: extraBusinesses(P.bakery),
 });

@@ -2,10 +2,12 @@
  * Seeded people whose Pages the app reaches with difficulty, as on the real
  * provider: one whose Pages belong to a business portfolio only (so
  * `/me/accounts` lists nothing for them), and one with many Pages (so the
- * app has to follow `/me/accounts` paging over several calls).
+ * app has to follow `/me/accounts` paging over several calls). The portfolio
+ * (in every seed) owns the shop and the bakery and works for the studio;
+ * Ada belongs to it too, so her bakery is reached both ways.
  */
 import { ALL_TASKS } from '../permissions';
-import type { SeedPage, SeedUser } from './types';
+import type { SeedBusiness, SeedPage, SeedUser } from './types';
 
 export const EXTRA_IDS = Object.freeze({
   users: Object.freeze({
@@ -19,7 +21,25 @@ export const EXTRA_IDS = Object.freeze({
     portfolioShop: '1200000000000001',
     portfolioStudio: '1200000000000002',
   }),
+  businesses: Object.freeze({
+    /** Owns `portfolioShop` and the bakery, works for `portfolioStudio`; Somerville and Ada belong to it. */
+    somervilleWorks: '1400000000000001',
+  }),
 });
+
+/** The portfolio; `bakeryId` is the bakery of every seed (./ids.ts, which imports this file). */
+export function extraBusinesses(bakeryId: string): SeedBusiness[] {
+  const P = EXTRA_IDS.pages;
+  return [
+    {
+      id: EXTRA_IDS.businesses.somervilleWorks,
+      name: 'Somerville Works',
+      owned_pages: [P.portfolioShop, bakeryId],
+      client_pages: [P.portfolioStudio],
+      tasks: [...ALL_TASKS],
+    },
+  ];
+}
 
 export const MANY_PAGES = 30;
 
@@ -52,7 +72,7 @@ export function extraUsers(): SeedUser[] {
       last_name: 'Somerville',
       email: 'mary.somerville@example.com',
       roles: [],
-      businessPages: [EXTRA_IDS.pages.portfolioShop, EXTRA_IDS.pages.portfolioStudio],
+      businesses: [EXTRA_IDS.businesses.somervilleWorks],
     },
     {
       id: U.fairfax,

@@ -19,4 +19,6 @@ export const SEED_IDS = Object.freeze({
     stall: '109900000000001',
     ...EXTRA_IDS.pages,
   }),
+  /** Business portfolios, in every seed. */
+  businesses: EXTRA_IDS.businesses,
 });

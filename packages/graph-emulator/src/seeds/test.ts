@@ -7,7 +7,7 @@
  * control (README#seeds); the demo never shows it.
  */
 import { BAKERY_IDENTITY, BAKERY_WEEKDAYS, deepFreeze, openingHours, people, sameHours, withMedia } from './common';
-import { extraPages } from './extra';
+import { extraBusinesses, extraPages } from './extra';
 import { SEED_IDS } from './ids';
 import { BAKERY_MEDIA, CAFE_MEDIA } from './test-media';
 import { bakeryFeed, cafeFeed } from './test-posts';
@@ -56,4 +56,5 @@ const cafe: SeedPage = {
 export const TEST_SEED: Seed = deepFreeze({
   users: people(),
   pages: [bakery, sparse, cafe, ...extraPages()],
+  businesses: extraBusinesses(P.bakery),
 });

@@ -91,17 +91,31 @@ export interface SeedUser {
   id: string;
   name: string;
   first_name: string;
+  /** Omitted when the person has none, as the provider does. */
+  middle_name?: string;
   last_name: string;
   email: string;
   roles: SeedRole[];
   /**
-   * Pages the person reaches only through a business portfolio: the real
-   * `/me/accounts` does not list them, and no page token comes from them.
+   * Business portfolios the person belongs to (ids of `Seed.businesses`). Their Pages are not in the
+   * person's `/me/accounts`; with `business_management` granted they are read through `/me/businesses`
+   * and each portfolio's `owned_pages` and `client_pages`, and give a page token.
    */
-  businessPages?: string[];
+  businesses?: string[];
+}
+
+/** A business portfolio (Business Manager): the Pages it owns and the Pages of clients it works for. */
+export interface SeedBusiness {
+  id: string;
+  name: string;
+  owned_pages: string[];
+  client_pages: string[];
+  /** What a member's role through the portfolio lets them do on its Pages. */
+  tasks: string[];
 }
 
 export interface Seed {
   users: SeedUser[];
   pages: SeedPage[];
+  businesses?: SeedBusiness[];
 }

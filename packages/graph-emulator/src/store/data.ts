@@ -3,7 +3,7 @@
  * feeds. `reset()` returns to the seed, `load()` switches to another; tests change single page fields with
  * `setPageField` (e.g. to inject HTML-looking text).
  */
-import type { Seed, SeedPost, SeedRole, SeedUser } from '../seed';
+import type { Seed, SeedBusiness, SeedPost, SeedRole, SeedUser } from '../seed';
 
 /** Fields a Page node has in the emulator. Anything else is a "nonexisting field". */
 export const PAGE_FIELDS: readonly string[] = Object.freeze([
@@ -44,6 +44,7 @@ export interface PageState {
 export class DataStore {
   private users = new Map<string, SeedUser>();
   private pages = new Map<string, PageState>();
+  private businesses = new Map<string, SeedBusiness>();
 
   constructor(private seed: Seed) {
     this.reset();
@@ -61,6 +62,7 @@ export class DataStore {
     this.pages = new Map(
       copy.pages.map(({ id, feed, ...rest }) => [id, { id, feed, fields: new Map(Object.entries(rest)) }]),
     );
+    this.businesses = new Map((copy.businesses ?? []).map((b) => [b.id, b]));
   }
 
   user(id: string): SeedUser | undefined {
@@ -91,6 +93,23 @@ export class DataStore {
       const page = this.pages.get(r.pageId);
       return page === undefined ? [] : [{ page, tasks: r.tasks }];
     });
+  }
+
+  /** The portfolios the user belongs to, in the user's order. */
+  businessesOf(userId: string): SeedBusiness[] {
+    const ids = this.users.get(userId)?.businesses ?? [];
+    return ids.flatMap((id) => this.businesses.get(id) ?? []);
+  }
+
+  /** A portfolio the user belongs to, by id; undefined for any other id. */
+  memberBusiness(userId: string, businessId: string): SeedBusiness | undefined {
+    return this.businessesOf(userId).find((b) => b.id === businessId);
+  }
+
+  /** The user's tasks on a Page through one of their portfolios (owned or client), or undefined. */
+  portfolioTasks(userId: string, pageId: string): string[] | undefined {
+    return this.businessesOf(userId).find((b) => b.owned_pages.includes(pageId) || b.client_pages.includes(pageId))
+      ?.tasks;
   }
 
   setPageField(pageId: string, field: string, value: unknown): void {

@@ -19,6 +19,19 @@ export interface DialogRequest {
   challenge?: { value: string; method: ChallengeMethod };
   /** OpenID Connect `nonce`, echoed in the ID token. */
   nonce?: string;
+  /** What the redirect carries (`response_type`); docs/provider-interface.md#redirect-fragment. */
+  response: ResponseTypes;
+  /** `auth_type=rerequest`: permissions declined before are asked again. */
+  rerequest: boolean;
+  /** `auth_type=reauthenticate`: the person confirms their password first. */
+  reauthenticate: boolean;
+}
+
+/** The manual flow's `response_type` values: `code`, `token`, and `granted_scopes` added to either. */
+export interface ResponseTypes {
+  code: boolean;
+  token: boolean;
+  grantedScopes: boolean;
 }
 
 /** Like the real dialog, an abandoned login page goes stale after a while. */

@@ -74,7 +74,11 @@ export class TokenStore {
   }
 
   /** The page token for `pageId` derived from a (valid) user token. */
-  pageTokenFor(user: TokenRecord, pageId: string): TokenRecord {
+  /**
+   * `viaPortfolio`: the person reaches the Page through a business portfolio, which the dialog's page step
+   * does not list; the page token then covers that Page whatever the step chose.
+   */
+  pageTokenFor(user: TokenRecord, pageId: string, viaPortfolio = false): TokenRecord {
     const known = this.derived.get(user.token)?.get(pageId);
     const existing = known === undefined ? undefined : this.tokens.get(known);
     if (existing !== undefined && existing.revoked === undefined && !isPast(existing.expiresAt, this.now())) {
@@ -92,7 +96,7 @@ export class TokenStore {
       expiresAt: user.longLived ? null : user.expiresAt,
       longLived: user.longLived,
       grantId: user.grantId,
-      ...(user.pages !== undefined ? { pages: user.pages } : {}),
+      ...(user.pages !== undefined ? { pages: viaPortfolio ? [...user.pages, pageId] : user.pages } : {}),
       parent: user.token,
     });
     const byPage = this.derived.get(user.token) ?? new Map<string, string>();
@@ -164,6 +168,19 @@ export class TokenStore {
       if (known === undefined || record.issuedAt < known) since.set(record.clientId, record.issuedAt);
     }
     return since;
+  }
+
+  /**
+   * What the person declined at their latest login to this app: the dialog
+   * does not ask for it again unless the app says `auth_type=rerequest`
+   * (docs/provider-interface.md#login-dialog).
+   */
+  declinedBefore(userId: string, clientId: string): readonly string[] {
+    let latest: TokenRecord | undefined;
+    for (const record of this.tokens.values()) {
+      if (record.kind === 'user' && record.userId === userId && record.clientId === clientId) latest = record;
+    }
+    return latest?.declined ?? [];
   }
 
   private *matching(filter: TokenFilter): Generator<TokenRecord> {

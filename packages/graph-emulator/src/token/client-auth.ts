@@ -40,7 +40,7 @@ function sameSecret(a: string, b: string): boolean {
 
 /**
  * The authenticated client, or the provider's error: 101 for a missing or
- * unknown client id, 100 "Error validating client secret." for a bad secret.
+ * unknown client id, 1 "Error validating client secret." for a bad secret.
  */
 export function authenticateClient(ctx: Context, req: Request, params: Record<string, string>): EmulatorClient {
   const basic = parseBasic(req.get('authorization'));
@@ -57,7 +57,8 @@ export function authenticateClient(ctx: Context, req: Request, params: Record<st
   const secrets = [basic?.secret, params.client_secret].filter((s): s is string => s !== undefined);
   if (secrets.length === 0) throw new GraphError({ code: 100, message: 'Missing client_secret parameter.' });
   if (!secrets.every((s) => sameSecret(s, client.clientSecret))) {
-    throw new GraphError({ code: 100, message: 'Error validating client secret.' });
+    // As client libraries report it from the provider: code 1 at 400, which retrying cannot fix.
+    throw new GraphError({ code: 1, status: 400, transient: false, message: 'Error validating client secret.' });
   }
   return client;
 }

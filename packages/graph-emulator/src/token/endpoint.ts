@@ -2,7 +2,8 @@
  * `/oauth/access_token` (https://developers.facebook.com/docs/facebook-login/guides/advanced/manual-flow#confirm):
  * the authorization-code exchange (RFC 6749 §4.1.3, with PKCE) and the
  * long-lived token exchange (`grant_type=fb_exchange_token`,
- * https://developers.facebook.com/docs/facebook-login/guides/access-tokens/get-long-lived).
+ * https://developers.facebook.com/docs/facebook-login/guides/access-tokens/get-long-lived)
+ * and the app token (`grant_type=client_credentials`, docs/provider-interface.md#app-tokens).
  * GET with a query or POST with a form, as the real endpoint accepts both.
  */
 import type { Request, Response } from 'express';
@@ -14,6 +15,7 @@ import type { CodeRecord } from '../store/codes';
 import { unknownTokenError } from '../store/token-errors';
 import type { TokenRecord } from '../store/tokens';
 import type { EmulatorClient } from '../types';
+import { appTokenFor } from './app-token';
 import { authenticateClient } from './client-auth';
 import { idTokenFor } from './id-token';
 import { checkVerifier } from './pkce';
@@ -33,6 +35,13 @@ export async function tokenEndpoint(ctx: Context, req: Request, res: Response): 
     throw new GraphError({ code: 100, message: `Param ${repeated[0]} must be a single value.` });
   const client = authenticateClient(ctx, req, params);
   const grant = params.grant_type;
+  // RFC 6749 §5.1: token responses must not be cached.
+  res.set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' });
+  if (grant === 'client_credentials') {
+    // An app token never expires, so the provider sends no expires_in (docs/provider-interface.md#app-tokens).
+    sendJson(res, 200, { access_token: appTokenFor(client), token_type: 'bearer' });
+    return;
+  }
   let record: TokenRecord;
   let idToken: string | undefined;
   if (grant === 'fb_exchange_token') record = exchangeForLongLived(ctx, client, params);
@@ -41,8 +50,6 @@ export async function tokenEndpoint(ctx: Context, req: Request, res: Response): 
     record = redeemed.record;
     idToken = await idTokenFor(ctx, redeemed.code);
   } else throw new GraphError({ code: 100, message: `Unsupported grant_type: ${grant.slice(0, 100)}` });
-  // RFC 6749 §5.1: token responses must not be cached.
-  res.set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' });
   sendJson(res, 200, {
     access_token: record.token,
     token_type: 'bearer',

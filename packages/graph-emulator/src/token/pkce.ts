@@ -23,7 +23,8 @@ export function checkVerifier(code: CodeRecord, verifier: string | undefined, pr
     // RFC 9700 §4.8.2 (PKCE downgrade): a verifier without a challenge at the
     // authorization request must be refused.
     if (verifier !== undefined) {
-      if (profile === 'facebook') throw new GraphError({ code: 1, status: 400, message: VERIFIER_WITHOUT_CHALLENGE });
+      if (profile === 'facebook')
+        throw new GraphError({ code: 1, status: 400, transient: false, message: VERIFIER_WITHOUT_CHALLENGE });
       throw new GraphError({
         code: 100,
         message: 'code_verifier was sent but the authorization request had no code_challenge.',

@@ -2,7 +2,8 @@
  * What a webhook delivery carries, as the provider sends it ("Webhooks — Get
  * Started", "Webhooks for Pages", the Page webhooks reference, `feed` field):
  * `{"object":"page","entry":[{"id","time","changes":[{"field":"feed","value":{…}}]}]}`,
- * signed in `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the body keyed by the app secret>`.
+ * signed in `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the body keyed by the app secret>` and,
+ * as the provider still sends it beside that, `X-Hub-Signature: sha1=<hex HMAC-SHA1>`.
  *
  * Quirk reproduced: the provider signs (and sends) an *escaped* form of the
  * JSON: every non-ASCII character as `\uXXXX` with lowercase hex digits, and
@@ -52,7 +53,7 @@ export function providerJson(value: unknown): string {
   );
 }
 
-/** The header value: `sha256=` and the lowercase hex HMAC-SHA256 of the raw body, keyed by the app secret. */
-export function signatureOf(body: string, appSecret: string): string {
-  return `sha256=${createHmac('sha256', appSecret).update(body, 'utf8').digest('hex')}`;
+/** The header value: `sha256=` (or `sha1=`) and the lowercase hex HMAC of the raw body, keyed by the app secret. */
+export function signatureOf(body: string, appSecret: string, algorithm: 'sha256' | 'sha1' = 'sha256'): string {
+  return `${algorithm}=${createHmac(algorithm, appSecret).update(body, 'utf8').digest('hex')}`;
 }

@@ -74,7 +74,9 @@ export class Webhooks {
 
   settingsOf(clientId: string): WebhookSettings | undefined {
     const found = this.settings.get(clientId);
-    return found === undefined ? undefined : { url: found.url, verifyToken: found.verifyToken };
+    if (found === undefined) return undefined;
+    const { url, verifyToken, fields } = found;
+    return { url, verifyToken, ...(fields !== undefined ? { fields: [...fields] } : {}) };
   }
 
   /**
@@ -190,6 +192,7 @@ export class Webhooks {
       url: settings.url,
       body,
       signature: signatureOf(body, client.clientSecret),
+      signatureSha1: signatureOf(body, client.clientSecret, 'sha1'),
     });
     this.attempt(record);
   }
@@ -198,8 +201,17 @@ export class Webhooks {
   redeliver(id: string): boolean {
     const original = this.records.find((r) => r.id === id && r.kind === 'event');
     if (original === undefined) return false;
-    const { kind, clientId, url, body, signature } = original;
-    this.attempt(this.record({ kind, clientId, url, body, ...(signature !== undefined ? { signature } : {}) }));
+    const { kind, clientId, url, body, signature, signatureSha1 } = original;
+    this.attempt(
+      this.record({
+        kind,
+        clientId,
+        url,
+        body,
+        ...(signature !== undefined ? { signature } : {}),
+        ...(signatureSha1 !== undefined ? { signatureSha1 } : {}),
+      }),
+    );
     return true;
   }
 
@@ -210,6 +222,7 @@ export class Webhooks {
       'Content-Type': 'application/json',
       'User-Agent': 'facebookexternalua',
       'X-Hub-Signature-256': record.signature ?? '',
+      'X-Hub-Signature': record.signatureSha1 ?? '',
     };
     void this.sender.send(new URL(record.url), 'POST', headers, record.body).then((result) => {
       record.attempts.push({ at: this.now(), status: result.status, ...(result.error ? { error: result.error } : {}) });

@@ -1,0 +1,34 @@
+import type { AppContext } from '../context';
+import { BUSINESS_SCOPE } from '../graph/provider';
+import type { ReadGate } from '../graph/client';
+import type { PageList } from '../graph/schemas';
+import { GraphApiError } from '../graph/errors';
+
+/**
+ * The picker's list with the Pages of the person's business portfolios, which `/me/accounts` leaves out
+ * (docs/provider-interface.md#portfolio-pages). Asked for only when the person granted `business_management`
+ * (`scopes`, as the provider listed them at login); the provider refusing it anyway (removed since, or the
+ * App Review lacking) is no failure: the list stays as `/me/accounts` gave it, marked `refused`, so the
+ * picker says how to see them.
+ */
+export async function withPortfolioPages(
+  ctx: Pick<AppContext, 'graph'>,
+  accounts: PageList,
+  userToken: string,
+  scopes: readonly string[] | undefined,
+  gate: ReadGate,
+): Promise<PageList> {
+  if (!scopes?.includes(BUSINESS_SCOPE)) return accounts;
+  const portfolio = await ctx.graph.listPortfolioPages(userToken, gate).catch((err: unknown) => {
+    if (err instanceof GraphApiError && err.kind === 'permission') return undefined;
+    throw err;
+  });
+  if (!portfolio) return { ...accounts, portfolios: 'refused' };
+  // A Page also in /me/accounts keeps that entry: it carries the person's own role (`tasks`).
+  const listed = new Set(accounts.pages.map((p) => p.id));
+  return {
+    pages: [...accounts.pages, ...portfolio.pages.filter((p) => !listed.has(p.id))],
+    cut: accounts.cut || portfolio.cut,
+    portfolios: 'listed',
+  };
+}
