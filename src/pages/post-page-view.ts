@@ -1,4 +1,4 @@
-import type { Comment, CommentsPage, PostDetails } from '../graph/schemas';
+import type { Comment, PostDetails } from '../graph/schemas';
 import { REACTION_KINDS } from '../graph/schemas';
 import { permissionWords, PROVIDER_NAME } from '../words';
 import type { CommentsRead } from './load-post';
