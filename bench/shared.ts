@@ -158,6 +158,8 @@ export async function load(
   url: string,
   cookies: string[],
   opts: Pick<Options, 'connections' | 'duration'>,
+  /** What each request asks for: the page view unless told. */
+  target = `/pages/${BAKERY}`,
 ): Promise<Load> {
   let i = 0;
   const result = await autocannon({
@@ -167,7 +169,7 @@ export async function load(
     requests: [
       {
         method: 'GET',
-        path: `/pages/${BAKERY}`,
+        path: target,
         setupRequest: (req) =>
           cookies.length ? { ...req, headers: { ...req.headers, cookie: cookies[i++ % cookies.length]! } } : req,
       },

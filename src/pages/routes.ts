@@ -4,16 +4,16 @@ import { BadRequestError, NotConnectedError } from '../errors';
 import { GraphApiError } from '../graph/errors';
 import { BUSINESS_SCOPE } from '../graph/provider';
 import { cursorSchema, MAX_CURSOR, type PageList } from '../graph/schemas';
-import { pageIdParam, singleParam } from '../http/params';
+import { pageIdParam, postIdParam, singleParam } from '../http/params';
 import type { PageAccess, UserAccess } from '../session/access';
 import { requireCsrf } from '../session/csrf';
 import { sessionIdOf } from '../session/middleware';
 import { save } from '../session/persist';
 import { connectChosenPage } from './connect';
 import { MAX_QUERY, toPickerView } from './picker-view';
-import { showFeed, showInsights, showPage } from './fragments';
+import { makePost, showFeed, showInsights, showPage, showPost } from './fragments';
 import { imageFilter } from './images';
-import { loadPageInsights } from './insights-load';
+import { loadPageInsights, loadPostViewers } from './insights-load';
 import { blockedView, toInsightsView } from './insights-view';
 import { sessionRateLimit } from './limits';
 import {
@@ -27,7 +27,10 @@ import {
   readPage,
   type PageShown,
 } from './load';
-import { providerWeb, toFeedView, toPageView, type ViewOptions } from './view-model';
+import { formatCount, providerWeb, toFeedView, toPageView, type ViewOptions } from './view-model';
+import { loadPost } from './load-post';
+import { toPostPageView } from './post-page-view';
+import { commentIdSchema } from '../graph/schemas';
 import { PROVIDER_NAME, permissionWords } from '../words';
 
 /**
@@ -65,6 +68,8 @@ export function pageRoutes(ctx: AppContext): Router {
   router.get('/:pageId/feed', (req, res) => olderPosts(ctx, req, res, { images, web }));
   router.get('/:pageId/feed/fresh', (req, res) => freshPosts(ctx, req, res, { images, web }));
   router.get('/:pageId/insights', (req, res) => insights(ctx, req, res));
+  const media = imageFilter(ctx.config.mediaOrigins);
+  router.get('/:pageId/posts/:postId', (req, res) => post(ctx, req, res, { images, web }, media));
   return router;
 }
 
@@ -149,6 +154,62 @@ async function page(ctx: AppContext, req: Request, res: Response, shown: Shown):
   res.render('page', pageLocals(ctx, req.app, access, outcome, shown));
 }
 
+/** A post of its own: what the session holds for its page, the load, what the load taught the session, the view. */
+async function post(ctx: AppContext, req: Request, res: Response, links: Shown, media: Shown['images']): Promise<void> {
+  const pageId = req.params.pageId as string;
+  const postId = postIdParam(pageId, req.params.postId);
+  const after = cursor(req.query, 'after', COMMENTS_LINK);
+  const replies = commentId(req.query, postId);
+  const access = ctx.connections.pageAccess(req, pageId);
+  const token = pageTokenOrRedirect(ctx, req, res, access);
+  if (!token) return;
+  // The post's viewers are the insights' read, beside the post's: their own cache entry, nothing when not granted.
+  const [{ outcome, changes }, viewers] = await Promise.all([
+    loadPost(ctx, access, token, postId, { after, replies }),
+    loadPostViewers(ctx, access, token, postId),
+  ]);
+  ctx.connections.applyPageChanges(req, pageId, { ...viewers.changes, ...changes });
+  if ('error' in outcome) {
+    // The provider refusing a cursor or comment id the link brought: an old or edited link.
+    if (after !== undefined || replies !== undefined) staleCursor(outcome.error);
+    throw outcome.error;
+  }
+  const { post, comments } = outcome;
+  const toView = () => toPostPageView(post, comments, { ...links, media, pageId, after });
+  // The plain view is the same for every session served these answers: made once (./fragments).
+  const plain = after === undefined && replies === undefined;
+  const first = 'page' in comments ? comments.page : undefined;
+  const shown = plain ? showPost(req.app, post, first, toView) : makePost(req.app, toView);
+  const name = access.name || `Page ${pageId}`;
+  res.render('post', {
+    title: `${name}: post of ${shown.view.post.timeText}`,
+    page: { id: pageId, name },
+    pageHref: shown.view.pageHref,
+    postId,
+    body: shown.body,
+    viewers:
+      'viewers' in viewers.outcome
+        ? formatCount(viewers.outcome.viewers, 'person viewed this post', 'people viewed this post')
+        : undefined,
+    live: access.live,
+    liveSince: ctx.now(),
+  });
+}
+
+const COMMENTS_LINK =
+  'This link to more comments is incomplete or was changed. Go back to the post and open the comments from there.';
+
+/** `replies`: a comment of this post (`{post number}_{n}`); anything else is a changed link. */
+function commentId(query: Request['query'], postId: string): string | undefined {
+  const value = singleParam(query, 'replies', 80);
+  if (value === undefined) return undefined;
+  if (!commentIdSchema.safeParse(value).success || value.split('_')[0] !== postId.split('_')[1])
+    throw new BadRequestError(
+      'This link to replies is incomplete or was changed. Go back to the post and open them from there.',
+    );
+  return value;
+}
+
 function pageLocals(ctx: AppContext, app: Application, access: PageAccess, loaded: PageShown, shown: Shown): object {
   const { details, feed, refusal, fallbackName } = loaded;
   // A view of a refusal's fallback (no cached answer to key it by) is made for this view alone.
@@ -229,13 +290,10 @@ async function freshPosts(ctx: AppContext, req: Request, res: Response, shown: S
 
 async function olderPosts(ctx: AppContext, req: Request, res: Response, shown: Shown): Promise<void> {
   const pageId = req.params.pageId as string;
-  const after = cursor(req.query, 'after');
-  const before = cursor(req.query, 'before');
+  const after = cursor(req.query, 'after', POSTS_LINK);
+  const before = cursor(req.query, 'before', POSTS_LINK);
   const offset = feedOffset(req.query);
-  if (!after === !before)
-    throw new BadRequestError(
-      'This link to more posts is incomplete or was changed. Go back to the page and open the posts from there.',
-    );
+  if (!after === !before) throw new BadRequestError(POSTS_LINK);
   const access = ctx.connections.pageAccess(req, pageId);
   const token = pageTokenOrRedirect(ctx, req, res, access);
   if (!token) return;
@@ -272,13 +330,14 @@ function staleCursor(err: unknown): never {
   throw err;
 }
 
-function cursor(query: Request['query'], name: string): string | undefined {
+const POSTS_LINK =
+  'This link to more posts is incomplete or was changed. Go back to the page and open the posts from there.';
+
+/** A cursor from our own link, checked before any upstream call; `problem` says what a changed one was for. */
+function cursor(query: Request['query'], name: string, problem: string): string | undefined {
   const value = singleParam(query, name, MAX_CURSOR);
   if (value === undefined) return undefined;
-  if (!cursorSchema.safeParse(value).success)
-    throw new BadRequestError(
-      'This link to more posts is incomplete or was changed. Go back to the page and open the posts from there.',
-    );
+  if (!cursorSchema.safeParse(value).success) throw new BadRequestError(problem);
   return value;
 }
 

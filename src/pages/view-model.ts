@@ -78,6 +78,8 @@ export interface PostView {
   /** "12 reactions", "3 comments", "1 share": the non-zero counts. */
   counts: string[];
   permalink?: string;
+  /** The post's own page here (its counts and "+N" lead there); only for the Page's own post ids. */
+  href?: string;
 }
 
 export interface FeedView {
@@ -415,7 +417,13 @@ export function toFeedView(
 ): FeedView {
   const cursors = feed.paging?.cursors;
   const offset = where === 'first' ? 0 : options.offset;
-  const posts = feed.data.map((p) => toPostView(p, options));
+  const base = options.pageId === undefined ? undefined : `/pages/${encodeURIComponent(options.pageId)}`;
+  const posts = feed.data.map((p) => {
+    const view = toPostView(p, options);
+    if (base !== undefined && p.id.startsWith(`${options.pageId}_`))
+      view.href = `${base}/posts/${encodeURIComponent(p.id)}`;
+    return view;
+  });
   const view: FeedView = {
     posts,
     // A cursor alone does not mean there is more: the provider says so with next/previous.
@@ -424,7 +432,6 @@ export function toFeedView(
     end: !feed.paging?.next && posts.length > 0,
   };
   if (offset !== undefined && posts.length > 0) view.position = `Posts ${offset + 1}–${offset + posts.length}`;
-  const base = options.pageId === undefined ? undefined : `/pages/${encodeURIComponent(options.pageId)}`;
   if (base !== undefined && view.after !== undefined) {
     const at = offset === undefined ? '' : `&offset=${offset + posts.length}`;
     view.older = `${base}/feed?after=${encodeURIComponent(view.after)}${at}`;
