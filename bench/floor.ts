@@ -113,6 +113,7 @@ async function main(): Promise<void> {
       pageHref: view.pageHref,
       postId: post[0].id,
       body: postBody({ view }),
+      viewers: undefined,
     });
   });
   const server = app.listen(Number(process.env.PORT), '127.0.0.1', () => process.stdout.write('floor listening\n'));
