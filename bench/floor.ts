@@ -6,7 +6,10 @@
  * With FLOOR_READS=each it is the cold floor: the same two reads upstream (the app's Graph client, keep-alive)
  * for every request, then the same rendering — what a cold view costs with nothing of the app around it.
  *
- * Env: PORT, GRAPH_URL, PAGE_ID, PAGE_TOKEN (comma-separated: taken in turn), APP_SECRET, FLOOR_READS.
+ * With POST_ID it is the post floor too: that post and its first comments read once, and `views/post.ejs` rendered
+ * from the same view model the app makes (`toPostPageView`) on every request — the post page's work without the app.
+ *
+ * Env: PORT, GRAPH_URL, PAGE_ID, PAGE_TOKEN (comma-separated: taken in turn), APP_SECRET, FLOOR_READS, POST_ID.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,6 +20,7 @@ import { RenderedHtml } from '../src/html';
 import { englishLocale } from '../src/i18n/catalogs';
 import { templateOptions, useViews, VIEWS_DIR } from '../src/http/views';
 import { imageFilter } from '../src/pages/images';
+import { toPostPageView } from '../src/pages/post-page-view';
 import { toFeedView, toPageView, type FeedView, type PageView } from '../src/pages/view-model';
 
 function required(name: string): string {
@@ -44,6 +48,10 @@ async function main(): Promise<void> {
     return Promise.all([graph.pageDetails(token, pageId), graph.feed(token, pageId)]);
   };
   const [details, feed] = await read();
+  const postId = process.env.POST_ID;
+  const post = postId
+    ? await Promise.all([graph.post(tokens[0]!, postId), graph.comments(tokens[0]!, postId)])
+    : undefined;
   // FLOOR_READS=each: the cold floor, which reads the page upstream for every request as a cold view does.
   const readEach = process.env.FLOOR_READS === 'each';
   if (!readEach) graph.close();
@@ -72,8 +80,9 @@ async function main(): Promise<void> {
   // cached answer, src/pages/fragments.ts): each partial compiled once and called, which is what an include costs.
   const partial = (name: string) => {
     const file = path.join(VIEWS_DIR, 'partials', `${name}.ejs`);
-    const { root, escape } = templateOptions(app);
-    const render = ejs.compile(fs.readFileSync(file, 'utf8'), { filename: file, root, escape });
+    // `cache` as the app's views: an include inside the partial (a comment's) is compiled once too.
+    const { root, escape, cache } = templateOptions(app);
+    const render = ejs.compile(fs.readFileSync(file, 'utf8'), { filename: file, root, escape, cache });
     // In English, as the app renders a page for a browser that asks for no other language.
     return (data: object) => new RenderedHtml(render({ ...data, t: english.t, html: english.html }));
   };
@@ -94,6 +103,22 @@ async function main(): Promise<void> {
         render(res, { page: toPageView(d, '', { images }), feed: toFeedView(f, 'first', { images, pageId }) }),
       next,
     );
+  });
+  // The post page, as the app renders it, all of it on every request (the app makes its body once per cached
+  // answer): the view model, the post-page partial and views/post.ejs around it.
+  const postBody = partial('post-page');
+  app.get('/pages/:pageId/posts/:postId', (_req, res) => {
+    if (!post) return res.status(404).end();
+    const view = toPostPageView(post[0], { page: post[1] }, { images, media: images, pageId });
+    res.render('post', {
+      ...data,
+      title: `${page.name}: post`,
+      page: { id: pageId, name: page.name },
+      pageHref: view.pageHref,
+      postId: post[0].id,
+      body: postBody({ view }),
+      viewers: undefined,
+    });
   });
   const server = app.listen(Number(process.env.PORT), '127.0.0.1', () => process.stdout.write('floor listening\n'));
   process.on('SIGTERM', () => server.close(() => process.exit(0)));

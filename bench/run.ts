@@ -6,7 +6,7 @@
  *
  *   npm run bench -- [--latency 50] [--connections 10] [--duration 10] [--sessions 50]
  *                    [--flow-seconds 5] [--flow-concurrency 4] [--memory 10000,100000] [--slices 3] [--profile]
- *                    [--posts 30] [--scale-seconds 20] [--streams 1000] [--only cold,flow,warm,observe,scaleout,freshness,streams,memory]
+ *                    [--posts 30] [--scale-seconds 20] [--streams 1000] [--only cold,flow,warm,post,observe,scaleout,freshness,streams,memory]
  *
  * Warm view and floor are measured in alternating slices (duration / slices
  * each) so both see the same background load; the cost per view comes from the
@@ -21,6 +21,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { DEFAULT_SEED } from '@pagelight/graph-emulator';
 import { control } from '../test/support/emulator';
 import {
   freePort,
@@ -69,6 +70,8 @@ const TARGETS = {
   coldCpu: 1.25,
   /** App CPU per warm view ÷ the floor's CPU per request. */
   warmCost: 1.3,
+  /** App CPU per warm post view ÷ the post floor's CPU per request (the same rule as the page view's). */
+  postCost: 1.3,
   /** App CPU per warm view in German or Arabic ÷ per warm view in English (docs/architecture.md#languages). */
   languageCost: 1.1,
 } as const;
@@ -233,7 +236,7 @@ async function loginFlows(bench: Bench, app: Child): Promise<Row> {
  * The floor process (bench/floor.ts) with freshly issued page tokens: it reads the page once at start, or
  * (`reads: 'each'`, the cold floor) for every request, taking `tokens` tokens in turn.
  */
-async function startFloor(bench: Bench, cold?: { reads: 'each'; tokens: number }): Promise<Child> {
+async function startFloor(bench: Bench, cold?: { reads: 'each'; tokens: number }, postId?: string): Promise<Child> {
   const tokens: string[] = [];
   for (let i = 0; i < (cold?.tokens ?? 1); i++) {
     const issued = (await control(bench.emulatorUrl, 'POST', '/tokens', { userId: ADA, pageId: BAKERY })) as {
@@ -251,6 +254,7 @@ async function startFloor(bench: Bench, cold?: { reads: 'each'; tokens: number }
       PAGE_TOKEN: tokens.join(','),
       APP_SECRET: CREDENTIALS.appSecret,
       ...(cold ? { FLOOR_READS: cold.reads } : {}),
+      ...(postId ? { POST_ID: postId } : {}),
     },
   });
   bench.children.add(floor);
@@ -292,7 +296,7 @@ async function warmViewAndFloor(bench: Bench): Promise<Row[]> {
     floorCpu += cpuMs(floor) - before;
     for (const language of languages) {
       before = cpuMs(app);
-      languageRuns[language].push(await load(bench.appUrl, cookies, slice, language));
+      languageRuns[language].push(await load(bench.appUrl, cookies, slice, undefined, language));
       languageCpu[language] += cpuMs(app) - before;
     }
   }
@@ -343,6 +347,76 @@ async function warmViewAndFloor(bench: Bench): Promise<Row[]> {
         pass: languageRatio <= TARGETS.languageCost,
       };
     }),
+  ];
+}
+
+/** The post the post-page rows open: the bread class, an album of six photos with nine comments (demo seed). */
+const POST = DEFAULT_SEED.pages.find((p) => p.id === BAKERY)!.feed[2]!.id;
+
+/**
+ * Warm post view (cache on, comments granted) and the post floor (the same post and comments read once,
+ * `views/post.ejs` rendered from the same view model on every request), in alternating slices.
+ * @see docs/performance.md
+ */
+async function warmPostAndFloor(bench: Bench): Promise<Row[]> {
+  const { opts } = bench;
+  const L = opts.latency;
+  log(`warm post view (PAGE_CACHE_TTL=60, L=${L} ms) and post floor, alternating`);
+  const app = await startApp(bench, 60, 'post', {
+    FB_SCOPES: 'pages_show_list pages_read_engagement pages_read_user_content',
+  });
+  const cookies = await loginSessions(bench.appUrl, opts.sessions);
+  const floor = await startFloor(bench, undefined, POST);
+  const target = `/pages/${BAKERY}/posts/${POST}`;
+  // One view fills the cache every session shares (the same grant and role), as the page view's login does.
+  await fetch(`${bench.appUrl}${target}`, { headers: { cookie: cookies[0]! } });
+  const slices = Math.max(1, opts.slices);
+  const slice = { ...opts, duration: Math.max(1, Math.round(opts.duration / slices)) };
+  const appRuns: Load[] = [];
+  const floorRuns: Load[] = [];
+  await control(bench.emulatorUrl, 'POST', '/latency', { ms: L });
+  await control(bench.emulatorUrl, 'DELETE', '/log');
+  let appCpu = 0;
+  let floorCpu = 0;
+  for (let i = 0; i < slices; i++) {
+    let before = cpuMs(app);
+    appRuns.push(await load(bench.appUrl, cookies, slice, target));
+    appCpu += cpuMs(app) - before;
+    before = cpuMs(floor);
+    floorRuns.push(await load(`http://127.0.0.1:${bench.floorPort}`, [], slice, target));
+    floorCpu += cpuMs(floor) - before;
+  }
+  const appCalls = await calls(bench);
+  await control(bench.emulatorUrl, 'POST', '/latency', { ms: 0 });
+  const warm = { ...merge(appRuns), rss: rssMB(app) };
+  const floorLoad = { ...merge(floorRuns), rss: rssMB(floor) };
+  await stopChild(bench, floor);
+  await stopChild(bench, app);
+  const appPerView = appCpu / warm.requests;
+  const floorPerRequest = floorCpu / floorLoad.requests;
+  const costRatio = appPerView / floorPerRequest;
+  return [
+    {
+      scenario: `warm post view (cache on, L=${L} ms)`,
+      ...warm,
+      callsPerView: appCalls / warm.requests,
+      result: `${Math.round((warm.rps / floorLoad.rps) * 100)}% of the post floor's req/s`,
+      target: '0 upstream calls',
+      pass: appCalls === 0,
+    },
+    {
+      scenario: 'post floor (bare Express + views/post.ejs from the same view model)',
+      ...floorLoad,
+      callsPerView: 0,
+      target: '—',
+    },
+    {
+      scenario: 'warm cost per post view: app CPU per warm post view ÷ post floor CPU per request',
+      result: `${ratio(costRatio)} (${(appPerView * 1000).toFixed(0)} µs ÷ ${(floorPerRequest * 1000).toFixed(0)} µs)`,
+      figures: { costRatio, appCpuMsPerView: appPerView, floorCpuMsPerRequest: floorPerRequest },
+      target: `≤ ${TARGETS.postCost.toFixed(2)}`,
+      pass: costRatio <= TARGETS.postCost,
+    },
   ];
 }
 
@@ -400,7 +474,7 @@ function writeResults(rows: Row[], meta: { date: string; command: string; opts: 
 }
 
 /** The scenarios `--only` can name, in the order they run. */
-const SCENARIOS = ['cold', 'flow', 'warm', 'observe', 'scaleout', 'freshness', 'streams', 'memory'] as const;
+const SCENARIOS = ['cold', 'flow', 'warm', 'post', 'observe', 'scaleout', 'freshness', 'streams', 'memory'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 function selected(only: string): Set<Scenario> {
@@ -453,6 +527,7 @@ async function main(): Promise<void> {
       await stopChild(bench, cold.app);
     }
     if (run.has('warm')) rows.push(...(await warmViewAndFloor(bench)));
+    if (run.has('post')) rows.push(...(await warmPostAndFloor(bench)));
     if (run.has('observe')) rows.push(...(await observeCost(bench)));
     if (run.has('scaleout')) rows.push(...(await scaleOut(bench)));
     if (run.has('freshness')) rows.push(await freshness(bench));

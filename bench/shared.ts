@@ -158,6 +158,8 @@ export async function load(
   url: string,
   cookies: string[],
   opts: Pick<Options, 'connections' | 'duration'>,
+  /** What each request asks for: the page view unless told. */
+  target = `/pages/${BAKERY}`,
   language?: string,
 ): Promise<Load> {
   let i = 0;
@@ -168,7 +170,7 @@ export async function load(
     requests: [
       {
         method: 'GET',
-        path: `/pages/${BAKERY}`,
+        path: target,
         ...(language ? { headers: { 'accept-language': language } } : {}),
         setupRequest: (req) =>
           cookies.length ? { ...req, headers: { ...req.headers, cookie: cookies[i++ % cookies.length]! } } : req,

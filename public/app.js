@@ -14,7 +14,7 @@ var PAGE_LANG = document.documentElement.getAttribute('lang') || 'en';
 // how many new posts there are and swaps in the fresh first page of the feed. Without script the page
 // simply stays as loaded. Its words come with the page: one form per plural category of the language.
 (function () {
-  var notice = document.querySelector('.live-notice[data-events]');
+  var notice = document.querySelector('.live-notice[data-events][data-fresh]');
   if (!notice || !window.EventSource || !window.fetch) return;
   var button = notice.querySelector('button');
   var posts = document.getElementById('feed-posts');
@@ -48,6 +48,8 @@ var PAGE_LANG = document.documentElement.getAttribute('lang') || 'en';
     show();
   });
   source.addEventListener('feed-changed', show);
+  // A new comment changes a post's counts.
+  source.addEventListener('new-comment', show);
 
   button.addEventListener('click', function () {
     button.disabled = true;
@@ -60,6 +62,58 @@ var PAGE_LANG = document.documentElement.getAttribute('lang') || 'en';
         // Rendered by the server with the same escaping as the page itself.
         posts.innerHTML = html;
         count = 0;
+        button.hidden = true;
+        button.disabled = false;
+      })
+      .catch(function () {
+        window.location.reload();
+      });
+  });
+})();
+
+// A post page (docs/architecture.md#post-page): a comment added at the provider shows a button that swaps in the
+// post's comments as the server renders them now. Without script the page simply stays as loaded.
+(function () {
+  var notice = document.querySelector('.live-notice[data-events][data-post]');
+  if (!notice || !window.EventSource || !window.fetch || !window.DOMParser) return;
+  var button = notice.querySelector('button');
+  var section = document.getElementById('comments');
+  if (!button || !section) return;
+  var postId = notice.getAttribute('data-post');
+
+  var source = new EventSource(notice.getAttribute('data-events'));
+  source.addEventListener('new-comment', function (event) {
+    var data = {};
+    try {
+      data = JSON.parse(event.data);
+    } catch {
+      // Not ours to show.
+    }
+    if (data.postId !== postId) return;
+    button.textContent = 'New comments — Show';
+    button.hidden = false;
+  });
+
+  button.addEventListener('click', function () {
+    button.disabled = true;
+    // The newest comments: the post page itself, without a cursor.
+    fetch(window.location.pathname, { credentials: 'same-origin', headers: { Accept: 'text/html' } })
+      .then(function (res) {
+        if (!res.ok || res.redirected) throw new Error('not the post');
+        return res.text();
+      })
+      .then(function (html) {
+        var fresh = new DOMParser().parseFromString(html, 'text/html').getElementById('comments');
+        if (!fresh) throw new Error('not the post');
+        // Everything but the notice itself (whose stream stays open) comes from the server's rendering.
+        var keep = section.querySelector('.live-notice');
+        Array.prototype.slice.call(section.childNodes).forEach(function (node) {
+          if (node !== keep) section.removeChild(node);
+        });
+        Array.prototype.slice.call(fresh.childNodes).forEach(function (node) {
+          if (!(node.classList && node.classList.contains('live-notice')))
+            section.appendChild(document.importNode(node, true));
+        });
         button.hidden = true;
         button.disabled = false;
       })

@@ -120,6 +120,8 @@ function securityHeaders(config: Config) {
         styleSrc: ["'self'"],
         // The provider's image hosts (FB_IMAGE_ORIGINS) and nothing else: the views show no other images.
         imgSrc: ["'self'", ...config.imageOrigins],
+        // The provider's video hosts (FB_MEDIA_ORIGINS), for the videos of the post page, and nothing else.
+        mediaSrc: ["'self'", ...config.mediaOrigins],
         fontSrc: ["'self'"],
         connectSrc: ["'self'"],
         objectSrc: ["'none'"],

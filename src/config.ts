@@ -6,6 +6,8 @@ import {
   DEFAULT_AUTH_URL,
   DEFAULT_GRAPH_URL,
   DEFAULT_IMAGE_ORIGINS,
+  DEFAULT_MEDIA_ORIGINS,
+  COMMENTS_SCOPE,
   DEFAULT_SCOPES,
   JWKS_PATH,
   OPENID_SCOPE,
@@ -248,6 +250,7 @@ const envSchema = z
     SHUTDOWN_DRAIN_SECONDS: anyWholeNumber(0, 300).optional(),
     FB_GRAPH_URL: origin.default(DEFAULT_GRAPH_URL),
     FB_IMAGE_ORIGINS: imageOrigins.optional(),
+    FB_MEDIA_ORIGINS: imageOrigins.optional(),
     FB_JWKS_URL: httpUrl.optional(),
     REDIS_URL: redisUrl.default('redis://127.0.0.1:6379'),
     REDIS_PREFIX: z
@@ -336,11 +339,12 @@ function derive(vars: Vars) {
   const demo = vars.FB_APP_ID === undefined;
   // The demo runs the OIDC flow (so it exercises PKCE and the id_token against the emulator), and its
   // provider delivers webhooks, so its pages may be subscribed (docs/architecture.md#live-updates); its seed has
-  // a business portfolio, whose Pages the picker lists with business_management (docs/provider-interface.md#portfolio-pages).
+  // a business portfolio, whose Pages the picker lists with business_management (docs/provider-interface.md#portfolio-pages);
+  // it reads comments too (the opt-in pages_read_user_content).
   const scopes =
     vars.FB_SCOPES ??
     (demo
-      ? [OPENID_SCOPE, ...DEFAULT_SCOPES.split(' '), SUBSCRIBE_SCOPE, BUSINESS_SCOPE, INSIGHTS_SCOPE]
+      ? [OPENID_SCOPE, ...DEFAULT_SCOPES.split(' '), SUBSCRIBE_SCOPE, BUSINESS_SCOPE, INSIGHTS_SCOPE, COMMENTS_SCOPE]
       : DEFAULT_SCOPES.split(' '));
   const sessionSecrets = vars.SESSION_SECRET ?? [randomBytes(32).toString('base64url')];
   const baseUrl = vars.BASE_URL ?? `http://localhost:${vars.PORT}`;
@@ -363,6 +367,8 @@ function derive(vars: Vars) {
     graphUrl: vars.FB_GRAPH_URL,
     /** Origins whose images the pages show and the CSP's `img-src` lists; demo mode adds the emulator's. */
     imageOrigins: vars.FB_IMAGE_ORIGINS ?? DEFAULT_IMAGE_ORIGINS.split(' '),
+    /** Origins whose videos the post page plays and the CSP's `media-src` lists; demo mode adds the emulator's. */
+    mediaOrigins: vars.FB_MEDIA_ORIGINS ?? DEFAULT_MEDIA_ORIGINS.split(' '),
     scopes,
     /** Facebook Login for Business: the configuration the dialog logs in with (it holds the permissions). */
     configId: vars.FB_CONFIG_ID,
@@ -501,7 +507,7 @@ export function withProvider(
     graphUrl: string;
     oidcIssuer?: string;
     jwksUrl?: string;
-    /** Where this provider serves its images: added to FB_IMAGE_ORIGINS. */
+    /** Where this provider serves its images and videos: added to FB_IMAGE_ORIGINS and FB_MEDIA_ORIGINS. */
     imageOrigin?: string;
   },
 ): Config {
@@ -510,11 +516,16 @@ export function withProvider(
     imageOrigin === undefined || config.imageOrigins.includes(imageOrigin)
       ? config.imageOrigins
       : [...config.imageOrigins, imageOrigin];
+  const mediaOrigins =
+    imageOrigin === undefined || config.mediaOrigins.includes(imageOrigin)
+      ? config.mediaOrigins
+      : [...config.mediaOrigins, imageOrigin];
   return Object.freeze({
     ...config,
     oidcIssuer: provider.authUrl,
     jwksUrl: `${provider.authUrl}${JWKS_PATH}`,
     ...urls,
     imageOrigins,
+    mediaOrigins,
   });
 }

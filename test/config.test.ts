@@ -26,7 +26,7 @@ describe('loadConfig', () => {
     expect(config.callbackUrl).toBe('http://localhost:3000/auth/callback');
     expect(config.apiVersion).toBe(DEFAULT_API_VERSION);
     // The demo runs the provider's OIDC flow with PKCE (docs/provider-interface.md#pkce), and its emulator
-    // delivers webhooks, so it asks for the permission to subscribe pages; it serves insights, so it asks for those.
+    // delivers webhooks, so it asks for the permission to subscribe pages; it serves insights and comments, so it asks for those.
     expect(config.scopes).toEqual([
       'openid',
       'pages_show_list',
@@ -34,6 +34,7 @@ describe('loadConfig', () => {
       'pages_manage_metadata',
       'business_management',
       'read_insights',
+      'pages_read_user_content',
     ]);
     expect(config.webhookVerifyToken).toMatch(/^[\w-]{32}$/);
     expect(config.pkce).toBe(true);

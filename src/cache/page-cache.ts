@@ -1,8 +1,11 @@
-/** What is cached for a page: its details, the first page of its feed, and its insights (the Page's and its posts'). */
-export type CachedPart = 'details' | 'feed' | 'insights';
+/**
+ * What is cached for a page: its details, the first page of its feed, its insights (the Page's and its
+ * posts'), and per post (the variant names it) the post and the first page of its comments.
+ */
+export type CachedPart = 'details' | 'feed' | 'insights' | 'post' | 'comments';
 
 /** Every part: what dropping a whole page drops. */
-export const CACHED_PARTS: readonly CachedPart[] = ['details', 'feed', 'insights'];
+export const CACHED_PARTS: readonly CachedPart[] = ['details', 'feed', 'insights', 'post', 'comments'];
 
 /** What a read knows about the page: `live` when the provider pushes its changes (webhooks subscribed). */
 export interface ReadOptions {

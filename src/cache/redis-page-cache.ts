@@ -2,7 +2,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { z, type ZodType } from 'zod';
 import { GraphApiError } from '../graph/errors';
-import { feedPageSchema, insightsAnswerSchema, pageDetailsSchema } from '../graph/schemas';
+import {
+  commentsPageSchema,
+  feedPageSchema,
+  insightsAnswerSchema,
+  pageDetailsSchema,
+  postSchema,
+} from '../graph/schemas';
 import { parseJson } from '../json';
 import type { Logger } from '../log/logger';
 import type { SharedRedis } from '../redis';
@@ -53,6 +59,8 @@ export const PROVIDER_ANSWERS: Readonly<Record<CachedPart, ZodType>> = {
   details: pageDetailsSchema,
   feed: feedPageSchema,
   insights: insightsAnswerSchema,
+  post: postSchema,
+  comments: commentsPageSchema,
 };
 
 /**

@@ -12,6 +12,8 @@ export type CallKind =
   | 'page_token'
   | 'page_details'
   | 'feed'
+  | 'post'
+  | 'comments'
   | 'subscribe'
   | 'page_insights'
   | 'post_insights'
@@ -63,6 +65,8 @@ export function callKind(req: Pick<GraphRequest, 'method' | 'path' | 'query' | '
   if (/^\/\d+\/subscribed_apps$/.test(path)) return 'subscribe';
   if (/^\/\d+\/insights$/.test(path)) return 'page_insights';
   if (/^\/\d+_\d+\/insights$/.test(path)) return 'post_insights';
+  if (/^\/\d+_\d+$/.test(path)) return 'post';
+  if (/^\/\d+(?:_\d+)?\/comments$/.test(path)) return 'comments';
   if (/^\/\d+$/.test(path)) return fields === 'access_token' ? 'page_token' : 'page_details';
   return 'other';
 }

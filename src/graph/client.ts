@@ -9,7 +9,9 @@ import {
   ACCOUNT_FIELDS_PARAM,
   accountsSchema,
   businessesSchema,
+  commentsSchema,
   feedSchema,
+  postSchema,
   pageDetailsSchema,
   meSchema,
   pageTokenSchema,
@@ -18,11 +20,15 @@ import {
   subscribeSchema,
   tokenSchema,
   insightsSchema,
+  COMMENT_FIELDS_PARAM,
   FEED_FIELDS_PARAM,
   PAGE_FIELD_ITEMS,
+  POST_FIELDS_PARAM,
   REQUIRED_PAGE_FIELDS,
+  type CommentsPage,
   type FeedResponse,
   type InsightsResponse,
+  type PostDetails,
   type Me,
   type PageDetails,
   type PageList,
@@ -59,6 +65,15 @@ export interface UserTokenGrant {
 export interface CodeGrant extends UserTokenGrant {
   idToken: string | undefined;
 }
+
+/** Which comments: a post's top-level ones, newest first, or a comment's replies, oldest first; `after` a cursor. */
+export interface CommentsQuery {
+  after?: string | undefined;
+  replies?: boolean;
+}
+
+/** Comments per call of the post page. */
+export const COMMENTS_PAGE_SIZE = 25;
 
 export interface FeedQuery {
   after?: string | undefined;
@@ -315,6 +330,37 @@ export class GraphClient {
       page = await read(after, undefined);
     }
     return page;
+  }
+
+  /** One post with the counts of each reaction kind, in one call (docs/provider-interface.md#post-page). */
+  async post(pageToken: string, postId: string, gate?: ReadGate): Promise<PostDetails> {
+    return this.read(pageToken, `/${postId}`, { fields: POST_FIELDS_PARAM }, postSchema, 'page', gate);
+  }
+
+  /**
+   * One page of comments (`/{post-id}/comments`, or a comment's replies at `/{comment-id}/comments`); needs
+   * `pages_read_user_content` (docs/provider-interface.md#comments). Whether there are more is the provider's
+   * `next`, checked by nextCursor as for every list: only its cursor is kept, never the link (it carries the token).
+   */
+  async comments(
+    pageToken: string,
+    parentId: string,
+    query: CommentsQuery = {},
+    gate?: ReadGate,
+  ): Promise<CommentsPage> {
+    const params: Record<string, string> = {
+      fields: COMMENT_FIELDS_PARAM,
+      filter: 'toplevel',
+      // A conversation reads oldest first; a post's comments newest first, as the Page's managers look for the new.
+      order: query.replies ? 'chronological' : 'reverse_chronological',
+      summary: 'total_count',
+      limit: String(COMMENTS_PAGE_SIZE),
+      ...(query.after ? { after: query.after } : {}),
+    };
+    const path = `/${parentId}/comments`;
+    const { data, paging, summary } = await this.read(pageToken, path, params, commentsSchema, 'page', gate);
+    const after = nextCursor(paging, this.listAt(path), this.options.logger);
+    return { data, ...(after !== undefined ? { after } : {}), ...(summary !== undefined ? { summary } : {}) };
   }
 
   /**

@@ -29,6 +29,9 @@ export const DEFAULT_GRAPH_URL = 'https://graph.facebook.com';
  */
 export const DEFAULT_SCOPES = 'pages_show_list pages_read_engagement';
 
+/** The opt-in permission that lets the post page read comments (docs/provider-interface.md#comments). */
+export const COMMENTS_SCOPE = 'pages_read_user_content';
+
 /** The optional permission that lets the app subscribe a page to webhooks. */
 export const SUBSCRIBE_SCOPE = 'pages_manage_metadata';
 
@@ -72,3 +75,9 @@ export const POST_VIEWERS_METRIC = 'post_total_media_view_unique';
 
 /** The task a person needs on a Page to read its insights (the insights reference's requirements). */
 export const ANALYZE_TASK = 'ANALYZE';
+
+/**
+ * The provider's video hosts (`media-src`, docs/architecture.md#images): a video's `source` is a file on its
+ * CDN, `video…fbcdn.net` with a host per region, the same wildcard as its photos.
+ */
+export const DEFAULT_MEDIA_ORIGINS = 'https://*.fbcdn.net';

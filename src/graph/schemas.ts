@@ -192,13 +192,17 @@ export const pageDetailsSchema = z.object({
 export type PageDetails = z.infer<typeof pageDetailsSchema>;
 export type PageLocation = z.infer<typeof locationSchema>;
 
-/** `media.image` of an attachment (StoryAttachmentMedia): the one place the provider gives an image's size. */
+/**
+ * `media` of an attachment (StoryAttachmentMedia): `image`, the one place the provider gives an image's size,
+ * and a video's file, `source`.
+ */
 const mediaSchema = z.object({
   image: z.object({
     src: z.string().max(4000),
     width: opt(z.number().int().positive().max(10_000)),
     height: opt(z.number().int().positive().max(10_000)),
   }),
+  source: opt(z.string().max(4000)),
 });
 
 const attachmentSchema = z.object({
@@ -206,31 +210,33 @@ const attachmentSchema = z.object({
   title: opt(text),
   url: opt(z.string().max(4000)),
   media: opt(mediaSchema),
-  // An album's photos; only how many there are and the first image are shown.
-  subattachments: opt(z.object({ data: z.array(z.object({ media: opt(mediaSchema) })).max(1000) })),
+  // An album's photos: the feed counts them and shows the first, the post page shows each.
+  subattachments: opt(
+    z.object({
+      data: z.array(z.object({ type: opt(z.string().max(100)), title: opt(text), media: opt(mediaSchema) })).max(1000),
+    }),
+  ),
 });
 
 /** `.summary(total_count)` of an edge asked for with `.limit(0)`: only the count is read. */
 const countSummary = opt(z.object({ summary: z.object({ total_count: z.number().int().nonnegative() }) }));
 
+const postFields = {
+  id: z.string().regex(/^[\d_]{1,80}$/),
+  created_time: z.string().max(40),
+  message: opt(text),
+  story: opt(text),
+  full_picture: opt(z.string().max(4000)),
+  permalink_url: opt(z.string().max(2000)),
+  // Each attachment parsed on its own: a malformed one is dropped, the others stay.
+  attachments: opt(z.object({ data: z.array(attachmentSchema.optional().catch(undefined)).max(100) })),
+  shares: opt(z.object({ count: z.number().int().nonnegative() })),
+  reactions: countSummary,
+  comments: countSummary,
+};
+
 export const feedSchema = z.object({
-  data: z
-    .array(
-      z.object({
-        id: z.string().regex(/^[\d_]{1,80}$/),
-        created_time: z.string().max(40),
-        message: opt(text),
-        story: opt(text),
-        full_picture: opt(z.string().max(4000)),
-        permalink_url: opt(z.string().max(2000)),
-        // Each attachment parsed on its own: a malformed one is dropped, the others stay.
-        attachments: opt(z.object({ data: z.array(attachmentSchema.optional().catch(undefined)).max(100) })),
-        shares: opt(z.object({ count: z.number().int().nonnegative() })),
-        reactions: countSummary,
-        comments: countSummary,
-      }),
-    )
-    .max(100),
+  data: z.array(z.object(postFields)).max(100),
   paging: opt(
     z.object({
       cursors: opt(z.object({ before: opt(cursorSchema), after: opt(cursorSchema) })),
@@ -347,3 +353,80 @@ export type InsightsAnswer = z.infer<typeof insightsAnswerSchema>;
 
 /** A post id as the feed gives it (`<page id>_<post number>`). */
 export const postIdSchema = z.string().regex(/^\d{1,32}_\d{1,32}$/);
+
+/**
+ * The reaction kinds a person can choose (Object Reactions reference, `type`), in the provider's order; each is
+ * read as its own count in the post's one call, under an alias (docs/provider-interface.md#post-page).
+ */
+export const REACTION_KINDS = ['like', 'love', 'care', 'haha', 'wow', 'sad', 'angry'] as const;
+export type ReactionKind = (typeof REACTION_KINDS)[number];
+
+/** `GET /{post-id}`: a post as the feed has it, who posted it, and a count per reaction kind. */
+export const postSchema = z.object({
+  ...postFields,
+  id: postIdSchema,
+  from: opt(z.object({ id: idString, name: opt(text) })),
+  ...(Object.fromEntries(REACTION_KINDS.map((kind) => [`reactions_${kind}`, countSummary])) as Record<
+    `reactions_${ReactionKind}`,
+    typeof countSummary
+  >),
+});
+export type PostDetails = z.infer<typeof postSchema>;
+
+/**
+ * The `fields` of the post page's one call for the post (docs/provider-interface.md#post-page): the feed's
+ * fields, the poster (`from`), an album's photos with their titles, and the count of each reaction kind by
+ * field aliasing (`reactions.type(LIKE).limit(0).summary(total_count).as(reactions_like)`).
+ */
+export const POST_FIELDS_PARAM = [
+  'id',
+  'created_time',
+  'from',
+  'message',
+  'story',
+  'full_picture',
+  'permalink_url',
+  'attachments{type,title,url,media,subattachments.limit(100){type,title,media}}',
+  'shares',
+  'reactions.summary(total_count).limit(0)',
+  ...REACTION_KINDS.map((k) => `reactions.type(${k.toUpperCase()}).limit(0).summary(total_count).as(reactions_${k})`),
+  'comments.summary(total_count).limit(0)',
+].join(',');
+
+/** Comment ids are `{post number}_{comment number}` (Comment reference). */
+export const commentIdSchema = z.string().regex(/^\d{1,32}_\d{1,32}$/);
+
+const commentSchema = z.object({
+  id: commentIdSchema,
+  created_time: z.string().max(40),
+  message: opt(text),
+  // Given only with the Page's token; a Page's own comment names the Page (docs/provider-interface.md#comments).
+  from: opt(z.object({ id: idString, name: z.string().max(1000).catch('') })),
+  like_count: opt(z.number().int().nonnegative()),
+  comment_count: opt(z.number().int().nonnegative()),
+});
+export type Comment = z.infer<typeof commentSchema>;
+
+/** `GET /{post-id}/comments` and `/{comment-id}/comments`: one page of comments; a malformed one is dropped. */
+export const commentsSchema = z.object({
+  data: z
+    .array(commentSchema.optional().catch(undefined))
+    .max(100)
+    .transform((list) => list.filter((c): c is Comment => c !== undefined)),
+  paging: opt(z.object({ next: nextLink })),
+  summary: opt(z.object({ total_count: opt(z.number().int().nonnegative()) })),
+});
+
+/**
+ * A page of comments as the client gives it and the cache keeps it: the comments, and the `after` cursor of
+ * the next page only when the provider's `next` says there is one (src/graph/paging.ts) — never the link.
+ */
+export const commentsPageSchema = z.object({
+  data: z.array(commentSchema).max(100),
+  after: opt(cursorSchema),
+  summary: opt(z.object({ total_count: opt(z.number().int().nonnegative()) })),
+});
+export type CommentsPage = z.infer<typeof commentsPageSchema>;
+
+/** The fields of each comment the post page shows. */
+export const COMMENT_FIELDS_PARAM = 'id,created_time,from,message,like_count,comment_count';

@@ -1,4 +1,4 @@
-import { BadRequestError } from '../errors';
+import { BadRequestError, NotFoundError } from '../errors';
 
 /**
  * Reads one query parameter that must appear at most once, as a plain string
@@ -21,4 +21,17 @@ export function pageIdParam(value: unknown): string {
     throw new BadRequestError({ key: 'error.param.pageId' });
   }
   return value;
+}
+
+const POST_ID = /^(\d{1,32})_\d{1,32}$/;
+
+/**
+ * `:postId` is one of the page's own posts as the provider names them, `{page id}_{post number}`
+ * (docs/provider-interface.md#post-page). Anything else is no post of this page: the 404 page, before any
+ * upstream call.
+ */
+export function postIdParam(pageId: string, value: unknown): string {
+  const match = typeof value === 'string' ? POST_ID.exec(value) : null;
+  if (match === null || match[1] !== pageId) throw new NotFoundError({ key: 'error.post.notThisPage' });
+  return value as string;
 }

@@ -10,8 +10,12 @@
 /** Longer than any path the app links to (a page id and a feed cursor), short enough to keep in a session. */
 export const MAX_RETURN_TO = 600;
 
-/** `/pages`, `/pages/<id>`, `/pages/<id>/feed`, `/pages/<id>/insights`, with an optional query of URL-safe characters. */
-const OWN_ROUTE = /^\/pages(?:\/\d{1,32}(?:\/feed|\/insights)?)?(?:\?[A-Za-z0-9._~%&=+-]*)?$/;
+/**
+ * `/pages`, `/pages/<id>`, `/pages/<id>/feed`, `/pages/<id>/insights`, `/pages/<id>/posts/<id>_<n>`, with an
+ * optional query of URL-safe characters.
+ */
+const OWN_ROUTE =
+  /^\/pages(?:\/\d{1,32}(?:\/feed|\/insights|\/posts\/\d{1,32}_\d{1,32})?)?(?:\?[A-Za-z0-9._~%&=+-]*)?$/;
 // Control characters are exactly what this must find (CR, LF, NUL…).
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\x00-\x1f\x7f]/;

@@ -5,7 +5,11 @@ import { LRUCache } from 'lru-cache';
  * (edited, removed, reactions and comments). Counts only, never user content.
  * @see docs/architecture.md#live-updates
  */
-export type PageEvent = { kind: 'new-posts'; count: number } | { kind: 'feed-changed' };
+export type PageEvent =
+  | { kind: 'new-posts'; count: number }
+  | { kind: 'feed-changed' }
+  /** A comment was added to the post: open pages of it show it, the page's counts change. */
+  | { kind: 'new-comment'; postId: string };
 
 /** `at`: when it was published (epoch ms), the stream's event id, so a reconnecting tab misses nothing and sees nothing twice. */
 export type PageListener = (event: PageEvent, at: number) => void;

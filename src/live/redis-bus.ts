@@ -13,6 +13,7 @@ const Message = z.object({
   e: z.discriminatedUnion('kind', [
     z.object({ kind: z.literal('new-posts'), count: z.number().int().positive().max(10_000) }),
     z.object({ kind: z.literal('feed-changed') }),
+    z.object({ kind: z.literal('new-comment'), postId: z.string().regex(/^\d{1,32}_\d{1,32}$/) }),
   ]),
 });
 

@@ -51,7 +51,12 @@ function stream(ctx: AppContext, req: Request, res: Response): void {
 
   const send = (event: PageEvent, at: number) => {
     if (res.writableLength > MAX_QUEUED_BYTES) return end();
-    const data = event.kind === 'new-posts' ? { count: event.count } : {};
+    const data =
+      event.kind === 'new-posts'
+        ? { count: event.count }
+        : event.kind === 'new-comment'
+          ? { postId: event.postId }
+          : {};
     res.write(`id: ${at}\nevent: ${event.kind}\ndata: ${JSON.stringify(data)}\n\n`);
   };
   const unsubscribe = ctx.events.subscribe(pageId, send);

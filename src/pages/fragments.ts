@@ -2,11 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import ejs from 'ejs';
 import type { Application } from 'express';
-import type { FeedResponse, InsightsAnswer, PageDetails } from '../graph/schemas';
+import type { CommentsPage, FeedResponse, InsightsAnswer, PageDetails, PostDetails } from '../graph/schemas';
 import type { Locale } from '../i18n/locale';
 import { RenderedHtml } from '../html';
 import { templateOptions } from '../http/views';
 import type { InsightsView } from './insights-view';
+import type { PostPageView } from './post-page-view';
 import type { FeedView, PageView } from './view-model';
 
 /**
@@ -84,6 +85,43 @@ export function showInsights(
   });
 }
 
+export interface ShownPost {
+  view: PostPageView;
+  body: RenderedHtml;
+}
+
+/** By the post answer, then by its comments answer (the post answer itself when no comments were read), then by language. */
+const shownPosts = new WeakMap<object, WeakMap<object, Map<Locale, ShownPost>>>();
+
+/**
+ * The post page's body (views/partials/post-page) for a post answer and its first comments answer, in `locale`,
+ * as the page view's parts: made the first time, the same after, gone with the answers. Only for the view that
+ * depends on nothing else (no later page of comments, no replies open): the warm case.
+ */
+export function showPost(
+  app: Application,
+  locale: Locale,
+  post: PostDetails,
+  comments: CommentsPage | undefined,
+  toView: () => PostPageView,
+): ShownPost {
+  let byComments = shownPosts.get(post);
+  if (byComments === undefined) shownPosts.set(post, (byComments = new WeakMap()));
+  let byLocale = byComments.get(comments ?? post);
+  if (byLocale === undefined) byComments.set(comments ?? post, (byLocale = new Map()));
+  const known = byLocale.get(locale);
+  if (known !== undefined) return known;
+  const made = makePost(app, locale, toView);
+  byLocale.set(locale, made);
+  return made;
+}
+
+/** The post page's body for a view made for one request alone (a later page of comments, replies open). */
+export function makePost(app: Application, locale: Locale, toView: () => PostPageView): ShownPost {
+  const view = toView();
+  return { view, body: renderPartial(app, locale, 'post-page', view) };
+}
+
 /** Answers of different parts are never the same object; the field tells the kinds apart. */
 function memo<S extends Shown>(answer: object, locale: Locale, field: keyof S, make: () => S): S {
   let languages = shown.get(answer);
@@ -100,6 +138,7 @@ function memo<S extends Shown>(answer: object, locale: Locale, field: keyof S, m
 
 interface Partials {
   posts: FeedView;
+  'post-page': PostPageView;
   'page-card': PageView;
   'page-details': PageView;
   'insight-charts': InsightsView;
@@ -108,6 +147,7 @@ interface Partials {
 /** The one local each partial reads, besides its language's `t` and `html`. */
 const LOCAL: { [P in keyof Partials]: string } = {
   posts: 'feed',
+  'post-page': 'view',
   'page-card': 'page',
   'page-details': 'page',
   'insight-charts': 'insights',
@@ -137,8 +177,9 @@ function template(app: Application, partial: keyof Partials): ejs.TemplateFuncti
   const file = path.join(app.get('views') as string, 'partials', `${partial}.ejs`);
   const known = compiled.get(file);
   if (known !== undefined) return known;
-  const { root, escape } = templateOptions(app);
-  const fn = ejs.compile(fs.readFileSync(file, 'utf8'), { filename: file, root, escape });
+  // `cache` as the app's views: an include inside the partial (a comment's) is compiled once too.
+  const { root, escape, cache } = templateOptions(app);
+  const fn = ejs.compile(fs.readFileSync(file, 'utf8'), { filename: file, root, escape, cache });
   if (app.enabled('view cache')) compiled.set(file, fn);
   return fn;
 }

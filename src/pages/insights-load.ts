@@ -10,7 +10,7 @@ import {
 } from '../graph/provider';
 import type { InsightsAnswer } from '../graph/schemas';
 import type { PageAccess, PageChanges } from '../session/access';
-import { forPage, gateOf, isPermissionError, roleOf, shareKeyOf, tokenProvedRecently, withChanges } from './load';
+import { forPage, gateOf, isPermissionError, readShared, roleOf, withChanges } from './load';
 
 /**
  * How a Page's insights, and a post's viewers, are loaded: the page view's use-case shape (values in, changes
@@ -94,7 +94,7 @@ async function loadInsights(
   const known = withChanges(access, changes);
   const load = () => read(gateOf(ctx, access.sessionId));
   try {
-    const answer = await forPage(ctx, known, throughCache(ctx, known, tasks, `${what}`, load, changes));
+    const answer = await forPage(ctx, known, throughCache(ctx, known, what, load, changes));
     const empty = answer.data.every((s) => s.values.length === 0) && answer.refused.length === 0;
     return { outcome: empty ? { blocked: 'no_data' } : { answer }, changes };
   } catch (err) {
@@ -106,25 +106,22 @@ async function loadInsights(
 }
 
 /**
- * One read through the page cache, by the page view's rules (./load.ts `readPage`): shared only between
+ * One read through the page cache, by the page view's rules (./load.ts `readShared`): shared only between
  * sessions with the same grant and role, served from the cache only while this session's token proved
  * itself upstream within PAGE_CACHE_TTL, else read upstream, stored, and the proof noted.
  */
 async function throughCache(
   ctx: AppContext,
   access: PageAccess,
-  tasks: readonly string[] | undefined,
   what: string,
   load: () => Promise<InsightsAnswer>,
   changes: PageChanges,
 ): Promise<InsightsAnswer> {
-  const cache = ctx.pageCache;
-  if (!cache.enabled || !access.scopes || !tasks) return load();
-  const variant = `${what} ${shareKeyOf(access.scopes, tasks)}`;
-  if (tokenProvedRecently(ctx, access)) return cache.get(access.pageId, 'insights', variant, load);
-  const answer = await cache.refresh(access.pageId, 'insights', variant, load);
-  changes.tokenConfirmedAt = ctx.now();
-  return answer;
+  const read = await readShared(ctx, access, [{ part: 'insights', variant: what, load }] as const);
+  Object.assign(changes, read.changes);
+  const [answer] = read.answers;
+  if (answer.status === 'rejected') throw answer.reason;
+  return answer.value;
 }
 
 /**

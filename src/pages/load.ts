@@ -8,6 +8,7 @@ import {
   type PageList,
   type PageSummary,
 } from '../graph/schemas';
+import type { CachedPart } from '../cache/page-cache';
 import type { PageAccess, PageChanges } from '../session/access';
 import { withPortfolioPages } from './portfolios';
 import { pageName } from './view-model';
@@ -51,29 +52,52 @@ export interface PageLoad {
 export async function readPage(ctx: AppContext, access: PageAccess, token: string): Promise<PageRead> {
   const { pageId } = access;
   const gate = gateOf(ctx, access.sessionId);
-  const details = () => ctx.graph.pageDetails(token, pageId, gate);
-  const feed = () => ctx.graph.feed(token, pageId, {}, gate);
+  const { answers, changes } = await readShared(ctx, access, [
+    { part: 'details', variant: DETAILS_FIELDS, load: () => ctx.graph.pageDetails(token, pageId, gate) },
+    { part: 'feed', variant: 'first', load: () => ctx.graph.feed(token, pageId, {}, gate) },
+  ] as const);
+  return { answers, changes };
+}
+
+/** One read of a part the cache keeps: `variant` names it within the part (fields, post), without the share. */
+export interface SharedRead<T> {
+  part: CachedPart;
+  variant: string;
+  load: () => Promise<T>;
+}
+
+type Answers<T extends readonly unknown[]> = { -readonly [K in keyof T]: PromiseSettledResult<T[K]> };
+
+/**
+ * Reads through the cache shared between sessions, concurrently, each as it ended. The cache serves a session
+ * only while its own token succeeded upstream for the page within PAGE_CACHE_TTL; otherwise the reads go
+ * upstream with its token and refresh the cache, and when all succeeded the confirmation goes into `changes`.
+ * Sessions share an answer only with the same grant and role (`shareKey`).
+ */
+export async function readShared<T extends readonly unknown[]>(
+  ctx: AppContext,
+  access: PageAccess,
+  reads: { readonly [K in keyof T]: SharedRead<T[K]> },
+): Promise<{ answers: Answers<T>; changes: PageChanges }> {
   const cache = ctx.pageCache;
-  if (!cache.enabled) return { answers: await settle(details(), feed()), changes: {} };
+  const all = (run: (read: SharedRead<unknown>) => Promise<unknown>) =>
+    Promise.allSettled((reads as readonly SharedRead<unknown>[]).map(run)) as Promise<Answers<T>>;
+  if (!cache.enabled) return { answers: await all((r) => r.load()), changes: {} };
   const changes: PageChanges = {};
   const share = await shareKey(ctx, access, changes);
-  if (share === undefined) return { answers: await settle(details(), feed()), changes };
+  if (share === undefined) return { answers: await all((r) => r.load()), changes };
+  const { pageId } = access;
   const now = ctx.now();
   // Subscribed to webhooks: a change would have dropped the answer, so it may be served stale while it refreshes.
   const options = { live: access.live };
   if (tokenProvedRecently(ctx, access)) {
-    const answers = await settle(
-      cache.get(pageId, 'details', `${DETAILS_FIELDS} ${share}`, details, options),
-      cache.get(pageId, 'feed', `first ${share}`, feed, options),
-    );
+    const answers = await all((r) => cache.get(pageId, r.part, `${r.variant} ${share}`, r.load, options));
     return { answers, changes };
   }
-  const answers = await settle(
-    cache.refresh(pageId, 'details', `${DETAILS_FIELDS} ${share}`, details, options),
-    cache.refresh(pageId, 'feed', `first ${share}`, feed, options),
-  );
-  // Kept once per PAGE_CACHE_TTL, not on every warm view; only when both reads succeeded with the token.
-  if (answers[0].status === 'fulfilled' && answers[1].status === 'fulfilled') changes.tokenConfirmedAt = now;
+  const answers = await all((r) => cache.refresh(pageId, r.part, `${r.variant} ${share}`, r.load, options));
+  // Kept once per PAGE_CACHE_TTL, not on every warm view; only when every read succeeded with the token.
+  if ((answers as PromiseSettledResult<unknown>[]).every((a) => a.status === 'fulfilled'))
+    changes.tokenConfirmedAt = now;
   return { answers, changes };
 }
 
@@ -170,11 +194,19 @@ export async function forPage<T>(ctx: AppContext, access: PageAccess, read: Prom
   }
 }
 
-/** A refused token: the page's cache. A refused permission: what this session's grant and role could be served. */
-function dropOnRefusal(ctx: AppContext, access: PageAccess, err: unknown): void {
+/**
+ * A refused token: the page's cache. A refused permission: what this session's grant and role could be
+ * served — the page's parts, and those of `reads` (a post's) when given.
+ */
+export function dropOnRefusal(
+  ctx: AppContext,
+  access: PageAccess,
+  err: unknown,
+  reads: readonly Pick<SharedRead<unknown>, 'part' | 'variant'>[] = [],
+): void {
   if (!(err instanceof GraphApiError)) return;
   if (err.kind === 'token') ctx.pageCache.dropPage(access.pageId);
-  else if (err.kind === 'permission') dropOwnShare(ctx, access);
+  else if (err.kind === 'permission') dropOwnShare(ctx, access, reads);
 }
 
 /**
@@ -183,7 +215,11 @@ function dropOnRefusal(ctx: AppContext, access: PageAccess, err: unknown): void 
  * declined a permission, viewing the page again and again, does not empty everyone else's cache; their own
  * refusals reach them within PAGE_CACHE_TTL like a revoked token's (docs/architecture.md#page-cache).
  */
-function dropOwnShare(ctx: AppContext, access: PageAccess): void {
+function dropOwnShare(
+  ctx: AppContext,
+  access: PageAccess,
+  reads: readonly Pick<SharedRead<unknown>, 'part' | 'variant'>[],
+): void {
   // Unknown grant or role: nothing was ever cached for it.
   if (!access.scopes || !access.tasks) return;
   const share = shareKeyOf(access.scopes, access.tasks);
@@ -191,6 +227,7 @@ function dropOwnShare(ctx: AppContext, access: PageAccess): void {
   ctx.pageCache.dropEntry(access.pageId, 'feed', `first ${share}`);
   // The Page's insights as ./insights-load.ts keys them; a post's expire by PAGE_CACHE_TTL.
   ctx.pageCache.dropEntry(access.pageId, 'insights', `page ${share}`);
+  for (const read of reads) ctx.pageCache.dropEntry(access.pageId, read.part, `${read.variant} ${share}`);
 }
 
 export function isPermissionError(err: unknown): err is GraphApiError {
@@ -283,13 +320,4 @@ export async function roleOf(
 /** The session's value as it will be once `changes` are kept (a role learned during the load). */
 export function withChanges(access: PageAccess, changes: PageChanges): PageAccess {
   return changes.tasks === undefined ? access : { ...access, tasks: changes.tasks };
-}
-
-/**
- * Both reads, concurrently, each waited for: on a failure the other is not left running. With Promise.all
- * the sibling would go on retrying after the response, and the next view would join that doomed call
- * (coalescing).
- */
-function settle<A, B>(a: Promise<A>, b: Promise<B>): Promise<Settled<A, B>> {
-  return Promise.allSettled([a, b]);
 }

@@ -4,16 +4,16 @@ import { BadRequestError, NotConnectedError } from '../errors';
 import { GraphApiError } from '../graph/errors';
 import { BUSINESS_SCOPE } from '../graph/provider';
 import { cursorSchema, MAX_CURSOR, type PageList } from '../graph/schemas';
-import { pageIdParam, singleParam } from '../http/params';
+import { pageIdParam, postIdParam, singleParam } from '../http/params';
 import type { PageAccess, UserAccess } from '../session/access';
 import { requireCsrf } from '../session/csrf';
 import { sessionIdOf } from '../session/middleware';
 import { save } from '../session/persist';
 import { connectChosenPage } from './connect';
 import { MAX_QUERY, toPickerView } from './picker-view';
-import { showFeed, showInsights, showPage } from './fragments';
+import { makePost, showFeed, showInsights, showPage, showPost } from './fragments';
 import { imageFilter } from './images';
-import { loadPageInsights } from './insights-load';
+import { loadPageInsights, loadPostViewers } from './insights-load';
 import { blockedView, toInsightsView } from './insights-view';
 import { sessionRateLimit } from './limits';
 import {
@@ -28,7 +28,10 @@ import {
   type PageShown,
 } from './load';
 import { providerWeb, toFeedView, toPageView, type ViewOptions } from './view-model';
-import type { Locale } from '../i18n/locale';
+import { loadPost } from './load-post';
+import { toPostPageView } from './post-page-view';
+import { commentIdSchema } from '../graph/schemas';
+import type { Locale, Say } from '../i18n/locale';
 import { permissionWords } from '../words';
 
 /**
@@ -66,6 +69,8 @@ export function pageRoutes(ctx: AppContext): Router {
   router.get('/:pageId/feed', (req, res) => olderPosts(ctx, req, res, { images, web }));
   router.get('/:pageId/feed/fresh', (req, res) => freshPosts(ctx, req, res, { images, web }));
   router.get('/:pageId/insights', (req, res) => insights(ctx, req, res));
+  const media = imageFilter(ctx.config.mediaOrigins);
+  router.get('/:pageId/posts/:postId', (req, res) => post(ctx, req, res, { images, web }, media));
   return router;
 }
 
@@ -150,6 +155,57 @@ async function page(ctx: AppContext, req: Request, res: Response, shown: Shown):
   ctx.connections.applyPageChanges(req, pageId, changes);
   if ('error' in outcome) throw outcome.error;
   res.render('page', pageLocals(ctx, req.app, res.locals.locale as Locale, access, outcome, shown));
+}
+
+/** A post of its own: what the session holds for its page, the load, what the load taught the session, the view. */
+async function post(ctx: AppContext, req: Request, res: Response, links: Shown, media: Shown['images']): Promise<void> {
+  const pageId = req.params.pageId as string;
+  const postId = postIdParam(pageId, req.params.postId);
+  const after = cursor(req.query, 'after', COMMENTS_LINK);
+  const replies = commentId(req.query, postId);
+  const access = ctx.connections.pageAccess(req, pageId);
+  const token = pageTokenOrRedirect(ctx, req, res, access);
+  if (!token) return;
+  // The post's viewers are the insights' read, beside the post's: their own cache entry, nothing when not granted.
+  const [{ outcome, changes }, viewers] = await Promise.all([
+    loadPost(ctx, access, token, postId, { after, replies }),
+    loadPostViewers(ctx, access, token, postId),
+  ]);
+  ctx.connections.applyPageChanges(req, pageId, { ...viewers.changes, ...changes });
+  if ('error' in outcome) {
+    // The provider refusing a cursor or comment id the link brought: an old or edited link.
+    if (after !== undefined || replies !== undefined) staleCursor(outcome.error);
+    throw outcome.error;
+  }
+  const { post, comments } = outcome;
+  const toView = () => toPostPageView(post, comments, { ...links, media, pageId, after });
+  // The plain view is the same for every session served these answers: made once (./fragments).
+  const plain = after === undefined && replies === undefined;
+  const first = 'page' in comments ? comments.page : undefined;
+  const locale = res.locals.locale as Locale;
+  const shown = plain ? showPost(req.app, locale, post, first, toView) : makePost(req.app, locale, toView);
+  const name = access.name || locale.t('page.fallbackName', { id: pageId });
+  res.render('post', {
+    title: locale.t('post.documentTitle', { name, time: shown.view.post.timeText }),
+    page: { id: pageId, name },
+    pageHref: shown.view.pageHref,
+    postId,
+    body: shown.body,
+    viewers: 'viewers' in viewers.outcome ? locale.t('post.viewers', { count: viewers.outcome.viewers }) : undefined,
+    live: access.live,
+    liveSince: ctx.now(),
+  });
+}
+
+const COMMENTS_LINK: Say = { key: 'error.comments.badLink' };
+
+/** `replies`: a comment of this post (`{post number}_{n}`); anything else is a changed link. */
+function commentId(query: Request['query'], postId: string): string | undefined {
+  const value = singleParam(query, 'replies', 80);
+  if (value === undefined) return undefined;
+  if (!commentIdSchema.safeParse(value).success || value.split('_')[0] !== postId.split('_')[1])
+    throw new BadRequestError({ key: 'error.replies.badLink' });
+  return value;
 }
 
 function pageLocals(
@@ -250,10 +306,10 @@ async function freshPosts(ctx: AppContext, req: Request, res: Response, shown: S
 
 async function olderPosts(ctx: AppContext, req: Request, res: Response, shown: Shown): Promise<void> {
   const pageId = req.params.pageId as string;
-  const after = cursor(req.query, 'after');
-  const before = cursor(req.query, 'before');
+  const after = cursor(req.query, 'after', POSTS_LINK);
+  const before = cursor(req.query, 'before', POSTS_LINK);
   const offset = feedOffset(req.query);
-  if (!after === !before) throw new BadRequestError({ key: 'error.feed.badLink' });
+  if (!after === !before) throw new BadRequestError(POSTS_LINK);
   const access = ctx.connections.pageAccess(req, pageId);
   const token = pageTokenOrRedirect(ctx, req, res, access);
   if (!token) return;
@@ -291,10 +347,13 @@ function staleCursor(err: unknown): never {
   throw err;
 }
 
-function cursor(query: Request['query'], name: string): string | undefined {
+const POSTS_LINK: Say = { key: 'error.feed.badLink' };
+
+/** A cursor from our own link, checked before any upstream call; `problem` says what a changed one was for. */
+function cursor(query: Request['query'], name: string, problem: Say): string | undefined {
   const value = singleParam(query, name, MAX_CURSOR);
   if (value === undefined) return undefined;
-  if (!cursorSchema.safeParse(value).success) throw new BadRequestError({ key: 'error.feed.badLink' });
+  if (!cursorSchema.safeParse(value).success) throw new BadRequestError(problem);
   return value;
 }
 

@@ -80,6 +80,8 @@ export interface PostView {
   /** "12 reactions", "3 comments", "1 share": the non-zero counts. */
   counts: string[];
   permalink?: string;
+  /** The post's own page here (its counts and "+N" lead there); only for the Page's own post ids. */
+  href?: string;
 }
 
 export interface FeedView {
@@ -397,7 +399,9 @@ export function toPostView(post: Post, options: ViewOptions = {}): PostView {
     ? title
       ? locale.t('post.albumAltTitled', { count: photos, title })
       : locale.t('post.albumAlt', { count: photos })
-    : title || locale.t(first?.type === 'video' ? 'post.videoAlt' : 'post.photoAlt');
+    : title
+      ? locale.t('post.titledAlt', { title })
+      : locale.t(first?.type === 'video' ? 'post.videoAlt' : 'post.photoAlt');
   const picture = image(post.full_picture ?? media?.src, media, alt, true, images, POST_BOX);
   if (picture) {
     view.picture = picture;
@@ -420,7 +424,13 @@ export function toFeedView(
 ): FeedView {
   const cursors = feed.paging?.cursors;
   const offset = where === 'first' ? 0 : options.offset;
-  const posts = feed.data.map((p) => toPostView(p, options));
+  const base = options.pageId === undefined ? undefined : `/pages/${encodeURIComponent(options.pageId)}`;
+  const posts = feed.data.map((p) => {
+    const view = toPostView(p, options);
+    if (base !== undefined && p.id.startsWith(`${options.pageId}_`))
+      view.href = `${base}/posts/${encodeURIComponent(p.id)}`;
+    return view;
+  });
   const view: FeedView = {
     posts,
     // A cursor alone does not mean there is more: the provider says so with next/previous.
@@ -433,7 +443,6 @@ export function toFeedView(
       from: offset + 1,
       to: offset + posts.length,
     });
-  const base = options.pageId === undefined ? undefined : `/pages/${encodeURIComponent(options.pageId)}`;
   if (base !== undefined && view.after !== undefined) {
     const at = offset === undefined ? '' : `&offset=${offset + posts.length}`;
     view.older = `${base}/feed?after=${encodeURIComponent(view.after)}${at}`;

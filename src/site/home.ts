@@ -16,12 +16,10 @@ export function homeRoutes(ctx: AppContext): Router {
       signedIn: conn !== undefined,
       // Named as the session knows them; a Page connected before its name was read is named by its id.
       pages: conn
-        ? ctx.connections
-            .connectedPages(req)
-            .map((p) => ({
-              id: p.id,
-              name: p.name || (res.locals.locale as Locale).t('page.fallbackName', { id: p.id }),
-            }))
+        ? ctx.connections.connectedPages(req).map((p) => ({
+            id: p.id,
+            name: p.name || (res.locals.locale as Locale).t('page.fallbackName', { id: p.id }),
+          }))
         : [],
       configuredPageId: ctx.config.pageId,
       loggedOut: req.query.logged_out === '1',

@@ -27,7 +27,16 @@ export const changeSchema = z.object({
 export const feedValueSchema = z.object({
   item: word.optional().catch(undefined),
   verb: word.optional().catch(undefined),
+  // The post a comment or reaction is on: `{page id}_{post number}`.
+  post_id: z
+    .string()
+    .regex(/^\d{1,32}_\d{1,32}$/)
+    .optional()
+    .catch(undefined),
 });
+
+/** Posts whose new comments one delivery tells open pages of, at most (the rest still change the counts). */
+const MAX_COMMENTED_POSTS = 20;
 
 /** Feed items that are posts of their own (a new one shows in the feed); comments and reactions only change counts. */
 export const POST_ITEMS: ReadonlySet<string> = new Set(['post', 'status', 'photo', 'video', 'share', 'link', 'event']);
@@ -46,6 +55,8 @@ export interface PageChange {
   /** The feed changed in another way (edited, removed, comments, reactions). */
   feedChanged: boolean;
   detailsChanged: boolean;
+  /** Posts of the page that gained a comment (open post pages show it). */
+  commentedPosts: string[];
   /** `field:item:verb` of each change understood, for the log (no user content). */
   kinds: string[];
 }
@@ -62,7 +73,10 @@ export function pageChanges(body: unknown): PageChange[] | undefined {
     const pageId = entry.data.id;
     let page = byPage.get(pageId);
     if (!page)
-      byPage.set(pageId, (page = { pageId, newPosts: 0, feedChanged: false, detailsChanged: false, kinds: [] }));
+      byPage.set(
+        pageId,
+        (page = { pageId, newPosts: 0, feedChanged: false, detailsChanged: false, commentedPosts: [], kinds: [] }),
+      );
     for (const rawChange of entry.data.changes ?? []) {
       const change = changeSchema.safeParse(rawChange);
       if (!change.success) continue;
@@ -73,6 +87,16 @@ export function pageChanges(body: unknown): PageChange[] | undefined {
         const verb = value.success ? value.data.verb : undefined;
         if (verb === 'add' && item !== undefined && POST_ITEMS.has(item)) page.newPosts++;
         else page.feedChanged = true;
+        const postId = value.success ? value.data.post_id : undefined;
+        // A comment on one of this page's posts: that post's open page shows it.
+        if (
+          item === 'comment' &&
+          verb === 'add' &&
+          postId?.startsWith(`${pageId}_`) &&
+          !page.commentedPosts.includes(postId) &&
+          page.commentedPosts.length < MAX_COMMENTED_POSTS
+        )
+          page.commentedPosts.push(postId);
         page.kinds.push(`feed:${item ?? '?'}:${verb ?? '?'}`);
       } else if (DETAIL_FIELDS.has(field)) {
         page.detailsChanged = true;

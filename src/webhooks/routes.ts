@@ -143,12 +143,17 @@ function handle(ctx: AppContext, body: Buffer, req: Request): void {
 
 /** Drops what the change made stale, then tells open pages; logged with the page id and kinds only. */
 export function apply(ctx: AppContext, change: PageChange, req?: Request): void {
-  const { pageId, newPosts, feedChanged, detailsChanged, kinds } = change;
-  if (newPosts > 0 || feedChanged) ctx.pageCache.dropPart(pageId, 'feed');
+  const { pageId, newPosts, feedChanged, detailsChanged, commentedPosts, kinds } = change;
+  if (newPosts > 0 || feedChanged) {
+    // A post's counts, text or comments changed: its page of its own too (the webhook names the post, but a
+    // page's posts are few in the cache and a drop of the part is one step in either cache).
+    for (const part of ['feed', 'post', 'comments'] as const) ctx.pageCache.dropPart(pageId, part);
+  }
   if (detailsChanged) ctx.pageCache.dropPart(pageId, 'details');
   (req?.log ?? ctx.logger).info({ pageId, changes: kinds.slice(0, 20) }, 'webhook delivery');
   if (newPosts > 0) ctx.events.publish(pageId, { kind: 'new-posts', count: newPosts });
   else if (feedChanged) ctx.events.publish(pageId, { kind: 'feed-changed' });
+  for (const postId of commentedPosts) ctx.events.publish(pageId, { kind: 'new-comment', postId });
 }
 
 /** body-parser's refusals (too large, bad encoding) as short JSON, not a page. */

@@ -68,7 +68,10 @@ describe('the page view in a browser', () => {
       expect(Number(img.height)).toBeGreaterThan(0);
       expect(img.alt).not.toBeNull();
     }
-    expect(await page.locator('.media .extra').first().textContent()).toMatch(/^\+\d+$/);
+    // The album's "+N" leads to its post, and says so to a screen reader.
+    const extra = page.locator('.media a.extra').first();
+    expect(await extra.textContent()).toMatch(/^\+\d+ more photos in the post of /);
+    expect(await extra.getAttribute('href')).toMatch(new RegExp(`^/pages/${BAKERY}/posts/${BAKERY}_\\d+$`));
     expect(await axeProblems(page)).toEqual([]);
   });
 

@@ -33,6 +33,7 @@ const SCREENS = [
   'insights',
   'older-posts',
   'home-connected',
+  'post',
   'settings',
   'signed-out',
   'picker-many',
@@ -42,14 +43,20 @@ type Screen = (typeof SCREENS)[number];
 const ADA = DEFAULT_SEED.users.find((u) => u.id === SEED_IDS.users.ada)!;
 const BAKERY = SEED_IDS.pages.bakery;
 const BAKERY_NAME = DEFAULT_SEED.pages.find((p) => p.id === BAKERY)!.name;
+/** The bread class: an album of six photos, nine comments, one with replies from the Page and a visitor. */
+const ALBUM_POST = DEFAULT_SEED.pages.find((p) => p.id === BAKERY)!.feed[2]!;
 
 /**
  * The content the pictures show, chosen here and nowhere else: a Stack's emulator starts with the
  * emulator's default seed, the demo content (realistic pages, posts and pictures).
  */
 function demoStack(): Stack {
-  // With read_insights, as demo mode asks for it: the Page's insights are one of the screens.
-  return new Stack({ FB_SCOPES: 'pages_show_list pages_read_engagement read_insights' }, {}, { seed: 'demo' });
+  // The demo's permissions (src/config.ts): insights and comments are among the screens.
+  return new Stack(
+    { FB_SCOPES: 'pages_show_list pages_read_engagement read_insights pages_read_user_content' },
+    {},
+    { seed: 'demo' },
+  );
 }
 
 const stack = demoStack();
@@ -146,6 +153,16 @@ describe.each(Object.keys(VIEWPORTS) as (keyof typeof VIEWPORTS)[])('every scree
     await take('older-posts');
     await page.goto(`${stack.appUrl}/`);
     await take('home-connected');
+    // A post of its own, reached from the album's "+5" on the page, with the first comment's replies open.
+    await page.goto(`${stack.appUrl}/pages/${BAKERY}`);
+    await page.locator(`a.extra[href="/pages/${BAKERY}/posts/${ALBUM_POST.id}"]`).click();
+    await page.waitForURL(`${stack.appUrl}/pages/${BAKERY}/posts/${ALBUM_POST.id}`);
+    await page
+      .getByRole('link', { name: /^2 replies/ })
+      .first()
+      .click();
+    await page.waitForURL(/\?replies=/);
+    await take('post', true);
 
     await page.goto(`${stack.providerUrl}/settings/apps?user=${ADA.id}`);
     await take('settings');

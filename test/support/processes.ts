@@ -192,6 +192,8 @@ export async function startAppProcess(
       FB_GRAPH_URL: providerUrl,
       // The emulator serves its seed's pictures on its own origin.
       FB_IMAGE_ORIGINS: providerUrl,
+      // And its videos.
+      FB_MEDIA_ORIGINS: providerUrl,
       SESSION_SECRET: creds.sessionSecret,
       LOG_LEVEL: 'warn',
       ...env,

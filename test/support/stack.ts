@@ -101,6 +101,8 @@ export function appEnv(providerUrl: string): Record<string, string> {
     FB_GRAPH_URL: providerUrl,
     // The emulator serves its seed's pictures on its own origin.
     FB_IMAGE_ORIGINS: providerUrl,
+    // And its videos.
+    FB_MEDIA_ORIGINS: providerUrl,
     BASE_URL,
     SESSION_SECRET,
     // Suites start many logins from one address; the limit has its own tests.

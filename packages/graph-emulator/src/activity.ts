@@ -8,7 +8,7 @@
 import type { SeedPost } from './seed';
 import type { DataStore } from './store/data';
 import { graphTime } from './seeds/common';
-import type { NewPost } from './types';
+import type { NewComment, NewPost } from './types';
 import type { FeedChangeValue } from './webhooks/payload';
 import type { Webhooks } from './webhooks/webhooks';
 
@@ -99,6 +99,36 @@ export class Activity {
         created_time: time,
       });
     }
+  }
+
+  /**
+   * A visitor's comment (or the Page's, `byPage`), or a reply to one (`parentId`): kept on the post, so the
+   * `comments` edges serve it, and told as the provider does (`item: "comment"`, `verb: "add"`, `comment_id`,
+   * `parent_id`: the post for a comment, the comment for a reply).
+   */
+  addComment(comment: NewComment): { id: string } {
+    const { pageId, post } = this.find(comment.postId);
+    const list = (post.comments ??= []);
+    const parent = comment.parentId === undefined ? undefined : list.find((c) => c.id === comment.parentId);
+    if (comment.parentId !== undefined && parent === undefined) throw new Error(`Unknown comment ${comment.parentId}`);
+    this.sequence += 1;
+    const id = `${post.id.split('_')[1] ?? ''}_${String(920_000_000 + this.sequence)}`;
+    const created = this.now();
+    const from = comment.byPage === true ? this.fromPage(pageId).from : { ...VISITOR };
+    const added = { id, created_time: graphTime(created), message: comment.message, from };
+    if (parent !== undefined) (parent.replies ??= []).push(added);
+    else list.push(added);
+    this.feedChange(pageId, {
+      from,
+      item: 'comment',
+      verb: 'add',
+      post_id: post.id,
+      comment_id: id,
+      parent_id: parent?.id ?? post.id,
+      message: comment.message,
+      created_time: Math.floor(created / 1000),
+    });
+    return { id };
   }
 
   /** Posts every `intervalMs` on a page some app subscribed to (any page when none is), up to `maxPosts`. */

@@ -325,6 +325,15 @@ export interface NewPost {
   story?: string;
 }
 
+/** A new comment from the activity controls: on a post, or a reply to one of its comments (`parentId`). */
+export interface NewComment {
+  postId: string;
+  message: string;
+  parentId?: string;
+  /** Written by the Page itself; else by a visiting reader. */
+  byPage?: boolean;
+}
+
 /** Webhooks and page activity, part of `EmulatorControls` (README#webhooks, README#activity). */
 export interface ActivityControls {
   /** Sets (or with null removes) a client's callback; resolves whether the verification request succeeded (kept only then). */
@@ -345,6 +354,8 @@ export interface ActivityControls {
   setReactions(postId: string, counts: Record<string, number>): void;
   /** A post's reaction counts. */
   reactions(postId: string): Record<string, number>;
+  /** Adds a comment (or a reply) to a post: a `comment` webhook with verb `add`; returns its id. */
+  addComment(comment: NewComment): { id: string };
 }
 
 export interface RunningEmulator {

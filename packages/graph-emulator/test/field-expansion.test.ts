@@ -90,13 +90,14 @@ describe('Graph field expansion on posts and pages', () => {
       controls.reset();
     });
 
-    it('when comments are listed, then id, created_time and message of each (escaping is the reader’s job)', async () => {
+    it('when comments are listed with the page token, then id, created_time, from and message of each (escaping is the reader’s job)', async () => {
       const res = await get(`/${SOURDOUGH}`, 'comments.limit(5)').expect(200);
       const { comments } = res.body as { comments: { data: Record<string, string>[] } };
       expect(comments.data).toHaveLength(3);
       expect(comments.data[2]).toEqual({
         id: expect.stringMatching(/^\d+_\d+$/),
         created_time: '2026-10-01T13:02:00+0000',
+        from: { id: expect.stringMatching(/^\d+$/), name: expect.any(String) },
         message: '<b>Best</b> loaf in town',
       });
     });
@@ -200,10 +201,10 @@ describe('Graph field expansion on posts and pages', () => {
       expect(graphError((await get(`/${SOURDOUGH}`, 'message', ada).expect(400)).body).code).toBe(210);
     });
 
-    it('when the post does not exist, or a post edge is asked for, then 100/33', async () => {
+    it('when the post does not exist, or a post edge other than comments is asked for, then 100/33', async () => {
       const missing = await get(`/${PAGES.bakery}_1`, 'message').expect(400);
       expect(graphError(missing.body)).toMatchObject({ code: 100, error_subcode: 33 });
-      const edge = await get(`/${SOURDOUGH}/comments`, 'message').expect(400);
+      const edge = await get(`/${SOURDOUGH}/reactions`, 'message').expect(400);
       expect(graphError(edge.body)).toMatchObject({ code: 100, error_subcode: 33 });
     });
   });

@@ -6,7 +6,14 @@
 import { Router, type Request } from 'express';
 import { z } from 'zod';
 import type { EmulatorControls } from '../types';
-import { editPostSchema, newPostSchema, reactionsSchema, removePostSchema, webhookSchema } from './activity';
+import {
+  editPostSchema,
+  newCommentSchema,
+  newPostSchema,
+  reactionsSchema,
+  removePostSchema,
+  webhookSchema,
+} from './activity';
 
 export function activityRouter(controls: EmulatorControls): Router {
   const router = Router();
@@ -48,6 +55,9 @@ export function activityRouter(controls: EmulatorControls): Router {
     const { postId, counts } = reactionsSchema.parse(body(req));
     controls.setReactions(postId, counts);
     res.json({ counts: controls.reactions(postId) });
+  });
+  router.post('/activity/comments', (req, res) => {
+    res.status(201).json(controls.addComment(newCommentSchema.parse(body(req))));
   });
   return router;
 }

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { checkWebhookUrl, type Context } from '../context';
-import type { ActivityControls, NewPost, WebhookSettings } from '../types';
+import type { ActivityControls, NewComment, NewPost, WebhookSettings } from '../types';
 import { describeZodError } from './schemas';
 
 const digits = z.string().regex(/^\d+$/, 'must be a numeric id');
@@ -31,6 +31,16 @@ export const reactionsSchema = z.strictObject({
     z.string().regex(/^[a-z_]{1,20}$/, 'must be a reaction type such as like'),
     z.number().int().min(0).max(1_000_000),
   ),
+});
+
+export const newCommentSchema = z.strictObject({
+  postId,
+  message: z.string().min(1).max(8000),
+  parentId: z
+    .string()
+    .regex(/^\d+_\d+$/, 'must be a comment id (<post number>_<number>)')
+    .optional(),
+  byPage: z.boolean().optional(),
 });
 
 function parse<T>(what: string, schema: z.ZodType<T>, input: unknown): T {
@@ -82,6 +92,9 @@ export function activityControls(ctx: Context): ActivityControls {
     },
     reactions(id: string) {
       return ctx.activity.reactions(parse('reactions', postId, id));
+    },
+    addComment(comment: NewComment) {
+      return ctx.activity.addComment(parse('addComment', newCommentSchema, comment));
     },
   };
 }

@@ -8,17 +8,18 @@ import type { Context } from '../context';
 import { badParam, GraphError, unsupportedGet } from '../errors';
 import { logEntryOf } from '../log';
 import { collectParams, formBody } from '../params';
-import type { SeedBusiness, SeedPost, SeedUser } from '../seed';
+import type { SeedBusiness, SeedComment, SeedPost, SeedUser } from '../seed';
 import type { PageState } from '../store/data';
 import { tokenEndpoint } from '../token/endpoint';
 import { appTokenRequired, isAppToken } from '../token/app-token';
 import { appCall } from './app-calls';
 import { authenticate, findToken, type Caller } from './auth';
 import { businessEdge, businessNode } from './business';
+import { commentsEdge, findComment } from './comments';
 import { debugToken } from './debug-token';
 import type { GraphCall } from './call';
 import { pageInsights, postInsights } from './insights';
-import { pageEdge, pageNode } from './page';
+import { pageEdge, pageNode, requirePageAccess } from './page';
 import { pictureEdge } from './picture';
 import { postNode } from './post-node';
 import { subscribedApps } from './subscribed-apps';
@@ -30,7 +31,8 @@ type Node =
   | { kind: 'user'; user: SeedUser }
   | { kind: 'business'; business: SeedBusiness }
   | { kind: 'page'; page: PageState }
-  | { kind: 'post'; page: PageState; post: SeedPost };
+  | { kind: 'post'; page: PageState; post: SeedPost }
+  | { kind: 'comment'; page: PageState; post: SeedPost; comment: SeedComment };
 
 export function graphHandler(ctx: Context) {
   return (req: Request, res: Response, next: NextFunction): void => {
@@ -113,10 +115,15 @@ function answer(call: GraphCall, node: Node, edge: string | undefined): unknown 
   if (node.kind === 'user') return edge === undefined ? userNode(call, node.user) : userEdge(call, node.user, edge);
   if (node.kind === 'business')
     return edge === undefined ? businessNode(call, node.business) : businessEdge(call, node.business, edge);
-  // The post's own edges (`/<post_id>/comments`, …) are not emulated but for insights; they are read through field expansion.
-  if (node.kind === 'post') {
-    if (edge === 'insights') return postInsights(call, node.page, node.post);
-    if (edge !== undefined) throw unsupportedGet(`${node.post.id}/${edge}`);
+  // Of a post's and a comment's edges only `comments` (and a post's `insights`) are emulated on its own; the rest are read through field expansion.
+  if (node.kind === 'post' || node.kind === 'comment') {
+    const id = node.kind === 'post' ? node.post.id : node.comment.id;
+    if (node.kind === 'post' && edge === 'insights') return postInsights(call, node.page, node.post);
+    if (edge === 'comments') {
+      requirePageAccess(call, node.page);
+      return commentsEdge(call, node.page, node.post, id, node.kind === 'comment' ? node.comment : undefined);
+    }
+    if (edge !== undefined || node.kind === 'comment') throw unsupportedGet(edge === undefined ? id : `${id}/${edge}`);
     return postNode(call, node.page, node.post);
   }
   if (edge === 'insights') return pageInsights(call, node.page);
@@ -141,6 +148,10 @@ function resolveNode(ctx: Context, caller: Caller, nodeId: string): Node {
   const page = postId?.[1] === undefined ? undefined : ctx.data.page(postId[1]);
   const post = page?.feed.find((p) => p.id === id);
   if (page !== undefined && post !== undefined) return { kind: 'post', page, post };
+  // Comment ids are `<post number>_<comment number>`: the page is the token's.
+  const tokenPage = record.kind === 'page' && record.pageId !== undefined ? ctx.data.page(record.pageId) : undefined;
+  const found = id !== undefined && tokenPage !== undefined ? findComment(tokenPage, id) : undefined;
+  if (found !== undefined && tokenPage !== undefined) return { kind: 'comment', page: tokenPage, ...found };
   throw unsupportedGet(nodeId);
 }
 

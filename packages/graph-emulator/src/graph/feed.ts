@@ -27,5 +27,5 @@ export function feedEdge(call: GraphCall, page: PageState, edge: string): Paged<
     edgeLinks(call, page.id, edge),
     { previousOnFirst: true, emptyAt: call.ctx.emptyFeedPages },
   );
-  return { ...paged, data: paged.data.map((post) => project(call, postValue(call, post), fields, POST)) };
+  return { ...paged, data: paged.data.map((post) => project(call, postValue(call, page, post), fields, POST)) };
 }

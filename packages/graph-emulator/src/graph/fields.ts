@@ -1,7 +1,10 @@
 /**
  * The `fields` parameter as the Graph API parses it (Graph API "Field
  * Expansion"): a comma list of fields, each with optional modifiers
- * `.limit(n)`, `.summary(true|false|total_count)`, `.type(large)` and an
+ * `.limit(n)`, `.summary(true|false|total_count)`, `.type(large)` (a picture) or
+ * `.type(LIKE)` (a reaction type), `.filter(toplevel|stream)` and
+ * `.order(chronological|reverse_chronological)` (comments), `.as(alias)` (the
+ * key the field is answered under, so one edge can be asked for twice) and an
  * optional nested selection `{…}` at any depth, e.g.
  * `attachments{media,subattachments.limit(3)},reactions.summary(total_count).limit(0)`.
  * Whitespace around names and punctuation is skipped. A malformed expression
@@ -19,12 +22,37 @@ export interface FieldRequest {
   summary?: 'true' | 'total_count';
   /** `.type(…)` of `picture`. */
   type?: PictureType;
+  /** `.type(…)` of `reactions`: only reactions of this kind (Object Reactions reference, `type`). */
+  reactionType?: ReactionType;
+  /** `.filter(…)` of `comments` (Post Comments reference): `toplevel` (the default) or `stream` (replies too). */
+  filter?: 'toplevel' | 'stream';
+  /** `.order(…)` of `comments`: `chronological` (the default) or `reverse_chronological`. */
+  order?: 'chronological' | 'reverse_chronological';
+  /** `.as(name)`: the key of the answer (Graph API field aliasing). */
+  as?: string;
   /** The nested selection, when `{…}` was given. */
   fields?: FieldRequest[];
 }
 
 export const PICTURE_TYPES = ['small', 'normal', 'album', 'large', 'square'] as const;
 export type PictureType = (typeof PICTURE_TYPES)[number];
+/** The reaction types of the Object Reactions reference; `CARE` is the newest. */
+export const REACTION_TYPES = [
+  'NONE',
+  'LIKE',
+  'LOVE',
+  'WOW',
+  'HAHA',
+  'SAD',
+  'ANGRY',
+  'THANKFUL',
+  'PRIDE',
+  'CARE',
+] as const;
+export type ReactionType = (typeof REACTION_TYPES)[number];
+
+/** The key a field is answered under: its alias when it has one. */
+export const keyOf = (req: FieldRequest): string => req.as ?? req.name;
 
 /** Deeper than any field the emulator has; keeps recursion bounded for hostile input. */
 export const MAX_DEPTH = 8;
@@ -132,6 +160,11 @@ function applyModifier(req: FieldRequest, name: string, arg: string, fail: () =>
   else if (name === 'summary' && (arg === 'true' || arg === 'total_count')) req.summary = arg;
   else if (name === 'summary' && arg === 'false') delete req.summary;
   else if (name === 'type' && (PICTURE_TYPES as readonly string[]).includes(arg)) req.type = arg as PictureType;
+  else if (name === 'type' && (REACTION_TYPES as readonly string[]).includes(arg))
+    req.reactionType = arg as ReactionType;
+  else if (name === 'filter' && (arg === 'toplevel' || arg === 'stream')) req.filter = arg;
+  else if (name === 'order' && (arg === 'chronological' || arg === 'reverse_chronological')) req.order = arg;
+  else if (name === 'as' && /^[a-z_][a-z0-9_]{0,63}$/i.test(arg)) req.as = arg;
   else fail();
 }
 
@@ -147,10 +180,10 @@ export function parseFields(raw: string | undefined, defaults: readonly string[]
   return list.length === 0 ? defaults.map((name) => ({ name })) : list;
 }
 
-/** A name given twice is kept once, at its first occurrence. */
+/** A key (name or alias) given twice is kept once, at its first occurrence. */
 function dedupe(list: FieldRequest[]): FieldRequest[] {
   const seen = new Set<string>();
-  return list.filter((f) => !seen.has(f.name) && seen.add(f.name) !== undefined);
+  return list.filter((f) => !seen.has(keyOf(f)) && seen.add(keyOf(f)) !== undefined);
 }
 
 /** `id` always comes first and is always present, like the provider's answers. */

@@ -16,5 +16,5 @@ export function postNode(call: GraphCall, page: PageState, post: SeedPost): Reco
   const fields = withId(parseFields(call.params.fields, POST_DEFAULTS));
   validate(fields, POST);
   requirePageAccess(call, page);
-  return project(call, postValue(call, post), fields, POST);
+  return project(call, postValue(call, page, post), fields, POST);
 }

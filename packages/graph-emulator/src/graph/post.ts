@@ -5,11 +5,12 @@
  * `comments` edges with `.summary()` and `.limit()` (Object Reactions
  * reference: `reactions.summary(total_count)`).
  */
-import { missingPermission } from '../errors';
 import type { SeedAttachment, SeedPost } from '../seed';
-import { hasScope } from './auth';
 import type { Context } from '../context';
+import type { PageState } from '../store/data';
 import type { GraphCall } from './call';
+import { COMMENT, commentsGuard, commentsValue } from './comments';
+import type { ReactionType } from './fields';
 import { SCALAR, scalars, type EdgeValue, type ObjectType } from './select';
 
 const IMAGE = scalars('Image', ['height', 'src', 'width']);
@@ -33,21 +34,14 @@ const ATTACHMENT: ObjectType = { name: 'StoryAttachment', fields: ATTACHMENT_FIE
 ATTACHMENT_FIELDS.subattachments = { kind: 'edge', type: ATTACHMENT, defaultLimit: 100, paged: false };
 
 const REACTION = scalars('Reaction', ['id', 'name', 'type']);
-const COMMENT = scalars('Comment', ['id', 'created_time', 'message'], ['id', 'created_time', 'message']);
-
-/**
- * Reading the comments themselves is visitor content: `pages_read_user_content`
- * (Page Feed reference); their count (`.limit(0)`) needs only what the post does.
- */
-function commentsGuard(call: GraphCall): void {
-  if (!hasScope(call.caller.record, 'pages_read_user_content')) throw missingPermission('pages_read_user_content');
-}
 
 export const POST: ObjectType = {
   name: 'Post',
   fields: {
     id: SCALAR,
     created_time: SCALAR,
+    // Who posted: on a Page's own posts, the Page.
+    from: { kind: 'object', type: scalars('Profile', ['id', 'name']) },
     message: SCALAR,
     story: SCALAR,
     full_picture: SCALAR,
@@ -70,17 +64,18 @@ export function mediaUrl(ctx: Context, path: string, expired = false): string {
 }
 
 /** Everything a post can answer; `project` then keeps what was asked for. */
-export function postValue(call: GraphCall, post: SeedPost): Record<string, unknown> {
+export function postValue(call: GraphCall, page: PageState, post: SeedPost): Record<string, unknown> {
   const [pageId, number] = post.id.split('_');
   const value: Record<string, unknown> = {
     id: post.id,
     created_time: post.created_time,
+    from: { id: page.id, name: page.fields.get('name') },
     message: post.message,
     story: post.story,
     permalink_url: `https://www.facebook.com/${pageId}/posts/${number}`,
     shares: post.shares === undefined ? undefined : { ...post.shares },
     reactions: reactionsOf(post),
-    comments: commentsOf(post),
+    comments: commentsValue(call, page, post, post.comments ?? [], `${post.id}.comments`),
   };
   const expired = post.imageExpired === true;
   if (post.full_picture !== undefined) value.full_picture = mediaUrl(call.ctx, post.full_picture, expired);
@@ -108,16 +103,25 @@ function attachmentValue(call: GraphCall, a: SeedAttachment, scope: string, expi
     media:
       a.media === undefined
         ? undefined
-        : { image: { ...a.media.image, src: mediaUrl(call.ctx, a.media.image.src, expired) } },
+        : {
+            image: { ...a.media.image, src: mediaUrl(call.ctx, a.media.image.src, expired) },
+            // A video's file, on the same CDN as its poster (StoryAttachmentMedia `source`).
+            ...(a.media.source !== undefined ? { source: mediaUrl(call.ctx, a.media.source, expired) } : {}),
+          },
     target: a.target === undefined ? undefined : { ...a.target },
     subattachments:
       a.subattachments === undefined ? undefined : attachmentsEdge(call, a.subattachments, scope, expired),
   };
 }
 
-/** Reacting people are made up, one per counted reaction, in a fixed order. */
-function reactionsOf(post: SeedPost): EdgeValue {
-  const counts = Object.entries(post.reactions ?? {}).filter(([, n]) => n > 0);
+/**
+ * Reacting people are made up, one per counted reaction, in a fixed order. `.type(LIKE)` keeps one kind
+ * (Object Reactions reference, `type`); with `.as()` one call reads each kind's count.
+ */
+function reactionsOf(post: SeedPost, only?: ReactionType): EdgeValue {
+  const counts = Object.entries(post.reactions ?? {}).filter(
+    ([type, n]) => n > 0 && (only === undefined || type.toUpperCase() === only),
+  );
   const total = counts.reduce((sum, [, n]) => sum + n, 0);
   return {
     total,
@@ -133,15 +137,6 @@ function reactionsOf(post: SeedPost): EdgeValue {
       }
       return out;
     },
-  };
-}
-
-function commentsOf(post: SeedPost): EdgeValue {
-  const list = post.comments ?? [];
-  return {
-    total: list.length,
-    scope: `${post.id}.comments`,
-    summary: { order: 'ranked', total_count: list.length, can_comment: true },
-    slice: (n) => list.slice(0, n).map((c) => ({ ...c })),
+    narrow: (req) => (req.reactionType === undefined ? reactionsOf(post, only) : reactionsOf(post, req.reactionType)),
   };
 }

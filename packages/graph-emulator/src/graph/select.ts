@@ -8,7 +8,7 @@
  */
 import { badParam, nonexistingField } from '../errors';
 import type { GraphCall } from './call';
-import type { FieldRequest } from './fields';
+import { keyOf, type FieldRequest } from './fields';
 import { encodeCursor } from './paging';
 
 export interface ObjectType {
@@ -37,6 +37,8 @@ export interface EdgeValue {
   summary: Record<string, unknown>;
   /** Scope of the cursors, e.g. `<post id>.reactions`. */
   scope: string;
+  /** The edge as `.type()`, `.filter()` and `.order()` narrow or order it; without this they change nothing. */
+  narrow?(req: FieldRequest): EdgeValue;
 }
 
 /** Throws 100 for the first name a node type does not have, at any depth. */
@@ -51,7 +53,7 @@ export function validate(requests: readonly FieldRequest[], type: ObjectType): v
   }
 }
 
-/** The requested fields of `value` that are set, in request order; unset ones are omitted, never null. */
+/** The requested fields of `value` that are set, in request order, each under its alias if it has one; unset ones are omitted, never null. */
 export function project(
   call: GraphCall,
   value: Readonly<Record<string, unknown>>,
@@ -63,7 +65,7 @@ export function project(
     const kind = type.fields[req.name];
     const v = value[req.name];
     if (kind === undefined || v === undefined) continue;
-    out[req.name] = answer(call, v, req, kind);
+    out[keyOf(req)] = answer(call, v, req, kind);
   }
   return out;
 }
@@ -90,10 +92,11 @@ function answer(call: GraphCall, v: unknown, req: FieldRequest, kind: FieldKind)
 
 function edge(
   call: GraphCall,
-  v: EdgeValue,
+  whole: EdgeValue,
   req: FieldRequest,
   kind: Extract<FieldKind, { kind: 'edge' }>,
 ): Record<string, unknown> {
+  const v = whole.narrow?.(req) ?? whole;
   const limit = Math.min(req.limit ?? kind.defaultLimit, 100);
   if (limit > 0) kind.guard?.(call);
   const items = v.slice(limit);

@@ -9,7 +9,12 @@ import type { Context } from '../context';
 import { drawScene, MAX_SIDE } from './art';
 
 /** Scene names are lower-case words joined by dashes; anything else (dots, slashes, escapes) is not a picture. */
-const MEDIA_PATH_RE = /^\/media\/([a-z][a-z0-9-]{0,40})_(\d{1,4})x(\d{1,4})\.svg$/;
+const MEDIA_PATH_RE = /^\/media\/([a-z][a-z0-9-]{0,40})_(\d{1,4})x(\d{1,4})\.(svg|webm)$/;
+/**
+ * A video's file (`media.source`): a WebM that holds only its header (EBML, DocType "webm") and no frames.
+ * Enough for a `<video>` element to find a file of the right type behind the URL; the poster is what shows.
+ */
+const VIDEO = Buffer.from('1a45dfa39f4286810142f7810142f2810442f381084282847765626d4287810442858102', 'hex');
 /** A browser keeps a picture at most this long, and never past its URL's expiry. */
 const MAX_AGE_SEC = 14 * 86_400;
 const CACHE_LIMIT = 256;
@@ -27,10 +32,13 @@ export function mediaRouter(ctx: Context): Router {
     const match = MEDIA_PATH_RE.exec(path);
     const width = Number(match?.[2]);
     const height = Number(match?.[3]);
+    const video = match?.[4] === 'webm';
     const svg =
       match === null || !inRange(width) || !inRange(height)
         ? undefined
-        : cached(drawn, path, () => drawScene(match[1]!, width, height));
+        : video
+          ? ''
+          : cached(drawn, path, () => drawScene(match[1]!, width, height));
     if (svg === undefined) {
       res.status(404).set('Cache-Control', 'no-store').type('text/plain').send('Not found');
       return;
@@ -48,9 +56,14 @@ export function mediaRouter(ctx: Context): Router {
     }
     // Checked above: `oe` is upper-case hexadecimal.
     const left = Math.floor((parseInt(req.query.oe as string, 16) * 1000 - now) / 1000);
+    const maxAge = `public, max-age=${Math.max(0, Math.min(MAX_AGE_SEC, left))}`;
+    if (video) {
+      res.set({ 'Content-Type': 'video/webm', 'Cache-Control': maxAge }).send(VIDEO);
+      return;
+    }
     res.set({
       'Content-Type': 'image/svg+xml',
-      'Cache-Control': `public, max-age=${Math.max(0, Math.min(MAX_AGE_SEC, left))}`,
+      'Cache-Control': maxAge,
       // Opened on its own, an SVG is a document: give it nothing to run.
       'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'",
     });

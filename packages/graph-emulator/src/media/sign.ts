@@ -49,3 +49,8 @@ export class MediaSigner {
 export function mediaPath(scene: string, width: number, height = width): string {
   return `/media/${scene}_${width}x${height}.svg`;
 }
+
+/** The path of a video of `scene` (its file; the poster is `mediaPath` of the same scene). */
+export function videoPath(scene: string, width: number, height: number): string {
+  return `/media/${scene}_${width}x${height}.webm`;
+}

@@ -5,7 +5,7 @@
  * `SEED_IDS.users` always means them).
  */
 import { ALL_TASKS } from '../permissions';
-import { mediaPath } from '../media/sign';
+import { mediaPath, videoPath } from '../media/sign';
 import { extraUsers } from './extra';
 import { SEED_IDS } from './ids';
 import type { Seed, SeedAttachment, SeedComment, SeedPage, SeedPost, SeedRole, SeedUser } from './types';
@@ -44,8 +44,30 @@ export const daytime = (i: number): number => (i === 0 ? 0 : ((i * 7) % 9) * HOU
 
 /** What a post carries besides its text; comments get their ids from `withMedia`. */
 export type Media = Pick<SeedPost, 'full_picture' | 'attachments' | 'shares' | 'reactions' | 'imageExpired'> & {
-  comments?: Omit<SeedComment, 'id'>[];
+  comments?: SeedCommentText[];
 };
+
+/** A seeded comment before it has an id; its replies likewise. */
+export type SeedCommentText = Omit<SeedComment, 'id' | 'replies'> & { replies?: Omit<SeedComment, 'id' | 'replies'>[] };
+
+/** Comment ids are `<post number>_<n>` like the provider's; a reply's follow its parent's. */
+export function numberComments(postId: string, comments: readonly SeedCommentText[], first = 1000): SeedComment[] {
+  const number = postId.split('_')[1] ?? '';
+  return comments.map(({ replies, ...c }, n) => ({
+    id: `${number}_${first + n}`,
+    ...c,
+    ...(replies !== undefined
+      ? { replies: replies.map((r, k) => ({ id: `${number}_${first + 5000 + n * 100 + k}`, ...r })) }
+      : {}),
+  }));
+}
+
+/** A video: its poster (the scene) and its file, as StoryAttachmentMedia gives them. */
+export const video = (scene: string, title: string): SeedAttachment => ({
+  type: 'video_inline',
+  title,
+  media: { image: { src: mediaPath(scene, 720, 405), width: 720, height: 405 }, source: videoPath(scene, 720, 405) },
+});
 
 /** A square photo of a scene (media/art.ts), as the provider's 720-pixel feed picture. */
 export const square = (scene: string): string => mediaPath(scene, 720);
@@ -71,9 +93,7 @@ export function withMedia(feed: SeedPost[], media: Readonly<Record<number, Media
     return {
       ...post,
       ...rest,
-      ...(comments !== undefined
-        ? { comments: comments.map((c, n) => ({ id: `${post.id.split('_')[1] ?? ''}_${1000 + n}`, ...c })) }
-        : {}),
+      ...(comments !== undefined ? { comments: numberComments(post.id, comments) } : {}),
     };
   });
 }

@@ -5,7 +5,19 @@
  * Deterministic: fixed texts, fixed times spread over weeks.
  */
 import { mediaPath } from '../media/sign';
-import { buildFeed, daytime, graphTime, HOUR, photo, photoPost, withMedia, type Content, type Media } from './common';
+import {
+  buildFeed,
+  daytime,
+  graphTime,
+  HOUR,
+  numberComments,
+  photo,
+  photoPost,
+  video,
+  withMedia,
+  type Content,
+  type Media,
+} from './common';
 import type { SeedAttachment, SeedComment, SeedPost } from './types';
 
 const BAKERY_POSTS = 40;
@@ -154,7 +166,12 @@ function bakeryMedia(): Record<number, Media> {
       reactions: { like: 96, love: 12 },
     },
     4: { reactions: { like: 611, love: 402, care: 25 }, shares: { count: 19 } },
-    5: { reactions: { like: 95 }, shares: { count: 22 } },
+    5: {
+      full_picture: mediaPath('baguettes', 720, 405),
+      attachments: [video('baguettes', 'Shaping baguettes, in slow motion')],
+      reactions: { like: 95, love: 14, haha: 3 },
+      shares: { count: 22 },
+    },
     6: { ...photoPost('croissants'), reactions: { like: 430, love: 120, haha: 2 }, shares: { count: 9 } },
     7: { reactions: { like: 61 }, shares: { count: 4 } },
     8: {
@@ -228,25 +245,52 @@ const CHATTER = [
   'Still thinking about that croissant.',
 ];
 
-/** `n` visitors' comments on a post, a few minutes apart after it. */
-function chatter(post: SeedPost, n: number): SeedComment[] {
+/**
+ * `n` visitors' comments on a post, a few minutes apart after it, with a few likes each; the first has a
+ * reply from the Page itself (`pageName`) and one from a visitor.
+ */
+function chatter(post: SeedPost, n: number, pageName: string): SeedComment[] {
   const at = Date.parse(post.created_time.replace('+0000', 'Z'));
-  return Array.from({ length: n }, (_, k) => ({
-    id: `${post.id.split('_')[1] ?? ''}_${2000 + k}`,
-    created_time: graphTime(at + (k + 1) * 7 * 60_000),
-    message: CHATTER[(k * 5 + n) % CHATTER.length]!,
-  }));
+  const pageId = post.id.split('_')[0] ?? '';
+  return numberComments(
+    post.id,
+    Array.from({ length: n }, (_, k) => ({
+      created_time: graphTime(at + (k + 1) * 7 * 60_000),
+      message: CHATTER[(k * 5 + n) % CHATTER.length]!,
+      like_count: (k * 7 + n) % 5,
+      ...(k === 0
+        ? {
+            replies: [
+              {
+                created_time: graphTime(at + 12 * 60_000),
+                message: 'Thank you! See you soon.',
+                from: { id: pageId, name: pageName },
+                like_count: 2,
+              },
+              { created_time: graphTime(at + 20 * 60_000), message: 'Same here!' },
+            ],
+          }
+        : {}),
+    })),
+    2000,
+  );
 }
 
-function withChatter(feed: SeedPost[], counts: Readonly<Record<number, number>>): SeedPost[] {
-  return feed.map((post, i) => (counts[i] === undefined ? post : { ...post, comments: chatter(post, counts[i]) }));
+function withChatter(feed: SeedPost[], counts: Readonly<Record<number, number>>, pageName: string): SeedPost[] {
+  return feed.map((post, i) =>
+    counts[i] === undefined ? post : { ...post, comments: chatter(post, counts[i], pageName) },
+  );
 }
 
 /** 40 posts over six weeks, newest first. */
 export function demoBakeryFeed(pageId: string): SeedPost[] {
   const texts = [...BAKERY_TEXTS];
   texts.push(...EVERYDAY.slice(0, BAKERY_POSTS - texts.length));
-  return withChatter(withMedia(buildFeed(pageId, NEWEST, texts, 24, daytime), bakeryMedia()), BAKERY_COMMENTS);
+  return withChatter(
+    withMedia(buildFeed(pageId, NEWEST, texts, 24, daytime), bakeryMedia()),
+    BAKERY_COMMENTS,
+    'Lovelace Analytical Bakery',
+  );
 }
 
 /** 8 posts over three weeks, newest first. */
@@ -289,7 +333,7 @@ export function demoCafeFeed(pageId: string): SeedPost[] {
     6: { reactions: { like: 25, sad: 4 } },
     7: { reactions: { like: 88 } },
   };
-  return withChatter(withMedia(feed, media), { 0: 7, 1: 3, 2: 2, 4: 11, 5: 4, 6: 1 });
+  return withChatter(withMedia(feed, media), { 0: 7, 1: 3, 2: 2, 4: 11, 5: 4, 6: 1 }, 'Hopper Compiler Café');
 }
 
 /** The repair shop: 6 posts over three weeks, newest first. */
@@ -321,5 +365,5 @@ export function demoRepairFeed(pageId: string): SeedPost[] {
     3: { ...photoPost('bench'), reactions: { like: 44, love: 3 } },
     4: { reactions: { like: 12 }, shares: { count: 2 } },
   };
-  return withChatter(withMedia(feed, media), { 0: 41, 1: 6, 3: 2 });
+  return withChatter(withMedia(feed, media), { 0: 41, 1: 6, 3: 2 }, 'Difference Engine Repairs');
 }

@@ -4,9 +4,16 @@
  * feed, so the feeds keep their order, ids and texts.
  */
 import { mediaPath } from '../media/sign';
-import { photo, square, type Media } from './common';
+import { photo, square, video, type Media, type SeedCommentText } from './common';
+import { SEED_IDS } from './ids';
 
 const WEEK = ['sourdough', 'croissants', 'cinnamon-buns', 'baguettes', 'focaccia'];
+
+/** Thirty comments a quarter of an hour apart, oldest first. */
+const QUESTIONS: SeedCommentText[] = Array.from({ length: 30 }, (_, n) => ({
+  created_time: `2026-10-0${2 + Math.floor(n / 24)}T${String(n % 24).padStart(2, '0')}:15:00+0000`,
+  message: `Question ${n + 1}: what goes into the loaf?`,
+}));
 
 /** Feed index → what that bakery post carries. */
 export const BAKERY_MEDIA: Readonly<Record<number, Media>> = {
@@ -17,8 +24,21 @@ export const BAKERY_MEDIA: Readonly<Record<number, Media>> = {
     shares: { count: 4 },
     reactions: { like: 12, love: 5, wow: 1 },
     comments: [
-      { created_time: '2026-10-01T12:05:00+0000', message: 'Saving one for me!' },
-      { created_time: '2026-10-01T12:20:00+0000', message: 'Is the rye back too?' },
+      { created_time: '2026-10-01T12:05:00+0000', message: 'Saving one for me!', like_count: 3 },
+      {
+        created_time: '2026-10-01T12:20:00+0000',
+        message: 'Is the rye back too?',
+        like_count: 1,
+        replies: [
+          {
+            created_time: '2026-10-01T12:31:00+0000',
+            message: 'It is! Recipe notes at https://lovelace-bakery.example/rye.',
+            from: { id: SEED_IDS.pages.bakery, name: 'Lovelace Analytical Bakery' },
+            like_count: 2,
+          },
+          { created_time: '2026-10-01T12:40:00+0000', message: 'Then I am coming twice.' },
+        ],
+      },
       { created_time: '2026-10-01T13:02:00+0000', message: '<b>Best</b> loaf in town' },
     ],
   },
@@ -43,6 +63,14 @@ export const BAKERY_MEDIA: Readonly<Record<number, Media>> = {
       },
     ],
     reactions: { like: 30, haha: 2 },
+  },
+  // "Our story, in full.": more comments than one page of them, for "More comments".
+  5: { comments: QUESTIONS },
+  // "Thank you for 1,843 followers!": a video, its poster and its file.
+  7: {
+    full_picture: mediaPath('croissants', 720, 405),
+    attachments: [video('croissants', 'A thank-you from the bakers')],
+    reactions: { like: 40, love: 12, care: 3, haha: 1, wow: 2, sad: 1, angry: 1 },
   },
   // "Read more at https://lovelace-bakery.example/blog…": a shared link.
   9: {

@@ -21,20 +21,28 @@ export interface SeedPost {
 
 /** A StoryAttachment (Post reference, `attachments` edge): `photo`, `share` (a link) or `album`. */
 export interface SeedAttachment {
-  type: 'photo' | 'share' | 'album';
+  type: 'photo' | 'share' | 'album' | 'video_inline';
   title?: string;
   description?: string;
   url?: string;
-  /** `media.image.src` is a path on the emulator's origin, like `full_picture`. */
-  media?: { image: { src: string; width: number; height: number } };
+  /**
+   * `media.image.src` is a path on the emulator's origin, like `full_picture`; a video's `media.source` is the
+   * path of the video file itself (StoryAttachmentMedia `source`).
+   */
+  media?: { image: { src: string; width: number; height: number }; source?: string };
   target?: { id?: string; url: string };
   subattachments?: SeedAttachment[];
 }
 
+/** A Comment (Comment reference): top-level on a post, or a reply in its parent's `replies`, oldest first. */
 export interface SeedComment {
   id: string;
   created_time: string;
   message: string;
+  /** Who wrote it; a made-up visitor when the seed names nobody. A Page's own comment names the Page. */
+  from?: { id: string; name: string };
+  like_count?: number;
+  replies?: SeedComment[];
 }
 
 export interface PageLocation {

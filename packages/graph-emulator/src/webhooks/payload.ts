@@ -12,10 +12,10 @@
  */
 import { createHmac } from 'node:crypto';
 
-/** One `feed` change value (the fields the Page webhooks reference lists for posts and reactions). */
+/** One `feed` change value (the fields the Page webhooks reference lists for posts, reactions and comments). */
 export interface FeedChangeValue {
   from: { id: string; name: string };
-  item: 'status' | 'reaction';
+  item: 'status' | 'reaction' | 'comment';
   verb: 'add' | 'edited' | 'remove';
   post_id: string;
   /** Unix seconds, an int as in the reference. */
@@ -23,6 +23,8 @@ export interface FeedChangeValue {
   published?: 0 | 1;
   message?: string;
   parent_id?: string;
+  /** A comment's own id (`item: "comment"`). */
+  comment_id?: string;
   reaction_type?: string;
   recipient_id?: string;
 }

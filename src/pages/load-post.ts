@@ -1,0 +1,106 @@
+import type { AppContext } from '../context';
+import { NotFoundError } from '../errors';
+import type { CommentsPage, PostDetails } from '../graph/schemas';
+import { COMMENTS_SCOPE } from '../graph/provider';
+import type { PageAccess, PageChanges } from '../session/access';
+import { dropOnRefusal, gateOf, isPermissionError, readShared, withChanges, type SharedRead } from './load';
+import type { GraphApiError } from '../graph/errors';
+
+/**
+ * How a post page is loaded (docs/architecture.md#post-page): the post and the first page of its comments, through
+ * the cache shared between sessions with the page view's freshness and revocation rules (./load), in
+ * parallel; a later page of comments, or a comment's replies, upstream with the session's token (as older
+ * posts are). From values only: the route reads the session and writes the changes.
+ */
+
+/** What the person asked for beyond the post: a later page of comments, or one comment's replies opened. */
+export interface PostQuery {
+  after?: string | undefined;
+  replies?: string | undefined;
+}
+
+/** Comments as the post page shows them: read, not read for want of the permission, or not asked for. */
+export type CommentsRead =
+  { page: CommentsPage; replies?: { commentId: string; page: CommentsPage } } | { refusal: GraphApiError | undefined };
+
+export interface PostShown {
+  post: PostDetails;
+  comments: CommentsRead;
+}
+
+export interface PostLoad {
+  outcome: PostShown | { error: unknown };
+  changes: PageChanges;
+}
+
+/**
+ * The post, and its comments when the session was granted `pages_read_user_content` (or its grant is not known:
+ * the provider then says). A refusal of the comments alone is no failure: the post shows with its count and a
+ * line on what to grant. Any other failure is the page's error. A post the provider names as another Page's is
+ * the 404 page.
+ */
+export async function loadPost(
+  ctx: AppContext,
+  access: PageAccess,
+  token: string,
+  postId: string,
+  query: PostQuery,
+): Promise<PostLoad> {
+  const { pageId, sessionId } = access;
+  const gate = gateOf(ctx, sessionId);
+  const postRead: SharedRead<PostDetails> = {
+    part: 'post',
+    variant: postId,
+    load: () => ctx.graph.post(token, postId, gate),
+  };
+  const firstComments: SharedRead<CommentsPage> = {
+    part: 'comments',
+    variant: postId,
+    load: () => ctx.graph.comments(token, postId, {}, gate),
+  };
+  const mayRead = access.scopes === undefined || access.scopes.includes(COMMENTS_SCOPE);
+  // The first page of comments is cached with the post; a later page, or replies, are read for this view only.
+  const cachedComments = mayRead && query.after === undefined;
+  const reads = cachedComments ? [postRead, firstComments] : [postRead];
+  const [shared, later, replies] = await Promise.all([
+    cachedComments
+      ? readShared(ctx, access, [postRead, firstComments] as const)
+      : readShared(ctx, access, [postRead] as const),
+    mayRead && query.after !== undefined
+      ? settle(ctx.graph.comments(token, postId, { after: query.after }, gate))
+      : undefined,
+    mayRead && query.replies !== undefined
+      ? settle(ctx.graph.comments(token, query.replies, { replies: true }, gate))
+      : undefined,
+  ]);
+  const { answers, changes } = shared;
+  const known = withChanges(access, changes);
+  const postAnswer = answers[0];
+  const commentsAnswer = answers[1];
+  const commentsResult = commentsAnswer ?? later;
+  const failures = [postAnswer, commentsResult, replies].flatMap((r) =>
+    r?.status === 'rejected' ? [r.reason as unknown] : [],
+  );
+  failures.forEach((err) => dropOnRefusal(ctx, known, err, reads));
+  if (postAnswer.status === 'rejected') return { outcome: { error: postAnswer.reason }, changes };
+  const post = postAnswer.value;
+  // The provider's post ids name their Page; one that names another (a visitor's post shown elsewhere) is not this page's.
+  if (post.id !== postId || (post.from !== undefined && post.from.id !== pageId))
+    return { outcome: { error: new NotFoundError({ key: 'error.post.notThisPage' }) }, changes };
+  const other = failures.find((err) => !isPermissionError(err));
+  if (other !== undefined) return { outcome: { error: other }, changes };
+  if (!mayRead) return { outcome: { post, comments: { refusal: undefined } }, changes };
+  // Any failure left is a refused permission (the others returned above): the comments' own, or none known.
+  if (commentsResult?.status !== 'fulfilled') {
+    const refusal = commentsResult?.status === 'rejected' ? (commentsResult.reason as GraphApiError) : undefined;
+    return { outcome: { post, comments: { refusal } }, changes };
+  }
+  const comments: CommentsRead = { page: commentsResult.value };
+  if (replies?.status === 'fulfilled' && query.replies !== undefined)
+    comments.replies = { commentId: query.replies, page: replies.value };
+  return { outcome: { post, comments }, changes };
+}
+
+function settle<T>(read: Promise<T>): Promise<PromiseSettledResult<T>> {
+  return Promise.allSettled([read]).then(([result]) => result);
+}

@@ -1,0 +1,217 @@
+import { englishLocale } from '../i18n/catalogs';
+import type { Comment, PostDetails } from '../graph/schemas';
+import { REACTION_KINDS } from '../graph/schemas';
+import { permissionWords, PROVIDER_NAME } from '../words';
+import type { CommentsRead } from './load-post';
+import {
+  formatCount,
+  formatTime,
+  linkify,
+  toPostView,
+  type ImageView,
+  type PostView,
+  type Segment,
+} from './view-model';
+
+/**
+ * The post page shaped for people (docs/architecture.md#post-page): the post as the feed shows it, and what only
+ * its own page shows — every photo of an album, a video that plays, reactions by kind, comments with replies.
+ * Provider data is untrusted text throughout; the template only prints these strings, escaped.
+ */
+
+export interface VideoView {
+  /** The file, on an origin of FB_MEDIA_ORIGINS. */
+  src: string;
+  poster?: string;
+  width: number;
+  height: number;
+  title: string;
+}
+
+export interface ReactionView {
+  kind: string;
+  /** "Like", "Love", …: the provider's names for them. */
+  label: string;
+  count: string;
+}
+
+export interface CommentView {
+  id: string;
+  author: string;
+  /** Written by the Page itself: marked as the Page's. */
+  byPage: boolean;
+  timeIso?: string;
+  timeText: string;
+  lines: Segment[][];
+  /** "3 likes", when any. */
+  likes?: string;
+  /** "2 replies" and the link that opens them, when any and not open. */
+  repliesLink?: { text: string; href: string };
+  /** The replies, when opened. */
+  replies?: CommentView[];
+  /** More replies than one page shows, on the provider. */
+  moreReplies?: boolean;
+}
+
+export interface CommentsView {
+  /** "12 comments", from the post's count (known even without the permission). */
+  count?: string;
+  /** Why the comments are not shown, and the way to grant what they need. */
+  blocked?: { text: string; askAgain: string };
+  list: CommentView[];
+  /** Our link to the next page of comments (the provider's cursor; its own link carries the token). */
+  more?: string;
+  /** Shown after the first page: the way back to the newest. */
+  newest?: string;
+}
+
+export interface PostPageView {
+  post: PostView;
+  /** The page the post is on, for the way back. */
+  pageHref: string;
+  /** Every photo of an album, each at its own size; empty for a post without an album. */
+  photos: ImageView[];
+  video?: VideoView;
+  /** The non-zero counts by kind, in the provider's order. */
+  reactions: ReactionView[];
+  comments: CommentsView;
+}
+
+export interface PostPageOptions {
+  images: (url: string | undefined) => string | undefined;
+  media: (url: string | undefined) => string | undefined;
+  /** Where the provider's web links lead (./view-model.ts `providerWeb`). */
+  web?: (href: string) => string;
+  pageId: string;
+  /** Where this view stands: its own query, so links keep what is open. */
+  after?: string | undefined;
+}
+
+const REACTION_LABELS: Record<(typeof REACTION_KINDS)[number], string> = {
+  like: 'Like',
+  love: 'Love',
+  care: 'Care',
+  haha: 'Haha',
+  wow: 'Wow',
+  sad: 'Sad',
+  angry: 'Angry',
+};
+
+const PHOTO_BOX = { width: 720, height: 720 };
+const VIDEO_BOX = { width: 720, height: 405 };
+
+export function toPostPageView(post: PostDetails, comments: CommentsRead, options: PostPageOptions): PostPageView {
+  const base = `/pages/${encodeURIComponent(options.pageId)}`;
+  const self = `${base}/posts/${encodeURIComponent(post.id)}`;
+  const view = toPostView(post, { images: options.images, ...(options.web ? { web: options.web } : {}) });
+  const first = post.attachments?.data.find((a) => a !== undefined);
+  const album = first?.subattachments?.data ?? [];
+  const photos = album.length > 1 ? albumPhotos(album, first?.title?.trim(), options.images) : [];
+  // The album's photos stand in for the first photo and its "+N".
+  if (photos.length > 0) {
+    delete view.picture;
+    delete view.extra;
+  }
+  const page: PostPageView = {
+    post: view,
+    pageHref: base,
+    photos,
+    reactions: REACTION_KINDS.flatMap((kind) => {
+      const n = post[`reactions_${kind}`]?.summary.total_count ?? 0;
+      return n > 0 ? [{ kind, label: REACTION_LABELS[kind], count: formatCount(n, '', '').trim() }] : [];
+    }),
+    comments: commentsView(post, comments, self, options.after),
+  };
+  const source = options.media(first?.media?.source);
+  if (first?.type?.startsWith('video') && source !== undefined) {
+    const image = first.media?.image;
+    const poster = options.images(image?.src ?? post.full_picture);
+    page.video = {
+      src: source,
+      ...(poster !== undefined ? { poster } : {}),
+      width: image?.width ?? VIDEO_BOX.width,
+      height: image?.height ?? VIDEO_BOX.height,
+      title: first.title?.trim() || 'Video in this post',
+    };
+    // The video's poster is its still: not shown twice.
+    delete view.picture;
+  }
+  return page;
+}
+
+type Sub = NonNullable<NonNullable<NonNullable<PostDetails['attachments']>['data'][number]>['subattachments']>['data'];
+
+function albumPhotos(album: Sub, title: string | undefined, images: PostPageOptions['images']): ImageView[] {
+  return album.flatMap((photo, i) => {
+    const image = photo.media?.image;
+    const src = images(image?.src);
+    if (src === undefined) return [];
+    const known = image?.width !== undefined && image.height !== undefined;
+    const named = photo.title?.trim();
+    return [
+      {
+        src,
+        width: known ? image.width! : PHOTO_BOX.width,
+        height: known ? image.height! : PHOTO_BOX.height,
+        alt: `Photo ${i + 1} of ${album.length}${named ? `: ${named}` : title ? ` in the album “${title}”` : ''}`,
+        lazy: i > 0,
+        cropped: !known,
+      },
+    ];
+  });
+}
+
+function commentsView(post: PostDetails, read: CommentsRead, self: string, after: string | undefined): CommentsView {
+  const total = post.comments?.summary.total_count;
+  const view: CommentsView = { list: [] };
+  if (total !== undefined) view.count = formatCount(total, 'comment', 'comments');
+  if ('refusal' in read) {
+    if (total) view.blocked = blocked(self);
+    return view;
+  }
+  const open = read.replies;
+  view.list = read.page.data.map((c) => {
+    const comment = commentView(c, post);
+    const n = c.comment_count ?? 0;
+    if (open?.commentId === c.id) {
+      comment.replies = open.page.data.map((r) => commentView(r, post));
+      comment.moreReplies = open.page.after !== undefined;
+    } else if (n > 0) {
+      const query = after === undefined ? '' : `after=${encodeURIComponent(after)}&`;
+      comment.repliesLink = {
+        text: formatCount(n, 'reply', 'replies'),
+        href: `${self}?${query}replies=${encodeURIComponent(c.id)}#comment-${c.id}`,
+      };
+    }
+    return comment;
+  });
+  const next = read.page.after;
+  if (next !== undefined) view.more = `${self}?after=${encodeURIComponent(next)}#comments`;
+  if (after !== undefined) view.newest = `${self}#comments`;
+  return view;
+}
+
+function commentView(c: Comment, post: PostDetails): CommentView {
+  const time = formatTime(c.created_time);
+  const byPage = c.from !== undefined && c.from.id === post.id.split('_')[0];
+  const view: CommentView = {
+    id: c.id,
+    // Without the Page's token the provider leaves out who wrote it.
+    author: c.from?.name.trim() || (byPage ? 'This Page' : `A person on ${PROVIDER_NAME}`),
+    byPage,
+    timeIso: time.iso,
+    timeText: time.text,
+    lines: (c.message ?? '').split(/\r?\n/).map(linkify),
+  };
+  if (c.like_count) view.likes = formatCount(c.like_count, 'like', 'likes');
+  return view;
+}
+
+function blocked(self: string): CommentsView['blocked'] {
+  return {
+    text:
+      `Pagelight can't show the comments, because the permission “${permissionWords(englishLocale(), 'pages_read_user_content')}” ` +
+      `wasn't granted on ${PROVIDER_NAME}. Ask again and allow it to read them here.`,
+    askAgain: `/auth/login?rerequest=1&return_to=${encodeURIComponent(self)}`,
+  };
+}

@@ -1,0 +1,88 @@
+import { SEED_IDS, TEST_SEED } from '@pagelight/graph-emulator';
+import { CookieClient } from '../support/cookie-client';
+import { realLogin } from '../support/login';
+import { openStream, type EventStream } from '../support/sse';
+import { eventually } from '../support/wait';
+import { startServedStack, type Stack } from '../support/stack';
+import { deliver, feedDelivery } from '../webhooks/deliver';
+
+const BAKERY = SEED_IDS.pages.bakery;
+const SOURDOUGH = TEST_SEED.pages.find((p) => p.id === BAKERY)!.feed[0]!.id;
+
+/** A comment added at the provider reaches open pages (docs/architecture.md#live-updates). */
+describe('comment webhooks and open pages', () => {
+  let served: { stack: Stack; url: string; close(): Promise<void> };
+  let person: CookieClient;
+  const streams: EventStream[] = [];
+
+  beforeAll(async () => {
+    served = await startServedStack({
+      env: {
+        FB_WEBHOOK_VERIFY_TOKEN: 'verify-token-for-tests-0001',
+        FB_SCOPES: 'pages_show_list pages_read_engagement pages_manage_metadata pages_read_user_content',
+        PAGE_CACHE_TTL: '60',
+      },
+    });
+    // The provider's dashboard: deliveries go to this app, which answers the handshake with the same token.
+    const verified = await served.stack.emulator.controls.setWebhook('', {
+      url: `${served.url}/webhooks/facebook`,
+      verifyToken: 'verify-token-for-tests-0001',
+    });
+    expect(verified).toBe(true);
+    person = new CookieClient(served.url);
+    expect((await realLogin(served.url, undefined, BAKERY, person)).ok).toBe(true);
+  });
+  afterEach(async () => {
+    for (const s of streams.splice(0)) s.close();
+    await eventually(() => served.stack.streams.size === 0);
+  });
+  afterAll(() => served.close());
+
+  it('when the post page is live and a comment is added to its post, then its stream tells which post, with no user content', async () => {
+    const page = await (await person.get(`/pages/${BAKERY}/posts/${SOURDOUGH}`)).text();
+    expect(page).toContain(`data-post="${SOURDOUGH}"`);
+    const events = /data-events="([^"]+)"/.exec(page)?.[1]?.replace(/&amp;/g, '&');
+    const stream = await openStream(served.url, events!, person.cookieHeader());
+    streams.push(stream);
+    await stream.received('retry: ');
+    const res = await deliver(
+      served.url,
+      feedDelivery(BAKERY, { item: 'comment', verb: 'add', post_id: SOURDOUGH, message: 'USER TEXT' }),
+    );
+    expect(res.status).toBe(200);
+    await stream.received('event: new-comment');
+    expect(stream.text()).toContain(`event: new-comment\ndata: {"postId":"${SOURDOUGH}"}\n\n`);
+    expect(stream.text()).not.toContain('USER TEXT');
+  });
+
+  it('when the emulator adds a comment and delivers its webhook, then the cached post page shows it at once', async () => {
+    await person.get(`/pages/${BAKERY}/posts/${SOURDOUGH}`);
+    const calls = served.stack.emulator.controls.calls();
+    // Warm: served from the cache.
+    await person.get(`/pages/${BAKERY}/posts/${SOURDOUGH}`);
+    expect(served.stack.emulator.controls.calls()).toBe(calls);
+    served.stack.emulator.controls.addComment({ postId: SOURDOUGH, message: 'Delivered by webhook' });
+    await served.stack.emulator.controls.webhooksIdle();
+    const html = await (await person.get(`/pages/${BAKERY}/posts/${SOURDOUGH}`)).text();
+    expect(html).toContain('Delivered by webhook');
+    // The page's counts changed too: its feed was dropped with the post.
+    const feed = await (await person.get(`/pages/${BAKERY}`)).text();
+    expect(feed).toMatch(/<span>4 comments<\/span>/);
+  });
+
+  it('when a comment names a post of another page, or is not an addition, then no new-comment event', async () => {
+    const stream = await openStream(served.url, `/pages/${BAKERY}/events`, person.cookieHeader());
+    streams.push(stream);
+    await stream.received('retry: ');
+    await deliver(
+      served.url,
+      feedDelivery(
+        BAKERY,
+        { item: 'comment', verb: 'add', post_id: `${SEED_IDS.pages.cafe}_1` },
+        { item: 'comment', verb: 'remove', post_id: SOURDOUGH },
+      ),
+    );
+    await stream.received('event: feed-changed');
+    expect(stream.text()).not.toContain('new-comment');
+  });
+});
