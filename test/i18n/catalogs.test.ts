@@ -138,6 +138,7 @@ describe('the message catalogs', () => {
             shown: '1',
             total: 2,
             role: 'r',
+            author: 'a',
             why: 'w',
             max2: 1,
           },

@@ -106,7 +106,7 @@ describe('GET /pages/:pageId/posts/:postId', () => {
       expect(newest).toBeGreaterThan(0);
       expect(newest).toBeLessThan(list.indexOf('Saving one for me!'));
       expect(list).toContain('3 likes');
-      expect(list).toMatch(/<strong id="comment-[\d_]+-by">[^<]+<\/strong> · <time datetime=/);
+      expect(list).toMatch(/<strong id="comment-[\d_]+-by" dir="auto">[^<]+<\/strong> · <time datetime=/);
       // Replies are a link until opened.
       const link = /<a href="(\/pages\/\d+\/posts\/[\d_]+\?replies=[\d_]+#comment-[\d_]+)">2 replies/.exec(list);
       expect(link).not.toBeNull();
@@ -117,7 +117,7 @@ describe('GET /pages/:pageId/posts/:postId', () => {
       );
       // Each text inside its own comment, after its author.
       expect(opened).toMatch(
-        /-by">[^<]+<\/strong>[^\n]*\n\s*<div class="text"><p>Then I am coming twice\.<\/p><\/div>/,
+        /-by" dir="auto">[^<]+<\/strong>[^\n]*\n\s*<div class="text"><p>Then I am coming twice\.<\/p><\/div>/,
       );
     });
 
