@@ -108,7 +108,7 @@ export function showPost(
   let byComments = shownPosts.get(post);
   if (byComments === undefined) shownPosts.set(post, (byComments = new WeakMap()));
   let byLocale = byComments.get(comments ?? post);
-  if (byLocale === undefined) byComments.set(comments ?? post, (byLocale = new Map()));
+  if (byLocale === undefined) byComments.set(comments ?? post, (byLocale = new Map<Locale, ShownPost>()));
   const known = byLocale.get(locale);
   if (known !== undefined) return known;
   const made = makePost(app, locale, toView);
