@@ -8,7 +8,8 @@
 
 // The page's language (docs/architecture.md#languages): every word and number the script writes is in it,
 // never in the browser's. The time zone stays the browser's.
-var PAGE_LANG = document.documentElement.getAttribute('lang') || 'en';
+var PAGE_LANG =
+  document.documentElement.getAttribute('data-intl') || document.documentElement.getAttribute('lang') || 'en';
 
 // Live pages (docs/architecture.md#live-updates): the server says when the feed changed; a button shows
 // how many new posts there are and swaps in the fresh first page of the feed. Without script the page

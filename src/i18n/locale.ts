@@ -40,6 +40,8 @@ export class Locale {
   private readonly forms = new Map<MessageKey, Readonly<Record<string, string>>>();
   private readonly plurals: Intl.PluralRules;
   readonly weekdays: readonly string[];
+  /** The Intl locale this language formats with (English as en-GB), for public/app.js to format as the server does. */
+  readonly intl: string;
 
   constructor(
     readonly tag: LocaleTag,
@@ -48,6 +50,7 @@ export class Locale {
     private readonly fallback: Catalog,
   ) {
     const intl = intlTag(tag);
+    this.intl = intl;
     this.numbers = new Intl.NumberFormat(intl);
     this.plurals = new Intl.PluralRules(intl);
     this.exact = new Intl.DateTimeFormat(intl, {
