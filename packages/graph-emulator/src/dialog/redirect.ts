@@ -21,16 +21,7 @@ export function redirectWithGrant(ctx: Context, res: Response, pending: DialogRe
   // A token-only answer hands out no code, so the one behind the grant is never redeemable.
   else ctx.codes.markUsed(code);
   if (response.token) {
-    const record = ctx.tokens.issueUser({
-      clientId: code.clientId,
-      userId: code.userId,
-      scopes: code.granted,
-      declined: code.declined,
-      ttlSec: ctx.userTokenTtlSec,
-      longLived: false,
-      grantId: code.code,
-      ...(code.pages !== undefined ? { pages: code.pages } : {}),
-    });
+    const record = ctx.tokens.issueForCode(code, ctx.userTokenTtlSec);
     params.access_token = record.token;
     params.data_access_expiration_time = String(Math.floor(ctx.now() / 1000) + DATA_ACCESS_SEC);
     params.expires_in = String(ctx.userTokenTtlSec);

@@ -6,6 +6,7 @@
  * expires; revoking a user's session invalidates the tokens derived from it.
  */
 import type { RevokeReason, TokenFilter } from '../types';
+import type { CodeRecord } from './codes';
 import { randomAlnum } from '../random';
 import { expiredError, revokedError, unknownTokenError } from './token-errors';
 
@@ -55,6 +56,20 @@ export class TokenStore {
   private readonly derived = new Map<string, Map<string, string>>();
 
   constructor(private readonly now: () => number) {}
+
+  /** The short-lived user token an authorization code stands for: at the token endpoint, or in the dialog's fragment. */
+  issueForCode(code: CodeRecord, ttlSec: number): TokenRecord {
+    return this.issueUser({
+      clientId: code.clientId,
+      userId: code.userId,
+      scopes: code.granted,
+      declined: code.declined,
+      ttlSec,
+      longLived: false,
+      grantId: code.code,
+      ...(code.pages !== undefined ? { pages: code.pages } : {}),
+    });
+  }
 
   issueUser(req: IssueUser): TokenRecord {
     const issuedAt = this.now();

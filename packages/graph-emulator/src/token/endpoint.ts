@@ -86,16 +86,7 @@ function redeemCode(
   }
   checkVerifier(code, params.code_verifier, ctx.profile);
   ctx.codes.markUsed(code);
-  const record = ctx.tokens.issueUser({
-    clientId: client.clientId,
-    userId: code.userId,
-    scopes: code.granted,
-    declined: code.declined,
-    ttlSec: ctx.userTokenTtlSec,
-    longLived: false,
-    grantId: code.code,
-    ...(code.pages !== undefined ? { pages: code.pages } : {}),
-  });
+  const record = ctx.tokens.issueForCode(code, ctx.userTokenTtlSec);
   return { record, code };
 }
 
