@@ -64,7 +64,7 @@ describe('GET /pages/:pageId/posts/:postId', () => {
     it('when an album is opened, then every photo is a figure in a list, each a link, with its own alt', async () => {
       const agent = await connectedAgent(stack, BAKERY);
       const html = (await agent.get(`/pages/${BAKERY}/posts/${ALBUM}`).expect(200)).text;
-      const album = /<ol class="album" aria-label="Photos, 5">([\s\S]*?)<\/ol>/.exec(html)?.[1] ?? '';
+      const album = /<ol class="album" aria-label="5 photos">([\s\S]*?)<\/ol>/.exec(html)?.[1] ?? '';
       expect(album.match(/<li><figure><a href="[^"]+"/g)).toHaveLength(5);
       expect(album).toContain('alt="Photo 1 of 5: Week photo 1"');
       expect(album).toContain('alt="Photo 5 of 5: Week photo 5"');
