@@ -117,7 +117,7 @@ describe('GET /pages/:pageId/posts/:postId', () => {
       );
       // Each text inside its own comment, after its author.
       expect(opened).toMatch(
-        /-by" dir="auto">[^<]+<\/strong>[^\n]*\n\s*<div class="text"><p>Then I am coming twice\.<\/p><\/div>/,
+        /-by" dir="auto">[^<]+<\/strong>[^\n]*\n\s*<div class="text" dir="auto"><p>Then I am coming twice\.<\/p><\/div>/,
       );
     });
 
