@@ -109,7 +109,7 @@ async function main(): Promise<void> {
   const postBody = partial('post-page');
   app.get('/pages/:pageId/posts/:postId', (_req, res) => {
     if (!post) return res.status(404).end();
-    const view = toPostPageView(post[0], { page: post[1] }, { images, media: images, pageId });
+    const view = toPostPageView(post[0], { page: post[1] }, { images, media: images, pageId, locale: english });
     res.render('post', {
       ...data,
       title: `${page.name}: post`,

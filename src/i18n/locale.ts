@@ -35,6 +35,7 @@ export class Locale {
   private readonly compiled = new Map<MessageKey, Compiled>();
   private readonly numbers: Intl.NumberFormat;
   private readonly exact: Intl.DateTimeFormat;
+  private readonly days: Readonly<Record<'short' | 'long', Intl.DateTimeFormat>>;
   private readonly lists: { and: Intl.ListFormat; or: Intl.ListFormat };
   private readonly units = new Map<string, Intl.NumberFormat>();
   private readonly forms = new Map<MessageKey, Readonly<Record<string, string>>>();
@@ -62,6 +63,10 @@ export class Locale {
       timeZone: 'UTC',
       timeZoneName: 'short',
     });
+    this.days = {
+      short: new Intl.DateTimeFormat(intl, { day: 'numeric', month: 'short', timeZone: 'UTC' }),
+      long: new Intl.DateTimeFormat(intl, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }),
+    };
     this.lists = {
       and: new Intl.ListFormat(intl, { type: 'conjunction' }),
       or: new Intl.ListFormat(intl, { type: 'disjunction' }),
@@ -108,6 +113,11 @@ export class Locale {
   /** An exact moment, in UTC: what the page shows before (or without) its script puts it in the reader's zone. */
   dateTime(at: Date | number): string {
     return this.mark(this.exact.format(at));
+  }
+
+  /** A day (its UTC date), as a chart's axis ("1 Oct", `short`) and its table ("1 Oct 2026", `long`) write it. */
+  day(at: Date | number, length: 'short' | 'long'): string {
+    return this.mark(this.days[length].format(at));
   }
 
   /** ["a", "b", "c"] → "a, b and c" (`and`) or "a, b or c" (`or`), with the language's own commas and words. */

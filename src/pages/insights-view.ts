@@ -1,15 +1,16 @@
-import { englishLocale } from '../i18n/catalogs';
 import { PAGE_INSIGHT_METRICS, type PageInsightMetric } from '../graph/provider';
 import type { InsightsAnswer, InsightSeries } from '../graph/schemas';
-import { PROVIDER_NAME, permissionWords } from '../words';
+import type { MessageKey } from '../i18n/catalogs';
+import type { Locale } from '../i18n/locale';
+import { permissionWords } from '../words';
 import { lineChart, type ChartModel } from './chart';
 import { INSIGHTS_DAYS, type InsightsBlocked } from './insights-load';
-import { formatCount, formatDay, formatWhole } from './view-model';
 
 /**
  * The insights page's view model: per metric a chart of the last 28 days, its figures as a table, the total
  * and the change against the 28 days before; or, when there is nothing to chart, what the person can do.
- * Words are plain strings here, the template only prints them (docs/architecture.md#views).
+ * Words are plain strings here, in the request's language (docs/architecture.md#languages); the template only
+ * prints them (docs/architecture.md#views).
  */
 
 export interface InsightChartView {
@@ -48,96 +49,95 @@ export interface BlockedView {
   askAgain?: string;
 }
 
-interface ChartSpec {
-  metric: PageInsightMetric;
-  title: string;
-  unit: [string, string];
-  explanation: string;
-}
+/** The charts, in the order shown; `page_follows` is the followers figure beside "New follows". */
+const CHARTS = [
+  'page_media_view',
+  'page_total_media_view_unique',
+  'page_post_engagements',
+  'page_daily_follows_unique',
+] as const satisfies readonly PageInsightMetric[];
+type ChartMetric = (typeof CHARTS)[number];
 
-/** The four charts, in the order shown; `page_follows` is the followers figure beside "New follows". */
-const CHARTS: readonly ChartSpec[] = [
-  {
-    metric: 'page_media_view',
-    title: 'Views',
-    unit: ['view', 'views'],
-    explanation: "How many times your Page's posts, stories and other content were played or displayed.",
-  },
-  {
-    metric: 'page_total_media_view_unique',
-    title: 'Viewers',
-    unit: ['viewer', 'viewers'],
-    explanation:
-      "How many people saw your Page's content, counted each day: someone who looked on three days counts three times.",
-  },
-  {
-    metric: 'page_post_engagements',
-    title: 'Post engagements',
-    unit: ['engagement', 'engagements'],
-    explanation: 'How many times people reacted to, commented on or shared your posts.',
-  },
-  {
-    metric: 'page_daily_follows_unique',
-    title: 'New follows',
-    unit: ['new follow', 'new follows'],
-    explanation: 'How many people started following your Page each day.',
-  },
-];
+/** Each metric's name, when charted and when refused. */
+const TITLES: Readonly<Record<PageInsightMetric, MessageKey>> = {
+  page_media_view: 'insights.views.title',
+  page_total_media_view_unique: 'insights.viewers.title',
+  page_post_engagements: 'insights.engagements.title',
+  page_daily_follows_unique: 'insights.follows.title',
+  page_follows: 'insights.followers.title',
+};
 
-/** What each metric is called when the provider refuses it. */
-const TITLES: Readonly<Record<PageInsightMetric, string>> = {
-  ...(Object.fromEntries(CHARTS.map((c) => [c.metric, c.title])) as Record<PageInsightMetric, string>),
-  page_follows: 'Followers',
+/** Per chart: what it counts, and its total ("12,345 views"). */
+const WORDS: Readonly<Record<ChartMetric, { explanation: MessageKey; total: MessageKey }>> = {
+  page_media_view: { explanation: 'insights.views.explanation', total: 'insights.views.total' },
+  page_total_media_view_unique: { explanation: 'insights.viewers.explanation', total: 'insights.viewers.total' },
+  page_post_engagements: { explanation: 'insights.engagements.explanation', total: 'insights.engagements.total' },
+  page_daily_follows_unique: { explanation: 'insights.follows.explanation', total: 'insights.follows.total' },
 };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export function toInsightsView(answer: InsightsAnswer): InsightsView {
+interface Day {
+  at: number;
+  value: number;
+}
+
+export function toInsightsView(answer: InsightsAnswer, locale: Locale): InsightsView {
   const byName = new Map(answer.data.map((s) => [s.name, s]));
-  const charts = CHARTS.flatMap((spec) => {
-    const series = byName.get(spec.metric);
-    return series === undefined || answer.refused.includes(spec.metric) ? [] : [chartOf(spec, series, byName)];
+  const charts = CHARTS.flatMap((metric) => {
+    const series = byName.get(metric);
+    return series === undefined || answer.refused.includes(metric) ? [] : [chartOf(metric, series, byName, locale)];
   });
-  const refused = PAGE_INSIGHT_METRICS.filter((m) => answer.refused.includes(m)).map((m) => TITLES[m]);
+  const refused = PAGE_INSIGHT_METRICS.filter((m) => answer.refused.includes(m)).map((m) => locale.t(TITLES[m]));
   const first = charts[0]?.rows[0]?.day;
   const last = charts[0]?.rows.at(-1)?.day;
-  const days = first && last ? `, ${first} – ${last},` : '';
+  const unavailable = [
+    locale.t('insights.unavailable', { count: refused.length, names: locale.list(refused, 'and') }),
+    ...(charts.length > 0 ? [locale.t('insights.othersBelow')] : []),
+  ].join(' ');
   return {
-    intro: `The last 28 days${days} compared with the 28 days before. The figures come from ${PROVIDER_NAME}, which updates most of them once a day.`,
+    intro: first && last ? locale.t('insights.introDays', { first, last }) : locale.t('insights.intro'),
     charts,
-    ...(refused.length > 0
-      ? {
-          unavailable: `${PROVIDER_NAME} no longer gives ${refused.length === 1 ? 'this figure' : 'these figures'}, so ${refused.length === 1 ? 'it is' : 'they are'} missing here: ${refused.join(', ')}.${charts.length > 0 ? ' The others are below.' : ''}`,
-        }
-      : {}),
+    ...(refused.length > 0 ? { unavailable } : {}),
   };
 }
 
-function chartOf(spec: ChartSpec, series: InsightSeries, byName: Map<string, InsightSeries>): InsightChartView {
+function chartOf(
+  metric: ChartMetric,
+  series: InsightSeries,
+  byName: Map<string, InsightSeries>,
+  locale: Locale,
+): InsightChartView {
   const days = daily(series);
   const current = days.slice(-INSIGHTS_DAYS);
   const before = days.slice(-2 * INSIGHTS_DAYS, -INSIGHTS_DAYS);
   const total = sum(current);
-  const first = current[0]?.day.long;
-  const last = current.at(-1)?.day.long;
-  const followers = spec.metric === 'page_daily_follows_unique' ? daily(byName.get('page_follows')).at(-1) : undefined;
+  const first = current[0];
+  const last = current.at(-1);
+  const range =
+    first && last
+      ? { days: 'some', first: locale.day(first.at, 'long'), last: locale.day(last.at, 'long') }
+      : { days: 'none', first: '', last: '' };
+  const followers = metric === 'page_daily_follows_unique' ? daily(byName.get('page_follows')).at(-1) : undefined;
+  const title = locale.t(TITLES[metric]);
+  const totalText = locale.t(WORDS[metric].total, { count: total });
   return {
-    id: spec.metric,
-    title: spec.title,
-    explanation: spec.explanation,
-    total: formatCount(total, ...spec.unit),
-    ...changeOf(total, before),
+    id: metric,
+    title,
+    explanation: locale.t(WORDS[metric].explanation),
+    total: totalText,
+    ...changeOf(total, before, locale),
     ...(followers
-      ? { aside: `${formatCount(followers.value, 'follower', 'followers')} on ${followers.day.long}` }
+      ? { aside: locale.t('insights.followersOn', { count: followers.value, day: locale.day(followers.at, 'long') }) }
       : {}),
     chart: lineChart(
-      current.map((d) => ({ label: d.day.short, value: d.value })),
-      formatWhole,
+      current.map((d) => ({ label: locale.day(d.at, 'short'), value: d.value })),
+      (n) => locale.number(n),
     ),
-    summary: `${spec.title} per day${first && last ? `, ${first} to ${last}` : ''}: ${formatCount(total, ...spec.unit)} in all.`,
-    caption: `${spec.title} per day${first && last ? `, ${first} – ${last}` : ''}`,
-    unit: spec.title,
-    rows: current.map((d) => ({ day: d.day.long, value: formatWhole(d.value) })),
+    summary: locale.t('insights.summary', { title, total: totalText, ...range }),
+    caption: locale.t('insights.caption', { title, ...range }),
+    unit: title,
+    rows: current.map((d) => ({ day: locale.day(d.at, 'long'), value: locale.number(d.value) })),
   };
 }
 
@@ -146,57 +146,49 @@ function chartOf(spec: ChartSpec, series: InsightSeries, byName: Map<string, Ins
  * `since` January 1 → first `end_time` January 2), so each value is dated a day earlier. Values without a
  * time or a count (dropped by the schema) are left out.
  */
-function daily(series: InsightSeries | undefined): { day: ReturnType<typeof formatDay>; value: number }[] {
+function daily(series: InsightSeries | undefined): Day[] {
   const points = (series?.values ?? []).flatMap((v) => {
     const end = v?.end_time === undefined ? Number.NaN : Date.parse(v.end_time.replace(/([+-]\d\d)(\d\d)$/, '$1:$2'));
     return v === undefined || Number.isNaN(end) ? [] : [{ end, value: v.value }];
   });
-  return points.sort((a, b) => a.end - b.end).map((p) => ({ day: formatDay(p.end - DAY_MS), value: p.value }));
+  return points.sort((a, b) => a.end - b.end).map((p) => ({ at: p.end - DAY_MS, value: p.value }));
 }
 
 function sum(days: readonly { value: number }[]): number {
   return days.reduce((total, d) => total + d.value, 0);
 }
 
-function changeOf(total: number, before: readonly { value: number }[]): Pick<InsightChartView, 'change' | 'trend'> {
-  if (before.length < INSIGHTS_DAYS)
-    return { change: `${PROVIDER_NAME} has no figures for the 28 days before to compare with.`, trend: 'none' };
+function changeOf(
+  total: number,
+  before: readonly { value: number }[],
+  locale: Locale,
+): Pick<InsightChartView, 'change' | 'trend'> {
+  if (before.length < INSIGHTS_DAYS) return { change: locale.t('insights.change.none'), trend: 'none' };
   const previous = sum(before);
   if (previous === 0)
     return total === 0
-      ? { change: 'The same as the 28 days before.', trend: 'flat' }
-      : { change: 'Up from none in the 28 days before.', trend: 'up' };
+      ? { change: locale.t('insights.change.same'), trend: 'flat' }
+      : { change: locale.t('insights.change.fromNone'), trend: 'up' };
   const percent = Math.round(((total - previous) / previous) * 100);
-  if (percent === 0) return { change: 'About the same as the 28 days before.', trend: 'flat' };
+  if (percent === 0) return { change: locale.t('insights.change.aboutSame'), trend: 'flat' };
+  // The message formats the share as a percentage in the language's way ("12 %", "12%").
   return percent > 0
-    ? { change: `Up ${formatWhole(percent)}% on the 28 days before.`, trend: 'up' }
-    : { change: `Down ${formatWhole(-percent)}% on the 28 days before.`, trend: 'down' };
+    ? { change: locale.t('insights.change.up', { share: percent / 100 }), trend: 'up' }
+    : { change: locale.t('insights.change.down', { share: -percent / 100 }), trend: 'down' };
 }
 
 /** The screen for a Page without figures to chart: what happened, and what the person can do. */
-export function blockedView(blocked: InsightsBlocked, pageId: string): BlockedView {
+export function blockedView(blocked: InsightsBlocked, pageId: string, locale: Locale): BlockedView {
   switch (blocked) {
     case 'not_granted':
       return {
-        title: 'Pagelight needs your permission to show insights',
-        text:
-          `Pagelight can't show this Page's insights, because the permission “${permissionWords(englishLocale(), 'read_insights')}” ` +
-          `wasn't granted on ${PROVIDER_NAME}. Ask again and allow it to see them here.`,
+        title: locale.t('insights.notGranted.title'),
+        text: locale.t('insights.notGranted.text', { permission: permissionWords(locale, 'read_insights') }),
         askAgain: `/auth/login?rerequest=1&return_to=${encodeURIComponent(`/pages/${pageId}/insights`)}`,
       };
     case 'no_analyze':
-      return {
-        title: "Your role on this Page doesn't include insights",
-        text:
-          `${PROVIDER_NAME} shows a Page's insights only to people whose access to the Page includes insights. ` +
-          `Ask a person with full control of the Page to give you access to insights in the Page's settings on ${PROVIDER_NAME}, then open this page again.`,
-      };
+      return { title: locale.t('insights.noAnalyze.title'), text: locale.t('insights.noAnalyze.text') };
     case 'no_data':
-      return {
-        title: 'No insights for this Page yet',
-        text:
-          `${PROVIDER_NAME} gives insights only for Pages with 100 or more likes, and has none for this Page yet. ` +
-          'Its posts and details are on the Page as usual.',
-      };
+      return { title: locale.t('insights.noData.title'), text: locale.t('insights.noData.text') };
   }
 }

@@ -1,22 +1,16 @@
-import { englishLocale } from '../i18n/catalogs';
 import type { Comment, PostDetails } from '../graph/schemas';
 import { REACTION_KINDS } from '../graph/schemas';
-import { permissionWords, PROVIDER_NAME } from '../words';
+import type { MessageKey } from '../i18n/catalogs';
+import type { Locale } from '../i18n/locale';
+import { permissionWords } from '../words';
 import type { CommentsRead } from './load-post';
-import {
-  formatCount,
-  formatTime,
-  linkify,
-  toPostView,
-  type ImageView,
-  type PostView,
-  type Segment,
-} from './view-model';
+import { formatTime, linkify, toPostView, type ImageView, type PostView, type Segment } from './view-model';
 
 /**
  * The post page shaped for people (docs/architecture.md#post-page): the post as the feed shows it, and what only
  * its own page shows — every photo of an album, a video that plays, reactions by kind, comments with replies.
- * Provider data is untrusted text throughout; the template only prints these strings, escaped.
+ * Provider data is untrusted text throughout; the template only prints these strings, escaped. Our words are in
+ * the request's language (docs/architecture.md#languages).
  */
 
 export interface VideoView {
@@ -30,7 +24,7 @@ export interface VideoView {
 
 export interface ReactionView {
   kind: string;
-  /** "Like", "Love", …: the provider's names for them. */
+  /** "Like", "Love", …: the provider's names for them, in the page's language. */
   label: string;
   count: string;
 }
@@ -85,16 +79,17 @@ export interface PostPageOptions {
   pageId: string;
   /** Where this view stands: its own query, so links keep what is open. */
   after?: string | undefined;
+  locale: Locale;
 }
 
-const REACTION_LABELS: Record<(typeof REACTION_KINDS)[number], string> = {
-  like: 'Like',
-  love: 'Love',
-  care: 'Care',
-  haha: 'Haha',
-  wow: 'Wow',
-  sad: 'Sad',
-  angry: 'Angry',
+const REACTION_LABELS: Record<(typeof REACTION_KINDS)[number], MessageKey> = {
+  like: 'post.reaction.like',
+  love: 'post.reaction.love',
+  care: 'post.reaction.care',
+  haha: 'post.reaction.haha',
+  wow: 'post.reaction.wow',
+  sad: 'post.reaction.sad',
+  angry: 'post.reaction.angry',
 };
 
 const PHOTO_BOX = { width: 720, height: 720 };
@@ -103,10 +98,11 @@ const VIDEO_BOX = { width: 720, height: 405 };
 export function toPostPageView(post: PostDetails, comments: CommentsRead, options: PostPageOptions): PostPageView {
   const base = `/pages/${encodeURIComponent(options.pageId)}`;
   const self = `${base}/posts/${encodeURIComponent(post.id)}`;
-  const view = toPostView(post, { images: options.images, ...(options.web ? { web: options.web } : {}) });
+  const { locale } = options;
+  const view = toPostView(post, { images: options.images, locale, ...(options.web ? { web: options.web } : {}) });
   const first = post.attachments?.data.find((a) => a !== undefined);
   const album = first?.subattachments?.data ?? [];
-  const photos = album.length > 1 ? albumPhotos(album, first?.title?.trim(), options.images) : [];
+  const photos = album.length > 1 ? albumPhotos(album, first?.title?.trim(), options.images, locale) : [];
   // The album's photos stand in for the first photo and its "+N".
   if (photos.length > 0) {
     delete view.picture;
@@ -118,9 +114,9 @@ export function toPostPageView(post: PostDetails, comments: CommentsRead, option
     photos,
     reactions: REACTION_KINDS.flatMap((kind) => {
       const n = post[`reactions_${kind}`]?.summary.total_count ?? 0;
-      return n > 0 ? [{ kind, label: REACTION_LABELS[kind], count: formatCount(n, '', '').trim() }] : [];
+      return n > 0 ? [{ kind, label: locale.t(REACTION_LABELS[kind]), count: locale.number(n) }] : [];
     }),
-    comments: commentsView(post, comments, self, options.after),
+    comments: commentsView(post, comments, self, options.after, locale),
   };
   const source = options.media(first?.media?.source);
   if (first?.type?.startsWith('video') && source !== undefined) {
@@ -131,7 +127,7 @@ export function toPostPageView(post: PostDetails, comments: CommentsRead, option
       ...(poster !== undefined ? { poster } : {}),
       width: image?.width ?? VIDEO_BOX.width,
       height: image?.height ?? VIDEO_BOX.height,
-      title: first.title?.trim() || 'Video in this post',
+      title: first.title?.trim() || locale.t('post.videoTitle'),
     };
     // The video's poster is its still: not shown twice.
     delete view.picture;
@@ -141,7 +137,12 @@ export function toPostPageView(post: PostDetails, comments: CommentsRead, option
 
 type Sub = NonNullable<NonNullable<NonNullable<PostDetails['attachments']>['data'][number]>['subattachments']>['data'];
 
-function albumPhotos(album: Sub, title: string | undefined, images: PostPageOptions['images']): ImageView[] {
+function albumPhotos(
+  album: Sub,
+  title: string | undefined,
+  images: PostPageOptions['images'],
+  locale: Locale,
+): ImageView[] {
   return album.flatMap((photo, i) => {
     const image = photo.media?.image;
     const src = images(image?.src);
@@ -153,7 +154,11 @@ function albumPhotos(album: Sub, title: string | undefined, images: PostPageOpti
         src,
         width: known ? image.width! : PHOTO_BOX.width,
         height: known ? image.height! : PHOTO_BOX.height,
-        alt: `Photo ${i + 1} of ${album.length}${named ? `: ${named}` : title ? ` in the album “${title}”` : ''}`,
+        alt: named
+          ? locale.t('post.photoOfNamed', { n: i + 1, count: album.length, name: named })
+          : title
+            ? locale.t('post.photoOfAlbum', { n: i + 1, count: album.length, title })
+            : locale.t('post.photoOf', { n: i + 1, count: album.length }),
         lazy: i > 0,
         cropped: !known,
       },
@@ -161,25 +166,31 @@ function albumPhotos(album: Sub, title: string | undefined, images: PostPageOpti
   });
 }
 
-function commentsView(post: PostDetails, read: CommentsRead, self: string, after: string | undefined): CommentsView {
+function commentsView(
+  post: PostDetails,
+  read: CommentsRead,
+  self: string,
+  after: string | undefined,
+  locale: Locale,
+): CommentsView {
   const total = post.comments?.summary.total_count;
   const view: CommentsView = { list: [] };
-  if (total !== undefined) view.count = formatCount(total, 'comment', 'comments');
+  if (total !== undefined) view.count = locale.t('count.comments', { count: total });
   if ('refusal' in read) {
-    if (total) view.blocked = blocked(self);
+    if (total) view.blocked = blocked(self, locale);
     return view;
   }
   const open = read.replies;
   view.list = read.page.data.map((c) => {
-    const comment = commentView(c, post);
+    const comment = commentView(c, post, locale);
     const n = c.comment_count ?? 0;
     if (open?.commentId === c.id) {
-      comment.replies = open.page.data.map((r) => commentView(r, post));
+      comment.replies = open.page.data.map((r) => commentView(r, post, locale));
       comment.moreReplies = open.page.after !== undefined;
     } else if (n > 0) {
       const query = after === undefined ? '' : `after=${encodeURIComponent(after)}&`;
       comment.repliesLink = {
-        text: formatCount(n, 'reply', 'replies'),
+        text: locale.t('post.replies', { count: n }),
         href: `${self}?${query}replies=${encodeURIComponent(c.id)}#comment-${c.id}`,
       };
     }
@@ -191,27 +202,25 @@ function commentsView(post: PostDetails, read: CommentsRead, self: string, after
   return view;
 }
 
-function commentView(c: Comment, post: PostDetails): CommentView {
-  const time = formatTime(c.created_time);
+function commentView(c: Comment, post: PostDetails, locale: Locale): CommentView {
+  const time = formatTime(c.created_time, locale);
   const byPage = c.from !== undefined && c.from.id === post.id.split('_')[0];
   const view: CommentView = {
     id: c.id,
     // Without the Page's token the provider leaves out who wrote it.
-    author: c.from?.name.trim() || (byPage ? 'This Page' : `A person on ${PROVIDER_NAME}`),
+    author: c.from?.name.trim() || locale.t(byPage ? 'post.thisPage' : 'post.somePerson'),
     byPage,
     timeIso: time.iso,
     timeText: time.text,
     lines: (c.message ?? '').split(/\r?\n/).map(linkify),
   };
-  if (c.like_count) view.likes = formatCount(c.like_count, 'like', 'likes');
+  if (c.like_count) view.likes = locale.t('post.likes', { count: c.like_count });
   return view;
 }
 
-function blocked(self: string): CommentsView['blocked'] {
+function blocked(self: string, locale: Locale): CommentsView['blocked'] {
   return {
-    text:
-      `Pagelight can't show the comments, because the permission “${permissionWords(englishLocale(), 'pages_read_user_content')}” ` +
-      `wasn't granted on ${PROVIDER_NAME}. Ask again and allow it to read them here.`,
+    text: locale.t('post.commentsBlocked', { permission: permissionWords(locale, 'pages_read_user_content') }),
     askAgain: `/auth/login?rerequest=1&return_to=${encodeURIComponent(self)}`,
   };
 }

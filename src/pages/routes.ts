@@ -178,11 +178,11 @@ async function post(ctx: AppContext, req: Request, res: Response, links: Shown, 
     throw outcome.error;
   }
   const { post, comments } = outcome;
-  const toView = () => toPostPageView(post, comments, { ...links, media, pageId, after });
+  const locale = res.locals.locale as Locale;
+  const toView = () => toPostPageView(post, comments, { ...links, media, pageId, after, locale });
   // The plain view is the same for every session served these answers: made once (./fragments).
   const plain = after === undefined && replies === undefined;
   const first = 'page' in comments ? comments.page : undefined;
-  const locale = res.locals.locale as Locale;
   const shown = plain ? showPost(req.app, locale, post, first, toView) : makePost(req.app, locale, toView);
   const name = access.name || locale.t('page.fallbackName', { id: pageId });
   res.render('post', {
@@ -275,13 +275,14 @@ async function insights(ctx: AppContext, req: Request, res: Response): Promise<v
   const { outcome, changes } = await loadPageInsights(ctx, access, token);
   ctx.connections.applyPageChanges(req, pageId, changes);
   if ('error' in outcome) throw outcome.error;
-  const name = access.name || `Page ${pageId}`;
+  const locale = res.locals.locale as Locale;
+  const name = access.name || locale.t('page.fallbackName', { id: pageId });
   res.render('insights', {
-    title: `${name}: insights`,
+    title: locale.t('insights.documentTitle', { name }),
     page: { id: pageId, name },
     ...(outcome.blocked
-      ? { blocked: blockedView(outcome.blocked, pageId) }
-      : { charts: showInsights(req.app, res.locals.locale as Locale, outcome.answer, toInsightsView).charts }),
+      ? { blocked: blockedView(outcome.blocked, pageId, locale) }
+      : { charts: showInsights(req.app, locale, outcome.answer, (a) => toInsightsView(a, locale)).charts }),
   });
 }
 

@@ -195,30 +195,6 @@ export function formatTime(created: string, locale: Locale = englishLocale()): {
   return { iso: date.toISOString(), text: locale.dateTime(date) };
 }
 
-/** The month names of the en-GB medium date ("Oct", "Sept"), asked of Intl once: the insights charts' axis. */
-const MONTHS = Array.from({ length: 12 }, (_, m) =>
-  new Intl.DateTimeFormat('en-GB', { month: 'short', timeZone: 'UTC' }).format(Date.UTC(2026, m, 1)),
-);
-
-/** A day (its UTC date) as a chart's axis and table write it: "1 Oct", "1 Oct 2026", and `2026-10-01`. */
-export function formatDay(ms: number): { short: string; long: string; iso: string } {
-  const date = new Date(ms);
-  const short = `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]}`;
-  return { short, long: `${short} ${date.getUTCFullYear()}`, iso: date.toISOString().slice(0, 10) };
-}
-
-const NUMBER = new Intl.NumberFormat('en-GB');
-
-/** "12,408 followers", "1 follower". */
-export function formatCount(n: number, one: string, many: string): string {
-  return `${formatWhole(n)} ${n === 1 ? one : many}`;
-}
-
-/** "12,408": whole counts grouped by hand (cheaper than Intl, same text). */
-export function formatWhole(n: number): string {
-  return Number.isSafeInteger(n) && n >= 0 ? String(n).replace(/\B(?=(\d{3})+$)/g, ',') : NUMBER.format(n);
-}
-
 /**
  * The provider's web links (a Page's `link`, a post's `permalink_url`) moved onto the origin of `base`
  * (FB_AUTH_URL): unchanged in production, the emulator's www host in demo mode. Other links stay as they are.

@@ -45,7 +45,7 @@ describe('a post of its own', () => {
   it('when the album’s "+4" is followed, then every photo can be reached with Tab, each named', async () => {
     await page.locator(`a.extra[href="/pages/${BAKERY}/posts/${ALBUM}"]`).click();
     await page.waitForURL(`${stack.appUrl}/pages/${BAKERY}/posts/${ALBUM}`);
-    const photos = page.getByRole('list', { name: 'Photos, 5' }).getByRole('link');
+    const photos = page.getByRole('list', { name: '5 photos' }).getByRole('link');
     expect(await photos.count()).toBe(5);
     await photos.first().focus();
     const names: string[] = [];

@@ -141,6 +141,13 @@ describe('the message catalogs', () => {
             author: 'a',
             why: 'w',
             max2: 1,
+            first: 'f',
+            last: 'l',
+            days: 'some',
+            day: 'd',
+            names: 'n',
+            share: 0.12,
+            n: 1,
           },
           TAGS_USED,
         ).html;

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { SEED_IDS } from '@pagelight/graph-emulator';
+import { SEED_IDS, TEST_SEED } from '@pagelight/graph-emulator';
 import { loginAndConnect } from '../support/flow';
 import { wordsOutsideCatalogs } from '../support/pseudo';
 import { signedRequest } from '../support/signed-request';
@@ -7,6 +7,15 @@ import { agentFor, APP_SECRET, useStack } from '../support/stack';
 
 const ADA = SEED_IDS.users.ada;
 const BAKERY = SEED_IDS.pages.bakery;
+const BAKERY_FEED = TEST_SEED.pages.find((p) => p.id === BAKERY)!.feed;
+/** Three comments, one with two replies (one by the Page). */
+const SOURDOUGH = BAKERY_FEED[0]!.id;
+/** The album of five photos. */
+const ALBUM = BAKERY_FEED[4]!.id;
+/** Thirty comments: more than one page of them. */
+const STORY = BAKERY_FEED[5]!.id;
+/** A video, and reactions of every kind. */
+const VIDEO = BAKERY_FEED[7]!.id;
 
 /**
  * Every screen in the pseudo-locale (docs/architecture.md#languages): a word outside ⟦…⟧ came from no catalog —
@@ -92,5 +101,62 @@ describe('no words outside the catalogs', () => {
       .expect(200);
     const code = (res.body as { confirmation_code: string }).confirmation_code;
     expectAllWordsTranslated((await inPseudo(`/auth/data-deletion/${code}`).expect(200)).text);
+  });
+
+  describe('with insights and comments granted', () => {
+    const granted = useStack({
+      pseudoLocale: true,
+      env: {
+        PAGE_CACHE_TTL: '60',
+        FB_SCOPES: 'pages_show_list pages_read_engagement pages_read_user_content read_insights',
+      },
+    });
+    afterEach(() => granted.emulator.controls.reset());
+
+    const signedIn = async () => {
+      const agent = agentFor(granted);
+      await agent.get('/language?lang=en-XA').expect(303);
+      await loginAndConnect(agent, BAKERY, { user: ADA });
+      return agent;
+    };
+
+    it('when a person reads the insights, with every metric and with one refused, then every word is from a catalog', async () => {
+      const agent = await signedIn();
+      const charts = (await agent.get(`/pages/${BAKERY}/insights`).expect(200)).text;
+      expect(charts).toContain('<svg class="chart"');
+      expectAllWordsTranslated(charts);
+      granted.cache.dropPart(BAKERY, 'insights');
+      granted.emulator.controls.refuseMetric('page_post_engagements');
+      const refused = (await agent.get(`/pages/${BAKERY}/insights`).expect(200)).text;
+      expect(refused).toContain('insights-unavailable');
+      expectAllWordsTranslated(refused);
+    });
+
+    it('when the person’s role lacks insights, then that screen has every word from a catalog', async () => {
+      granted.emulator.controls.setRole(ADA, BAKERY, ['MODERATE', 'CREATE_CONTENT']);
+      const agent = await signedIn();
+      const html = (await agent.get(`/pages/${BAKERY}/insights`).expect(200)).text;
+      expect(html).toContain('insights-blocked');
+      expectAllWordsTranslated(html);
+    });
+
+    it('when a person reads posts with comments, replies open, more comments, an album and a video, then every word is from a catalog', async () => {
+      const agent = await signedIn();
+      const post = (await agent.get(`/pages/${BAKERY}/posts/${SOURDOUGH}`).expect(200)).text;
+      expect(post).toContain('class="post-viewers"');
+      expectAllWordsTranslated(post);
+      const replies = /href="(\/pages\/\d+\/posts\/[\d_]+\?replies=[\d_]+)#/.exec(post)?.[1];
+      expect(replies).toBeDefined();
+      const opened = (await agent.get(replies!).expect(200)).text;
+      expect(opened).toContain('class="badge"');
+      expectAllWordsTranslated(opened);
+      const story = (await agent.get(`/pages/${BAKERY}/posts/${STORY}`).expect(200)).text;
+      const more = /rel="next" href="([^"]+)"/.exec(story)?.[1];
+      expect(more).toBeDefined();
+      expectAllWordsTranslated(story);
+      expectAllWordsTranslated((await agent.get(more!.replaceAll('&amp;', '&').replace(/#.*/, '')).expect(200)).text);
+      for (const id of [ALBUM, VIDEO])
+        expectAllWordsTranslated((await agent.get(`/pages/${BAKERY}/posts/${id}`).expect(200)).text);
+    });
   });
 });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import ejs from 'ejs';
 import { lineChart, niceCeiling, type ChartPoint } from '../../src/pages/chart';
 import { escapeOutput, VIEWS_DIR } from '../../src/http/views';
-import { formatWhole } from '../../src/pages/view-model';
+import { englishLocale } from '../../src/i18n/catalogs';
 
 /** The chart partial drawn as the insights page draws it: the same escaping. */
 function draw(points: ChartPoint[], summary = 'Views per day'): string {
@@ -13,7 +13,11 @@ function draw(points: ChartPoint[], summary = 'Views per day'): string {
     root: VIEWS_DIR,
     escape: escapeOutput,
   });
-  return template({ chart: lineChart(points, formatWhole), summary });
+  return template({
+    chart: lineChart(points, (n: number) => englishLocale().number(n)),
+    summary,
+    t: englishLocale().t,
+  });
 }
 
 const days = (values: number[]): ChartPoint[] => values.map((value, i) => ({ label: `${i + 1} Oct`, value }));
@@ -35,7 +39,7 @@ describe('lineChart and its partial', () => {
   });
 
   it('when the series is empty, then no path is drawn and the partial says there are no figures', () => {
-    const chart = lineChart([], formatWhole);
+    const chart = lineChart([], (n: number) => englishLocale().number(n));
     expect(chart).toMatchObject({ empty: true, line: '', area: '', dots: [], xTicks: [] });
     const html = draw([]);
     expect(html).toContain('No figures for these days.');
@@ -43,7 +47,7 @@ describe('lineChart and its partial', () => {
   });
 
   it('when every value is zero, then the line lies on the x axis and the only y label is 0', () => {
-    const chart = lineChart(days([0, 0, 0, 0]), formatWhole);
+    const chart = lineChart(days([0, 0, 0, 0]), (n: number) => englishLocale().number(n));
     const ys = [...chart.line.matchAll(/[ML][\d.]+ ([\d.]+)/g)].map((m) => Number(m[1]));
     expect(ys).toEqual([chart.plot.bottom, chart.plot.bottom, chart.plot.bottom, chart.plot.bottom]);
     expect(chart.yTicks).toEqual([{ at: chart.plot.bottom, label: '0' }]);
@@ -51,7 +55,7 @@ describe('lineChart and its partial', () => {
   });
 
   it('when there is one point, then it is a dot in the middle with its label, and no line to draw an area from', () => {
-    const chart = lineChart([{ label: '1 Oct', value: 7 }], formatWhole);
+    const chart = lineChart([{ label: '1 Oct', value: 7 }], (n: number) => englishLocale().number(n));
     const middle = (chart.plot.left + chart.plot.right) / 2;
     // 7 on an axis up to 10: seven tenths of the way up.
     const [dot] = chart.dots;
@@ -64,7 +68,7 @@ describe('lineChart and its partial', () => {
   });
 
   it('when a month is drawn, then the line spans the plot, the y axis tops at a round number and three days are labelled', () => {
-    const chart = lineChart(days([120, 340, 90, 1180, 400]), formatWhole);
+    const chart = lineChart(days([120, 340, 90, 1180, 400]), (n: number) => englishLocale().number(n));
     expect(chart.line.startsWith(`M${chart.plot.left} `)).toBe(true);
     expect(chart.line).toContain(`L${chart.plot.right} `);
     expect(chart.yTicks.map((t) => t.label)).toEqual(['0', '1,000', '2,000']);

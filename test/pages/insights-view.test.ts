@@ -1,5 +1,9 @@
 import type { InsightsAnswer } from '../../src/graph/schemas';
-import { toInsightsView } from '../../src/pages/insights-view';
+import { englishLocale } from '../../src/i18n/catalogs';
+import { toInsightsView as viewOf } from '../../src/pages/insights-view';
+
+/** The view in English, the words these expectations read. */
+const toInsightsView = (answer: Parameters<typeof viewOf>[0]) => viewOf(answer, englishLocale());
 
 const DAY = 24 * 60 * 60 * 1000;
 const LAST_END = Date.UTC(2026, 10, 24, 7);
@@ -53,7 +57,7 @@ describe('toInsightsView', () => {
     expect(view.charts.map((c) => c.title)).toEqual(['Views', 'New follows']);
     expect(view.charts[1]!.aside).toBeUndefined();
     expect(view.unavailable).toBe(
-      'Facebook no longer gives these figures, so they are missing here: Viewers, Followers. The others are below.',
+      'Facebook no longer gives these figures, so they are missing here: Viewers and Followers. The others are below.',
     );
   });
 });

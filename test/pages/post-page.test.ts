@@ -64,7 +64,7 @@ describe('GET /pages/:pageId/posts/:postId', () => {
     it('when an album is opened, then every photo is a figure in a list, each a link, with its own alt', async () => {
       const agent = await connectedAgent(stack, BAKERY);
       const html = (await agent.get(`/pages/${BAKERY}/posts/${ALBUM}`).expect(200)).text;
-      const album = /<ol class="album" aria-label="Photos, 5">([\s\S]*?)<\/ol>/.exec(html)?.[1] ?? '';
+      const album = /<ol class="album" aria-label="5 photos">([\s\S]*?)<\/ol>/.exec(html)?.[1] ?? '';
       expect(album.match(/<li><figure><a href="[^"]+"/g)).toHaveLength(5);
       expect(album).toContain('alt="Photo 1 of 5: Week photo 1"');
       expect(album).toContain('alt="Photo 5 of 5: Week photo 5"');
@@ -117,7 +117,7 @@ describe('GET /pages/:pageId/posts/:postId', () => {
       );
       // Each text inside its own comment, after its author.
       expect(opened).toMatch(
-        /-by" dir="auto">[^<]+<\/strong>[^\n]*\n\s*<div class="text"><p>Then I am coming twice\.<\/p><\/div>/,
+        /-by" dir="auto">[^<]+<\/strong>[^\n]*\n\s*<div class="text" dir="auto"><p>Then I am coming twice\.<\/p><\/div>/,
       );
     });
 
