@@ -6,7 +6,7 @@
  */
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
-import type { SeedName } from '@pagelight/graph-emulator';
+import { SEED_IDS, type SeedName } from '@pagelight/graph-emulator';
 import { control, loadSeed } from '../support/emulator';
 import {
   freePort,
@@ -162,6 +162,19 @@ export async function axeProblems(page: Page): Promise<string[]> {
           .slice(0, 5)
           .join(', ')}`,
     );
+}
+
+/**
+ * The flow most suites start from, as a person does it in English: home → Connect page → continue as Ada
+ * Lovelace at the emulator's dialog → Connect the bakery on the picker → the bakery's page.
+ */
+export async function connectAdaToBakery(page: Page, stack: Stack): Promise<void> {
+  await page.goto(`${stack.appUrl}/`);
+  await page.getByRole('link', { name: 'Connect page' }).click();
+  await page.getByRole('radio', { name: /Ada Lovelace/ }).check();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByRole('button', { name: 'Connect Lovelace Analytical Bakery' }).click();
+  await page.waitForURL(`${stack.appUrl}/pages/${SEED_IDS.pages.bakery}`);
 }
 
 /** Every host the browser talked to is loopback. */

@@ -4,10 +4,9 @@
  */
 import type { Page } from 'playwright-core';
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { browsing, Stack } from './harness';
+import { browsing, Stack, connectAdaToBakery } from './harness';
 
 const BAKERY = SEED_IDS.pages.bakery;
-const BAKERY_NAME = 'Lovelace Analytical Bakery';
 
 // The app and the emulator share a verify token, as an operator types it in the provider's dashboard; the app asks
 // for the permission to subscribe pages.
@@ -24,12 +23,7 @@ beforeEach(() => {
 
 describe('a live page', () => {
   it('when a post is added at the provider, then "1 new post — Show" appears within 2 s without a reload, and clicking shows it', async () => {
-    await page.goto(`${stack.appUrl}/`);
-    await page.getByRole('link', { name: 'Connect page' }).click();
-    await page.getByRole('radio', { name: /Ada Lovelace/ }).check();
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await page.getByRole('button', { name: `Connect ${BAKERY_NAME}` }).click();
-    await page.waitForURL(`${stack.appUrl}/pages/${BAKERY}`);
+    await connectAdaToBakery(page, stack);
     const navigations: string[] = [];
     page.on('framenavigated', (frame) => navigations.push(frame.url()));
 

@@ -5,10 +5,9 @@
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { axeProblems, browsing, Stack } from './harness';
+import { axeProblems, browsing, Stack, connectAdaToBakery } from './harness';
 
 const BAKERY = SEED_IDS.pages.bakery;
-const BAKERY_NAME = 'Lovelace Analytical Bakery';
 
 // Posts added by a test show at once: no page cache between the tests' views.
 const stack = new Stack({ PAGE_CACHE_TTL: '0' });
@@ -21,12 +20,7 @@ beforeEach(() => {
 
 /** Login as Ada and connect the bakery; ends on its page view. */
 async function connectBakery(p: Page): Promise<void> {
-  await p.goto(`${stack.appUrl}/`);
-  await p.getByRole('link', { name: 'Connect page' }).click();
-  await p.getByRole('radio', { name: /Ada Lovelace/ }).check();
-  await p.getByRole('button', { name: 'Continue' }).click();
-  await p.getByRole('button', { name: `Connect ${BAKERY_NAME}` }).click();
-  await p.waitForURL(`${stack.appUrl}/pages/${BAKERY}`);
+  await connectAdaToBakery(p, stack);
 }
 
 /** Scrolls to the end so that lazy images load, then waits for every image to settle. */

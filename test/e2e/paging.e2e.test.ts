@@ -3,11 +3,7 @@
  * cursors, as its paging guide says one may (docs/provider-interface.md#paging). The emulator process serves
  * them at the first page and at post 25 (`EMULATOR_EMPTY_FEED_PAGES`); the person never sees an empty page.
  */
-import { SEED_IDS } from '@pagelight/graph-emulator';
-import { browsing, Stack } from './harness';
-
-const BAKERY = SEED_IDS.pages.bakery;
-const BAKERY_NAME = 'Lovelace Analytical Bakery';
+import { browsing, Stack, connectAdaToBakery } from './harness';
 
 const stack = new Stack({ PAGE_CACHE_TTL: '0' }, { EMULATOR_EMPTY_FEED_PAGES: '0,25' });
 const browser = browsing(stack);
@@ -15,12 +11,7 @@ const browser = browsing(stack);
 describe('the feed walked in a browser across empty pages', () => {
   it('when the first page and the one at post 25 come back empty with next only, then the page and Older posts show posts, every post once, to the end', async () => {
     const { page, watch } = browser;
-    await page.goto(`${stack.appUrl}/`);
-    await page.getByRole('link', { name: 'Connect page' }).click();
-    await page.getByRole('radio', { name: /Ada Lovelace/ }).check();
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await page.getByRole('button', { name: `Connect ${BAKERY_NAME}` }).click();
-    await page.waitForURL(`${stack.appUrl}/pages/${BAKERY}`);
+    await connectAdaToBakery(page, stack);
 
     const postIds = () => page.$$eval('li.post', (items) => items.map((li) => li.id));
     const seen = await postIds();

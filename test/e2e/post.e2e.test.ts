@@ -6,10 +6,9 @@
 import type { Page } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
 import { SEED_IDS, TEST_SEED } from '@pagelight/graph-emulator';
-import { browsing, Stack } from './harness';
+import { browsing, Stack, connectAdaToBakery } from './harness';
 
 const BAKERY = SEED_IDS.pages.bakery;
-const BAKERY_NAME = 'Lovelace Analytical Bakery';
 const feed = TEST_SEED.pages.find((p) => p.id === BAKERY)!.feed;
 const SOURDOUGH = feed[0]!.id;
 const ALBUM = feed[4]!.id;
@@ -28,12 +27,7 @@ const browser = browsing(stack);
 let page: Page;
 
 async function connect(): Promise<void> {
-  await page.goto(`${stack.appUrl}/`);
-  await page.getByRole('link', { name: 'Connect page' }).click();
-  await page.getByRole('radio', { name: /Ada Lovelace/ }).check();
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await page.getByRole('button', { name: `Connect ${BAKERY_NAME}` }).click();
-  await page.waitForURL(`${stack.appUrl}/pages/${BAKERY}`);
+  await connectAdaToBakery(page, stack);
 }
 
 beforeEach(async () => {

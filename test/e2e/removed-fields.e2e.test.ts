@@ -3,10 +3,8 @@
  * the emulator process is started with EMULATOR_REMOVED_FIELDS=hours, as the provider would refuse it on every
  * version, and the page still shows everything else.
  */
-import { SEED_IDS } from '@pagelight/graph-emulator';
-import { browsing, Stack } from './harness';
+import { browsing, Stack, connectAdaToBakery } from './harness';
 
-const BAKERY = SEED_IDS.pages.bakery;
 const BAKERY_NAME = 'Lovelace Analytical Bakery';
 
 const stack = new Stack({ PAGE_CACHE_TTL: '0' }, { EMULATOR_REMOVED_FIELDS: 'hours' });
@@ -15,12 +13,7 @@ const browser = browsing(stack);
 describe('a page whose opening hours the provider removed', () => {
   it('when the page opens, then it shows its name, description, address and posts, and no opening hours', async () => {
     const { page } = browser;
-    await page.goto(`${stack.appUrl}/`);
-    await page.getByRole('link', { name: 'Connect page' }).click();
-    await page.getByRole('radio', { name: /Ada Lovelace/ }).check();
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await page.getByRole('button', { name: `Connect ${BAKERY_NAME}` }).click();
-    await page.waitForURL(`${stack.appUrl}/pages/${BAKERY}`);
+    await connectAdaToBakery(page, stack);
     expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe(BAKERY_NAME);
     const main = (await page.locator('main').textContent()) ?? '';
     expect(main).toContain('Bread computed to perfection since 1843.');
