@@ -186,6 +186,34 @@ describe('the demo seed’s times and texts', () => {
     },
   );
 
+  it('when the demo is started on any day, then every comment comes after its post and every reply after its comment', async () => {
+    const startedAt = Date.UTC(2031, 6, 1, 23, 30);
+    const { app, controls } = makeEmulator({ seed: 'demo', now: () => startedAt, publicUrl: ORIGIN });
+    const token = controls.issueToken({ userId: USERS.ada, pageId: PAGES.bakery }).access_token;
+    const res = await request(app)
+      .get(`/${PAGES.bakery}/feed`)
+      .query({
+        fields: 'created_time,comments.limit(50){created_time,comments.limit(50){created_time}}',
+        limit: '100',
+        access_token: token,
+      })
+      .expect(200);
+    type Timed = { created_time: string; comments?: { data: Timed[] } };
+    const ms = (t: Timed) => Date.parse(t.created_time.replace('+0000', 'Z'));
+    const disorder: string[] = [];
+    const walk = (parent: Timed) => {
+      for (const child of parent.comments?.data ?? []) {
+        if (ms(child) < ms(parent) || ms(child) > startedAt)
+          disorder.push(`${parent.created_time} → ${child.created_time}`);
+        walk(child);
+      }
+    };
+    const posts = (res.body as { data: Timed[] }).data;
+    posts.forEach(walk);
+    expect(posts.some((p) => (p.comments?.data ?? []).some((c) => (c.comments?.data.length ?? 0) > 0))).toBe(true);
+    expect(disorder).toEqual([]);
+  });
+
   it('when the test seed is loaded, then its times are as written (the tests assert on them)', () => {
     expect(TEST_SEED.timesRelativeTo).toBeUndefined();
   });

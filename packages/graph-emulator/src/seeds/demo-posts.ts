@@ -246,16 +246,18 @@ const CHATTER = [
 ];
 
 /**
- * `n` visitors' comments on a post, a few minutes apart after it, with a few likes each; the first has a
+ * `n` visitors' comments on a post, a few minutes apart after it (within 2½ hours), with a few likes each; the first has a
  * reply from the Page itself (`pageName`) and one from a visitor.
  */
 function chatter(post: SeedPost, n: number, pageName: string): SeedComment[] {
   const at = Date.parse(post.created_time.replace('+0000', 'Z'));
   const pageId = post.id.split('_')[0] ?? '';
+  // At most 7 minutes apart, all within 2½ hours, so even the newest post (3 hours old) has no comment from the future.
+  const step = Math.min(7 * 60_000, Math.floor((150 * 60_000) / n));
   return numberComments(
     post.id,
     Array.from({ length: n }, (_, k) => ({
-      created_time: graphTime(at + (k + 1) * 7 * 60_000),
+      created_time: graphTime(at + (k + 1) * step),
       message: CHATTER[(k * 5 + n) % CHATTER.length]!,
       like_count: (k * 7 + n) % 5,
       ...(k === 0

@@ -135,7 +135,7 @@ export class DataStore {
   }
 }
 
-/** Every post's and comment's time moved by `byMs`, in the provider's format. */
+/** Every post's, comment's and reply's time moved by `byMs`, in the provider's format. */
 function moveTimes(seed: Seed, byMs: number): void {
   const move = (time: string): string => {
     const ms = Date.parse(time.replace(/\+0000$/, 'Z'));
@@ -144,7 +144,10 @@ function moveTimes(seed: Seed, byMs: number): void {
   for (const page of seed.pages) {
     for (const post of page.feed) {
       post.created_time = move(post.created_time);
-      for (const comment of post.comments ?? []) comment.created_time = move(comment.created_time);
+      for (const comment of post.comments ?? []) {
+        comment.created_time = move(comment.created_time);
+        for (const reply of comment.replies ?? []) reply.created_time = move(reply.created_time);
+      }
     }
   }
 }
