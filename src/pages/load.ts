@@ -102,31 +102,26 @@ export async function readShared<T extends readonly unknown[]>(
 }
 
 /**
- * The Page's details alone, for the header card of an older-posts page: as the page view reads them, so a
- * warm cache serves them with no call, and otherwise one call with the session's own token. The cache is read
- * only on the same terms as the page view's ({@link readPage}); a fresh answer does not refresh it.
+ * The Page's details alone, for the header card of an older-posts page, by the page view's cache rules
+ * ({@link readShared}): a warm cache serves them with no call, otherwise one call with the session's own token.
  */
 export async function readDetails(
   ctx: AppContext,
   access: PageAccess,
   token: string,
 ): Promise<{ details: PageDetails; changes: PageChanges }> {
-  const { pageId } = access;
-  const load = () => ctx.graph.pageDetails(token, pageId, gateOf(ctx, access.sessionId));
-  const changes: PageChanges = {};
-  const share = ctx.pageCache.enabled ? await shareKey(ctx, access, changes) : undefined;
-  if (share === undefined || !tokenProvedRecently(ctx, access)) return { details: await load(), changes };
-  const details = await ctx.pageCache.get(pageId, 'details', `${DETAILS_FIELDS} ${share}`, load, {
-    live: access.live,
-  });
-  return { details, changes };
+  const load = () => ctx.graph.pageDetails(token, access.pageId, gateOf(ctx, access.sessionId));
+  const read = await readShared(ctx, access, [{ part: 'details', variant: DETAILS_FIELDS, load }] as const);
+  const [details] = read.answers;
+  if (details.status === 'rejected') throw details.reason;
+  return { details: details.value, changes: read.changes };
 }
 
 /**
  * The cache may serve this session: its own token succeeded upstream for the page within PAGE_CACHE_TTL.
  * Otherwise its reads go upstream (`PageCacheStore.refresh`) and their success is noted as `tokenConfirmedAt`.
  */
-export function tokenProvedRecently(ctx: AppContext, access: PageAccess): boolean {
+function tokenProvedRecently(ctx: AppContext, access: PageAccess): boolean {
   return (
     access.tokenConfirmedAt !== undefined && ctx.now() - access.tokenConfirmedAt < ctx.config.pageCacheTtlSec * 1000
   );
