@@ -36,8 +36,7 @@ export interface PostLoad {
 /**
  * The post, and its comments when the session was granted `pages_read_user_content` (or its grant is not known:
  * the provider then says). A refusal of the comments alone is no failure: the post shows with its count and a
- * line on what to grant. Any other failure is the page's error. A post the provider names as another Page's is
- * the 404 page.
+ * line on what to grant. Any other failure is the page's error. An answer for another post id is the 404 page.
  */
 export async function loadPost(
   ctx: AppContext,
@@ -46,8 +45,7 @@ export async function loadPost(
   postId: string,
   query: PostQuery,
 ): Promise<PostLoad> {
-  const { pageId, sessionId } = access;
-  const gate = gateOf(ctx, sessionId);
+  const gate = gateOf(ctx, access.sessionId);
   const postRead: SharedRead<PostDetails> = {
     part: 'post',
     variant: postId,
@@ -84,8 +82,9 @@ export async function loadPost(
   failures.forEach((err) => dropOnRefusal(ctx, known, err, reads));
   if (postAnswer.status === 'rejected') return { outcome: { error: postAnswer.reason }, changes };
   const post = postAnswer.value;
-  // The provider's post ids name their Page; one that names another (a visitor's post shown elsewhere) is not this page's.
-  if (post.id !== postId || (post.from !== undefined && post.from.id !== pageId))
+  // The provider's post ids name their Page (the route checked the prefix); an answer for another id is not this
+  // post. `from` is not checked: a visitor's post on the Page's timeline has the Page's id and the visitor as `from`.
+  if (post.id !== postId)
     return { outcome: { error: new NotFoundError({ key: 'error.post.notThisPage' }) }, changes };
   const other = failures.find((err) => !isPermissionError(err));
   if (other !== undefined) return { outcome: { error: other }, changes };
