@@ -84,8 +84,7 @@ export async function loadPost(
   const post = postAnswer.value;
   // The provider's post ids name their Page (the route checked the prefix); an answer for another id is not this
   // post. `from` is not checked: a visitor's post on the Page's timeline has the Page's id and the visitor as `from`.
-  if (post.id !== postId)
-    return { outcome: { error: new NotFoundError({ key: 'error.post.notThisPage' }) }, changes };
+  if (post.id !== postId) return { outcome: { error: new NotFoundError({ key: 'error.post.notThisPage' }) }, changes };
   const other = failures.find((err) => !isPermissionError(err));
   if (other !== undefined) return { outcome: { error: other }, changes };
   if (!mayRead) return { outcome: { post, comments: { refusal: undefined } }, changes };
