@@ -1,7 +1,7 @@
 /**
  * `npm test`: the app's suite and the emulator package's suite, as two projects. ts-jest only transpiles
- * (`isolatedModules` in tsconfig.base.json): type checking a program per suite was two thirds of the run's
- * CPU and most of its memory, and `npm run typecheck` checks the same files once.
+ * (`isolatedModules` in tsconfig.base.json): type checking a program per suite was most of the run's memory
+ * and, with a signing key per emulator, nearly half its CPU; `npm run typecheck` checks the same files once.
  * @type {import('jest').Config}
  */
 module.exports = {
