@@ -8,6 +8,7 @@
  * - Otherwise (a newcomer's `npm install && npm start`): builds the app and the
  *   emulator package it depends on (`npm run build`, incremental, so a second
  *   start costs a second or two), unless TypeScript is not installed and a build exists.
+ *   It says so before and after, as the first build is silent for most of a minute.
  */
 const { spawnSync } = require('node:child_process');
 const { existsSync } = require('node:fs');
@@ -37,12 +38,20 @@ if (process.env.NODE_ENV === 'production') {
         'Run scripts/build-production.sh (or `npm ci && npm run build`) first; see docs/deployment.md.',
     );
 } else if (typescriptInstalled()) {
+  // A first build takes most of a minute on a small machine, and tsc says nothing while it works.
+  const started = Date.now();
+  process.stdout.write(
+    built
+      ? 'pagelight: compiling TypeScript changed since the last start (a few seconds)…\n'
+      : 'pagelight: compiling TypeScript for the first start (about a minute; later starts take a few seconds)…\n',
+  );
   const npm = process.env.npm_execpath;
   // Through npm, so `npm run build` stays the one place that says how to build.
   const result = npm
     ? spawnSync(process.execPath, [npm, 'run', 'build'], { cwd: root, stdio: 'inherit' })
     : spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
   if (result.status !== 0) process.exit(result.status ?? 1);
+  process.stdout.write(`pagelight: compiled in ${Math.round((Date.now() - started) / 1000)} s, starting the app.\n`);
 } else if (!built) {
   fail('dist/ is missing and TypeScript is not installed: run `npm install` (with dev dependencies), then npm start.');
 }

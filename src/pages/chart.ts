@@ -29,20 +29,36 @@ export interface ChartModel {
   area: string;
   /** Points drawn as dots: the one point of a one-point series (a line needs two). */
   dots: { x: number; y: number }[];
-  yTicks: ChartTick[];
-  xTicks: (ChartTick & { anchor: 'start' | 'middle' | 'end' })[];
+  /** The y axis' labels, their right edge at the axis: `anchor` is that edge in the language's direction. */
+  yTicks: (ChartTick & { anchor: TextAnchor })[];
+  xTicks: (ChartTick & { anchor: TextAnchor })[];
   /** No points: the partial says so instead of drawing an empty frame. */
   empty: boolean;
 }
 
+/**
+ * SVG's `text-anchor`: which end of a label sits at its point. "start" is the end where the language starts
+ * writing, so in right-to-left text it is the right end, and a first date anchored "start" at the left axis
+ * would run off the chart (Arabic's "25 نوفمبر" read "بر").
+ */
+export type TextAnchor = 'start' | 'middle' | 'end';
+type Edge = 'left' | 'middle' | 'right';
+
 const MARGIN = { left: 52, right: 12, top: 12, bottom: 30 };
 
-/** The chart of `points`, in a `width` × `height` box; `format` writes the y axis' numbers. */
+/**
+ * The chart of `points`, in a `width` × `height` box; `format` writes the y axis' numbers. Time runs left to
+ * right in every language; `dir`, the language's direction, only decides how each label is anchored so that
+ * it stays inside the box.
+ */
 export function lineChart(
   points: readonly ChartPoint[],
   format: (n: number) => string,
+  dir: 'ltr' | 'rtl',
   size: { width: number; height: number } = { width: 480, height: 200 },
 ): ChartModel {
+  const anchor = (edge: Edge): TextAnchor =>
+    edge === 'middle' ? 'middle' : (edge === 'left') === (dir === 'ltr') ? 'start' : 'end';
   const plot = {
     left: MARGIN.left,
     right: size.width - MARGIN.right,
@@ -69,29 +85,33 @@ export function lineChart(
     yTicks: (top === 0 ? [0] : Number.isInteger(top / 2) ? [0, top / 2, top] : [0, top]).map((v) => ({
       at: round(y(v)),
       label: format(v),
+      anchor: anchor('right'),
     })),
-    xTicks: xTicksOf(points, x),
+    xTicks: xTicksOf(points, x).map(({ edge, ...tick }) => ({ ...tick, anchor: anchor(edge) })),
     empty: points.length === 0,
   };
 }
 
-/** First, middle and last day: enough to read the dates, few enough never to overlap. */
-function xTicksOf(points: readonly ChartPoint[], x: (i: number) => number): ChartModel['xTicks'] {
+/**
+ * First, middle and last day: enough to read the dates, few enough never to overlap. The first label's left
+ * edge sits on the first day and the last one's right edge on the last, so both stay inside the chart.
+ */
+function xTicksOf(points: readonly ChartPoint[], x: (i: number) => number): (ChartTick & { edge: Edge })[] {
   if (points.length === 0) return [];
-  if (points.length === 1) return [{ at: round(x(0)), label: points[0]!.label, anchor: 'middle' }];
+  if (points.length === 1) return [{ at: round(x(0)), label: points[0]!.label, edge: 'middle' }];
   const last = points.length - 1;
-  const picks: [number, 'start' | 'middle' | 'end'][] =
+  const picks: [number, Edge][] =
     points.length < 3
       ? [
-          [0, 'start'],
-          [last, 'end'],
+          [0, 'left'],
+          [last, 'right'],
         ]
       : [
-          [0, 'start'],
+          [0, 'left'],
           [Math.floor(last / 2), 'middle'],
-          [last, 'end'],
+          [last, 'right'],
         ];
-  return picks.map(([i, anchor]) => ({ at: round(x(i)), label: points[i]!.label, anchor }));
+  return picks.map(([i, edge]) => ({ at: round(x(i)), label: points[i]!.label, edge }));
 }
 
 /** The smallest 1, 2 or 5 × 10ⁿ at or above `max`: the y axis' top. */

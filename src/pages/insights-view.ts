@@ -133,6 +133,7 @@ function chartOf(
     chart: lineChart(
       current.map((d) => ({ label: locale.day(d.at, 'short'), value: d.value })),
       (n) => locale.number(n),
+      locale.dir,
     ),
     summary: locale.t('insights.summary', { title, total: totalText, ...range }),
     caption: locale.t('insights.caption', { title, ...range }),

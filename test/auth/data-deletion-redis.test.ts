@@ -13,6 +13,7 @@ import { CookieClient } from '../support/cookie-client';
 import { realLogin } from '../support/login';
 import { signedRequest } from '../support/signed-request';
 import { APP_ID, APP_SECRET, appEnv, BASE_URL, startInstance, type Instance } from '../support/stack';
+import { describeWithRedis } from '../support/redis';
 
 /**
  * Two instances on one Redis: the callbacks reach one instance, the person's sessions and logins are on the
@@ -20,8 +21,7 @@ import { APP_ID, APP_SECRET, appEnv, BASE_URL, startInstance, type Instance } fr
  * on one before the removal reached the other does not complete (docs/architecture.md#provider-callbacks).
  */
 const REDIS_URL = process.env.REDIS_URL;
-const describeRedis = REDIS_URL ? describe : describe.skip;
-if (!REDIS_URL) process.stderr.write('\nREDIS_URL unset: skipping the Redis data-deletion tests\n');
+const describeRedis = describeWithRedis();
 
 const ADA = SEED_IDS.users.ada;
 const BAKERY = SEED_IDS.pages.bakery;

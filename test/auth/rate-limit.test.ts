@@ -4,9 +4,10 @@ import { ConfigError, loadConfig } from '../../src/config';
 import { CookieClient } from '../support/cookie-client';
 import { startStack, type Stack, startInstance } from '../support/stack';
 import { configFor, startSharedEmulator } from '../support/instances';
+import { describeWithRedis } from '../support/redis';
 
 const REDIS_URL = process.env.REDIS_URL;
-const describeRedis = REDIS_URL ? describe : describe.skip;
+const describeRedis = describeWithRedis();
 
 describe('GET /auth/login rate limit (LOGIN_RATE_LIMIT)', () => {
   let stacks: Stack[] = [];

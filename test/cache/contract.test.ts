@@ -4,7 +4,7 @@ import { PageCache } from '../../src/cache/memory-page-cache';
 import { RedisPageCache } from '../../src/cache/redis-page-cache';
 import { createLogger } from '../../src/log/logger';
 import type { SharedRedis } from '../../src/redis';
-import { redisAnswers } from '../support/redis';
+import { redisMissing } from '../support/redis';
 import { pageCacheContract } from './contract';
 
 pageCacheContract('PageCache (memory)', {
@@ -14,8 +14,7 @@ pageCacheContract('PageCache (memory)', {
 });
 
 const REDIS_URL = process.env.REDIS_URL;
-const available = REDIS_URL !== undefined && REDIS_URL !== '' && redisAnswers(REDIS_URL);
-if (!available) process.stderr.write('\nREDIS_URL unset or not answering: skipping the Redis page cache contract\n');
+const available = redisMissing() === undefined;
 const PREFIX = `pagelight-test:${process.pid}-${randomBytes(4).toString('hex')}:contract:`;
 const client = available ? createClient({ url: REDIS_URL }) : undefined;
 const shared: SharedRedis = {

@@ -8,7 +8,7 @@ import { describeWithRedis, useRedisAdmin } from '../support/redis';
  * Instances keep the answers they last read from the shared cache decoded, and Redis tells them when the
  * entry is still that one (docs/architecture.md#shared-cache). Real Redis; skipped without REDIS_URL.
  */
-const describeRedis = describeWithRedis('the decoded shared-cache tests');
+const describeRedis = describeWithRedis();
 const PREFIX = `pagelight-test:${process.pid}-${randomBytes(4).toString('hex')}:cache:`;
 
 describeRedis('the shared page cache, decoded once per instance', () => {

@@ -22,7 +22,7 @@ function heldLoad<T>() {
   return { load, ...settle };
 }
 
-describeWithRedis('the joining-views cache tests')('RedisPageCache: views joining a load under way', () => {
+describeWithRedis()('RedisPageCache: views joining a load under way', () => {
   // Connected before the tests; every key under PREFIX deleted after them.
   const admin = useRedisAdmin(PREFIX);
   const shared: SharedRedis = { command: (args) => admin.client.sendCommand(args), subscribe: () => Promise.resolve() };

@@ -15,7 +15,7 @@ import { deliver, feedDelivery, signed } from '../webhooks/deliver';
  * The page cache and page events shared by every instance through Redis (docs/architecture.md#shared-cache):
  * real Redis, several app instances, one emulator.
  */
-const describeRedis = describeWithRedis('the shared page-cache tests');
+const describeRedis = describeWithRedis();
 
 const ADA = SEED_IDS.users.ada;
 /** Declines here: the provider remembers a person's declines, and the other tests log Ada in with every permission. */

@@ -6,6 +6,7 @@ import { connectedClient } from '../support/login';
 import { appEnv, startInstance, type Instance } from '../support/stack';
 import { startSharedEmulator } from '../support/instances';
 import { keysUnder, redisClient, type RedisClient } from '../support/redis';
+import { describeWithRedis } from '../support/redis';
 
 /**
  * The page cache shared through Redis, attacked: a session whose token the provider revoked, viewing a page at
@@ -13,8 +14,7 @@ import { keysUnder, redisClient, type RedisClient } from '../support/redis';
  * (docs/architecture.md#shared-cache). Real Redis, two app instances, one emulator.
  */
 const REDIS_URL = process.env.REDIS_URL;
-const describeRedis = REDIS_URL ? describe : describe.skip;
-if (!REDIS_URL) process.stderr.write('\nREDIS_URL unset: skipping the shared page-cache security tests\n');
+const describeRedis = describeWithRedis();
 
 const ADA = SEED_IDS.users.ada;
 const BAKERY = SEED_IDS.pages.bakery;

@@ -14,7 +14,7 @@ function draw(points: ChartPoint[], summary = 'Views per day'): string {
     escape: escapeOutput,
   });
   return template({
-    chart: lineChart(points, (n: number) => englishLocale().number(n)),
+    chart: lineChart(points, (n: number) => englishLocale().number(n), 'ltr'),
     summary,
     t: englishLocale().t,
   });
@@ -39,7 +39,7 @@ describe('lineChart and its partial', () => {
   });
 
   it('when the series is empty, then no path is drawn and the partial says there are no figures', () => {
-    const chart = lineChart([], (n: number) => englishLocale().number(n));
+    const chart = lineChart([], (n: number) => englishLocale().number(n), 'ltr');
     expect(chart).toMatchObject({ empty: true, line: '', area: '', dots: [], xTicks: [] });
     const html = draw([]);
     expect(html).toContain('No figures for these days.');
@@ -47,15 +47,15 @@ describe('lineChart and its partial', () => {
   });
 
   it('when every value is zero, then the line lies on the x axis and the only y label is 0', () => {
-    const chart = lineChart(days([0, 0, 0, 0]), (n: number) => englishLocale().number(n));
+    const chart = lineChart(days([0, 0, 0, 0]), (n: number) => englishLocale().number(n), 'ltr');
     const ys = [...chart.line.matchAll(/[ML][\d.]+ ([\d.]+)/g)].map((m) => Number(m[1]));
     expect(ys).toEqual([chart.plot.bottom, chart.plot.bottom, chart.plot.bottom, chart.plot.bottom]);
-    expect(chart.yTicks).toEqual([{ at: chart.plot.bottom, label: '0' }]);
+    expect(chart.yTicks).toEqual([{ at: chart.plot.bottom, label: '0', anchor: 'end' }]);
     expect(chart.line).not.toMatch(/NaN|Infinity/);
   });
 
   it('when there is one point, then it is a dot in the middle with its label, and no line to draw an area from', () => {
-    const chart = lineChart([{ label: '1 Oct', value: 7 }], (n: number) => englishLocale().number(n));
+    const chart = lineChart([{ label: '1 Oct', value: 7 }], (n: number) => englishLocale().number(n), 'ltr');
     const middle = (chart.plot.left + chart.plot.right) / 2;
     // 7 on an axis up to 10: seven tenths of the way up.
     const [dot] = chart.dots;
@@ -68,13 +68,25 @@ describe('lineChart and its partial', () => {
   });
 
   it('when a month is drawn, then the line spans the plot, the y axis tops at a round number and three days are labelled', () => {
-    const chart = lineChart(days([120, 340, 90, 1180, 400]), (n: number) => englishLocale().number(n));
+    const chart = lineChart(days([120, 340, 90, 1180, 400]), (n: number) => englishLocale().number(n), 'ltr');
     expect(chart.line.startsWith(`M${chart.plot.left} `)).toBe(true);
     expect(chart.line).toContain(`L${chart.plot.right} `);
     expect(chart.yTicks.map((t) => t.label)).toEqual(['0', '1,000', '2,000']);
     expect(chart.xTicks.map((t) => t.label)).toEqual(['1 Oct', '3 Oct', '5 Oct']);
     expect(chart.area.endsWith('Z')).toBe(true);
   });
+
+  it.each([
+    ['ltr', ['start', 'middle', 'end'], 'end'],
+    ['rtl', ['end', 'middle', 'start'], 'start'],
+  ] as const)(
+    'when the language is written %s, then the first date starts at the left axis, the last ends at the right, and the y labels end at the axis',
+    (dir, xAnchors, yAnchor) => {
+      const chart = lineChart(days([3, 5, 8, 2, 4]), (n: number) => englishLocale().number(n), dir);
+      expect(chart.xTicks.map((t) => t.anchor)).toEqual(xAnchors);
+      expect(new Set(chart.yTicks.map((t) => t.anchor))).toEqual(new Set([yAnchor]));
+    },
+  );
 
   it.each([
     [0, 0],

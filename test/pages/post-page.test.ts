@@ -171,7 +171,9 @@ describe('GET /pages/:pageId/posts/:postId', () => {
       const agent = await connectedAgent(stack, BAKERY);
       stack.emulator.controls.clearLog();
       const html = (await agent.get(`/pages/${BAKERY}/posts/${SOURDOUGH}`).expect(200)).text;
-      expect(html).toMatch(/<p class="post-viewers">\d[\d,]* (person viewed|people viewed) this post /);
+      expect(html).toMatch(
+        /<p class="post-viewers"><a href="#post-figures">\d[\d,]* (person viewed|people viewed) this post<\/a>/,
+      );
       const insights = () => stack.emulator.controls.log.filter((e) => e.path.endsWith(`/${SOURDOUGH}/insights`));
       expect(insights()).toHaveLength(1);
       expect(insights()[0]!.query).toMatchObject({ metric: 'post_total_media_view_unique' });

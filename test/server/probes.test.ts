@@ -6,7 +6,7 @@ import { buildContext, contextClosers } from '../../src/context';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/log/logger';
 import { redisFor } from '../../src/redis';
-import { keysUnder, redisClient, TcpProxy } from '../support/redis';
+import { keysUnder, redisClient, redisMissing, TcpProxy } from '../support/redis';
 import { LogCapture } from '../support/stack';
 
 /**
@@ -16,8 +16,7 @@ import { LogCapture } from '../support/stack';
  * @see docs/operations.md#when-redis-is-down
  */
 const REDIS_URL = process.env.REDIS_URL;
-const withRedis = REDIS_URL !== undefined && REDIS_URL !== '';
-if (!withRedis) console.warn('REDIS_URL is not set: skipping the probe tests during a Redis outage');
+const withRedis = redisMissing() === undefined;
 
 const SECRETS = { SESSION_SECRET: 'probe-test-session-secret-0123456789abcdef' };
 

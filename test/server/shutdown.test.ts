@@ -16,7 +16,7 @@ import { LogCapture } from '../support/stack';
 import { CookieClient } from '../support/cookie-client';
 import { spawnNode } from '../support/processes';
 import { configFor, startSharedEmulator } from '../support/instances';
-import { redisAnswers } from '../support/redis';
+import { redisMissing } from '../support/redis';
 import { eventually } from '../support/wait';
 
 /**
@@ -27,11 +27,7 @@ import { eventually } from '../support/wait';
  * @see docs/architecture.md#building-and-listening
  */
 const REDIS_URL = process.env.REDIS_URL;
-const withRedis = REDIS_URL !== undefined && REDIS_URL !== '' && redisAnswers(REDIS_URL);
-if (!withRedis)
-  console.warn(
-    `${REDIS_URL ? 'Redis at REDIS_URL is not answering' : 'REDIS_URL is not set'}: skipping the graceful shutdown test with SESSION_STORE=redis`,
-  );
+const withRedis = redisMissing() === undefined;
 
 const prefix = `pagelight-test:${process.pid}:${randomBytes(4).toString('hex')}:`;
 
@@ -91,7 +87,7 @@ describe('shutdown(server, closers)', () => {
   }
 
   const stores: [string, Record<string, string>][] = [['memory', {}]];
-  if (withRedis) stores.push(['redis', { SESSION_STORE: 'redis', REDIS_URL: REDIS_URL, REDIS_PREFIX: prefix }]);
+  if (withRedis) stores.push(['redis', { SESSION_STORE: 'redis', REDIS_URL: REDIS_URL!, REDIS_PREFIX: prefix }]);
 
   it.each(stores)(
     'when shutdown starts during a slow login (%s store), then that request completes, new connections are refused, and the store closes after it',

@@ -7,14 +7,14 @@ import type { SessionStoreHandle } from '../../src/session/store';
 import { MAX_SESSIONS_PER_PERSON } from '../../src/session/user-index';
 import { storeLoggedInSession } from '../support/instances';
 import { keysUnder, redisClient, type RedisClient } from '../support/redis';
+import { describeWithRedis } from '../support/redis';
 
 /**
  * The Redis session index stays bounded per person, so what a login does to it is bounded too: a person keeps at
  * most MAX_SESSIONS_PER_PERSON sessions, the least recently used ending first (docs/architecture.md#session-index).
  */
 const REDIS_URL = process.env.REDIS_URL;
-const describeRedis = REDIS_URL ? describe : describe.skip;
-if (!REDIS_URL) process.stderr.write('\nREDIS_URL unset: skipping the session-index bound test\n');
+const describeRedis = describeWithRedis();
 
 const PREFIX = `pagelight-test:${process.pid}-${randomBytes(4).toString('hex')}:`;
 const ADA = '100000000000001';

@@ -13,7 +13,7 @@ import { eventually } from '../support/wait';
  * The session index in Redis (docs/architecture.md#session-index): a provider callback received by one
  * instance signs the person out of sessions made on another, and the index sets expire with their sessions.
  */
-const describeRedis = describeWithRedis('the Redis session-index tests');
+const describeRedis = describeWithRedis();
 
 const ADA = SEED_IDS.users.ada;
 const GRACE = SEED_IDS.users.grace;

@@ -17,7 +17,7 @@ const newBrowser = () => new CookieClient(undefined, 10_000);
  * restart keeps people connected, an outage is a quick 503 and then heals,
  * and what Redis holds reveals no token.
  */
-const describeRedis = describeWithRedis('the Redis session tests');
+const describeRedis = describeWithRedis();
 
 const BAKERY = SEED_IDS.pages.bakery;
 const RUN = `${process.pid}-${randomBytes(4).toString('hex')}`;

@@ -84,15 +84,27 @@ export class TcpProxy {
   }
 }
 
+/** Set by test/support/global-setup.ts for the whole run: "yes" when Redis answered its PING, else why not. */
+export const REDIS_CHECKED_ENV = 'PAGELIGHT_TEST_REDIS';
+
 /**
- * `describe` when Redis at REDIS_URL answers, else `describe.skip`, saying why
- * on stderr (jest drops the console output of a file whose tests all skip).
+ * Why the Redis suites are skipped, or undefined when Redis at REDIS_URL answers. Decided once per run by
+ * the global setup, which says it in one line; a file run without it (another jest config) asks itself.
  */
-export function describeWithRedis(what: string): jest.Describe {
-  if (REDIS_URL !== '' && redisAnswers(REDIS_URL)) return describe;
-  const reason = REDIS_URL ? 'Redis at REDIS_URL did not answer a PING within 1 s' : 'REDIS_URL is not set';
-  process.stderr.write(`\n${reason}: skipping ${what}\n`);
-  return describe.skip;
+export function redisMissing(): string | undefined {
+  const checked = process.env[REDIS_CHECKED_ENV] ?? checkRedis();
+  return checked === 'yes' ? undefined : checked;
+}
+
+/** "yes", or why the Redis suites cannot run. */
+export function checkRedis(): string {
+  if (REDIS_URL === '') return 'REDIS_URL is not set';
+  return redisAnswers(REDIS_URL) ? 'yes' : `Redis at REDIS_URL did not answer a PING within 1 s`;
+}
+
+/** `describe` when Redis at REDIS_URL answers, else `describe.skip`: the global setup has said why, once. */
+export function describeWithRedis(): jest.Describe {
+  return redisMissing() === undefined ? describe : describe.skip;
 }
 
 /** A client of the suite's own, not the app's, logging nothing on errors. */

@@ -3,14 +3,14 @@ import { createClient } from 'redis';
 import { loadConfig, type Config } from '../../src/config';
 import { REPLAY_WINDOW_MS } from '../../src/webhooks/routes';
 import { APP_SECRET, startInstance, type Instance } from '../support/stack';
+import { describeWithRedis } from '../support/redis';
 
 /**
  * With the page cache in Redis, a delivery is handled once whichever instance it reaches and however often the
  * provider sends it (docs/architecture.md#live-updates).
  */
 const REDIS_URL = process.env.REDIS_URL;
-const describeRedis = REDIS_URL ? describe : describe.skip;
-if (!REDIS_URL) process.stderr.write('\nREDIS_URL unset: skipping the shared webhook replay test\n');
+const describeRedis = describeWithRedis();
 
 const PREFIX = `pagelight-test:${process.pid}-${randomBytes(4).toString('hex')}:`;
 const VERIFY_TOKEN = 'verify-token-for-tests-0001';

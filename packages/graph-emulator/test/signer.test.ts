@@ -33,3 +33,10 @@ describe('the ID-token signing key', () => {
     }
   });
 });
+
+describe('the key across emulators', () => {
+  it('when two emulators run in one process, then both publish the same key, as the provider serves one JWKS to every app', async () => {
+    const [a, b] = await Promise.all([new IdTokenSigner().jwks(), new IdTokenSigner().jwks()]);
+    expect(b.keys).toEqual(a.keys);
+  });
+});

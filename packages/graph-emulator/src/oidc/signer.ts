@@ -38,14 +38,27 @@ interface Key {
 
 const generateRsaKeyPair = promisify(generateKeyPair);
 
-export class IdTokenSigner {
-  private key: Promise<Key> | undefined;
+/**
+ * The process's one key, made on first use. The provider signs every app's ID tokens with the keys of its
+ * one JWKS, so emulators in one process share theirs too; a key each cost a test run over a hundred keys of
+ * about 250 ms of CPU apiece (docs/performance.md#test-run).
+ */
+let processKey: Promise<Key> | undefined;
 
+function makeKey(): Promise<Key> {
+  return generateRsaKeyPair('rsa', { modulusLength: 2048 }).then(({ privateKey, publicKey }) => ({
+    kid: randomAlnum(16),
+    privateKey,
+    publicJwk: publicKey.export({ format: 'jwk' }),
+  }));
+}
+
+export class IdTokenSigner {
   /**
-   * Starts making the key if it is not under way, and resolves once it is
-   * made. `startEmulator` awaits it, so a running emulator never makes a code
-   * exchange wait for its key; an app from `createEmulator` makes it on first
-   * use, so emulators driven in process that never sign pay nothing.
+   * Starts making the process's key if it is not under way, and resolves once
+   * it is made. `startEmulator` awaits it, so a running emulator never makes a
+   * code exchange wait for its key; an app from `createEmulator` makes it on
+   * first use, so emulators driven in process that never sign pay nothing.
    */
   async ready(): Promise<void> {
     await this.current();
@@ -66,12 +79,8 @@ export class IdTokenSigner {
   }
 
   private current(): Promise<Key> {
-    this.key ??= generateRsaKeyPair('rsa', { modulusLength: 2048 }).then(({ privateKey, publicKey }) => ({
-      kid: randomAlnum(16),
-      privateKey,
-      publicJwk: publicKey.export({ format: 'jwk' }),
-    }));
-    return this.key;
+    processKey ??= makeKey();
+    return processKey;
   }
 }
 
