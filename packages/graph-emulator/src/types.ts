@@ -20,6 +20,11 @@ export interface EmulatorClient {
   webhookUrl?: string;
   /** The dashboard's "Verify token", sent back in the verification request. */
   webhookVerifyToken?: string;
+  /**
+   * The day the app was created (`YYYY-MM-DD`; default: the day the emulator starts, never before
+   * 2026-11-04). From 2026-11-04 on it is a new app: the legacy Graph features are refused (README#legacy-features).
+   */
+  created?: string;
 }
 
 /**
@@ -256,6 +261,11 @@ export interface EmulatorControls {
   setRole(userId: string, pageId: string, tasks: string[] | null): void;
   /** The provider refuses an insights metric it served until now, as it does one it has retired (README#insights). */
   refuseMetric(metric: string): void;
+  /**
+   * When an app was created (`YYYY-MM-DD`; default: the first registered app): one created on or after
+   * 2026-11-04 is refused the legacy Graph features (README#legacy-features). `reset()` restores the option's.
+   */
+  setAppCreated(day: string, clientId?: string): void;
   /** Page fields refused from now on, on every version, as the provider refuses a removed field (README#removed-fields). */
   setRemovedFields(fields: string[]): void;
   /** The Page fields refused now. */
