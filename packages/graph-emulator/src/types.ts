@@ -237,7 +237,10 @@ export interface EmulatorControls {
   /** Revoke matching tokens (190/460 by default). Returns how many. */
   revokeTokens(filter?: TokenFilter & { reason?: RevokeReason }): number;
   setLatency(ms: number): void;
-  /** The next `n` matching Graph/token requests fail as described. */
+  /**
+   * The next `n` matching Graph/token requests fail as described. An operation of a batch is matched by its path
+   * and query (`match` required) and only a Graph error is scripted for it (README#batch-requests).
+   */
   failNext(n: number, failure: Failure): void;
   /**
    * Scripted failures that have not fired yet, oldest first. A test helper

@@ -48,6 +48,18 @@ describe('POST / with batch', () => {
     expect(read!.code).toBe(200);
   });
 
+  it('when an error is scripted for one operation by its query, then only that operation answers it', async () => {
+    controls.failNext(1, { match: 'type=LOVE', error: { code: 4 } });
+    const res = await batch([
+      { method: 'GET', relative_url: `${VIDEO}/reactions?type=LIKE&summary=total_count&limit=0` },
+      { method: 'GET', relative_url: `${VIDEO}/reactions?type=LOVE&summary=total_count&limit=0` },
+    ]).expect(200);
+    const [like, love] = res.body as Answer[];
+    expect(like!.code).toBe(200);
+    expect(love!.code).toBe(403);
+    expect(graphError(JSON.parse(love!.body)).code).toBe(4);
+  });
+
   it('when include_headers=false, then the answers carry no headers', async () => {
     const res = await batch([{ method: 'GET', relative_url: `${VIDEO}?fields=id` }], { include_headers: 'false' });
     expect((res.body as Answer[])[0]).toEqual({ code: 200, body: JSON.stringify({ id: VIDEO }) });

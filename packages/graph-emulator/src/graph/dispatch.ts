@@ -71,7 +71,13 @@ function graphCall(
   refuseLegacy(ctx, clientId, legacyFeaturesOf(req.method, params, segments));
   if (params.callback !== undefined) jsonpOf(res, params.callback);
   if (segments.length === 0 && req.method === 'POST' && params.batch !== undefined) {
-    const run = (r: Request, s: Response, path: string) => dispatch(ctx, r, s, path);
+    const run = (r: Request, s: Response, path: string) => {
+      // `match` may name an operation's query too (`type=LOVE`): its operations share one path.
+      const query = new URLSearchParams(r.query as Record<string, string>).toString();
+      const scripted = ctx.faults.takeForOperation(`${path}?${query}`);
+      if (scripted !== undefined) throw scripted;
+      return dispatch(ctx, r, s, path);
+    };
     return runBatch(req, res, params, version, run).then((answers) => sendJson(res, 200, answers));
   }
   if (segments.length === 0 && params.ids !== undefined) return multiId(ctx, req, res, params, version);
