@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { TEST_SEED } from '../src';
+import { loadProviderEnv } from '../src/env';
 import { graphError, graphGet, makeEmulator, PAGES, pageToken, userToken } from './helpers';
 
 const VIDEO = TEST_SEED.pages.find((p) => p.id === PAGES.bakery)!.feed[7]!.id;
@@ -76,6 +77,12 @@ describe('legacy Graph features by the app’s creation day', () => {
     const res = await graphGet(app, `/v27.0/${VIDEO}`, bakery).query({ fields: 'id', callback: 'cb' }).expect(200);
     expect(res.type).toBe('text/javascript');
     expect(res.text).toBe(`/**/ cb({"id":"${VIDEO}"});`);
+  });
+
+  it('when EMULATOR_APP_CREATED names a day, then the stand-alone emulator’s app has it; unset, the app is new; a bad day stops it', () => {
+    expect(loadProviderEnv({ EMULATOR_APP_CREATED: OLD }).client.created).toBe(OLD);
+    expect(loadProviderEnv({}).client.created).toBeUndefined();
+    expect(() => loadProviderEnv({ EMULATOR_APP_CREATED: '2026-02-30' })).toThrow(/^EMULATOR_APP_CREATED must be/);
   });
 
   it('when the creation day is set over HTTP controls, then the refusal follows it', async () => {
