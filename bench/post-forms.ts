@@ -21,9 +21,7 @@ async function main(): Promise<void> {
   const emulator = await startEmulator({ clients: [CLIENT], port: 0, seed: 'demo' });
   const bakery = SEED_IDS.pages.bakery;
   const post = DEFAULT_SEED.pages.find((p) => p.id === bakery)!.feed[2]!.id;
-  const user = emulator.controls.issueToken({ userId: SEED_IDS.users.ada });
   const page = emulator.controls.issueToken({ userId: SEED_IDS.users.ada, pageId: bakery }).access_token;
-  void user;
   const shares = new ReadShares(SHARE);
   const base = `${emulator.url}/v27.0`;
   const auth = { authorization: `Bearer ${page}` };
@@ -31,7 +29,7 @@ async function main(): Promise<void> {
     shares.run('s', async () => {
       const res = await fetch(`${base}/${path}`, { headers: auth });
       if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-      return res.json();
+      return (await res.json()) as unknown;
     });
   const comments = () => get(`${post}/comments?summary=total_count&limit=25`);
   const kindUrl = (k: string) => `${post}/reactions?type=${k}&summary=total_count&limit=0`;
@@ -48,7 +46,7 @@ async function main(): Promise<void> {
             headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' },
             body: new URLSearchParams({ batch, include_headers: 'false' }).toString(),
           });
-          return res.json();
+          return (await res.json()) as unknown;
         }),
         comments(),
       ]),
