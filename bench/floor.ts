@@ -6,8 +6,9 @@
  * With FLOOR_READS=each it is the cold floor: the same two reads upstream (the app's Graph client, keep-alive)
  * for every request, then the same rendering — what a cold view costs with nothing of the app around it.
  *
- * With POST_ID it is the post floor too: that post and its first comments read once, and `views/post.ejs` rendered
- * from the same view model the app makes (`toPostPageView`) on every request — the post page's work without the app.
+ * With POST_ID it is the post floor too: that post and its first comments read once (with FLOOR_READS=each, for
+ * every request: the cold post floor), and `views/post.ejs` rendered from the same view model the app makes
+ * (`toPostPageView`) on every request — the post page's work without the app.
  *
  * Env: PORT, GRAPH_URL, PAGE_ID, PAGE_TOKEN (comma-separated: taken in turn), APP_SECRET, FLOOR_READS, POST_ID.
  */
@@ -107,18 +108,25 @@ async function main(): Promise<void> {
   // The post page, as the app renders it, all of it on every request (the app makes its body once per cached
   // answer): the view model, the post-page partial and views/post.ejs around it.
   const postBody = partial('post-page');
-  app.get('/pages/:pageId/posts/:postId', (_req, res) => {
-    if (!post) return res.status(404).end();
-    const view = toPostPageView(post[0], { page: post[1] }, { images, media: images, pageId, locale: english });
+  const renderPost = (res: express.Response, [details, comments]: NonNullable<typeof post>) => {
+    const view = toPostPageView(details, { page: comments }, { images, media: images, pageId, locale: english });
     res.render('post', {
       ...data,
       title: `${page.name}: post`,
       page: { id: pageId, name: page.name },
       pageHref: view.pageHref,
-      postId: post[0].id,
+      postId: details.id,
       body: postBody({ view }),
       viewers: undefined,
     });
+  };
+  // With FLOOR_READS=each, the cold post floor: the post (its one batch) and its first comments read for every
+  // request, in parallel, with the tokens in turn, as a cold post view reads them.
+  app.get('/pages/:pageId/posts/:postId', (_req, res, next) => {
+    if (!post || !postId) return res.status(404).end();
+    if (!readEach) return renderPost(res, post);
+    const token = tokens[turn++ % tokens.length]!;
+    Promise.all([graph.post(token, postId), graph.comments(token, postId)]).then((p) => renderPost(res, p), next);
   });
   const server = app.listen(Number(process.env.PORT), '127.0.0.1', () => process.stdout.write('floor listening\n'));
   process.on('SIGTERM', () => server.close(() => process.exit(0)));

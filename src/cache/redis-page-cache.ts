@@ -7,7 +7,7 @@ import {
   feedPageSchema,
   insightsAnswerSchema,
   pageDetailsSchema,
-  postSchema,
+  postDetailsSchema,
 } from '../graph/schemas';
 import { parseJson } from '../json';
 import type { Logger } from '../log/logger';
@@ -59,7 +59,7 @@ export const PROVIDER_ANSWERS: Readonly<Record<CachedPart, ZodType>> = {
   details: pageDetailsSchema,
   feed: feedPageSchema,
   insights: insightsAnswerSchema,
-  post: postSchema,
+  post: postDetailsSchema,
   comments: commentsPageSchema,
 };
 

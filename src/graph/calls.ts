@@ -65,7 +65,8 @@ export function callKind(req: Pick<GraphRequest, 'method' | 'path' | 'query' | '
   if (/^\/\d+\/subscribed_apps$/.test(path)) return 'subscribe';
   if (/^\/\d+\/insights$/.test(path)) return 'page_insights';
   if (/^\/\d+_\d+\/insights$/.test(path)) return 'post_insights';
-  if (/^\/\d+_\d+$/.test(path)) return 'post';
+  // A batch (`POST /vX.Y/` with `batch`) is the post page's: the post and its reactions by kind.
+  if (/^\/\d+_\d+$/.test(path) || (path === '/' && req.form?.batch !== undefined)) return 'post';
   if (/^\/\d+(?:_\d+)?\/comments$/.test(path)) return 'comments';
   if (/^\/\d+$/.test(path)) return fields === 'access_token' ? 'page_token' : 'page_details';
   return 'other';

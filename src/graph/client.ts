@@ -12,6 +12,10 @@ import {
   commentsSchema,
   feedSchema,
   postSchema,
+  reactionCountSchema,
+  batchSchema,
+  REACTION_KINDS,
+  type BatchAnswer,
   pageDetailsSchema,
   meSchema,
   pageTokenSchema,
@@ -37,7 +41,7 @@ import {
 } from './schemas';
 import { callTemplate, type ProviderCall } from './calls';
 import { RemovedFields } from './removed-fields';
-import { GraphTransport, type RetryPolicy, type TransportOptions } from './transport';
+import { GraphTransport, type GraphRequest, type RetryPolicy, type TransportOptions } from './transport';
 import type { UsageReadings } from './usage';
 
 export interface GraphClientOptions {
@@ -126,7 +130,8 @@ export const DEFAULT_RETRY: RetryPolicy = { retries: 2, baseMs: 150, capMs: 1000
  * The provider's Graph API, one method per call of docs/provider-interface.md#calls-at-a-glance. Nothing here
  * leaks axios: each method returns validated data or throws a typed error
  * from ./errors. Tokens travel in the Authorization header (RFC 9700
- * §4.3.2), never in a URL.
+ * §4.3.2); only where the provider ignores it, as the documented `access_token` parameter, which the
+ * transport alone puts in the URL and nothing logs, caches or shows (docs/provider-interface.md#sending-credentials).
  */
 export class GraphClient {
   private readonly transport: GraphTransport;
@@ -138,10 +143,10 @@ export class GraphClient {
   private readonly tokenPath: string;
   /**
    * Call paths (ids replaced by `{id}`) on which the provider ignored the
-   * Authorization header (a 104): those go with form-body tokens, others keep
+   * Authorization header (a 104): those send `access_token` as a parameter, others keep
    * the header (docs/provider-interface.md#sending-credentials).
    */
-  private readonly formPaths = new Set<string>();
+  private readonly paramPaths = new Set<string>();
   /** Concurrent identical reads (same path, parameters and token) share one upstream call. */
   readonly inflight = new InFlight();
   /** Fields the provider refused, left out of later reads (docs/provider-interface.md#removed-fields). */
@@ -332,9 +337,41 @@ export class GraphClient {
     return page;
   }
 
-  /** One post with the counts of each reaction kind, in one call (docs/provider-interface.md#post-page). */
+  /**
+   * One post and the count of each reaction kind in one round trip: a synchronous batch of the post's read and
+   * one `reactions` edge read per kind (docs/provider-interface.md#post-page; why a batch:
+   * docs/performance.md#post-page). Each operation's answer is checked and mapped as its own call's would be:
+   * the post's failure is the read's; a kind's leaves that kind unknown (null), never 0.
+   */
   async post(pageToken: string, postId: string, gate?: ReadGate): Promise<PostDetails> {
-    return this.read(pageToken, `/${postId}`, { fields: POST_FIELDS_PARAM }, postSchema, 'page', gate);
+    const reads = [
+      { path: `/${postId}`, query: { fields: POST_FIELDS_PARAM } },
+      ...REACTION_KINDS.map((kind) => ({
+        path: `/${postId}/reactions`,
+        query: { type: kind.toUpperCase(), summary: 'total_count', limit: '0' },
+      })),
+    ];
+    const pageId = postId.split('_')[0];
+    const parts = await this.batch(pageToken, reads, pageId, gate);
+    const part = (i: number): { req: GraphRequest; answer: BatchAnswer[number] } => {
+      const path = `/${this.options.apiVersion}${reads[i]!.path}`;
+      const req: GraphRequest = { method: 'GET', path, bearer: pageToken, idempotent: true, budget: 'page' };
+      return { req: pageId === undefined ? req : { ...req, pageId }, answer: parts[i] ?? null };
+    };
+    const first = part(0);
+    const post = this.transport.part(first.req, first.answer, postSchema);
+    const reactionsByKind = Object.fromEntries(
+      REACTION_KINDS.map((kind, i) => {
+        const { req, answer } = part(i + 1);
+        try {
+          return [kind, this.transport.part(req, answer, reactionCountSchema).summary.total_count];
+        } catch (err) {
+          this.options.logger?.warn({ kind, err }, 'a reaction kind could not be read: shown as unknown');
+          return [kind, null];
+        }
+      }),
+    ) as PostDetails['reactionsByKind'];
+    return { ...post, reactionsByKind };
   }
 
   /**
@@ -390,9 +427,7 @@ export class GraphClient {
    * page token; needs `pages_manage_metadata`. Idempotent at the provider, so a retry is harmless.
    */
   async subscribeApp(pageToken: string, pageId: string): Promise<void> {
-    const proof: Record<string, string> = this.options.appSecret
-      ? { appsecret_proof: appSecretProof(pageToken, this.options.appSecret) }
-      : {};
+    const proof = this.proof(pageToken);
     await this.transport.call(
       {
         method: 'POST',
@@ -464,36 +499,70 @@ export class GraphClient {
     schema: ZodType<T>,
     budget: 'app' | 'page',
   ): Promise<T> {
-    const proof: Record<string, string> = this.options.appSecret
-      ? { appsecret_proof: appSecretProof(token, this.options.appSecret) }
-      : {};
+    const params = { ...query, ...this.proof(token) };
+    return this.withTokenFallback(path, 'query', (tokenIn) =>
+      this.transport.call(
+        { method: 'GET', path, query: params, bearer: token, tokenIn, idempotent: true, budget },
+        schema,
+      ),
+    );
+  }
+
+  /**
+   * Reads in one synchronous batch request (`POST /{version}/` with `batch`, docs/provider-interface.md#batch-requests):
+   * the answer of each read, in order, still to be checked (`GraphTransport.part`). Coalesced and gated like a read.
+   */
+  private batch(
+    token: string,
+    reads: readonly { path: string; query: Record<string, string> }[],
+    pageId: string | undefined,
+    gate?: ReadGate,
+  ): Promise<BatchAnswer> {
+    const path = `/${this.options.apiVersion}/`;
+    const batch = JSON.stringify(
+      reads.map((r) => ({
+        method: 'GET',
+        relative_url: `${r.path.slice(1)}?${new URLSearchParams(r.query).toString()}`,
+      })),
+    );
+    const form = { batch, include_headers: 'false', ...this.proof(token) };
+    const once = () =>
+      this.withTokenFallback(path, 'form', (tokenIn) =>
+        this.transport.call(
+          { method: 'POST', path, form, bearer: token, tokenIn, idempotent: true, budget: 'page', pageId },
+          batchSchema,
+        ),
+      );
+    return this.inflight.run(readKey('POST', path, { batch }, token), gate ? () => gate(once) : once);
+  }
+
+  /** `appsecret_proof` for `token` (docs/provider-interface.md#appsecret-proof), with every call. */
+  private proof(token: string): Record<string, string> {
+    return this.options.appSecret ? { appsecret_proof: appSecretProof(token, this.options.appSecret) } : {};
+  }
+
+  /**
+   * The token in the Authorization header; on a path where the provider ignored it (104 "An access token is
+   * required"), from then on as `access_token` in `fallback` (the query of a real GET, the form of a POST), as
+   * documented: never an HTTP method override, which a new app may not use (docs/provider-interface.md#sending-credentials).
+   */
+  private async withTokenFallback<T>(
+    path: string,
+    fallback: 'query' | 'form',
+    send: (tokenIn: 'header' | 'query' | 'form') => Promise<T>,
+  ): Promise<T> {
     const shape = callTemplate(path);
-    if (this.formPaths.has(shape)) {
-      return this.transport.call(
-        {
-          method: 'POST',
-          path,
-          form: { method: 'get', ...query, ...proof, access_token: token },
-          idempotent: true,
-          budget,
-        },
-        schema,
-      );
-    }
+    if (this.paramPaths.has(shape)) return send(fallback);
     try {
-      return await this.transport.call(
-        { method: 'GET', path, query: { ...query, ...proof }, bearer: token, idempotent: true, budget },
-        schema,
-      );
+      return await send('header');
     } catch (err) {
-      // 104 "An access token is required": the header was ignored on this path; use the form style there (docs/provider-interface.md#sending-credentials).
       if (!(err instanceof GraphApiError) || err.graph.code !== 104) throw err;
-      this.formPaths.add(shape);
+      this.paramPaths.add(shape);
       this.options.logger?.info(
         { path: shape },
-        'provider ignored the Authorization header: form-body tokens on this path',
+        'provider ignored the Authorization header: token as a parameter on this path',
       );
-      return this.readOnce(token, path, query, schema, budget);
+      return send(fallback);
     }
   }
 

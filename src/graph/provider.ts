@@ -4,7 +4,7 @@
  */
 
 /** The newest version the provider's changelog lists as available (docs/provider-interface.md#versioning). */
-export const DEFAULT_API_VERSION = 'v26.0';
+export const DEFAULT_API_VERSION = 'v27.0';
 
 /** Where the login dialog lives (FB_AUTH_URL); its origin is also the id_token's issuer. */
 export const DEFAULT_AUTH_URL = 'https://www.facebook.com';

@@ -356,27 +356,35 @@ export const postIdSchema = z.string().regex(/^\d{1,32}_\d{1,32}$/);
 
 /**
  * The reaction kinds a person can choose (Object Reactions reference, `type`), in the provider's order; each is
- * read as its own count in the post's one call, under an alias (docs/provider-interface.md#post-page).
+ * read as its own count on the post's `reactions` edge (docs/provider-interface.md#post-page).
  */
 export const REACTION_KINDS = ['like', 'love', 'care', 'haha', 'wow', 'sad', 'angry'] as const;
 export type ReactionKind = (typeof REACTION_KINDS)[number];
 
-/** `GET /{post-id}`: a post as the feed has it, who posted it, and a count per reaction kind. */
+/** `GET /{post-id}`: a post as the feed has it, and who posted it. */
 export const postSchema = z.object({
   ...postFields,
   id: postIdSchema,
   from: opt(z.object({ id: idString, name: opt(text) })),
-  ...(Object.fromEntries(REACTION_KINDS.map((kind) => [`reactions_${kind}`, countSummary])) as Record<
-    `reactions_${ReactionKind}`,
-    typeof countSummary
-  >),
 });
-export type PostDetails = z.infer<typeof postSchema>;
+
+/** `GET /{post-id}/reactions?type=…&summary=total_count&limit=0`: the count of one kind. */
+export const reactionCountSchema = z.object({
+  summary: z.object({ total_count: z.number().int().nonnegative() }),
+});
 
 /**
- * The `fields` of the post page's one call for the post (docs/provider-interface.md#post-page): the feed's
- * fields, the poster (`from`), an album's photos with their titles, and the count of each reaction kind by
- * field aliasing (`reactions.type(LIKE).limit(0).summary(total_count).as(reactions_like)`).
+ * A post as the post page shows it and the page caches keep it: the post, and each reaction kind's count, null
+ * where the provider refused or left out that kind's read (shown as unknown, never as 0).
+ */
+export const postDetailsSchema = postSchema.extend({
+  reactionsByKind: z.record(z.enum(REACTION_KINDS), z.number().int().nonnegative().nullable()),
+});
+export type PostDetails = z.infer<typeof postDetailsSchema>;
+
+/**
+ * The `fields` of the post page's read of the post (docs/provider-interface.md#post-page): the feed's fields,
+ * the poster (`from`) and an album's photos with their titles. No field aliases: a new app may not use them.
  */
 export const POST_FIELDS_PARAM = [
   'id',
@@ -389,9 +397,17 @@ export const POST_FIELDS_PARAM = [
   'attachments{type,title,url,media,subattachments.limit(100){type,title,media}}',
   'shares',
   'reactions.summary(total_count).limit(0)',
-  ...REACTION_KINDS.map((k) => `reactions.type(${k.toUpperCase()}).limit(0).summary(total_count).as(reactions_${k})`),
   'comments.summary(total_count).limit(0)',
 ].join(',');
+
+/**
+ * A synchronous batch's answer (docs/provider-interface.md#batch-requests): one entry per operation, in order,
+ * its `body` a JSON string checked like a call's own answer; null for one the provider did not complete.
+ */
+export const batchSchema = z
+  .array(z.object({ code: z.number().int(), body: z.string().max(2 * 1024 * 1024) }).nullable())
+  .max(50);
+export type BatchAnswer = z.infer<typeof batchSchema>;
 
 /** Comment ids are `{post number}_{comment number}` (Comment reference). */
 export const commentIdSchema = z.string().regex(/^\d{1,32}_\d{1,32}$/);

@@ -45,6 +45,15 @@ export interface GraphRequest {
   /** Form-encoded body (POST). */
   form?: Record<string, string>;
   bearer?: string;
+  /**
+   * Where `bearer` goes: the `Authorization` header (the default); or, on a path where the provider ignored the
+   * header (a 104), `access_token` in the query of a GET or the form of a POST, its documented places
+   * (docs/provider-interface.md#sending-credentials). Only send() ever puts it there: nothing logs, caches or
+   * shows more of a call than its path.
+   */
+  tokenIn?: 'header' | 'query' | 'form';
+  /** The Page a call is about when its path does not name it (a batch): whose usage it counts against. */
+  pageId?: string;
   /** Reads are retried on transient failures; the code exchange never is. */
   idempotent: boolean;
   /** The token endpoint's refusals are a different error from the API's. */
@@ -166,7 +175,7 @@ export class GraphTransport {
     remainingMs: number | undefined,
     seen: Seen,
   ): Promise<T> {
-    const pageId = req.tokenEndpoint || req.budget !== 'page' ? undefined : pageOfPath(req.path);
+    const pageId = req.tokenEndpoint || req.budget !== 'page' ? undefined : (req.pageId ?? pageOfPath(req.path));
     if (!req.tokenEndpoint) await this.throttle(req.path, pageId);
     const started = process.hrtime.bigint();
     const timeoutMs =
@@ -175,7 +184,7 @@ export class GraphTransport {
     seen.status = res.status;
     seen.fbtraceId = headerString(res.headers['x-fb-trace-id']);
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    this.usage.record(res.headers, req.tokenEndpoint ? undefined : pageOfPath(req.path));
+    this.usage.record(res.headers, req.tokenEndpoint ? undefined : (req.pageId ?? pageOfPath(req.path)));
     this.options.onResponse?.({
       path: req.path,
       status: res.status,
@@ -204,11 +213,35 @@ export class GraphTransport {
         'provider call',
       );
     this.checkVersion(answered);
-    if (graphError?.success) throw this.graphError(req, graphError.data.error, res.status, pageId);
-    if (res.status < 200 || res.status >= 300) {
-      if (req.tokenEndpoint && res.status >= 400 && res.status < 500)
-        throw new TokenEndpointError(undefined, res.status);
-      throw new ProviderUnavailableError('http_error', `The provider answered HTTP ${res.status}.`);
+    return this.checked(req, res.status, body, graphError, pageId, schema);
+  }
+
+  /**
+   * One operation of a batch answer (`{code, body}` with `body` a JSON string, or null when the provider did not
+   * complete it), checked and mapped exactly as a call's own answer: its error becomes the same typed error
+   * (docs/provider-interface.md#batch-requests).
+   */
+  part<T>(req: GraphRequest, part: { code: number; body: string } | null, schema: ZodType<T>): T {
+    if (part === null) throw new ProviderUnavailableError('timeout', `The provider did not complete ${req.path}.`);
+    const body = part.body.length > 0 ? parseJson(part.body) : undefined;
+    const graphError = hasErrorKey(body) ? graphErrorSchema.safeParse(body) : undefined;
+    const pageId = req.budget !== 'page' ? undefined : (req.pageId ?? pageOfPath(req.path));
+    return this.checked(req, part.code, body, graphError, pageId, schema);
+  }
+
+  /** The checks every answer goes through: the provider's error, the status, JSON, the expected shape. */
+  private checked<T>(
+    req: GraphRequest,
+    status: number,
+    body: unknown,
+    graphError: ReturnType<typeof graphErrorSchema.safeParse> | undefined,
+    pageId: string | undefined,
+    schema: ZodType<T>,
+  ): T {
+    if (graphError?.success) throw this.graphError(req, graphError.data.error, status, pageId);
+    if (status < 200 || status >= 300) {
+      if (req.tokenEndpoint && status >= 400 && status < 500) throw new TokenEndpointError(undefined, status);
+      throw new ProviderUnavailableError('http_error', `The provider answered HTTP ${status}.`);
     }
     if (body === undefined)
       throw new ProviderUnavailableError('bad_response', 'The provider answered with something that is not JSON.');
@@ -237,13 +270,17 @@ export class GraphTransport {
     };
     const timer = setTimeout(() => halt('deadline'), timeoutMs);
     try {
+      const where = req.bearer === undefined ? undefined : (req.tokenIn ?? 'header');
+      const token: Record<string, string> = req.bearer === undefined ? {} : { access_token: req.bearer };
+      const query = where === 'query' ? { ...req.query, ...token } : req.query;
+      const form = where === 'form' ? { ...req.form, ...token } : req.form;
       const res = await this.http.request<string>({
         method: req.method,
-        url: req.query ? `${req.path}?${new URLSearchParams(req.query).toString()}` : req.path,
-        data: req.form ? new URLSearchParams(req.form).toString() : undefined,
+        url: query ? `${req.path}?${new URLSearchParams(query).toString()}` : req.path,
+        data: form ? new URLSearchParams(form).toString() : undefined,
         headers: {
-          ...(req.form ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}),
-          ...(req.bearer ? { Authorization: `Bearer ${req.bearer}` } : {}),
+          ...(form ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}),
+          ...(where === 'header' ? { Authorization: `Bearer ${req.bearer}` } : {}),
         },
         timeout: timeoutMs,
         signal: stop.signal,
@@ -308,15 +345,16 @@ export class GraphTransport {
 
   /** A rate limit carries how long the usage headers say to wait, when they say. */
   private graphError(req: GraphRequest, raw: GraphErrorJson, status: number, pageId: string | undefined) {
+    // The call's own token too: a provider that echoes its parameters must not put it in a log line or a page.
+    const secrets = [...(this.options.secrets ?? []), ...(req.bearer !== undefined ? [req.bearer] : [])];
     const body: GraphErrorBody = {
-      message: redactText(raw.message, this.options.secrets),
+      message: redactText(raw.message, secrets),
       type: raw.type,
       code: raw.code,
       subcode: raw.error_subcode,
       fbtraceId: raw.fbtrace_id,
-      userTitle:
-        raw.error_user_title === undefined ? undefined : redactText(raw.error_user_title, this.options.secrets),
-      userMessage: raw.error_user_msg === undefined ? undefined : redactText(raw.error_user_msg, this.options.secrets),
+      userTitle: raw.error_user_title === undefined ? undefined : redactText(raw.error_user_title, secrets),
+      userMessage: raw.error_user_msg === undefined ? undefined : redactText(raw.error_user_msg, secrets),
     };
     return req.tokenEndpoint
       ? new TokenEndpointError(body, status)

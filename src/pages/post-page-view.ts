@@ -66,7 +66,7 @@ export interface PostPageView {
   /** Every photo of an album, each at its own size; empty for a post without an album. */
   photos: ImageView[];
   video?: VideoView;
-  /** The non-zero counts by kind, in the provider's order. */
+  /** The non-zero counts by kind, and the kinds not known, in the provider's order. */
   reactions: ReactionView[];
   comments: CommentsView;
 }
@@ -112,9 +112,11 @@ export function toPostPageView(post: PostDetails, comments: CommentsRead, option
     post: view,
     pageHref: base,
     photos,
+    // A kind the provider did not count (null) is shown as unknown, never as 0; a kind with none is left out.
     reactions: REACTION_KINDS.flatMap((kind) => {
-      const n = post[`reactions_${kind}`]?.summary.total_count ?? 0;
-      return n > 0 ? [{ kind, label: locale.t(REACTION_LABELS[kind]), count: locale.number(n) }] : [];
+      const n = post.reactionsByKind[kind];
+      const count = n === null ? locale.t('post.reaction.unknown') : n > 0 ? locale.number(n) : undefined;
+      return count === undefined ? [] : [{ kind, label: locale.t(REACTION_LABELS[kind]), count }];
     }),
     comments: commentsView(post, comments, self, options.after, locale),
   };

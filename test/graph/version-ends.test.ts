@@ -15,7 +15,7 @@ describe('FB_API_VERSION and the end of its availability', () => {
     const refuse = () => loadConfig(env('v20.0'), NOV_24_2026);
     expect(refuse).toThrow(ConfigError);
     expect(refuse).toThrow(
-      'FB_API_VERSION: v20.0 stopped being available on 2026-09-24; set FB_API_VERSION=v26.0, the newest version Pagelight knows',
+      'FB_API_VERSION: v20.0 stopped being available on 2026-09-24; set FB_API_VERSION=v27.0, the newest version Pagelight knows',
     );
     expect(() => refuse()).not.toThrow(/\n/);
   });
@@ -29,7 +29,7 @@ describe('FB_API_VERSION and the end of its availability', () => {
   it('when the version ends within 90 days, then the start-up warning names the day, the days left and the newest version', () => {
     const config = loadConfig(env('v21.0'), NOV_24_2026);
     expect(versionWarning(config, NOV_24_2026)).toBe(
-      'FB_API_VERSION=v21.0 stops being available on 2027-01-21, in 58 days: move to v26.0 (docs/operations.md#api-versions)',
+      'FB_API_VERSION=v21.0 stops being available on 2027-01-21, in 58 days: move to v27.0 (docs/operations.md#api-versions)',
     );
   });
 
@@ -60,7 +60,7 @@ describe('FB_API_VERSION and the end of its availability', () => {
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     expect(code).toBe(1);
     expect(output).toBe(
-      'pagelight: configuration error: FB_API_VERSION: v19.0 stopped being available on 2026-05-21; set FB_API_VERSION=v26.0, the newest version Pagelight knows\n',
+      'pagelight: configuration error: FB_API_VERSION: v19.0 stopped being available on 2026-05-21; set FB_API_VERSION=v27.0, the newest version Pagelight knows\n',
     );
   });
 });

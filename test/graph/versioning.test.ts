@@ -27,8 +27,8 @@ describe('every Graph call is versioned (docs/provider-interface.md#versioning)'
     expect(stack.logs.text).not.toMatch(/not FB_API_VERSION/);
   });
 
-  it('when nothing is configured, then the default version is the newest the provider lists (v26.0)', () => {
-    expect(DEFAULT_API_VERSION).toBe('v26.0');
+  it('when nothing is configured, then the default version is the newest the provider lists (v27.0)', () => {
+    expect(DEFAULT_API_VERSION).toBe('v27.0');
   });
 });
 

@@ -56,10 +56,12 @@ describe('the insights reads', () => {
       'page_daily_follows_unique',
     ]);
     expect(POST_VIEWERS_METRIC).toBe('post_total_media_view_unique');
-    // page_impressions*, page_fans*, page_fan_adds*, and the *_unique reach metrics removed with v26.0.
+    // page_impressions*, page_fans*, page_fan_adds*, and the *_unique reach metrics removed with v26.0; reach,
+    // which "Viewers" (*_total_media_view_unique) replaces; total_video_consumption_rate, which returns no data
+    // on any version from early November 2026 (v27.0 blog).
     for (const metric of [...PAGE_INSIGHT_METRICS, POST_VIEWERS_METRIC]) {
       expect(metric).not.toMatch(
-        /^(page|post)_impressions|^page_fan|^page_posts_impressions|^page_video_views_unique$/,
+        /^(page|post)_impressions|^page_fan|^page_posts_impressions|^page_video_views_unique$|reach|total_video_consumption_rate/,
       );
     }
   });

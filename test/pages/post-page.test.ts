@@ -21,13 +21,19 @@ describe('GET /pages/:pageId/posts/:postId', () => {
   describe('without pages_read_user_content', () => {
     const stack = useStack();
 
-    it('when a post is opened, then the whole post and reactions by kind come from one call, and the comments are counted with what to grant', async () => {
+    it('when a post is opened by a new app, then the whole post and reactions by kind come from one batch call without field aliases, and the comments are counted with what to grant', async () => {
       const agent = await connectedAgent(stack, BAKERY);
       const before = graphCalls(stack);
       const html = (await agent.get(`/pages/${BAKERY}/posts/${VIDEO}`).expect(200)).text;
       expect(graphCalls(stack) - before).toBe(1);
-      const call = stack.emulator.controls.log.find((e) => e.path.endsWith(`/${VIDEO}`));
-      expect(call?.query.fields).toContain('reactions.type(LIKE).limit(0).summary(total_count).as(reactions_like)');
+      const call = stack.emulator.controls.log.at(-1)!;
+      expect([call.method, call.path, call.status]).toEqual(['POST', '/v27.0/', 200]);
+      const ops = JSON.parse(call.form.batch ?? '[]') as { method: string; relative_url: string }[];
+      expect(ops.map((op) => op.relative_url.split('?')[0])).toEqual([
+        VIDEO,
+        ...Array.from({ length: 7 }, () => `${VIDEO}/reactions`),
+      ]);
+      expect(ops.filter((op) => /\.\s*as\s*\(/.test(decodeURIComponent(op.relative_url)))).toEqual([]);
       for (const [label, n] of [
         ['Like', 40],
         ['Love', 12],
@@ -44,6 +50,15 @@ describe('GET /pages/:pageId/posts/:postId', () => {
       );
       expect(html).toMatch(/<source src="http:\/\/127\.0\.0\.1:\d+\/media\/croissants_720x405\.webm\?[^"]+">/);
       expect(html).toContain('No comments yet.');
+    });
+
+    it('when the provider refuses one kind’s count, then that kind shows as unknown, not 0, and the others show', async () => {
+      const agent = await connectedAgent(stack, BAKERY);
+      stack.emulator.controls.failNext(1, { match: 'type=LOVE', error: { code: 4 } });
+      const html = (await agent.get(`/pages/${BAKERY}/posts/${VIDEO}`).expect(200)).text;
+      expect(html).toContain('<span class="label">Love</span> <strong>unknown</strong>');
+      expect(html).toContain('<span class="label">Like</span> <strong>40</strong>');
+      expect(html).not.toContain('<span class="label">Love</span> <strong>0</strong>');
     });
 
     it('when a post has comments, then their count shows with the permission to grant, and no comments are read', async () => {

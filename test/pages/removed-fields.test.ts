@@ -12,7 +12,7 @@ const warningsFor = (lines: readonly string[], field: string) =>
 
 /** Page detail reads the provider refused (400), and all detail reads, so far. */
 function detailReads(stack: { emulator: { controls: { log: readonly { path: string; status: number | null }[] } } }) {
-  const reads = stack.emulator.controls.log.filter((e) => e.path === `/v26.0/${BAKERY}`);
+  const reads = stack.emulator.controls.log.filter((e) => e.path === `/v27.0/${BAKERY}`);
   return { all: reads.length, refused: reads.filter((e) => e.status === 400).length };
 }
 
@@ -37,10 +37,10 @@ describe('a page whose fields the provider removed', () => {
     for (const field of ['hours', 'website']) {
       const warnings = warningsFor(lines, field);
       expect(warnings).toHaveLength(1);
-      expect(warnings[0]).toContain('"apiVersion":"v26.0"');
+      expect(warnings[0]).toContain('"apiVersion":"v27.0"');
       expect(warnings[0]).toContain(`Tried accessing nonexisting field (${field}) on node type (Page)`);
     }
-    const asked = stack.emulator.controls.log.filter((e) => e.path === `/v26.0/${BAKERY}`).at(-1)?.query.fields ?? '';
+    const asked = stack.emulator.controls.log.filter((e) => e.path === `/v27.0/${BAKERY}`).at(-1)?.query.fields ?? '';
     expect(asked.split(',')).not.toEqual(expect.arrayContaining(['hours']));
     expect(asked).toContain('about');
   });

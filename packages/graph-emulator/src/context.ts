@@ -26,6 +26,7 @@ import {
 import { Activity } from './activity';
 import { checkRemovedFields, RemovedFields } from './removed-fields';
 import { MediaSigner } from './media/sign';
+import { checkCreated, defaultCreated } from './graph/legacy';
 import { DEFAULT_RETRY_DELAYS_MS, Webhooks } from './webhooks/webhooks';
 
 export interface Context {
@@ -73,6 +74,9 @@ export interface Context {
   media: MediaSigner;
   /** When this emulator was made: the insights' day 0 (README#insights). */
   startedAt: number;
+  /** Each registered app's creation day (`setAppCreated`), and the options' (README#legacy-features). */
+  appCreated: Map<string, string>;
+  initialAppCreated: ReadonlyMap<string, string>;
   /** Metrics a test made the provider refuse, as if it had just retired them; cleared by `reset`. */
   refusedMetrics: Set<string>;
 }
@@ -87,6 +91,14 @@ export function createContext(opts: EmulatorOptions): Context {
   const seedName = seedNameOf(opts.seed);
   const data = new DataStore(seedName === 'custom' ? (opts.seed as Seed) : SEEDS[seedName], now());
   const webhooks = webhooksFor(opts, clients, now);
+  const appCreated = new Map(
+    [...clients.values()].map((c) => [
+      c.clientId,
+      c.created === undefined
+        ? defaultCreated(now())
+        : checkCreated(`createEmulator: created of client ${c.clientId}`, c.created),
+    ]),
+  );
   const emptyFeedPages = feedPositions(
     'createEmulator: emptyFeedPages',
     opts.emptyFeedPages ?? DEFAULT_EMPTY_FEED_PAGES,
@@ -124,6 +136,8 @@ export function createContext(opts: EmulatorOptions): Context {
     media: new MediaSigner(),
     startedAt: now(),
     refusedMetrics: new Set(),
+    appCreated: new Map(appCreated),
+    initialAppCreated: appCreated,
   };
 }
 

@@ -4,6 +4,7 @@
  */
 import { DEFAULT_EMPTY_FEED_PAGES, feedPositions } from './context';
 import { appUrls, demoClient } from './demo';
+import { checkCreated } from './graph/legacy';
 import { checkRemovedFields } from './removed-fields';
 import { isSeedName, SEED_NAMES, type SeedName } from './seed';
 import { EMULATOR_PROFILES, type EmulatorClient, type EmulatorProfile } from './types';
@@ -122,6 +123,17 @@ function removedFieldsOf(env: NodeJS.ProcessEnv): string[] {
   }
 }
 
+/** EMULATOR_APP_CREATED: the day the app was created (README#legacy-features); unset, a new app. */
+function appCreatedOf(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.EMULATOR_APP_CREATED;
+  if (raw === undefined || raw === '') return undefined;
+  try {
+    return checkCreated('EMULATOR_APP_CREATED', raw);
+  } catch {
+    throw new ProviderEnvError('EMULATOR_APP_CREATED', `must be a day written YYYY-MM-DD, got "${raw.slice(0, 20)}"`);
+  }
+}
+
 /** With FB_WEBHOOK_VERIFY_TOKEN set, the app's webhook is registered as its dashboard would have it (README#webhooks). */
 function withWebhook(client: EmulatorClient, env: NodeJS.ProcessEnv, baseUrl: string): EmulatorClient {
   const token = env.FB_WEBHOOK_VERIFY_TOKEN;
@@ -137,9 +149,11 @@ export function loadProviderEnv(env: NodeJS.ProcessEnv): ProviderEnv {
   const seed = seedOf(env);
   const emptyFeedPages = emptyFeedPagesOf(env);
   const removedFields = removedFieldsOf(env);
+  const created = appCreatedOf(env);
+  const dated = (client: EmulatorClient): EmulatorClient => (created === undefined ? client : { ...client, created });
   const appId = env.FB_APP_ID;
   if (appId === undefined || appId === '') {
-    const client = withWebhook(demoClient(baseUrl), env, baseUrl);
+    const client = dated(withWebhook(demoClient(baseUrl), env, baseUrl));
     return { port, client, demo: true, profile, activity, seed, emptyFeedPages, removedFields };
   }
   const secret = env.FB_APP_SECRET;
@@ -154,10 +168,8 @@ export function loadProviderEnv(env: NodeJS.ProcessEnv): ProviderEnv {
     seed,
     emptyFeedPages,
     removedFields,
-    client: withWebhook(
-      { clientId: appId, clientSecret: secret, name: 'Pagelight', ...appUrls(baseUrl) },
-      env,
-      baseUrl,
+    client: dated(
+      withWebhook({ clientId: appId, clientSecret: secret, name: 'Pagelight', ...appUrls(baseUrl) }, env, baseUrl),
     ),
   };
 }

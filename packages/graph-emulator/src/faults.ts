@@ -34,6 +34,21 @@ export class Faults {
     return scripted.failure;
   }
 
+  /**
+   * The Graph error scripted for one operation of a batch (graph/batch.ts), if one names its path with `match`:
+   * an operation is a Graph call of its own, but only an error can be scripted for it (it has no socket).
+   */
+  takeForOperation(path: string): GraphError | undefined {
+    const index = this.queue.findIndex(
+      (s) => s.failure.match !== undefined && path.includes(s.failure.match) && (s.failure.kind ?? 'graph') === 'graph',
+    );
+    const scripted = this.queue[index];
+    if (scripted === undefined) return undefined;
+    scripted.remaining -= 1;
+    if (scripted.remaining <= 0) this.queue.splice(index, 1);
+    return scriptedError(scripted.failure as Extract<Failure, { error: unknown }>);
+  }
+
   get pending(): number {
     return this.queue.reduce((sum, s) => sum + s.remaining, 0);
   }
@@ -118,18 +133,21 @@ export function faultMiddleware(faults: Faults) {
           .type(failure.contentType ?? 'text/html; charset=utf-8')
           .send(failure.body ?? DEFAULT_HTTP_BODY);
         return;
-      default: {
-        const { code, subcode, message, type, userTitle, userMessage } = failure.error;
-        throw new GraphError({
-          code,
-          message: message ?? defaultMessage(code),
-          ...(subcode !== undefined ? { subcode } : {}),
-          ...(type !== undefined ? { type } : {}),
-          ...(userTitle !== undefined ? { userTitle } : {}),
-          ...(userMessage !== undefined ? { userMessage } : {}),
-          ...(failure.status !== undefined ? { status: failure.status } : {}),
-        });
-      }
+      default:
+        throw scriptedError(failure);
     }
   };
+}
+
+function scriptedError(failure: Extract<Failure, { error: unknown }>): GraphError {
+  const { code, subcode, message, type, userTitle, userMessage } = failure.error;
+  return new GraphError({
+    code,
+    message: message ?? defaultMessage(code),
+    ...(subcode !== undefined ? { subcode } : {}),
+    ...(type !== undefined ? { type } : {}),
+    ...(userTitle !== undefined ? { userTitle } : {}),
+    ...(userMessage !== undefined ? { userMessage } : {}),
+    ...(failure.status !== undefined ? { status: failure.status } : {}),
+  });
 }

@@ -43,13 +43,18 @@ export const graphHeaders =
     next();
   };
 
-/** JSON exactly as the provider labels it ("application/json; charset=UTF-8"). */
+/**
+ * JSON exactly as the provider labels it ("application/json; charset=UTF-8"); for an older app that asked for a
+ * JSONP `callback` (graph/legacy.ts), the same JSON wrapped in a call to it, as JavaScript.
+ */
 export function sendJson(res: Response, status: number, body: unknown): void {
+  const jsonp = (res.locals as { jsonp?: string }).jsonp;
+  const json = JSON.stringify(body);
   // A Buffer body keeps Express from rewriting the charset parameter.
   res
     .status(status)
-    .set('Content-Type', 'application/json; charset=UTF-8')
-    .send(Buffer.from(JSON.stringify(body)));
+    .set('Content-Type', jsonp === undefined ? 'application/json; charset=UTF-8' : 'text/javascript; charset=UTF-8')
+    .send(Buffer.from(jsonp === undefined ? json : `/**/ ${jsonp}(${json});`));
 }
 
 export function sendGraphError(res: Response, err: GraphError): void {

@@ -20,6 +20,11 @@ export interface EmulatorClient {
   webhookUrl?: string;
   /** The dashboard's "Verify token", sent back in the verification request. */
   webhookVerifyToken?: string;
+  /**
+   * The day the app was created (`YYYY-MM-DD`; default: the day the emulator starts, never before
+   * 2026-11-04). From 2026-11-04 on it is a new app: the legacy Graph features are refused (README#legacy-features).
+   */
+  created?: string;
 }
 
 /**
@@ -232,7 +237,10 @@ export interface EmulatorControls {
   /** Revoke matching tokens (190/460 by default). Returns how many. */
   revokeTokens(filter?: TokenFilter & { reason?: RevokeReason }): number;
   setLatency(ms: number): void;
-  /** The next `n` matching Graph/token requests fail as described. */
+  /**
+   * The next `n` matching Graph/token requests fail as described. An operation of a batch is matched by its path
+   * and query (`match` required) and only a Graph error is scripted for it (README#batch-requests).
+   */
   failNext(n: number, failure: Failure): void;
   /**
    * Scripted failures that have not fired yet, oldest first. A test helper
@@ -256,6 +264,11 @@ export interface EmulatorControls {
   setRole(userId: string, pageId: string, tasks: string[] | null): void;
   /** The provider refuses an insights metric it served until now, as it does one it has retired (README#insights). */
   refuseMetric(metric: string): void;
+  /**
+   * When an app was created (`YYYY-MM-DD`; default: the first registered app): one created on or after
+   * 2026-11-04 is refused the legacy Graph features (README#legacy-features). `reset()` restores the option's.
+   */
+  setAppCreated(day: string, clientId?: string): void;
   /** Page fields refused from now on, on every version, as the provider refuses a removed field (README#removed-fields). */
   setRemovedFields(fields: string[]): void;
   /** The Page fields refused now. */

@@ -5,8 +5,13 @@
  * has one too (src/graph/versions.ts), and a test of the app's checks that the two agree.
  */
 
-/** Version → the first day (UTC, `YYYY-MM-DD`) it is no longer available; `undefined`: not announced yet. */
+/**
+ * Version → the first day (UTC, `YYYY-MM-DD`) it is no longer available; `undefined`: not announced yet. v27.0
+ * (released 4 November 2026, blog "Introducing Graph API v27.0") is added without an end; v26.0's end is not in the
+ * copy of the changelog above and stays unannounced here.
+ */
 export const GRAPH_API_VERSIONS: Readonly<Record<string, string | undefined>> = Object.freeze({
+  'v27.0': undefined,
   'v26.0': undefined,
   'v25.0': '2028-07-29',
   'v24.0': '2028-02-18',

@@ -1,5 +1,5 @@
 import { TEST_SEED } from '../src';
-import { graphError, graphGet, makeEmulator, PAGES, pageToken, userToken } from './helpers';
+import { BEFORE_V27, graphError, graphGet, makeEmulator, PAGES, pageToken, userToken } from './helpers';
 
 const ORIGIN = 'http://graph.example.test';
 const bakeryFeed = TEST_SEED.pages.find((p) => p.id === PAGES.bakery)!.feed;
@@ -30,7 +30,8 @@ describe('comments, reactions by kind and videos', () => {
   const get = (path: string, query: Record<string, string>, token = bakery) =>
     graphGet(app, `/v23.0${path}`, token).query(query);
 
-  it('when each reaction kind is asked for under an alias, then one answer carries every count under its alias', async () => {
+  it('when an app created before 2026-11-04 asks for each reaction kind under an alias, then one answer carries every count under its alias', async () => {
+    controls.setAppCreated(BEFORE_V27);
     const fields = ['LIKE', 'LOVE', 'CARE', 'ANGRY']
       .map((t) => `reactions.type(${t}).limit(0).summary(total_count).as(reactions_${t.toLowerCase()})`)
       .join(',');
@@ -50,7 +51,8 @@ describe('comments, reactions by kind and videos', () => {
     expect(res.body.reactions.data).toEqual([{ type: 'CARE' }, { type: 'CARE' }, { type: 'CARE' }]);
   });
 
-  it('when a modifier or alias is malformed, then the provider’s syntax error (100)', async () => {
+  it('when a modifier or an older app’s alias is malformed, then the provider’s syntax error (100)', async () => {
+    controls.setAppCreated(BEFORE_V27);
     for (const fields of ['reactions.type(HUG)', 'reactions.as()', 'comments.filter(all)', 'comments.order(random)']) {
       const res = await get(`/${VIDEO}`, { fields }).expect(400);
       expect(graphError(res.body).code).toBe(100);

@@ -1,6 +1,16 @@
 import request from 'supertest';
 import { startEmulator } from '../src';
-import { CLIENT, graphError, graphGet, makeEmulator, PAGES, pageToken, USERS, userToken } from './helpers';
+import {
+  CLIENT,
+  graphError,
+  graphGet,
+  makeEmulator,
+  OLDER_CLIENTS,
+  PAGES,
+  pageToken,
+  USERS,
+  userToken,
+} from './helpers';
 
 describe('controls: expiring and revoking tokens', () => {
   it('when tokens are expired, then Graph answers 190/463 "Session has expired on …"', async () => {
@@ -288,7 +298,8 @@ describe('controls: data, log and reset', () => {
   });
 
   it('when requests are made, then the log keeps method, path, raw query and form, token placement and status; calls() counts API calls only', async () => {
-    const { app, controls } = makeEmulator();
+    // An app created before 2026-11-04, which may still send a POST with method=get.
+    const { app, controls } = makeEmulator({ clients: OLDER_CLIENTS });
     const user = await userToken(app);
     controls.clearLog();
     await request(app)

@@ -1,8 +1,20 @@
 import request from 'supertest';
-import { graphError, graphGet, makeEmulator, OTHER_CLIENT, PAGES, pageToken, proof, USERS, userToken } from './helpers';
+import {
+  graphError,
+  graphGet,
+  makeEmulator,
+  OLDER_CLIENTS,
+  OTHER_CLIENT,
+  PAGES,
+  pageToken,
+  proof,
+  USERS,
+  userToken,
+} from './helpers';
 
+// An app created before 2026-11-04: it may still send tokens in a POST with method=get (README#legacy-features).
 describe('Graph API credentials', () => {
-  const { app, controls } = makeEmulator();
+  const { app, controls } = makeEmulator({ clients: OLDER_CLIENTS });
   let token: string;
   beforeAll(async () => {
     token = await userToken(app);

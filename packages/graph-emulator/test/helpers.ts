@@ -19,6 +19,10 @@ export const OTHER_CLIENT = {
   redirectUri: 'https://other.test/cb?tenant=7',
   name: 'Other app',
 };
+/** The day before the provider closed the legacy features to new apps: an app created then keeps them (README#legacy-features). */
+export const BEFORE_V27 = '2026-11-03';
+/** CLIENT as an app created before 2026-11-04, for tests of the legacy features it keeps (method override, aliases). */
+export const OLDER_CLIENTS = [{ ...CLIENT, created: BEFORE_V27 }, OTHER_CLIENT];
 export const DEFAULT_SCOPE = 'pages_show_list pages_read_engagement pages_read_user_content';
 export const { users: USERS, pages: PAGES } = SEED_IDS;
 

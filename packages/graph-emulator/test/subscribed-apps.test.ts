@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { CLIENT, graphError, makeEmulator, PAGES, USERS } from './helpers';
+import { BEFORE_V27, CLIENT, graphError, makeEmulator, PAGES, USERS } from './helpers';
 import { startReceiver, type Receiver } from './webhook-receiver';
 
 describe('/{page-id}/subscribed_apps', () => {
@@ -33,8 +33,9 @@ describe('/{page-id}/subscribed_apps', () => {
     expect((await api('get').expect(200)).body).toEqual({ data: [] });
   });
 
-  it('when the fields come as a JSON array or with the POST method override, then they are taken the same way', async () => {
-    const { app, api, token } = setup();
+  it('when the fields come as a JSON array, or with the POST method override from an app created before 2026-11-04, then they are taken the same way', async () => {
+    const { app, api, token, controls } = setup();
+    controls.setAppCreated(BEFORE_V27);
     await api('post', { subscribed_fields: '["feed","mention"]' }).expect(200);
     expect((await api('get').expect(200)).body.data[0].subscribed_fields).toEqual(['feed', 'mention']);
     await request(app)

@@ -11,6 +11,7 @@ import { ALL_PERMISSIONS, IMPLICIT_PERMISSION, OPENID_SCOPE } from '../permissio
 import { randomId } from '../random';
 import { activityControls } from './activity';
 import { checkRemovedFields } from '../removed-fields';
+import { checkCreated } from '../graph/legacy';
 import type {
   EmulatorControls,
   Failure,
@@ -28,6 +29,7 @@ import {
   parseFailure,
   rateLimitSchema,
   refuseMetricSchema,
+  appCreatedSchema,
   removeAppSchema,
   removedFieldsSchema,
   roleSchema,
@@ -98,6 +100,12 @@ export function createControls(ctx: Context): EmulatorControls {
     removedFields(): string[] {
       return ctx.removedFields.list();
     },
+    setAppCreated(day: string, clientId?: string): void {
+      const req = parse('setAppCreated', () => appCreatedSchema.parse({ day, clientId }));
+      const id = req.clientId ?? ctx.clients.keys().next().value;
+      if (id === undefined || !ctx.clients.has(id)) throw new Error(`setAppCreated: no registered app ${id ?? ''}`);
+      ctx.appCreated.set(id, checkCreated('setAppCreated: day', req.day));
+    },
     reset(): void {
       resetAll(ctx);
     },
@@ -156,6 +164,7 @@ function resetAll(ctx: Context): void {
   ctx.callbacks.clear();
   ctx.webhooks.reset();
   ctx.removedFields.reset();
+  ctx.appCreated = new Map(ctx.initialAppCreated);
 }
 
 /** Mints a token as if the user had approved the dialog (for tests and benchmarks). */

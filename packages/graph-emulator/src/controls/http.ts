@@ -14,6 +14,7 @@ import { isSettablePageField } from '../store/data';
 import type { EmulatorControls } from '../types';
 import { activityRouter } from './activity-http';
 import {
+  appCreatedSchema,
   describeZodError,
   emptyFeedPagesSchema,
   failSchema,
@@ -125,6 +126,11 @@ export function controlsRouter(ctx: Context, controls: EmulatorControls): Router
   });
   router.delete('/removed-fields', (_req, res) => {
     controls.setRemovedFields([]);
+    res.status(204).end();
+  });
+  router.put('/app-created', (req, res) => {
+    const { day, clientId } = appCreatedSchema.parse(body(req));
+    controls.setAppCreated(day, clientId);
     res.status(204).end();
   });
   router.post('/reset', (_req, res) => {

@@ -107,3 +107,9 @@ export const roleSchema = z.strictObject({
 });
 
 export const refuseMetricSchema = z.strictObject({ metric: z.string().regex(/^[a-z_]{1,100}$/) });
+
+/** An app's creation day (README#legacy-features); without `clientId`, the first registered app's. */
+export const appCreatedSchema = z.strictObject({
+  day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a day written YYYY-MM-DD'),
+  clientId: digits.optional(),
+});

@@ -1,7 +1,9 @@
 /**
  * Routes a Graph request: `/[vX.Y/]<node>[/<edge>]`, plus the token endpoint
- * at `/[vX.Y/]oauth/access_token`. Any path is also accepted as a POST with
- * `method=get` in the form (the provider's method override, docs/provider-interface.md#sending-credentials).
+ * at `/[vX.Y/]oauth/access_token` and batch requests at `POST /[vX.Y/]` (./batch.ts). The legacy features
+ * (./legacy.ts) are refused to a new app first; an older app keeps them: any path as a POST with `method=get`
+ * in the form (the provider's method override, docs/provider-interface.md#sending-credentials), multi-ID
+ * reads (`/?ids=a,b`), field aliases and JSONP `callback`.
  */
 import type { NextFunction, Request, Response } from 'express';
 import type { Context } from '../context';
@@ -22,8 +24,11 @@ import { pageInsights, postInsights } from './insights';
 import { pageEdge, pageNode, requirePageAccess } from './page';
 import { pictureEdge } from './picture';
 import { postNode } from './post-node';
+import { reactionsEdge } from './post';
 import { subscribedApps } from './subscribed-apps';
-import { sendJson, VERSION_RE } from '../respond';
+import { sendJson, traceIdOf, VERSION_RE } from '../respond';
+import { MAX_BATCH, runBatch, runOperation } from './batch';
+import { clientOfToken, legacyFeaturesOf, refuseLegacy } from './legacy';
 import { meter } from './usage';
 import { userEdge, userNode } from './user';
 
@@ -36,14 +41,18 @@ type Node =
 
 export function graphHandler(ctx: Context) {
   return (req: Request, res: Response, next: NextFunction): void => {
-    const segments = pathSegments(req.path);
-    const version = segments[0] !== undefined && VERSION_RE.test(segments[0]) ? segments.shift() : undefined;
-    if (segments.length === 2 && segments[0] === 'oauth' && segments[1] === 'access_token') {
-      tokenEndpoint(ctx, req, res).catch(next);
-      return;
-    }
-    graphCall(ctx, req, res, segments, version)?.catch(next);
+    dispatch(ctx, req, res, req.path)?.catch(next);
   };
+}
+
+/** One call at `path`: the handler's own, or one operation of a batch or a multi-ID read. */
+function dispatch(ctx: Context, req: Request, res: Response, path: string): Promise<void> | undefined {
+  const segments = pathSegments(path);
+  const version = segments[0] !== undefined && VERSION_RE.test(segments[0]) ? segments.shift() : undefined;
+  if (segments.length === 2 && segments[0] === 'oauth' && segments[1] === 'access_token') {
+    return tokenEndpoint(ctx, req, res);
+  }
+  return graphCall(ctx, req, res, segments, version);
 }
 
 function graphCall(
@@ -56,11 +65,26 @@ function graphCall(
   const form = formBody(req);
   const { values: params, repeated } = collectParams(req.query, form);
   if (repeated[0] !== undefined) throw badParam(`Param ${repeated[0]} must be a single value`);
+  const formHasToken = typeof (form as Record<string, unknown> | undefined)?.access_token === 'string';
+  const presented = findToken(req, params, formHasToken);
+  const clientId = presented === undefined ? undefined : clientOfToken(ctx, presented.token);
+  refuseLegacy(ctx, clientId, legacyFeaturesOf(req.method, params, segments));
+  if (params.callback !== undefined) jsonpOf(res, params.callback);
+  if (segments.length === 0 && req.method === 'POST' && params.batch !== undefined) {
+    const run = (r: Request, s: Response, path: string) => {
+      // `match` may name an operation's query too (`type=LOVE`): its operations share one path.
+      const query = new URLSearchParams(r.query as Record<string, string>).toString();
+      const scripted = ctx.faults.takeForOperation(`${path}?${query}`);
+      if (scripted !== undefined) throw scripted;
+      return dispatch(ctx, r, s, path);
+    };
+    return runBatch(req, res, params, version, run).then((answers) => sendJson(res, 200, answers));
+  }
+  if (segments.length === 0 && params.ids !== undefined) return multiId(ctx, req, res, params, version);
   if (segments.length === 1 && segments[0] === 'debug_token') {
     debugToken(ctx, req, res, params);
     return;
   }
-  const formHasToken = typeof (form as Record<string, unknown> | undefined)?.access_token === 'string';
   if (segments.length === 2 && segments[1] === 'picture' && isTokenless(req, params)) {
     // A published Page's picture is public: no token needed (one that is sent is checked as usual).
     const page = ctx.data.page(segments[0] ?? '');
@@ -69,7 +93,6 @@ function graphCall(
     return;
   }
   const method = effectiveMethod(req.method, params.method);
-  const presented = findToken(req, params, formHasToken);
   if (presented !== undefined && isAppToken(presented.token)) {
     const entry = logEntryOf(res);
     if (entry !== undefined) Object.assign(entry, { tokenVia: presented.via, tokenKind: 'app' });
@@ -115,10 +138,14 @@ function answer(call: GraphCall, node: Node, edge: string | undefined): unknown 
   if (node.kind === 'user') return edge === undefined ? userNode(call, node.user) : userEdge(call, node.user, edge);
   if (node.kind === 'business')
     return edge === undefined ? businessNode(call, node.business) : businessEdge(call, node.business, edge);
-  // Of a post's and a comment's edges only `comments` (and a post's `insights`) are emulated on its own; the rest are read through field expansion.
+  // Of a post's and a comment's edges only `comments` (and a post's `insights` and `reactions`) are emulated on its own; the rest are read through field expansion.
   if (node.kind === 'post' || node.kind === 'comment') {
     const id = node.kind === 'post' ? node.post.id : node.comment.id;
     if (node.kind === 'post' && edge === 'insights') return postInsights(call, node.page, node.post);
+    if (node.kind === 'post' && edge === 'reactions') {
+      requirePageAccess(call, node.page);
+      return reactionsEdge(call, node.post);
+    }
     if (edge === 'comments') {
       requirePageAccess(call, node.page);
       return commentsEdge(call, node.page, node.post, id, node.kind === 'comment' ? node.comment : undefined);
@@ -153,6 +180,40 @@ function resolveNode(ctx: Context, caller: Caller, nodeId: string): Node {
   const found = id !== undefined && tokenPage !== undefined ? findComment(tokenPage, id) : undefined;
   if (found !== undefined && tokenPage !== undefined) return { kind: 'comment', page: tokenPage, ...found };
   throw unsupportedGet(nodeId);
+}
+
+/**
+ * `GET /?ids=a,b` (an older app's multi-ID read): each id read as its own call with the other parameters, the
+ * answers keyed by id; the first that fails is the whole call's error, as the provider answers it.
+ */
+async function multiId(
+  ctx: Context,
+  req: Request,
+  res: Response,
+  params: Record<string, string>,
+  version: string | undefined,
+): Promise<void> {
+  const ids = (params.ids ?? '').split(',').filter(Boolean);
+  if (ids.length === 0 || ids.length > MAX_BATCH) throw badParam('ids must list from 1 to 50 ids');
+  const rest = Object.fromEntries(Object.entries(params).filter(([name]) => name !== 'ids' && name !== 'callback'));
+  const query = new URLSearchParams(rest).toString();
+  const prefix = version === undefined ? '' : `/${version}`;
+  const out: Record<string, unknown> = {};
+  for (const id of ids) {
+    const op = { method: 'GET', url: `${encodeURIComponent(id)}?${query}`, body: undefined };
+    const run = (r: Request, s: Response, path: string) => dispatch(ctx, r, s, path);
+    const { answer } = await runOperation(req, {}, prefix, op, run, false, traceIdOf(res));
+    const body: unknown = JSON.parse(answer.body);
+    if (answer.code !== 200) return sendJson(res, answer.code, body);
+    out[id] = body;
+  }
+  sendJson(res, 200, out);
+}
+
+/** An older app's JSONP `callback`: a name of letters, digits, `_`, `$` and `.` only. */
+function jsonpOf(res: Response, name: string): void {
+  if (!/^[\w$.]{1,64}$/.test(name)) throw badParam('callback must be a plain function name');
+  (res.locals as { jsonp?: string }).jsonp = name;
 }
 
 function isPageId(ctx: Context, nodeId: string | undefined): boolean {

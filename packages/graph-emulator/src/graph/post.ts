@@ -10,8 +10,9 @@ import type { Context } from '../context';
 import type { PageState } from '../store/data';
 import type { GraphCall } from './call';
 import { COMMENT, commentsGuard, commentsValue } from './comments';
-import type { ReactionType } from './fields';
-import { SCALAR, scalars, type EdgeValue, type ObjectType } from './select';
+import { badParam } from '../errors';
+import { parseFields, REACTION_TYPES, type FieldRequest, type ReactionType } from './fields';
+import { project, SCALAR, scalars, validate, type EdgeValue, type ObjectType } from './select';
 
 const IMAGE = scalars('Image', ['height', 'src', 'width']);
 const MEDIA: ObjectType = {
@@ -112,6 +113,29 @@ function attachmentValue(call: GraphCall, a: SeedAttachment, scope: string, expi
     subattachments:
       a.subattachments === undefined ? undefined : attachmentsEdge(call, a.subattachments, scope, expired),
   };
+}
+
+/**
+ * `GET /{post-id}/reactions` (Object Reactions reference): `type` keeps one kind, `summary=total_count` adds the
+ * count, `limit` how many people (0: the count alone). For any app: the documented way to read a count per kind
+ * without field aliases (./legacy.ts).
+ */
+export function reactionsEdge(call: GraphCall, post: SeedPost): unknown {
+  const { type, summary, limit, fields } = call.params;
+  if (type !== undefined && !(REACTION_TYPES as readonly string[]).includes(type))
+    throw badParam(`Param type must be one of {${REACTION_TYPES.join(', ')}}`);
+  if (limit !== undefined && !/^\d{1,6}$/.test(limit)) throw badParam('Param limit must be a non-negative integer');
+  const req: FieldRequest = {
+    name: 'reactions',
+    ...(type !== undefined ? { reactionType: type as ReactionType } : {}),
+    ...(limit !== undefined ? { limit: Number(limit) } : {}),
+    ...(summary === 'total_count' || summary === 'true' || summary === '1'
+      ? { summary: summary === 'total_count' ? 'total_count' : 'true' }
+      : {}),
+    ...(fields !== undefined ? { fields: parseFields(fields, []) } : {}),
+  };
+  validate([req], POST);
+  return project(call, { reactions: reactionsOf(post) }, [req], POST).reactions;
 }
 
 /**
