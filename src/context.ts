@@ -91,7 +91,7 @@ export interface ContextDeps {
 export function buildContext(config: Config, deps: ContextDeps): AppContext {
   const ctx = buildParts(config, deps);
   // Told by the parts as they work: the metrics, when METRICS_PORT is set, and the traces.
-  const metrics = config.metrics ? metricsModule().createMetrics(ctx) : undefined;
+  const metrics = config.metrics ? metricsModule().createMetrics(ctx, config.metrics.host) : undefined;
   const { tracing } = deps;
   const observer = together(
     metrics?.observer,
