@@ -1,8 +1,8 @@
-import { TEST_SEED, type Seed } from '@pagelight/graph-emulator';
 import { parse, type DefaultTreeAdapterMap } from 'parse5';
 import { MAX_LISTED_PAGES } from '../../src/graph/client';
 import { LISTED_AT_ONCE } from '../../src/pages/picker-view';
 import { login } from '../support/flow';
+import { manyPagesSeed, WITH_BUSINESS } from '../support/many-pages';
 import { stubGraphClient } from '../support/graph-client';
 import { agentFor, listen, startStack, type Stack } from '../support/stack';
 
@@ -11,36 +11,7 @@ type Element = DefaultTreeAdapterMap['element'];
 
 const MANY = '1500000000000001';
 const PORTFOLIO = '1500000000000002';
-/** The Pages come through a business portfolio: the login dialog lists no box for each of them. */
-const WITH_BUSINESS = { FB_SCOPES: 'pages_show_list pages_read_engagement business_management' };
-
-/**
- * The test seed and one more person, whose business portfolio owns `count` Pages ("Branch 1" … "Branch <count>"):
- * the emulator lists them `accountsPageSize` a call, as a hostile provider could list them 1,000 a call.
- */
-function manyPagesSeed(count: number): Seed {
-  const ids = Array.from({ length: count }, (_, i) => String(1600000000000001 + i));
-  return {
-    ...TEST_SEED,
-    pages: [...TEST_SEED.pages, ...ids.map((id, i) => ({ id, name: `Branch ${i + 1}`, category: 'Bakery', feed: [] }))],
-    businesses: [
-      ...(TEST_SEED.businesses ?? []),
-      { id: PORTFOLIO, name: 'Many Branches', owned_pages: ids, client_pages: [], tasks: ['MODERATE'] },
-    ],
-    users: [
-      ...TEST_SEED.users,
-      {
-        id: MANY,
-        name: 'Many Pages',
-        first_name: 'Many',
-        last_name: 'Pages',
-        email: 'many.pages@example.com',
-        roles: [],
-        businesses: [PORTFOLIO],
-      },
-    ],
-  };
-}
+const seedOf = (pages: number) => manyPagesSeed([{ id: MANY, portfolio: PORTFOLIO, pages }]);
 
 function elements(node: Node, into: Element[] = []): Element[] {
   if ('tagName' in node) into.push(node);
@@ -77,7 +48,7 @@ describe('the picker with many Pages', () => {
   afterEach(() => stack.close());
 
   it(`when the person manages 750 Pages, then ${LISTED_AT_ONCE} are listed with a note, and the filter finds the last one`, async () => {
-    stack = await startStack({ seed: manyPagesSeed(750), emulator: { accountsPageSize: 100 }, env: WITH_BUSINESS });
+    stack = await startStack({ seed: seedOf(750), emulator: { accountsPageSize: 100 }, env: WITH_BUSINESS });
     const agent = agentFor(stack);
     await login(agent, { user: MANY });
     const first = picker((await agent.get('/pages').expect(200)).text);
