@@ -90,8 +90,10 @@ export interface ContextDeps {
  */
 export function buildContext(config: Config, deps: ContextDeps): AppContext {
   const ctx = buildParts(config, deps);
+  // A person the provider signed out, on any instance: their streams here end as soon as the bus tells.
+  ctx.events.onPersonEnded((userId) => ctx.streams.closePerson(userId));
   // Told by the parts as they work: the metrics, when METRICS_PORT is set, and the traces.
-  const metrics = config.metrics ? metricsModule().createMetrics(ctx) : undefined;
+  const metrics = config.metrics ? metricsModule().createMetrics(ctx, config.metrics.host) : undefined;
   const { tracing } = deps;
   const observer = together(
     metrics?.observer,

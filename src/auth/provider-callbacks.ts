@@ -105,8 +105,8 @@ async function forget(
     const token = ctx.connections.storedUserToken(sid, sealed);
     if (token !== undefined) forgetEverywhere(ctx.accounts.forget(token));
   }
-  // Their open pages stop hearing of changes now; other instances' streams end at their next heartbeat.
-  ctx.streams.closePerson(userId);
+  // Their open pages stop hearing of changes now, on every instance at once (docs/architecture.md#live-updates).
+  ctx.events.endPerson(userId);
   return outcome;
 }
 

@@ -16,8 +16,20 @@ export class AccountsCache {
   hits = 0;
   misses = 0;
 
-  constructor(ttlSec: number, maxEntries = 10_000) {
-    if (ttlSec > 0) this.lru = new LRUCache({ max: maxEntries, ttl: ttlSec * 1000, updateAgeOnGet: false });
+  /**
+   * `maxBytes` bounds the lists kept in all, by the length of their text: a person's list is at most
+   * MAX_LISTED_PAGES Pages, but 10,000 such lists would not fit in memory (docs/operations.md#security-notes).
+   * The oldest lists go first; a list larger than the bound alone is served and not kept.
+   */
+  constructor(ttlSec: number, maxEntries = 10_000, maxBytes = 64 * 1024 * 1024) {
+    if (ttlSec > 0)
+      this.lru = new LRUCache({
+        max: maxEntries,
+        maxSize: maxBytes,
+        sizeCalculation: listBytes,
+        ttl: ttlSec * 1000,
+        updateAgeOnGet: false,
+      });
   }
 
   async get(userToken: string, load: () => Promise<PageList>): Promise<PageList> {
@@ -30,7 +42,8 @@ export class AccountsCache {
     }
     this.misses++;
     const pages = await load();
-    this.lru.set(key, pages);
+    // lru-cache keeps nothing larger than its whole bound: such a list is served this once.
+    if (listBytes(pages) <= this.lru.maxSize) this.lru.set(key, pages);
     return pages;
   }
 
@@ -61,4 +74,15 @@ export class AccountsCache {
 
 function digest(token: string): string {
   return createHash('sha256').update(token).digest('base64url');
+}
+
+/** A list's size as the length of its text, counted field by field (no JSON made): what it holds in memory, near enough. */
+function listBytes(list: PageList): number {
+  let bytes = 64;
+  for (const p of list.pages) {
+    bytes += 64 + p.id.length + p.name.length + (p.category?.length ?? 0) + (p.portfolio?.length ?? 0);
+    bytes += p.picture?.data.url.length ?? 0;
+    for (const task of p.tasks ?? []) bytes += task.length + 3;
+  }
+  return Math.max(1, bytes);
 }

@@ -115,6 +115,13 @@ export const ACCOUNTS_CALLS = 10;
 /** Calls one picker view may make for the portfolios' Pages: `/me/businesses` and their `owned_pages` and `client_pages`. */
 export const PORTFOLIO_CALLS = 10;
 
+/**
+ * Pages kept of one person's list, `/me/accounts` and portfolios together: more than the provider's 100 a call
+ * over ACCOUNTS_CALLS lists, so only a provider answering far more a call meets it; it bounds the bytes a cached
+ * list holds and the work of each picker view (docs/operations.md#security-notes). Beyond it the list is `cut`.
+ */
+export const MAX_LISTED_PAGES = 2000;
+
 /** The Pages of the person's business portfolios, each marked with its portfolio's name; `cut` as for `listPages`. */
 export interface PortfolioPages {
   pages: ListedPage[];
@@ -221,6 +228,7 @@ export class GraphClient {
    */
   async listPages(userToken: string, gate?: ReadGate): Promise<PageList> {
     const pages: PageSummary[] = [];
+    const kept = new Set<string>();
     let after: string | undefined;
     for (let call = 0; call < ACCOUNTS_CALLS; call++) {
       const body = await this.read(
@@ -231,8 +239,12 @@ export class GraphClient {
         'app',
         gate,
       );
-      pages.push(...body.data.filter((p) => !pages.some((q) => q.id === p.id)));
+      // A Page listed twice keeps its first entry; by a set, so a long list costs time in proportion to its length.
+      const fresh = body.data.filter((p) => firstTime(kept, p.id));
+      const room = MAX_LISTED_PAGES - pages.length;
+      pages.push(...fresh.slice(0, room));
       after = nextCursor(body.paging, this.listAt('/me/accounts'), this.options.logger);
+      if (fresh.length > room || (after && pages.length >= MAX_LISTED_PAGES)) return { pages, cut: true };
       if (!after) return { pages, cut: false };
     }
     return { pages, cut: true };
@@ -248,6 +260,7 @@ export class GraphClient {
     const calls = { left: PORTFOLIO_CALLS };
     const businesses = await this.readEdge(userToken, '/me/businesses', 'id,name', businessesSchema, calls, gate);
     const pages: ListedPage[] = [];
+    const kept = new Set<string>();
     let cut = businesses.cut;
     for (const business of businesses.items) {
       const edges = await Promise.all(
@@ -257,8 +270,11 @@ export class GraphClient {
       );
       for (const edge of edges) {
         cut ||= edge.cut;
-        for (const page of edge.items)
-          if (!pages.some((p) => p.id === page.id)) pages.push({ ...page, portfolio: business.name });
+        for (const page of edge.items) {
+          if (!firstTime(kept, page.id)) continue;
+          if (pages.length >= MAX_LISTED_PAGES) return { pages, cut: true };
+          pages.push({ ...page, portfolio: business.name });
+        }
       }
     }
     return { pages, cut };
@@ -602,4 +618,11 @@ export function graphClientFor(
     now: Date.now,
     ...overrides,
   });
+}
+
+/** Whether `id` is new to `seen`, which remembers it. */
+function firstTime(seen: Set<string>, id: string): boolean {
+  if (seen.has(id)) return false;
+  seen.add(id);
+  return true;
 }

@@ -3,7 +3,7 @@ import { Router, type RequestHandler } from 'express';
 import { BadRequestError } from '../errors';
 import type { Locales } from '../i18n/catalogs';
 import type { Locale } from '../i18n/locale';
-import { DEFAULT_TAG, LANGUAGES, localeTagOf, offeredTags } from '../i18n/locales';
+import { DEFAULT_TAG, LANGUAGES, localeTagOf, negotiatedPart, offeredTags } from '../i18n/locales';
 import { singleParam } from './params';
 import { sitePath } from './return-to';
 
@@ -21,7 +21,7 @@ export interface LanguageLink {
 
 /**
  * Decides the request's language once (docs/architecture.md#languages): the menu's cookie, else the browser's
- * `Accept-Language` (q-values and fallbacks by Express's negotiator), else English. The Locale goes to the
+ * `Accept-Language` (its first entries; q-values and fallbacks by Express's negotiator), else English. The Locale goes to the
  * views as `res.locals.locale` (with `t` and `html`), and below the routes as a value; the answer says its
  * language and that it varies by both inputs.
  */
@@ -30,6 +30,9 @@ export function chooseLocale(locales: Locales): RequestHandler {
   return (req, res, next) => {
     const cookies = req.headers.cookie;
     const chosen = cookies?.includes(`${LANGUAGE_COOKIE}=`) ? parseCookies(cookies)[LANGUAGE_COOKIE] : undefined;
+    const accept = req.headers['accept-language'];
+    // Express's negotiator reads the request's header: it is given only the part that counts, a few entries.
+    if (accept !== undefined) req.headers['accept-language'] = negotiatedPart(accept);
     const negotiated = req.acceptsLanguages(offered);
     const tag =
       localeTagOf(chosen, locales.pseudo) ??

@@ -49,3 +49,21 @@ export function localeTagOf(raw: string | undefined, pseudo: boolean): LocaleTag
   if (pseudo && lower === PSEUDO.tag.toLowerCase()) return PSEUDO.tag;
   return LANGUAGES.find((l) => l.tag.toLowerCase() === lower || l.tag.split('-')[0] === lower)?.tag;
 }
+
+/** Entries of `Accept-Language` negotiation reads: browsers send a handful, the first ones rank highest. */
+export const NEGOTIATED_ENTRIES = 8;
+/** Characters of `Accept-Language` negotiation reads: eight entries such as `pt-BR;q=0.9` fit in a third of it. */
+export const NEGOTIATED_CHARS = 256;
+
+/**
+ * The part of an `Accept-Language` header negotiation reads: its first entries within a bound of characters,
+ * an entry cut by the bound dropped. Negotiation weighs every entry against every language offered, so an
+ * unbounded header (15 KB of `*,`) would cost milliseconds of CPU on each request (docs/operations.md#security-notes).
+ */
+export function negotiatedPart(header: string): string {
+  const cut = header.length > NEGOTIATED_CHARS;
+  const entries = header.slice(0, NEGOTIATED_CHARS).split(',', NEGOTIATED_ENTRIES + 1);
+  // The entry the bound cut in two could read as another language (`de-AT` as `de-A`, `de` as `d`).
+  if (cut && entries.length <= NEGOTIATED_ENTRIES) entries.pop();
+  return entries.slice(0, NEGOTIATED_ENTRIES).join(',');
+}

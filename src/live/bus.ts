@@ -27,6 +27,13 @@ export interface PageEvents {
   since(pageId: string, at: number): { at: number; event: PageEvent }[];
   /** Pages with at least one listener here. */
   readonly watchedPages: number;
+  /**
+   * The provider signed the person out (its deauthorize callback): every instance is told at once, and ends
+   * their streams, rather than each stream noticing at its next heartbeat.
+   */
+  endPerson(userId: string): void;
+  /** Called for each person ended on any instance ({@link endPerson}); one listener, the stream registry. */
+  onPersonEnded(listener: (userId: string) => void): void;
 }
 
 /** How long, and how many per page, recent events are kept for a stream that opens after them. */
@@ -37,6 +44,7 @@ const RECENT_PAGES = 10_000;
 /** The in-process bus: listeners per page, called synchronously; one that throws does not stop the others. */
 export class LocalPageEvents implements PageEvents {
   private readonly listeners = new Map<string, Set<PageListener>>();
+  private personEnded: (userId: string) => void = () => {};
   /**
    * The last events of each page, briefly: a page is rendered, then its script opens the stream, and a
    * change in between would otherwise never reach it. Bounded in pages, events per page and age.
@@ -87,5 +95,17 @@ export class LocalPageEvents implements PageEvents {
 
   get watchedPages(): number {
     return this.listeners.size;
+  }
+
+  endPerson(userId: string): void {
+    try {
+      this.personEnded(userId);
+    } catch (err) {
+      this.onListenerError(err);
+    }
+  }
+
+  onPersonEnded(listener: (userId: string) => void): void {
+    this.personEnded = listener;
   }
 }

@@ -7,7 +7,7 @@ import { LocalPageEvents, type PageEvent, type PageEvents, type PageListener } f
 /** Longest wait for Redis to take a PUBLISH before this instance tells its own tabs by itself. */
 const PUBLISH_DEADLINE_MS = 250;
 
-const Message = z.object({
+const PageMessage = z.object({
   p: z.string().regex(/^\d{1,32}$/),
   at: z.number().int().nonnegative(),
   e: z.discriminatedUnion('kind', [
@@ -16,6 +16,9 @@ const Message = z.object({
     z.object({ kind: z.literal('new-comment'), postId: z.string().regex(/^\d{1,32}_\d{1,32}$/) }),
   ]),
 });
+/** A person the provider signed out, by their app-scoped id (as the session index keys them in the same Redis). */
+const PersonMessage = z.object({ ended: z.string().regex(/^\d{1,32}$/) });
+const Message = z.union([PageMessage, PersonMessage]);
 
 /**
  * Page events between instances through Redis pub/sub: `publish` goes to one channel every instance
@@ -55,6 +58,18 @@ export class RedisPageEvents implements PageEvents {
     });
   }
 
+  endPerson(userId: string): void {
+    // On the same channel as the page events: in order with them, on every instance this one included.
+    this.redis.command(['PUBLISH', this.channel, JSON.stringify({ ended: userId })], PUBLISH_DEADLINE_MS).catch(() => {
+      this.logger.warn('live updates: Redis did not take a removal; ending this instance’s streams only');
+      this.local.endPerson(userId);
+    });
+  }
+
+  onPersonEnded(listener: (userId: string) => void): void {
+    this.local.onPersonEnded(listener);
+  }
+
   subscribe(pageId: string, listener: PageListener): () => void {
     return this.local.subscribe(pageId, listener);
   }
@@ -73,6 +88,8 @@ export class RedisPageEvents implements PageEvents {
       this.logger.warn('live updates: an unreadable message on the Redis channel; ignored');
       return;
     }
-    this.local.deliver(message.data.p, message.data.e, message.data.at);
+    const { data } = message;
+    if ('ended' in data) this.local.endPerson(data.ended);
+    else this.local.deliver(data.p, data.e, data.at);
   }
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { Logger } from './logger';
-import { routeTemplateOf, watchRouteTemplate } from './route-template';
+import { routeTemplateOf } from './route-template';
 
 declare module 'node:http' {
   interface IncomingMessage {
@@ -59,7 +59,6 @@ export function requestLogging(logger: Logger, options: RequestLogOptions): Requ
       // 'close' comes once per response: after it was sent, or when the connection went first.
       res.once('close', () => completed(logger, req, res, started));
     } else {
-      watchRouteTemplate(req);
       res.once('close', () => accessLine(logger, req, res, started, requests));
     }
     next();

@@ -1,38 +1,83 @@
 import type { IncomingMessage } from 'node:http';
 
-const TEMPLATE = Symbol('route template');
-const WATCHED = Symbol('route watched');
-type Templated = IncomingMessage & { [TEMPLATE]?: string; [WATCHED]?: true; baseUrl?: string; originalUrl?: string };
-
 /**
- * Starts keeping the route template (`/pages/:pageId`) Express matches for this request: Express sets `req.route`
- * when a route's handlers start, while `req.baseUrl` is still its router's mount path (an error passed on later
- * resets it, so the template is taken then). The one place that does it, for the access log and the metrics and
- * traces alike; calling it twice is calling it once.
+ * What this module reads of Express's router (router@2): each layer's matcher (the one Express routes with, so
+ * both agree on what a path matches), its declared path, and a route's methods or a mounted router's layers.
  */
-export function watchRouteTemplate(req: IncomingMessage): void {
-  const r = req as Templated;
-  if (r[WATCHED]) return;
-  r[WATCHED] = true;
-  let route: unknown;
-  Object.defineProperty(req, 'route', {
-    configurable: true,
-    enumerable: true,
-    get: () => route,
-    set(value: { path?: unknown } | undefined) {
-      route = value;
-      if (value && typeof value.path === 'string') r[TEMPLATE] = `${r.baseUrl ?? ''}${value.path}` || '/';
-    },
-  });
+interface Layer {
+  matchers?: ((path: string) => { path: string } | false)[];
+  rawPath?: unknown;
+  route?: { path: unknown; methods: Record<string, boolean | undefined> };
+  handle?: { stack?: unknown };
 }
+type Routed = IncomingMessage & { app?: { router?: { stack?: unknown } }; originalUrl?: string };
+
+const NO_ROUTE = '(no route)';
 
 /**
- * The bounded name of what was asked for: the route template, `/public/*` for the static files, or `(no route)`;
- * never the URL, which holds page ids, cursors and codes.
+ * The bounded name of what was asked for: the route as the app declares it (`/pages/:pageId`, whatever the
+ * request's letter case or trailing slash), `/public/*` for the static files, or `(no route)`; never the URL,
+ * which holds page ids, cursors and codes. Found from the path and method alone, so a request refused before
+ * its route ran (a 503 while the session store is down) is named by the route it was for. The one place that
+ * names requests, for the access log and the metrics and traces alike (docs/operations.md#metrics).
  */
 export function routeTemplateOf(req: IncomingMessage): string {
-  const r = req as Templated;
-  if (r[TEMPLATE] !== undefined) return r[TEMPLATE];
-  // Express strips a mount's path from req.url while inside it; originalUrl keeps what was asked.
-  return (r.originalUrl ?? r.url ?? '').startsWith('/public/') ? '/public/*' : '(no route)';
+  const r = req as Routed;
+  const url = r.originalUrl ?? r.url ?? '';
+  const path = url.split('?', 1)[0]!;
+  if (path.startsWith('/public/')) return '/public/*';
+  const stack = r.app?.router?.stack;
+  if (!Array.isArray(stack)) return NO_ROUTE;
+  return declaredRoute(stack as Layer[], (req.method ?? 'GET').toLowerCase(), path, '') ?? NO_ROUTE;
+}
+
+/** The first route of `layers` (and of the routers mounted in them) that answers `method` on `path`. */
+function declaredRoute(layers: readonly Layer[], method: string, path: string, mount: string): string | undefined {
+  for (const layer of layers) {
+    const matched = matchOf(layer, path);
+    if (matched === undefined) continue;
+    const route = layer.route;
+    if (route !== undefined) {
+      if (typeof route.path === 'string' && answers(route.methods, method)) return joined(mount, route.path);
+      continue;
+    }
+    const inner = layer.handle?.stack;
+    if (!Array.isArray(inner) || typeof layer.rawPath !== 'string') continue;
+    // Inside a mount, Express routes on what follows its path, which starts with a slash.
+    const rest = path.slice(matched.length);
+    const found = declaredRoute(
+      inner as Layer[],
+      method,
+      rest.startsWith('/') ? rest : `/${rest}`,
+      joined(mount, layer.rawPath),
+    );
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** The part of `path` the layer matched, or undefined; a path Express could not decode matches nothing. */
+function matchOf(layer: Layer, path: string): string | undefined {
+  // As Express does: a mount at `/` takes every path whole, its matcher is not asked.
+  if (layer.rawPath === '/' && layer.route === undefined) return '';
+  for (const matcher of layer.matchers ?? []) {
+    try {
+      const m = matcher(path);
+      if (m !== false) return m.path;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+function answers(methods: Record<string, boolean | undefined>, method: string): boolean {
+  return methods._all === true || methods[method] === true || (method === 'head' && methods.get === true);
+}
+
+/** A mount's path and a path declared in it: `/pages` and `/` are `/pages`, `/` and `/privacy` are `/privacy`. */
+function joined(mount: string, path: string): string {
+  const base = mount === '/' ? '' : mount;
+  if (path === '/') return base || '/';
+  return `${base}${path}`;
 }

@@ -1,4 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { isIP } from 'node:net';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { AccountsCache } from '../cache/accounts';
 import type { PageCacheStore } from '../cache/page-cache';
@@ -35,7 +36,7 @@ const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
  * bounded sets only: route templates, status classes, call kinds, outcome words, known Graph error codes. What
  * the parts count anyway (cache hits, open streams, usage readings) is read when scraped, not on every request.
  */
-export function createMetrics(sources: MetricSources): Metrics {
+export function createMetrics(sources: MetricSources, host: string): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const { graph, pageCache, accounts, streams, sessions, redis } = sources;
@@ -153,7 +154,7 @@ export function createMetrics(sources: MetricSources): Metrics {
     login: (outcome: LoginOutcome) => logins.inc({ outcome }),
     webhook: (outcome: WebhookOutcome) => webhooks.inc({ outcome }),
   };
-  return { registry, observer, handler: metricsHandler(registry) };
+  return { registry, observer, handler: metricsHandler(registry, host) };
 }
 
 /** A counter whose values a part already keeps: read at scrape time. */
@@ -193,8 +194,24 @@ function sessionCount(sessions: SessionStoreHandle): Promise<number> {
   });
 }
 
-function metricsHandler(registry: Registry): RequestListener {
+/**
+ * A scrape names the listener by address, `localhost` or METRICS_HOST: a page of another site whose name was
+ * rebound to this address (DNS rebinding) sends its own name, and reads nothing (docs/operations.md#metrics).
+ */
+function scrapedByName(req: IncomingMessage, host: string): boolean {
+  const given = (req.headers.host ?? '').toLowerCase();
+  const name = given.startsWith('[') ? given.slice(1, given.indexOf(']')) : given.replace(/:\d*$/, '');
+  return isIP(name) !== 0 || name === 'localhost' || name === host.toLowerCase();
+}
+
+function metricsHandler(registry: Registry, host: string): RequestListener {
   return (req: IncomingMessage, res: ServerResponse) => {
+    if (!scrapedByName(req, host)) {
+      res
+        .writeHead(421, { 'Content-Type': 'text/plain' })
+        .end('misdirected request: scrape by address or METRICS_HOST\n');
+      return;
+    }
     const path = (req.url ?? '').split('?')[0];
     if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
       res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found\n');

@@ -1,18 +1,17 @@
 import type { RequestHandler } from 'express';
-import { routeTemplateOf, watchRouteTemplate } from '../log/route-template';
+import { routeTemplateOf } from '../log/route-template';
 import type { Observer } from './observer';
 import type { Tracing } from './tracing';
 
 /**
  * Times each request for the metrics and runs it inside its span for the traces. Requests are named by the
- * route Express matched (`/pages/:pageId`), never by their URL: the URL holds page ids, and the callback's a code.
+ * route as the app declares it (`/pages/:pageId`), never by their URL: the URL holds page ids, and the callback's a code.
  * Nothing on: a handler that only calls next.
  */
 export function observeRequests(observer: Observer | undefined, tracing: Tracing | undefined): RequestHandler {
   if (!observer?.request && !tracing) return (_req, _res, next) => next();
   return (req, res, next) => {
     const started = process.hrtime.bigint();
-    watchRouteTemplate(req);
     if (observer?.request) {
       res.once('close', () =>
         observer.request?.({

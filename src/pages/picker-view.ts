@@ -32,12 +32,23 @@ export interface PickerItem {
 
 export interface PickerView {
   items: PickerItem[];
-  /** The filter box, when the list is long enough to need one. */
-  filter?: { query: string; shown: number; total: number };
+  /**
+   * The filter box, when the list is long enough to need one: `shown` of `total` Pages match. `live` when every
+   * Page is rendered, so the script can filter them as the person types; else the form asks the server.
+   */
+  filter?: { query: string; shown: number; total: number; live: boolean };
+  /** Fewer Pages rendered than match: the first `count` of `of` (of those matching the query, when `filtered`). */
+  listed?: { count: number; of: number; filtered: boolean };
 }
 
 /** More Pages than this and the picker offers a filter. */
 export const FILTER_ABOVE = 8;
+
+/**
+ * Pages one picker view renders at most: more match, and a note says how many and that the filter finds any
+ * of them (docs/architecture.md#picker).
+ */
+export const LISTED_AT_ONCE = 100;
 
 /** Longest filter text taken from `?q=`. */
 export const MAX_QUERY = 100;
@@ -65,6 +76,18 @@ export function matchesQuery(search: string, query: string): boolean {
   return q === '' || ` ${search}`.includes(` ${q}`);
 }
 
+/** The names' folded words, made once per list: a cached list is filtered again and again (docs/performance.md). */
+const SEARCH_TEXTS = new WeakMap<readonly ListedPage[], readonly string[]>();
+
+function searchTexts(pages: readonly ListedPage[]): readonly string[] {
+  let texts = SEARCH_TEXTS.get(pages);
+  if (texts === undefined) {
+    texts = pages.map((p) => searchText(p.name));
+    SEARCH_TEXTS.set(pages, texts);
+  }
+  return texts;
+}
+
 export function toPickerView(
   pages: readonly ListedPage[],
   connected: ReadonlySet<string>,
@@ -73,29 +96,47 @@ export function toPickerView(
   locale: Locale,
 ): PickerView {
   const filtering = pages.length > FILTER_ABOVE;
-  const items = pages.map((p): PickerItem => {
-    const name = p.name.trim() || locale.t('page.fallbackName', { id: p.id });
-    const search = searchText(name);
-    const item: PickerItem = {
+  const folded = searchText(query);
+  const texts = searchTexts(pages);
+  const nameOf = (p: ListedPage) => p.name.trim() || locale.t('page.fallbackName', { id: p.id });
+  // A Page without a name is found by the words it is shown with.
+  const matches = (i: number) =>
+    folded === '' || ` ${texts[i] || searchText(nameOf(pages[i]!))}`.includes(` ${folded}`);
+  const item = (p: ListedPage, hidden: boolean): PickerItem => {
+    const name = nameOf(p);
+    const made: PickerItem = {
       id: p.id,
       name,
       initial: name.charAt(0),
       connected: connected.has(p.id),
-      search,
-      hidden: filtering && !matchesQuery(search, query),
+      search: searchText(name),
+      hidden,
     };
     const category = p.category?.trim();
-    if (category) item.category = category;
-    if (p.followers_count !== undefined) item.followers = locale.t('count.followers', { count: p.followers_count });
-    if (p.portfolio) item.portfolio = p.portfolio;
+    if (category) made.category = category;
+    if (p.followers_count !== undefined) made.followers = locale.t('count.followers', { count: p.followers_count });
+    if (p.portfolio) made.portfolio = p.portfolio;
     const role = roleWords(locale, p.tasks);
-    if (role) item.role = role;
+    if (role) made.role = role;
     // Decorative: the Page's name is beside it.
     const picture = image(p.picture?.data.url, p.picture?.data, '', true, images, PICTURE_BOX);
-    if (picture) item.picture = picture;
-    return item;
-  });
-  if (!filtering) return { items };
-  const shown = items.filter((i) => !i.hidden).length;
-  return { items, filter: { query, shown, total: items.length } };
+    if (picture) made.picture = picture;
+    return made;
+  };
+  if (!filtering) return { items: pages.map((p) => item(p, false)) };
+  if (pages.length <= LISTED_AT_ONCE) {
+    // Every Page rendered, those that do not match hidden: the script filters them as the person types.
+    const items = pages.map((p, i) => item(p, !matches(i)));
+    const shown = items.filter((i) => !i.hidden).length;
+    return { items, filter: { query, shown, total: items.length, live: true } };
+  }
+  // A long list: the first matches only, so a view costs the same at 200 Pages as at 2,000; the form asks the
+  // server, which searches them all.
+  const matching: number[] = [];
+  for (let i = 0; i < pages.length; i++) if (matches(i)) matching.push(i);
+  const items = matching.slice(0, LISTED_AT_ONCE).map((i) => item(pages[i]!, false));
+  const view: PickerView = { items, filter: { query, shown: matching.length, total: pages.length, live: false } };
+  if (matching.length > items.length)
+    view.listed = { count: items.length, of: matching.length, filtered: folded !== '' };
+  return view;
 }

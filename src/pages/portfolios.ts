@@ -1,6 +1,6 @@
 import type { AppContext } from '../context';
 import { BUSINESS_SCOPE } from '../graph/provider';
-import type { ReadGate } from '../graph/client';
+import { MAX_LISTED_PAGES, type ReadGate } from '../graph/client';
 import type { PageList } from '../graph/schemas';
 import { GraphApiError } from '../graph/errors';
 
@@ -26,9 +26,11 @@ export async function withPortfolioPages(
   if (!portfolio) return { ...accounts, portfolios: 'refused' };
   // A Page also in /me/accounts keeps that entry: it carries the person's own role (`tasks`).
   const listed = new Set(accounts.pages.map((p) => p.id));
+  const more = portfolio.pages.filter((p) => !listed.has(p.id));
+  const room = Math.max(0, MAX_LISTED_PAGES - accounts.pages.length);
   return {
-    pages: [...accounts.pages, ...portfolio.pages.filter((p) => !listed.has(p.id))],
-    cut: accounts.cut || portfolio.cut,
+    pages: [...accounts.pages, ...more.slice(0, room)],
+    cut: accounts.cut || portfolio.cut || more.length > room,
     portfolios: 'listed',
   };
 }

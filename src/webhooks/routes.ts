@@ -37,19 +37,36 @@ export function webhookRoutes(ctx: AppContext, verifyToken: string): Router {
   router.get('/facebook', perMinuteLimit({ limit: HANDSHAKE_LIMIT, refuse: tooMany }), (req, res) =>
     handshake(req, res, verifyToken),
   );
-  // Only refusals count (an answer of 400 and up, the 429 included), so a busy provider is never slowed; an
-  // address over the limit is refused before its body is read.
+  // Only refusals count (an answer of 400 and up, the 429 included). A delivery whose signature verifies never
+  // meets the limit: behind a proxy without TRUST_PROXY every caller shares one address, and a flood of unsigned
+  // bodies must not refuse the provider's (docs/operations.md#security-notes). Checking the signature means
+  // reading the body, bounded at WEBHOOK_BODY_LIMIT and never inflated, over the limit or not.
   const refusals = perMinuteLimit({ limit: REFUSED_DELIVERY_LIMIT, countOnlyRefusals: true, refuse: tooMany });
   // The provider sends plain JSON: a compressed body is refused (415) on the bytes as received, before the
   // signature check would have made anyone pay for inflating it.
-  router.post(
-    '/facebook',
-    refusals,
-    express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT, inflate: false }),
-    (req, res) => receive(ctx, seenBefore, req, res),
-  );
-  router.use(machineErrors);
+  router.post('/facebook', express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT, inflate: false }), (req, res) => {
+    if (signedByProvider(ctx, req)) receive(ctx, seenBefore, req, res);
+    else refusals(req, res, () => badSignature(ctx, req, res));
+  });
+  // A body refused unread (too large, compressed) counts as a refusal too.
+  const refusedUnread: ErrorRequestHandler = (err, req, res, next) =>
+    refusals(req, res, () => machineErrors(err, req, res, next));
+  router.use(refusedUnread);
   return router;
+}
+
+function signedByProvider(ctx: AppContext, req: Request): boolean {
+  const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+  return validSignature(req.headers['x-hub-signature-256'], body, ctx.config.appSecret);
+}
+
+function badSignature(ctx: AppContext, req: Request, res: Response): void {
+  req.log?.warn(
+    { signed: req.headers['x-hub-signature-256'] !== undefined },
+    'webhook delivery refused: bad signature',
+  );
+  ctx.observer?.webhook?.('bad_signature');
+  res.status(403).json({ error: 'bad signature' });
 }
 
 /** `hub.mode=subscribe` with our verify token: echo `hub.challenge` as text; anything else is refused. */
@@ -99,21 +116,12 @@ function replayGuard(ctx: AppContext): SeenBefore {
 }
 
 /**
- * Verifies the signature on the raw bytes, answers 200 at once and does the work after: the provider retries a
+ * A delivery whose signature verified on its raw bytes: answers 200 at once and does the work after: the provider retries a
  * slow or failed delivery. A repeated delivery (same bytes) within 10 minutes does nothing the second time, on any
  * instance, and what it does (drop cached parts, tell open pages) is harmless to repeat anyway.
  */
 function receive(ctx: AppContext, seenBefore: SeenBefore, req: Request, res: Response): void {
   const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-  if (!validSignature(req.headers['x-hub-signature-256'], body, ctx.config.appSecret)) {
-    req.log?.warn(
-      { signed: req.headers['x-hub-signature-256'] !== undefined },
-      'webhook delivery refused: bad signature',
-    );
-    ctx.observer?.webhook?.('bad_signature');
-    res.status(403).json({ error: 'bad signature' });
-    return;
-  }
   res.status(200).json({ received: true });
   const digest = createHash('sha256').update(body).digest('base64url');
   void seenBefore(digest).then((seen) => {

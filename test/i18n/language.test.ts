@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import request from 'supertest';
+import { NEGOTIATED_CHARS, NEGOTIATED_ENTRIES, negotiatedPart } from '../../src/i18n/locales';
 import { agentFor, useStack } from '../support/stack';
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { loginAndConnect } from '../support/flow';
@@ -89,5 +91,41 @@ describe('choosing the language', () => {
   it("when the cookie names a language Pagelight does not speak, then it is ignored for the browser's", async () => {
     const res = await home({ Cookie: 'lang=xx', 'Accept-Language': 'fr' });
     expect(res.headers['content-language']).toBe('fr');
+  });
+});
+
+/** docs/operations.md#security-notes: negotiation reads only the header's first entries, whatever it holds. */
+describe('a hostile Accept-Language', () => {
+  const stack = useStack();
+  const contentLanguage = async (accept: string) =>
+    (await request(stack.app).get('/').set('Accept-Language', accept).expect(200)).headers['content-language'];
+
+  it(`when the language asked for comes after the first ${NEGOTIATED_ENTRIES} entries, then it is not looked at`, async () => {
+    const late = [...Array<string>(NEGOTIATED_ENTRIES).fill('xx'), 'de'].join(',');
+    expect(await contentLanguage(late)).toBe('en');
+    expect(await contentLanguage('xx,de')).toBe('de');
+  });
+
+  it('when the header is 15 KB of "*,", then the page is still answered, in English', async () => {
+    expect(await contentLanguage('*,'.repeat(7_500))).toBe('en');
+  });
+
+  it('when any header is given, then what negotiation reads is a few entries of bounded length', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ maxLength: 20_000, unit: fc.constantFrom('*', ',', ';', 'q', '=', '0', '.', 'd', 'e', '-', ' ') }),
+        (header) => {
+          const read = negotiatedPart(header);
+          expect(read.length).toBeLessThanOrEqual(NEGOTIATED_CHARS);
+          expect(read.split(',').length).toBeLessThanOrEqual(NEGOTIATED_ENTRIES);
+          expect(header.startsWith(read)).toBe(true);
+        },
+      ),
+    );
+  });
+
+  it('when the header is cut at its bound, then the entry cut in two is dropped rather than read as another language', () => {
+    const header = `${'xx;q=0.1,'.repeat(2)}${'d'.repeat(NEGOTIATED_CHARS)}e`;
+    expect(negotiatedPart(header)).toBe('xx;q=0.1,xx;q=0.1');
   });
 });

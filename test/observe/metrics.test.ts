@@ -121,6 +121,18 @@ describe('GET /metrics (METRICS_PORT)', () => {
     await request(stack.ctx.metrics!.handler).get('/').expect(404);
     await request(stack.ctx.metrics!.handler).post('/metrics').expect(404);
   });
+
+  it('when a page of another site is pointed at the listener (DNS rebinding), then its Host is refused and no metric is read', async () => {
+    for (const host of ['evil.example', 'evil.example:9464', '127.0.0.1.evil.example', ''])
+      expect((await request(stack.ctx.metrics!.handler).get('/metrics').set('Host', host).expect(421)).text).toBe(
+        'misdirected request: scrape by address or METRICS_HOST\n',
+      );
+  });
+
+  it('when scraped by address, localhost or METRICS_HOST, then it answers', async () => {
+    for (const host of ['127.0.0.1:9464', '10.0.0.7', '[::1]:9464', 'localhost:9464'])
+      await request(stack.ctx.metrics!.handler).get('/metrics').set('Host', host).expect(200);
+  });
 });
 
 describe('METRICS_PORT', () => {

@@ -18,6 +18,7 @@ import {
   type EmulatorOptions,
   type EmulatorProfile,
   type RunningEmulator,
+  type Seed,
   type SeedName,
 } from '@pagelight/graph-emulator';
 import { credentialsSeenBy, leakedLines } from './log-scrape';
@@ -85,9 +86,9 @@ export interface StackOptions {
   /**
    * The emulator's data: `test` (default), the hostile and awkward content the
    * suites assert on, or `demo`, the realistic content people see (screens,
-   * screenshots). The emulator's README, "Seeds".
+   * screenshots). The emulator's README, "Seeds". Or a seed of the test's own (many Pages).
    */
-  seed?: SeedName;
+  seed?: SeedName | Seed;
   /** Offer the pseudo-locale `en-XA` (docs/architecture.md#languages), for the test that finds words outside the catalogs. */
   pseudoLocale?: boolean;
 }

@@ -1,0 +1,145 @@
+/**
+ * The reliability report's rows for attacks on what a request costs everyone (docs/operations.md#security-notes):
+ * a padded Accept-Language, paths in any letter case, a long list of Pages. Each figure is a ratio to the same
+ * work without the attack, measured in the same run: never a fixed time.
+ */
+import fc from 'fast-check';
+import request from 'supertest';
+import { LISTED_AT_ONCE } from '../src/pages/picker-view';
+import { CookieClient } from '../test/support/cookie-client';
+import { logIn, overFetch } from '../test/support/login';
+import { manyPagesSeed, WITH_BUSINESS } from '../test/support/many-pages';
+import { startServedStack } from '../test/support/stack';
+import { startObservedStack } from '../test/observe/observed-stack';
+import type { Row } from './attacks';
+
+/** CPU time (µs, this process: the app and its client alike) that `work` takes. */
+async function cpuOf(work: () => Promise<void>): Promise<number> {
+  const before = process.cpuUsage();
+  await work();
+  const used = process.cpuUsage(before);
+  return used.user + used.system;
+}
+
+const ratio = (a: number, b: number) => a / Math.max(1, b);
+
+/**
+ * 15 KB of `*,` sent as Accept-Language, against the same bytes sent in a header nothing reads: the CPU per
+ * request must stay within 1.5× (it was 900×: every entry weighed against every language).
+ */
+export async function paddedAcceptLanguage(requests: number): Promise<Row> {
+  const padding = '*,'.repeat(7_500);
+  const served = await startServedStack();
+  try {
+    let failures = 0;
+    const home = (headers: Record<string, string>) => async () => {
+      for (let i = 0; i < requests; i++) {
+        const res = await fetch(`${served.url}/`, { headers });
+        await res.arrayBuffer();
+        if (res.status !== 200) failures++;
+      }
+    };
+    // Once each first, so neither run pays for the first render of the page.
+    await home({ 'x-padding': padding })();
+    const quiet = await cpuOf(home({ 'x-padding': padding, 'accept-language': 'en' }));
+    const attack = await cpuOf(home({ 'accept-language': padding }));
+    const cost = ratio(attack, quiet);
+    return {
+      check: 'attack: 15 KB Accept-Language on every request',
+      tried: 2 * requests,
+      failures: failures + (cost > 1.5 ? 1 : 0),
+      lost: 0,
+      note: `CPU per request ${cost.toFixed(2)}× the same bytes in another header (limit 1.5×)`,
+    };
+  } finally {
+    await served.close();
+  }
+}
+
+/**
+ * The app's paths in every letter case and with a trailing slash, after the same paths as declared: the series
+ * of the metrics and the size of a scrape must not grow (they grew 975× and 115×).
+ */
+export async function routeSpellings(requests: number): Promise<Row> {
+  const stack = await startObservedStack({ METRICS_PORT: '9464' });
+  try {
+    const paths = ['/', '/privacy', '/auth/login', '/auth/callback', '/pages', '/pages/123', '/pages/123/feed'];
+    let failures = 0;
+    const ask = async (path: string) => {
+      const res = await request(stack.app).get(path);
+      if (res.status >= 500) failures++;
+    };
+    const scrape = async () => {
+      const text = (await request(stack.ctx.metrics!.handler).get('/metrics')).text;
+      const series = text.split('\n').filter((l) => l.startsWith('pagelight_http_request_duration_seconds_count'));
+      return { series: series.length, bytes: text.length };
+    };
+    for (let i = 0; i < requests; i++) await ask(paths[i % paths.length]!);
+    const declared = await scrape();
+    const spelling = fc
+      .tuple(fc.constantFrom(...paths), fc.infiniteStream(fc.boolean()), fc.boolean())
+      .map(
+        ([path, upper, slash]) =>
+          [...path].map((c) => (upper.next().value ? c.toUpperCase() : c)).join('') + (slash ? '/' : ''),
+      );
+    for (const path of fc.sample(spelling, { numRuns: requests, seed: 4 })) await ask(path);
+    const spelled = await scrape();
+    const series = ratio(spelled.series, declared.series);
+    const bytes = ratio(spelled.bytes, declared.bytes);
+    return {
+      check: 'attack: paths in any letter case (metrics series)',
+      tried: 2 * requests,
+      failures: failures + (series > 1 ? 1 : 0) + (bytes > 1.1 ? 1 : 0),
+      lost: 0,
+      note: `series ${series.toFixed(2)}× and /metrics ${bytes.toFixed(2)}× those of the same requests as declared (limits 1× and 1.1×); 5xx: ${failures}`,
+    };
+  } finally {
+    await stack.close();
+  }
+}
+
+/**
+ * A person whose portfolio lists 790 Pages (all the emulator lists in the calls allowed) reloads the picker,
+ * against one with 100: the CPU and bytes of a cached view must stay within 2× and 1.2× (they grew with the list).
+ */
+export async function longPageList(views: number): Promise<Row> {
+  const few = { id: '1500000000000011', portfolio: '1500000000000012', pages: LISTED_AT_ONCE };
+  const many = { id: '1500000000000021', portfolio: '1500000000000022', pages: 790 };
+  const served = await startServedStack({
+    seed: manyPagesSeed([few, many]),
+    emulator: { accountsPageSize: 100 },
+    env: { ...WITH_BUSINESS, ACCOUNTS_CACHE_TTL: '600', SESSION_RATE_LIMIT: '100000' },
+  });
+  try {
+    let failures = 0;
+    let lost = 0;
+    const reloads = async (user: string) => {
+      const person = new CookieClient(served.url);
+      await logIn(overFetch(person), { user });
+      let bytes = 0;
+      const cpu = await cpuOf(async () => {
+        for (let i = 0; i < views; i++) {
+          const res = await person.get('/pages');
+          bytes = (await res.arrayBuffer()).byteLength;
+          if (res.status !== 200) failures++;
+        }
+      });
+      // Signed in, and still shown their Pages after reloading.
+      if ((await person.get('/pages')).status !== 200) lost++;
+      return { cpu, bytes };
+    };
+    const quiet = await reloads(few.id);
+    const attack = await reloads(many.id);
+    const cpu = ratio(attack.cpu, quiet.cpu);
+    const bytes = ratio(attack.bytes, quiet.bytes);
+    return {
+      check: 'attack: 790 Pages in the picker, reloaded',
+      tried: 2 * views,
+      failures: failures + (cpu > 2 ? 1 : 0) + (bytes > 1.2 ? 1 : 0),
+      lost,
+      note: `a cached view's CPU ${cpu.toFixed(2)}× and HTML ${bytes.toFixed(2)}× those of ${LISTED_AT_ONCE} Pages (limits 2× and 1.2×)`,
+    };
+  } finally {
+    await served.close();
+  }
+}
