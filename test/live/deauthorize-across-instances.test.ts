@@ -14,82 +14,79 @@ const BAKERY = SEED_IDS.pages.bakery;
  * The provider's deauthorize callback reaches one instance; the person's live streams end on every instance at
  * once, through the event bus they share, not at each stream's next heartbeat (docs/architecture.md#live-updates).
  */
-describeWithRedis('live streams across instances on Redis')(
-  'live streams when another instance hears of the removal',
-  () => {
-    const prefix = `pagelight-test:${process.pid}-${randomBytes(4).toString('hex')}:`;
-    let emulator: RunningEmulator;
-    const running: Instance[] = [];
-    const open: EventStream[] = [];
-    beforeAll(async () => {
-      emulator = await startSharedEmulator();
-    });
-    afterEach(async () => {
-      open.splice(0).forEach((s) => s.close());
-      await Promise.all(running.splice(0).map((i) => i.close()));
-    });
-    afterAll(async () => {
-      const admin = redisClient();
-      await admin.connect();
-      const left = await keysUnder(admin, prefix);
-      if (left.length) await admin.del(left);
-      await admin.close();
-      await emulator.close();
-    });
+describeWithRedis()('live streams when another instance hears of the removal', () => {
+  const prefix = `pagelight-test:${process.pid}-${randomBytes(4).toString('hex')}:`;
+  let emulator: RunningEmulator;
+  const running: Instance[] = [];
+  const open: EventStream[] = [];
+  beforeAll(async () => {
+    emulator = await startSharedEmulator();
+  });
+  afterEach(async () => {
+    open.splice(0).forEach((s) => s.close());
+    await Promise.all(running.splice(0).map((i) => i.close()));
+  });
+  afterAll(async () => {
+    const admin = redisClient();
+    await admin.connect();
+    const left = await keysUnder(admin, prefix);
+    if (left.length) await admin.del(left);
+    await admin.close();
+    await emulator.close();
+  });
 
-    const start = async () => {
-      const instance = await startInstance(
-        configFor(emulator, {
-          SESSION_STORE: 'redis',
-          PAGE_CACHE_STORE: 'redis',
-          REDIS_URL,
-          REDIS_PREFIX: prefix,
-          FB_WEBHOOK_VERIFY_TOKEN: 'verify-token-for-tests-0001',
-          FB_SCOPES: 'pages_show_list pages_read_engagement pages_manage_metadata',
-          // An hour between heartbeats: a stream that ends did not wait for one.
-          LIVE_HEARTBEAT_SECONDS: '3600',
-        }),
-      );
-      running.push(instance);
-      return instance;
-    };
+  const start = async () => {
+    const instance = await startInstance(
+      configFor(emulator, {
+        SESSION_STORE: 'redis',
+        PAGE_CACHE_STORE: 'redis',
+        REDIS_URL,
+        REDIS_PREFIX: prefix,
+        FB_WEBHOOK_VERIFY_TOKEN: 'verify-token-for-tests-0001',
+        FB_SCOPES: 'pages_show_list pages_read_engagement pages_manage_metadata',
+        // An hour between heartbeats: a stream that ends did not wait for one.
+        LIVE_HEARTBEAT_SECONDS: '3600',
+      }),
+    );
+    running.push(instance);
+    return instance;
+  };
 
-    it('when the deauthorize callback arrives at instance A, then the person’s stream open on instance B ends at once', async () => {
-      const [a, b] = [await start(), await start()];
-      const person = await connectedClient(b.url, BAKERY, ADA);
-      const stream = await openStream(b.url, `/pages/${BAKERY}/events`, person.cookieHeader());
-      open.push(stream);
-      expect(stream.status).toBe(200);
-      const res = await fetch(`${a.url}/auth/deauthorize`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ signed_request: signedRequest(APP_SECRET, { user_id: ADA }) }).toString(),
-      });
-      expect(res.status).toBe(200);
-      const outcome = await Promise.race([
-        stream.ended.then(() => 'ended'),
-        new Promise((resolve) => setTimeout(() => resolve('still open'), 5_000)),
-      ]);
-      expect(outcome).toBe('ended');
+  it('when the deauthorize callback arrives at instance A, then the person’s stream open on instance B ends at once', async () => {
+    const [a, b] = [await start(), await start()];
+    const person = await connectedClient(b.url, BAKERY, ADA);
+    const stream = await openStream(b.url, `/pages/${BAKERY}/events`, person.cookieHeader());
+    open.push(stream);
+    expect(stream.status).toBe(200);
+    const res = await fetch(`${a.url}/auth/deauthorize`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ signed_request: signedRequest(APP_SECRET, { user_id: ADA }) }).toString(),
     });
+    expect(res.status).toBe(200);
+    const outcome = await Promise.race([
+      stream.ended.then(() => 'ended'),
+      new Promise((resolve) => setTimeout(() => resolve('still open'), 5_000)),
+    ]);
+    expect(outcome).toBe('ended');
+  });
 
-    it('when another person is removed, then this person’s stream on B stays open', async () => {
-      const [a, b] = [await start(), await start()];
-      const person = await connectedClient(b.url, BAKERY, ADA);
-      const stream = await openStream(b.url, `/pages/${BAKERY}/events`, person.cookieHeader());
-      open.push(stream);
-      const res = await fetch(`${a.url}/auth/deauthorize`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({
-          signed_request: signedRequest(APP_SECRET, { user_id: SEED_IDS.users.grace }),
-        }).toString(),
-      });
-      expect(res.status).toBe(200);
-      // The channel keeps its order: an event published after the removal arrives after it, to a stream still open.
-      a.ctx.events.publish(BAKERY, { kind: 'new-posts', count: 1 });
-      await stream.received('event: new-posts');
-      expect(b.ctx.streams.size).toBe(1);
+  it('when another person is removed, then this person’s stream on B stays open', async () => {
+    const [a, b] = [await start(), await start()];
+    const person = await connectedClient(b.url, BAKERY, ADA);
+    const stream = await openStream(b.url, `/pages/${BAKERY}/events`, person.cookieHeader());
+    open.push(stream);
+    const res = await fetch(`${a.url}/auth/deauthorize`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        signed_request: signedRequest(APP_SECRET, { user_id: SEED_IDS.users.grace }),
+      }).toString(),
     });
-  },
-);
+    expect(res.status).toBe(200);
+    // The channel keeps its order: an event published after the removal arrives after it, to a stream still open.
+    a.ctx.events.publish(BAKERY, { kind: 'new-posts', count: 1 });
+    await stream.received('event: new-posts');
+    expect(b.ctx.streams.size).toBe(1);
+  });
+});
