@@ -50,7 +50,7 @@ async function main(): Promise<void> {
   const [details, feed] = await read();
   const postId = process.env.POST_ID;
   const post = postId
-    ? await Promise.all([graph.post(tokens[0]!, postId), graph.comments(tokens[0]!, postId)])
+    ? await Promise.all([graph.post(tokens[0]!, pageId, postId), graph.comments(tokens[0]!, pageId, postId)])
     : undefined;
   // FLOOR_READS=each: the cold floor, which reads the page upstream for every request as a cold view does.
   const readEach = process.env.FLOOR_READS === 'each';

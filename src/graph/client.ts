@@ -37,7 +37,7 @@ import {
 } from './schemas';
 import { callTemplate, type ProviderCall } from './calls';
 import { RemovedFields } from './removed-fields';
-import { GraphTransport, type RetryPolicy, type TransportOptions } from './transport';
+import { GraphTransport, type Budget, type RetryPolicy, type TransportOptions } from './transport';
 import type { UsageReadings } from './usage';
 
 export interface GraphClientOptions {
@@ -292,7 +292,7 @@ export class GraphClient {
           `/${pageId}`,
           { fields: asked.join(',') },
           pageDetailsSchema,
-          'page',
+          { page: pageId },
           gate,
         );
         return { ...body, id: pageId };
@@ -317,7 +317,14 @@ export class GraphClient {
     });
     const path = `/${pageId}/feed`;
     const read = async (after: string | undefined, before: string | undefined): Promise<FeedResponse> => {
-      const { data, paging } = await this.read(pageToken, path, params(after, before), feedSchema, 'page', gate);
+      const { data, paging } = await this.read(
+        pageToken,
+        path,
+        params(after, before),
+        feedSchema,
+        { page: pageId },
+        gate,
+      );
       const next = nextCursor(paging, this.listAt(path), this.options.logger);
       const cursors = { before: paging?.cursors?.before, after: next };
       if (!paging) return { data };
@@ -332,9 +339,12 @@ export class GraphClient {
     return page;
   }
 
-  /** One post with the counts of each reaction kind, in one call (docs/provider-interface.md#post-page). */
-  async post(pageToken: string, postId: string, gate?: ReadGate): Promise<PostDetails> {
-    return this.read(pageToken, `/${postId}`, { fields: POST_FIELDS_PARAM }, postSchema, 'page', gate);
+  /**
+   * One post with the counts of each reaction kind, in one call (docs/provider-interface.md#post-page). `pageId`:
+   * the Page whose token this is, whose budget the call counts against.
+   */
+  async post(pageToken: string, pageId: string, postId: string, gate?: ReadGate): Promise<PostDetails> {
+    return this.read(pageToken, `/${postId}`, { fields: POST_FIELDS_PARAM }, postSchema, { page: pageId }, gate);
   }
 
   /**
@@ -344,6 +354,7 @@ export class GraphClient {
    */
   async comments(
     pageToken: string,
+    pageId: string,
     parentId: string,
     query: CommentsQuery = {},
     gate?: ReadGate,
@@ -358,7 +369,7 @@ export class GraphClient {
       ...(query.after ? { after: query.after } : {}),
     };
     const path = `/${parentId}/comments`;
-    const { data, paging, summary } = await this.read(pageToken, path, params, commentsSchema, 'page', gate);
+    const { data, paging, summary } = await this.read(pageToken, path, params, commentsSchema, { page: pageId }, gate);
     const after = nextCursor(paging, this.listAt(path), this.options.logger);
     return { data, ...(after !== undefined ? { after } : {}), ...(summary !== undefined ? { summary } : {}) };
   }
@@ -376,13 +387,19 @@ export class GraphClient {
     gate?: ReadGate,
   ): Promise<InsightsResponse> {
     const query = { metric: metrics.join(','), period: 'day', since: String(range.since), until: String(range.until) };
-    return this.read(pageToken, `/${pageId}/insights`, query, insightsSchema, 'page', gate);
+    return this.read(pageToken, `/${pageId}/insights`, query, insightsSchema, { page: pageId }, gate);
   }
 
   /** A post's lifetime figure of `metric` (its viewers): `/{post-id}/insights` (docs/provider-interface.md#insights). */
-  async postInsights(pageToken: string, postId: string, metric: string, gate?: ReadGate): Promise<InsightsResponse> {
+  async postInsights(
+    pageToken: string,
+    pageId: string,
+    postId: string,
+    metric: string,
+    gate?: ReadGate,
+  ): Promise<InsightsResponse> {
     const query = { metric, period: 'lifetime' };
-    return this.read(pageToken, `/${postId}/insights`, query, insightsSchema, 'page', gate);
+    return this.read(pageToken, `/${postId}/insights`, query, insightsSchema, { page: pageId }, gate);
   }
 
   /**
@@ -400,6 +417,7 @@ export class GraphClient {
         form: { subscribed_fields: 'feed', ...proof },
         bearer: pageToken,
         idempotent: true,
+        budget: { page: pageId },
       },
       subscribeSchema,
     );
@@ -449,7 +467,7 @@ export class GraphClient {
     path: string,
     query: Record<string, string>,
     schema: ZodType<T>,
-    budget: 'app' | 'page',
+    budget: Budget,
     gate?: ReadGate,
   ): Promise<T> {
     const versioned = `/${this.options.apiVersion}${path}`;
@@ -462,7 +480,7 @@ export class GraphClient {
     path: string,
     query: Record<string, string>,
     schema: ZodType<T>,
-    budget: 'app' | 'page',
+    budget: Budget,
   ): Promise<T> {
     const proof: Record<string, string> = this.options.appSecret
       ? { appsecret_proof: appSecretProof(token, this.options.appSecret) }

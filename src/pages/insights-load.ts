@@ -64,7 +64,10 @@ export async function loadPostViewers(
 ): Promise<InsightsLoad<ViewersOutcome>> {
   const read = async (gate: ReadGate): Promise<InsightsAnswer> => {
     try {
-      return { ...(await ctx.graph.postInsights(token, postId, POST_VIEWERS_METRIC, gate)), refused: [] };
+      return {
+        ...(await ctx.graph.postInsights(token, access.pageId, postId, POST_VIEWERS_METRIC, gate)),
+        refused: [],
+      };
     } catch (err) {
       if (isRefusedMetric(err)) return { data: [], refused: [POST_VIEWERS_METRIC] };
       throw err;

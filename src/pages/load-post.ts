@@ -49,12 +49,12 @@ export async function loadPost(
   const postRead: SharedRead<PostDetails> = {
     part: 'post',
     variant: postId,
-    load: () => ctx.graph.post(token, postId, gate),
+    load: () => ctx.graph.post(token, access.pageId, postId, gate),
   };
   const firstComments: SharedRead<CommentsPage> = {
     part: 'comments',
     variant: postId,
-    load: () => ctx.graph.comments(token, postId, {}, gate),
+    load: () => ctx.graph.comments(token, access.pageId, postId, {}, gate),
   };
   const mayRead = access.scopes === undefined || access.scopes.includes(COMMENTS_SCOPE);
   // The first page of comments is cached with the post; a later page, or replies, are read for this view only.
@@ -65,10 +65,10 @@ export async function loadPost(
       ? readShared(ctx, access, [postRead, firstComments] as const)
       : readShared(ctx, access, [postRead] as const),
     mayRead && query.after !== undefined
-      ? settle(ctx.graph.comments(token, postId, { after: query.after }, gate))
+      ? settle(ctx.graph.comments(token, access.pageId, postId, { after: query.after }, gate))
       : undefined,
     mayRead && query.replies !== undefined
-      ? settle(ctx.graph.comments(token, query.replies, { replies: true }, gate))
+      ? settle(ctx.graph.comments(token, access.pageId, query.replies, { replies: true }, gate))
       : undefined,
   ]);
   const { answers, changes } = shared;
