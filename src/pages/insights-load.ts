@@ -95,7 +95,7 @@ async function loadInsights(
   const tasks = await roleOf(ctx, access, changes);
   if (tasks && !tasks.includes(ANALYZE_TASK)) return { outcome: { blocked: 'no_analyze' }, changes };
   const known = withChanges(access, changes);
-  const load = () => read(gateOf(ctx, access.sessionId));
+  const load = () => read(gateOf(ctx, access));
   try {
     const answer = await forPage(ctx, known, throughCache(ctx, known, what, load, changes));
     const empty = answer.data.every((s) => s.values.length === 0) && answer.refused.length === 0;

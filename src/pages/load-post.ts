@@ -45,7 +45,7 @@ export async function loadPost(
   postId: string,
   query: PostQuery,
 ): Promise<PostLoad> {
-  const gate = gateOf(ctx, access.sessionId);
+  const gate = gateOf(ctx, access);
   const postRead: SharedRead<PostDetails> = {
     part: 'post',
     variant: postId,

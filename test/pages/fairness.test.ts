@@ -51,8 +51,8 @@ describe('one session cannot slow or block the others', () => {
     const quiet = await connectedAgent(stack, BAKERY);
     const page = await noisy.get(`/pages/${BAKERY}`).expect(200);
     const after = /href="\/pages\/\d+\/feed\?after=([^"&]+)/.exec(page.text)![1]!;
-    // The picker on the way in counted as one of the five.
-    for (let i = 0; i < 4; i++) await noisy.get(`/pages/${BAKERY}/feed?after=${after}`).expect(200);
+    // The picker on the way in and the page view (read upstream: no cache here) counted as two of the five.
+    for (let i = 0; i < 3; i++) await noisy.get(`/pages/${BAKERY}/feed?after=${after}`).expect(200);
     const before = graphCalls(stack);
     const limited = await noisy.get(`/pages/${BAKERY}/feed?after=${after}`).expect(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
