@@ -89,7 +89,8 @@ export async function readShared<T extends readonly unknown[]>(
   const { pageId } = access;
   const now = ctx.now();
   // Subscribed to webhooks: a change would have dropped the answer, so it may be served stale while it refreshes.
-  const options = { live: access.live };
+  // What this session stores counts against its share of the cache (docs/architecture.md#bounded-share).
+  const options = { live: access.live, session: access.sessionId };
   if (tokenProvedRecently(ctx, access)) {
     const answers = await all((r) => cache.get(pageId, r.part, `${r.variant} ${share}`, r.load, options));
     return { answers, changes };
