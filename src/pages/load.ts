@@ -10,6 +10,7 @@ import {
 } from '../graph/schemas';
 import type { CachedPart } from '../cache/page-cache';
 import type { PageAccess, PageChanges, UserAccess } from '../session/access';
+import { withinDeadline } from './deadline';
 import { withPortfolioPages } from './portfolios';
 import { pageName } from './view-model';
 
@@ -64,6 +65,8 @@ export interface SharedRead<T> {
   part: CachedPart;
   variant: string;
   load: () => Promise<T>;
+  /** An extra of the view: past this many ms it settles as a LateError (./deadline.ts) and the others go on. */
+  deadlineMs?: number;
 }
 
 type Answers<T extends readonly unknown[]> = { -readonly [K in keyof T]: PromiseSettledResult<T[K]> };
@@ -80,8 +83,10 @@ export async function readShared<T extends readonly unknown[]>(
   reads: { readonly [K in keyof T]: SharedRead<T[K]> },
 ): Promise<{ answers: Answers<T>; changes: PageChanges }> {
   const cache = ctx.pageCache;
+  const timed = (read: SharedRead<unknown>, answer: Promise<unknown>) =>
+    read.deadlineMs === undefined ? answer : withinDeadline(answer, read.deadlineMs);
   const all = (run: (read: SharedRead<unknown>) => Promise<unknown>) =>
-    Promise.allSettled((reads as readonly SharedRead<unknown>[]).map(run)) as Promise<Answers<T>>;
+    Promise.allSettled((reads as readonly SharedRead<unknown>[]).map((r) => timed(r, run(r)))) as Promise<Answers<T>>;
   if (!cache.enabled) return { answers: await all((r) => r.load()), changes: {} };
   const changes: PageChanges = {};
   const share = await shareKey(ctx, access, changes);

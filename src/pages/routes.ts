@@ -29,7 +29,9 @@ import {
   type PageShown,
 } from './load';
 import { providerWeb, toFeedView, toPageView, type ViewOptions } from './view-model';
-import { loadPost } from './load-post';
+import { loadPost, type CommentsRead } from './load-post';
+import { withinDeadline } from './deadline';
+import { ownPath } from '../http/return-to';
 import { toPostPageView } from './post-page-view';
 import { commentIdSchema } from '../graph/schemas';
 import type { Locale, Say } from '../i18n/locale';
@@ -174,9 +176,12 @@ async function post(ctx: AppContext, req: Request, res: Response, links: Shown, 
   const token = pageTokenOrRedirect(ctx, req, res, access);
   if (!token) return;
   // The post's viewers are the insights' read, beside the post's: their own cache entry, nothing when not granted.
+  // An extra, as the comments are: within its own deadline, and left out when late or failing.
   const [{ outcome, changes }, viewers] = await Promise.all([
     loadPost(ctx, access, token, postId, { after, replies }),
-    loadPostViewers(ctx, access, token, postId),
+    withinDeadline(loadPostViewers(ctx, access, token, postId), ctx.config.postExtrasDeadlineMs).catch(
+      (error: unknown) => ({ outcome: { error }, changes: {} }),
+    ),
   ]);
   ctx.connections.applyPageChanges(req, pageId, { ...viewers.changes, ...changes });
   if ('error' in outcome) {
@@ -188,7 +193,7 @@ async function post(ctx: AppContext, req: Request, res: Response, links: Shown, 
   const locale = res.locals.locale as Locale;
   const toView = () => toPostPageView(post, comments, { ...links, media, pageId, after, locale });
   // The plain view is the same for every session served these answers: made once (./fragments).
-  const plain = after === undefined && replies === undefined;
+  const plain = after === undefined && replies === undefined && !('missing' in comments);
   const first = 'page' in comments ? comments.page : undefined;
   const shown = plain ? showPost(req.app, locale, post, first, toView) : makePost(req.app, locale, toView);
   const name = access.name || locale.t('page.fallbackName', { id: pageId });
@@ -199,9 +204,29 @@ async function post(ctx: AppContext, req: Request, res: Response, links: Shown, 
     postId,
     body: shown.body,
     viewers: 'viewers' in viewers.outcome ? locale.t('post.viewers', { count: viewers.outcome.viewers }) : undefined,
+    missing: missingExtras(locale, req, 'error' in viewers.outcome, comments),
     live: access.live,
     liveSince: ctx.now(),
   });
+}
+
+/**
+ * The post page's one line on the extras that failed or were late (docs/architecture.md#post-page), with this
+ * same page again as the way to retry them; undefined when nothing is missing.
+ */
+function missingExtras(
+  locale: Locale,
+  req: Request,
+  viewersMissing: boolean,
+  comments: CommentsRead,
+): { text: string; retry: string } | undefined {
+  const what = [
+    ...(viewersMissing ? [locale.t('post.missing.viewers')] : []),
+    ...('missing' in comments ? [locale.t('post.missing.comments')] : []),
+    ...('repliesMissing' in comments ? [locale.t('post.missing.replies')] : []),
+  ];
+  if (what.length === 0) return undefined;
+  return { text: locale.t('post.missing', { what: locale.list(what, 'and') }), retry: ownPath(req.originalUrl) ?? '/' };
 }
 
 const COMMENTS_LINK: Say = { key: 'error.comments.badLink' };
