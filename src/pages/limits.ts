@@ -2,6 +2,7 @@ import type { Request, RequestHandler } from 'express';
 import { MemoryStore } from 'express-rate-limit';
 import { LRUCache } from 'lru-cache';
 import { AppError } from '../errors';
+import { sendRefusal } from '../http/errors';
 import { perMinuteLimit } from '../http/rate-limit';
 import type { UserAccess } from '../session/access';
 
@@ -128,12 +129,18 @@ export class SessionRateLimit {
   constructor(private readonly perMinute: number) {}
 
   middleware(sessionOf: (req: Request) => string | undefined, requestOf: (req: Request) => number): RequestHandler {
+    // The cookie is unsigned once per request (an HMAC), not once for `skip` and again for `key`.
+    const sessions = new WeakMap<Request, string | undefined>();
+    const session = (req: Request) => {
+      if (!sessions.has(req)) sessions.set(req, sessionOf(req));
+      return sessions.get(req);
+    };
     const limit = perMinuteLimit({
       limit: this.perMinute,
       store: this.counts,
-      skip: (req) => sessionOf(req) === undefined,
-      key: (req) => keyOf(sessionOf(req) ?? ''),
-      refuse: (_req, _res, next, seconds) => next(new TooManyRequestsError(seconds, REFUSAL)),
+      skip: (req) => session(req) === undefined,
+      key: (req) => keyOf(session(req) ?? ''),
+      refuse: (_req, res, next, seconds) => sendRefusal(res, seconds, next),
     });
     return (req, res, next) =>
       limit(req, res, (err?: unknown) => {

@@ -61,6 +61,23 @@ describe('one session cannot slow or block the others', () => {
     await quiet.get(`/pages/${BAKERY}/feed?after=${after}`).expect(200);
   });
 
+  it('when a session over its limit is refused again and again, then every refusal is the same page, with no error logged for it', async () => {
+    const noisy = await connectedAgent(stack, BAKERY);
+    const page = await noisy.get(`/pages/${BAKERY}`).expect(200);
+    const after = /href="\/pages\/\d+\/feed\?after=([^"&]+)/.exec(page.text)![1]!;
+    for (let i = 0; i < 3; i++) await noisy.get(`/pages/${BAKERY}/feed?after=${after}`).expect(200);
+    const lines = stack.logs.lines.length;
+    const refusals = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => noisy.get(`/pages/${BAKERY}/feed?after=${after}&n=${i}`).expect(429)),
+    );
+    // Rendered once for the language and the wait, naming no path: "Try again" is this same address.
+    expect(new Set(refusals.map((r) => r.text)).size).toBeLessThanOrEqual(2);
+    expect(refusals[0]!.text).toContain('One moment, please');
+    expect(refusals[0]!.text).toMatch(/<a class="button primary" href="">Try again<\/a>/);
+    const failed = stack.logs.lines.slice(lines).filter((l) => l.includes('"request failed"'));
+    expect(failed).toEqual([]);
+  });
+
   it('when a person reloads the picker, then /me/accounts is asked once, not on every reload', async () => {
     const agent = await connectedAgent(stack, BAKERY);
     const before = stack.emulator.controls.calls({ path: 'me/accounts' });
