@@ -28,6 +28,7 @@ import {
   streamsAfterDeauthorize,
   type Row,
 } from './attacks';
+import { cacheShare, postPageBudget } from './attacks-budgets';
 import {
   connectLoop,
   dataDeletion,
@@ -52,6 +53,9 @@ const WEBHOOK_VIEWS = Number(process.env.WEBHOOK_VIEWS ?? 12);
 const REPLAYS = Number(process.env.REPLAYS ?? 3);
 const INDEX_LOGINS = Number(process.env.INDEX_LOGINS ?? 100);
 const ROLE_CHANGES = Number(process.env.ROLE_CHANGES ?? 2);
+const POST_BUDGET = Number(process.env.POST_BUDGET ?? 60);
+const POST_ATTACKS = Number(process.env.POST_ATTACKS ?? 150);
+const COMMENTS = 'pages_show_list pages_read_engagement pages_read_user_content';
 const BAKERY = SEED_IDS.pages.bakery;
 
 const connected = (base: string): Promise<CookieClient> => connectedClient(base, BAKERY, SEED_IDS.users.ada);
@@ -439,6 +443,14 @@ async function main(): Promise<void> {
   rows.push(await withStack({ timeoutMs: 5000, env: live }, webhookLimits));
   rows.push(await indexBound(INDEX_LOGINS));
   rows.push(await roleFreshness(ROLE_CHANGES));
+  // Finding 1 of the third review: the post page's upstream reads within the session's minute, and the cache's share.
+  rows.push(
+    await withStack(
+      { timeoutMs: 5000, env: { SESSION_RATE_LIMIT: String(POST_BUDGET), FB_SCOPES: COMMENTS } },
+      (base, stack) => postPageBudget(base, stack, POST_BUDGET, POST_ATTACKS),
+    ),
+  );
+  rows.push(await cacheShare());
   const total = {
     check: 'total',
     tried: rows.reduce((n, r) => n + r.tried, 0),
