@@ -1,5 +1,5 @@
 import type { Request, RequestHandler } from 'express';
-import { MemoryStore } from 'express-rate-limit';
+import { MemoryStore, type Options } from 'express-rate-limit';
 import { LRUCache } from 'lru-cache';
 import { AppError } from '../errors';
 import { sendRefusal } from '../http/errors';
@@ -126,7 +126,10 @@ export class SessionRateLimit {
   /** Requests already counted (by request number), each with its count's outcome. */
   private readonly counted = new LRUCache<number, Promise<void>>({ max: 10_000, ttl: 60_000 });
 
-  constructor(private readonly perMinute: number) {}
+  constructor(private readonly perMinute: number) {
+    // Initialised here, not by express-rate-limit: `count` uses it whether or not an app mounted the middleware.
+    this.counts.init({ windowMs: 60_000 } as Options);
+  }
 
   middleware(sessionOf: (req: Request) => string | undefined, requestOf: (req: Request) => number): RequestHandler {
     // The cookie is unsigned once per request (an HMAC), not once for `skip` and again for `key`.
@@ -137,7 +140,13 @@ export class SessionRateLimit {
     };
     const limit = perMinuteLimit({
       limit: this.perMinute,
-      store: this.counts,
+      // A view of the one store per mounting: express-rate-limit refuses one store shared by two of its limiters.
+      store: {
+        localKeys: true,
+        increment: (key) => this.counts.increment(key),
+        decrement: (key) => this.counts.decrement(key),
+        resetKey: (key) => this.counts.resetKey(key),
+      },
       skip: (req) => session(req) === undefined,
       key: (req) => keyOf(session(req) ?? ''),
       refuse: (_req, res, next, seconds) => sendRefusal(res, seconds, next),
