@@ -51,7 +51,7 @@ async function main(): Promise<void> {
   const [details, feed] = await read();
   const postId = process.env.POST_ID;
   const post = postId
-    ? await Promise.all([graph.post(tokens[0]!, postId), graph.comments(tokens[0]!, postId)])
+    ? await Promise.all([graph.post(tokens[0]!, pageId, postId), graph.comments(tokens[0]!, pageId, postId)])
     : undefined;
   // FLOOR_READS=each: the cold floor, which reads the page upstream for every request as a cold view does.
   const readEach = process.env.FLOOR_READS === 'each';
@@ -126,7 +126,10 @@ async function main(): Promise<void> {
     if (!post || !postId) return res.status(404).end();
     if (!readEach) return renderPost(res, post);
     const token = tokens[turn++ % tokens.length]!;
-    Promise.all([graph.post(token, postId), graph.comments(token, postId)]).then((p) => renderPost(res, p), next);
+    Promise.all([graph.post(token, pageId, postId), graph.comments(token, pageId, postId)]).then(
+      (p) => renderPost(res, p),
+      next,
+    );
   });
   const server = app.listen(Number(process.env.PORT), '127.0.0.1', () => process.stdout.write('floor listening\n'));
   process.on('SIGTERM', () => server.close(() => process.exit(0)));

@@ -300,9 +300,7 @@ export function malformedEntries(): Promise<Row> {
     const first = await connectedClient(one.url, BAKERY, ADA);
     const second = await connectedClient(two.url, BAKERY, ADA);
     const entryKeys = async () =>
-      (await keysUnder(r.admin, `${r.prefix}cache:{${BAKERY}}:`)).filter(
-        (k) => !k.endsWith(':v') && !k.endsWith(':lock'),
-      );
+      (await keysUnder(r.admin, `${r.prefix}cache:{${BAKERY}}:`)).filter((k) => !/:(v|share|lock)$/.test(k));
     const forgeries: ((key: string, stored: Record<string, unknown>) => string)[] = [
       (key, stored) =>
         JSON.stringify({

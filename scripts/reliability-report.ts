@@ -28,6 +28,7 @@ import {
   streamsAfterDeauthorize,
   type Row,
 } from './attacks';
+import { cacheShare, postPageBudget } from './attacks-budgets';
 import {
   connectLoop,
   dataDeletion,
@@ -63,6 +64,9 @@ const ROLE_CHANGES = count('ROLE_CHANGES', 2, 1);
 const LANGUAGE_REQUESTS = count('LANGUAGE_REQUESTS', 300, 40);
 const SPELLINGS = count('SPELLINGS', 600, 100);
 const PICKER_VIEWS = count('PICKER_VIEWS', 40, 8);
+const POST_BUDGET = Number(process.env.POST_BUDGET ?? 60);
+const POST_ATTACKS = count('POST_ATTACKS', 150, 70);
+const COMMENTS = 'pages_show_list pages_read_engagement pages_read_user_content';
 const BAKERY = SEED_IDS.pages.bakery;
 
 const connected = (base: string): Promise<CookieClient> => connectedClient(base, BAKERY, SEED_IDS.users.ada);
@@ -453,6 +457,14 @@ async function main(): Promise<void> {
   rows.push(await paddedAcceptLanguage(LANGUAGE_REQUESTS));
   rows.push(await routeSpellings(SPELLINGS));
   rows.push(await longPageList(PICKER_VIEWS));
+  // Finding 1 of the third review: the post page's upstream reads within the session's minute, and the cache's share.
+  rows.push(
+    await withStack(
+      { timeoutMs: 5000, env: { SESSION_RATE_LIMIT: String(POST_BUDGET), FB_SCOPES: COMMENTS } },
+      (base, stack) => postPageBudget(base, stack, POST_BUDGET, POST_ATTACKS),
+    ),
+  );
+  rows.push(await cacheShare());
   const total = {
     check: 'total',
     tried: rows.reduce((n, r) => n + r.tried, 0),

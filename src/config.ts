@@ -265,6 +265,7 @@ const envSchema = z
     SESSION_IDLE_SECONDS: wholeNumber(1, 31 * 24 * 3600, 2 * 60 * 60),
     SESSION_MAX_SECONDS: wholeNumber(1, 365 * 24 * 3600, 7 * 24 * 3600),
     PROVIDER_TIMEOUT_MS: wholeNumber(1, 60000, 5000),
+    POST_EXTRAS_DEADLINE_MS: wholeNumber(1, 60000, 2000),
     PAGE_CACHE_TTL: wholeNumber(0, 86400, 60),
     MAX_CONNECTIONS: wholeNumber(1, 1_000_000, 1000),
     ACCOUNTS_CACHE_TTL: wholeNumber(0, 3600, 30),
@@ -394,6 +395,8 @@ function derive(vars: Vars) {
     sessionIdleSec: vars.SESSION_IDLE_SECONDS,
     sessionMaxSec: vars.SESSION_MAX_SECONDS,
     providerTimeoutMs: vars.PROVIDER_TIMEOUT_MS,
+    // The post page's viewers, comments and replies: late, the page shows without them (docs/architecture.md#post-page).
+    postExtrasDeadlineMs: vars.POST_EXTRAS_DEADLINE_MS,
     pageCacheTtlSec: vars.PAGE_CACHE_TTL,
     maxConnections: vars.MAX_CONNECTIONS,
     accountsCacheTtlSec: vars.ACCOUNTS_CACHE_TTL,

@@ -16,7 +16,7 @@ import { PROVIDER_ANSWERS, RedisPageCache } from './cache/redis-page-cache';
 import type { Metrics } from './observe/metrics';
 import { together, type Observer } from './observe/observer';
 import type { Tracing } from './observe/tracing';
-import { ReadShares } from './pages/limits';
+import { ReadShares, SessionRateLimit } from './pages/limits';
 import type { RedisConnection, SharedRedis } from './redis';
 import { Connections } from './session/connection';
 import { createRedisSessionStore } from './session/redis';
@@ -39,6 +39,8 @@ export interface AppContext {
   accounts: AccountsCache;
   /** Each session's share of concurrent provider reads. */
   readShares: ReadShares;
+  /** Each session's requests a minute that read upstream (docs/architecture.md#fairness-between-sessions). */
+  sessionRateLimit: SessionRateLimit;
   now: () => number;
   /** Page changes the provider reported, for the streams open on pages (docs/architecture.md#live-updates). */
   events: PageEvents;
@@ -137,6 +139,7 @@ function buildParts(config: Config, deps: ContextDeps): AppContext {
         : new PageCache({ ttlSec: config.pageCacheTtlSec })),
     accounts: new AccountsCache(config.accountsCacheTtlSec),
     readShares: new ReadShares(config.sessionUpstreamConcurrency),
+    sessionRateLimit: new SessionRateLimit(config.sessionRateLimit),
     now,
     idTokens: new IdTokenVerifier(config, now),
     connections: new Connections(new TokenSealer(config.tokenKeys), config.sessionMaxSec * 1000, now),

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { CACHED_PARTS, type CachedPart, type PageCacheStore, type ReadOptions } from './page-cache';
+import { CACHED_PARTS, MAX_SHARE, type CachedPart, type PageCacheStore, type ReadOptions } from './page-cache';
 
 export interface PageCacheOptions {
   /** Seconds an answer is served from the cache; 0 turns the cache off (PAGE_CACHE_TTL). */
@@ -10,6 +10,10 @@ export interface PageCacheOptions {
   maxBytes?: number;
   /** A live page's answer may be served up to this many TTLs old while one refresh runs (default 10). */
   staleFactor?: number;
+  /** Entries one Page or one session may hold (default MAX_SHARE of maxEntries). */
+  shareEntries?: number;
+  /** Bytes one Page or one session may hold (default MAX_SHARE of maxBytes). */
+  shareBytes?: number;
   now?: () => number;
 }
 
@@ -20,6 +24,10 @@ const MAX_REVALIDATING = 64;
 
 interface Entry {
   pageId: string;
+  /** The session whose read stored it, when known: the entry counts against that session's share. */
+  session: string | undefined;
+  /** Its JSON's length, as the byte bound counts it. */
+  bytes: number;
   /** When the answer was stored (the `now` option's clock). */
   at: number;
   value: unknown;
@@ -52,8 +60,12 @@ export class PageCache implements PageCacheStore {
   private readonly ttlMs: number;
   private readonly staleFactor: number;
   private readonly now: () => number;
-  /** Keys per page, so a page can be dropped without scanning the cache. */
-  private readonly byPage = new Map<string, Set<string>>();
+  /** Keys per page, oldest stored first, so a page can be dropped without scanning the cache and kept to its share. */
+  private readonly byPage = new Map<string, Owned>();
+  /** Keys per session, oldest stored first: each session kept to its share. */
+  private readonly bySession = new Map<string, Owned>();
+  private readonly shareEntries: number;
+  private readonly shareBytes: number;
   /** By page and part, only while loads are under way: a drop of page A never keeps page B's load out. */
   private readonly inFlight = new Map<string, InFlight>();
   private readonly revalidating = new Set<string>();
@@ -63,17 +75,21 @@ export class PageCache implements PageCacheStore {
     this.ttlMs = options.ttlSec * 1000;
     this.staleFactor = options.staleFactor ?? 10;
     this.now = options.now ?? Date.now;
+    const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
+    const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+    this.shareEntries = Math.max(1, options.shareEntries ?? Math.floor(maxEntries * MAX_SHARE));
+    this.shareBytes = Math.max(1, options.shareBytes ?? Math.floor(maxBytes * MAX_SHARE));
     if (!this.enabled) return;
     this.lru = new LRUCache<string, Entry>({
-      max: options.maxEntries ?? DEFAULT_MAX_ENTRIES,
-      maxSize: options.maxBytes ?? DEFAULT_MAX_BYTES,
+      max: maxEntries,
+      maxSize: maxBytes,
       // Sized once, when stored; an answer bigger than the whole budget is simply not kept.
-      sizeCalculation: (entry) => Math.max(1, Buffer.byteLength(JSON.stringify(entry.value) ?? '')),
+      sizeCalculation: (entry) => entry.bytes,
       // The longest an entry may serve (a live page's, stale); each read checks its age against the TTL.
       ttl: this.ttlMs * this.staleFactor,
       updateAgeOnGet: false,
       allowStale: false,
-      dispose: (entry, key) => this.unindex(entry.pageId, key),
+      dispose: (entry, key) => this.unindex(entry, key),
     });
   }
 
@@ -100,12 +116,12 @@ export class PageCache implements PageCacheStore {
       if (options.live === true && age < this.ttlMs * this.staleFactor) {
         this.hits++;
         this.staleServed++;
-        this.revalidate(pageId, part, key, load);
+        this.revalidate(pageId, part, key, load, options.session);
         return entry.value as T;
       }
     }
     this.misses++;
-    return this.loadAndStore(pageId, part, key, load, options.live === true);
+    return this.loadAndStore(pageId, part, key, load, options);
   }
 
   /**
@@ -121,7 +137,7 @@ export class PageCache implements PageCacheStore {
   ): Promise<T> {
     if (!this.lru) return load();
     this.misses++;
-    return this.loadAndStore(pageId, part, keyOf(pageId, part, variant), load, options.live === true);
+    return this.loadAndStore(pageId, part, keyOf(pageId, part, variant), load, options);
   }
 
   /** Forgets everything cached for the page (the provider refused a token for it). */
@@ -136,10 +152,10 @@ export class PageCache implements PageCacheStore {
   dropPart(pageId: string, part: CachedPart): void {
     const flight = this.inFlight.get(`${pageId}\u0000${part}`);
     if (flight) flight.drops++;
-    const keys = this.byPage.get(pageId);
+    const keys = this.byPage.get(pageId)?.keys;
     if (!keys || !this.lru) return;
     const prefix = `${pageId}\u0000${part}\u0000`;
-    for (const key of [...keys]) if (key.startsWith(prefix)) this.lru.delete(key);
+    for (const key of [...keys.keys()]) if (key.startsWith(prefix)) this.lru.delete(key);
   }
 
   /**
@@ -170,7 +186,7 @@ export class PageCache implements PageCacheStore {
     part: CachedPart,
     key: string,
     load: () => Promise<T>,
-    live: boolean,
+    options: ReadOptions,
   ): Promise<T> {
     const partKey = `${pageId}\u0000${part}`;
     let flight = this.inFlight.get(partKey);
@@ -179,7 +195,7 @@ export class PageCache implements PageCacheStore {
     const drops = flight.drops;
     try {
       const value = await load();
-      if (flight.drops === drops) this.store(pageId, key, value, live);
+      if (flight.drops === drops) this.store(pageId, key, value, options);
       return value;
     } finally {
       if (--flight.loads === 0) this.inFlight.delete(partKey);
@@ -187,33 +203,64 @@ export class PageCache implements PageCacheStore {
   }
 
   /** One background refresh per entry; a failed one leaves the stale answer, and the next view past it loads. */
-  private revalidate(pageId: string, part: CachedPart, key: string, load: () => Promise<unknown>): void {
+  private revalidate(
+    pageId: string,
+    part: CachedPart,
+    key: string,
+    load: () => Promise<unknown>,
+    session: string | undefined,
+  ): void {
     if (this.revalidating.has(key) || this.revalidating.size >= MAX_REVALIDATING) return;
     this.revalidating.add(key);
     this.revalidations++;
-    this.loadAndStore(pageId, part, key, load, true)
+    this.loadAndStore(pageId, part, key, load, { live: true, session })
       .catch(() => undefined)
       .finally(() => this.revalidating.delete(key));
   }
 
-  private store(pageId: string, key: string, value: unknown, live: boolean): void {
+  private store(pageId: string, key: string, value: unknown, { live, session }: ReadOptions): void {
+    const bytes = Math.max(1, Buffer.byteLength(JSON.stringify(value) ?? ''));
     // A page that is not live is never served past its TTL: its entry need not be kept longer.
-    this.lru!.set(key, { pageId, at: this.now(), value }, live ? {} : { ttl: this.ttlMs });
-    if (this.lru!.has(key)) this.index(pageId, key);
+    this.lru!.set(key, { pageId, session, bytes, at: this.now(), value }, live ? {} : { ttl: this.ttlMs });
+    if (!this.lru!.has(key)) return;
+    this.keepShare(this.byPage, pageId, key, bytes);
+    if (session !== undefined) this.keepShare(this.bySession, session, key, bytes);
   }
 
-  private index(pageId: string, key: string): void {
-    let keys = this.byPage.get(pageId);
-    if (!keys) this.byPage.set(pageId, (keys = new Set()));
-    keys.add(key);
+  /** Notes `key` as the owner's newest, then drops the owner's own oldest entries while it holds more than its share. */
+  private keepShare(owners: Map<string, Owned>, owner: string, key: string, bytes: number): void {
+    let owned = owners.get(owner);
+    if (!owned) owners.set(owner, (owned = { keys: new Map(), bytes: 0 }));
+    owned.bytes -= owned.keys.get(key) ?? 0;
+    owned.keys.delete(key);
+    owned.keys.set(key, bytes);
+    owned.bytes += bytes;
+    while (owned.keys.size > this.shareEntries || owned.bytes > this.shareBytes) {
+      const oldest = owned.keys.keys().next().value as string;
+      // Deleting from the LRU runs dispose, which takes it out of every owner's list.
+      if (this.lru!.has(oldest)) this.lru!.delete(oldest);
+      else this.release(owners, owner, oldest);
+    }
   }
 
-  private unindex(pageId: string, key: string): void {
-    const keys = this.byPage.get(pageId);
-    if (!keys) return;
-    keys.delete(key);
-    if (keys.size === 0) this.byPage.delete(pageId);
+  private unindex(entry: Entry, key: string): void {
+    this.release(this.byPage, entry.pageId, key);
+    if (entry.session !== undefined) this.release(this.bySession, entry.session, key);
   }
+
+  private release(owners: Map<string, Owned>, owner: string, key: string): void {
+    const owned = owners.get(owner);
+    if (!owned) return;
+    owned.bytes -= owned.keys.get(key) ?? 0;
+    owned.keys.delete(key);
+    if (owned.keys.size === 0) owners.delete(owner);
+  }
+}
+
+/** What one Page or session holds: its keys, oldest stored first, with their bytes. */
+interface Owned {
+  keys: Map<string, number>;
+  bytes: number;
 }
 
 function keyOf(pageId: string, part: CachedPart, variant: string): string {

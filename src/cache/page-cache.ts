@@ -7,10 +7,22 @@ export type CachedPart = 'details' | 'feed' | 'insights' | 'post' | 'comments';
 /** Every part: what dropping a whole page drops. */
 export const CACHED_PARTS: readonly CachedPart[] = ['details', 'feed', 'insights', 'post', 'comments'];
 
-/** What a read knows about the page: `live` when the provider pushes its changes (webhooks subscribed). */
+/**
+ * What a read knows: `live` when the provider pushes the page's changes (webhooks subscribed); `session`, whose
+ * read it is, so that what it stores counts against that session's share of the cache.
+ */
 export interface ReadOptions {
   live?: boolean;
+  session?: string;
 }
+
+/**
+ * The bounded share (docs/architecture.md#bounded-share): one Page, and one session, may hold at most this
+ * fraction of the cache's entries (and, in memory, of its bytes). Storing past it drops the owner's own oldest
+ * entries, never anyone else's: a session that views hundreds of posts, or a Page with thousands, pushes out at
+ * most this much of what others are served.
+ */
+export const MAX_SHARE = 1 / 4;
 
 /**
  * The page cache as a page view uses it: this process's (./memory-page-cache) or the one shared by every

@@ -12,7 +12,8 @@ import {
 import { parseJson } from '../json';
 import type { Logger } from '../log/logger';
 import type { SharedRedis } from '../redis';
-import { CACHED_PARTS, type CachedPart, type PageCacheStore, type ReadOptions } from './page-cache';
+import { DEFAULT_MAX_ENTRIES } from './memory-page-cache';
+import { CACHED_PARTS, MAX_SHARE, type CachedPart, type PageCacheStore, type ReadOptions } from './page-cache';
 
 export interface SharedCacheOptions {
   /** PAGE_CACHE_TTL, seconds; 0 turns the cache off. */
@@ -31,6 +32,8 @@ export interface SharedCacheOptions {
   pollMs?: number;
   /** A live page's answer may be served up to this many TTLs old while one refresh runs (default 10). */
   staleFactor?: number;
+  /** Entries one Page may hold, and one session store per longest entry life (default MAX_SHARE of the memory cache's size). */
+  shareEntries?: number;
   /** How each part's answer read back is checked (PROVIDER_ANSWERS); a failing entry is a miss. Default: any JSON. */
   answers?: Readonly<Record<CachedPart, ZodType>>;
 }
@@ -79,11 +82,26 @@ local entry = redis.call('GET', KEYS[2])
 if entry and ARGV[2] ~= '' and string.sub(entry, 1, #ARGV[2]) == ARGV[2] then entry = '=' end
 return {redis.call('HGET', KEYS[1], ARGV[1]) or '0', entry or false, redis.call('EXISTS', KEYS[3])}`;
 // Stores only when nothing dropped the part since the load began (the version read then is still current).
+// KEYS[3]: the Page's entries, oldest stored first (a sorted set scored by a sequence of its own); past ARGV[6]
+// entries the Page's own oldest go (docs/architecture.md#bounded-share). All in the page's slot.
 const STORE = `
 if (redis.call('HGET', KEYS[1], ARGV[1]) or '0') ~= ARGV[2] then return 0 end
 redis.call('SET', KEYS[2], ARGV[3], 'PX', ARGV[4])
 if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[5]) then redis.call('PEXPIRE', KEYS[1], ARGV[5]) end
+local newest = redis.call('ZRANGE', KEYS[3], -1, -1, 'WITHSCORES')
+redis.call('ZADD', KEYS[3], (tonumber(newest[2]) or 0) + 1, KEYS[2])
+local over = redis.call('ZCARD', KEYS[3]) - tonumber(ARGV[6])
+if over > 0 then
+  local oldest = redis.call('ZPOPMIN', KEYS[3], over)
+  for i = 1, #oldest, 2 do redis.call('DEL', oldest[i]) end
+end
+if redis.call('PTTL', KEYS[3]) < tonumber(ARGV[5]) then redis.call('PEXPIRE', KEYS[3], ARGV[5]) end
 return 1`;
+// KEYS[1]: one session's stores within the longest entry life; ARGV[1] that life. The count after this store.
+const COUNT_STORE = `
+local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return n`;
 const DROP = `
 for i = 2, #ARGV do redis.call('HINCRBY', KEYS[1], ARGV[i], 1) end
 if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[1]) then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
@@ -92,6 +110,10 @@ const UNLOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call(
 
 interface Keys {
   versions: string;
+  /** The Page's entries, oldest stored first: its share. */
+  share: string;
+  /** The count of what the reading session stored lately, when known: its share. */
+  sessionStores: string | undefined;
   entry: string;
   lock: string;
   part: CachedPart;
@@ -146,6 +168,7 @@ export class RedisPageCache implements PageCacheStore {
   private readonly lockMs: number;
   private readonly pollMs: number;
   private readonly staleFactor: number;
+  private readonly shareEntries: number;
   /** Loads under way in this process, by entry key: a second view joins instead of polling Redis. */
   private readonly loading = new Map<string, Promise<unknown>>();
   private readonly revalidating = new Set<string>();
@@ -175,6 +198,7 @@ export class RedisPageCache implements PageCacheStore {
     this.lockMs = options.lockMs ?? 3000;
     this.pollMs = options.pollMs ?? 15;
     this.staleFactor = options.staleFactor ?? 10;
+    this.shareEntries = Math.max(1, options.shareEntries ?? Math.floor(DEFAULT_MAX_ENTRIES * MAX_SHARE));
   }
 
   async get<T>(
@@ -185,7 +209,7 @@ export class RedisPageCache implements PageCacheStore {
     options: ReadOptions = {},
   ): Promise<T> {
     if (!this.enabled) return load();
-    const keys = this.keysOf(pageId, part, variant);
+    const keys = this.keysOf(pageId, part, variant, options.session);
     const joined = this.loading.get(keys.entry) as Promise<T> | undefined;
     if (joined) {
       this.hits++;
@@ -223,7 +247,7 @@ export class RedisPageCache implements PageCacheStore {
   ): Promise<T> {
     if (!this.enabled) return load();
     this.misses++;
-    const keys = this.keysOf(pageId, part, variant);
+    const keys = this.keysOf(pageId, part, variant, options.session);
     // Read before the load starts, so a drop during the load keeps its answer out.
     const version = await this.version(keys);
     const value = await load();
@@ -347,11 +371,20 @@ export class RedisPageCache implements PageCacheStore {
     })();
   }
 
-  private keysOf(pageId: string, part: CachedPart, variant: string): Keys {
+  private keysOf(pageId: string, part: CachedPart, variant: string, session?: string): Keys {
     // The page id in braces: a page's keys land on one Redis Cluster slot, as the scripts need.
     const page = `${this.options.prefix}{${pageId}}`;
     const id = createHash('sha256').update(variant).digest('base64url').slice(0, 22);
-    return { versions: `${page}:v`, entry: `${page}:${part}:${id}`, lock: `${page}:${part}:${id}:lock`, part };
+    // A session is named by a hash: its id opens it in the session store, and a key name is no place for it.
+    const who = session === undefined ? undefined : createHash('sha256').update(session).digest('base64url');
+    return {
+      versions: `${page}:v`,
+      share: `${page}:share`,
+      sessionStores: who === undefined ? undefined : `${this.options.prefix}{session:${who.slice(0, 22)}}:stores`,
+      entry: `${page}:${part}:${id}`,
+      lock: `${page}:${part}:${id}:lock`,
+      part,
+    };
   }
 
   private async read(keys: Keys): Promise<Read | undefined> {
@@ -437,17 +470,26 @@ export class RedisPageCache implements PageCacheStore {
     // A live page's answer is kept staleFactor TTLs, to be served stale; a view of a page that is not live ignores it past the TTL.
     const life = live ? this.ttlMs * this.staleFactor : this.ttlMs;
     try {
+      // Past its share within the longest entry life, a session's answers are served to it and not kept: in a
+      // Redis Cluster its entries span every slot, so it cannot drop its own oldest as a Page does.
+      if (keys.sessionStores !== undefined) {
+        const life = String(this.ttlMs * this.staleFactor);
+        const stored = await this.command(['EVAL', COUNT_STORE, '1', keys.sessionStores, life]);
+        if (Number(stored) > this.shareEntries) return;
+      }
       await this.command([
         'EVAL',
         STORE,
-        '2',
+        '3',
         keys.versions,
         keys.entry,
+        keys.share,
         keys.part,
         version,
         record,
         String(life),
         String(this.keepVersionsMs()),
+        String(this.shareEntries),
       ]);
     } catch {
       // Not kept: the next view reads upstream.

@@ -41,7 +41,7 @@ import {
 } from './schemas';
 import { callTemplate, type ProviderCall } from './calls';
 import { RemovedFields } from './removed-fields';
-import { GraphTransport, type GraphRequest, type RetryPolicy, type TransportOptions } from './transport';
+import { GraphTransport, type Budget, type GraphRequest, type RetryPolicy, type TransportOptions } from './transport';
 import type { UsageReadings } from './usage';
 
 export interface GraphClientOptions {
@@ -313,7 +313,7 @@ export class GraphClient {
           `/${pageId}`,
           { fields: asked.join(',') },
           pageDetailsSchema,
-          'page',
+          { page: pageId },
           gate,
         );
         return { ...body, id: pageId };
@@ -338,7 +338,14 @@ export class GraphClient {
     });
     const path = `/${pageId}/feed`;
     const read = async (after: string | undefined, before: string | undefined): Promise<FeedResponse> => {
-      const { data, paging } = await this.read(pageToken, path, params(after, before), feedSchema, 'page', gate);
+      const { data, paging } = await this.read(
+        pageToken,
+        path,
+        params(after, before),
+        feedSchema,
+        { page: pageId },
+        gate,
+      );
       const next = nextCursor(paging, this.listAt(path), this.options.logger);
       const cursors = { before: paging?.cursors?.before, after: next };
       if (!paging) return { data };
@@ -357,9 +364,10 @@ export class GraphClient {
    * One post and the count of each reaction kind in one round trip: a synchronous batch of the post's read and
    * one `reactions` edge read per kind (docs/provider-interface.md#post-page; why a batch:
    * docs/performance.md#post-page). Each operation's answer is checked and mapped as its own call's would be:
-   * the post's failure is the read's; a kind's leaves that kind unknown (null), never 0.
+   * the post's failure is the read's; a kind's leaves that kind unknown (null), never 0. `pageId`: the Page whose
+   * token this is, whose budget every operation counts against.
    */
-  async post(pageToken: string, postId: string, gate?: ReadGate): Promise<PostDetails> {
+  async post(pageToken: string, pageId: string, postId: string, gate?: ReadGate): Promise<PostDetails> {
     const reads = [
       { path: `/${postId}`, query: { fields: POST_FIELDS_PARAM } },
       ...REACTION_KINDS.map((kind) => ({
@@ -367,12 +375,11 @@ export class GraphClient {
         query: { type: kind.toUpperCase(), summary: 'total_count', limit: '0' },
       })),
     ];
-    const pageId = postId.split('_')[0];
     const parts = await this.batch(pageToken, reads, pageId, gate);
     const part = (i: number): { req: GraphRequest; answer: BatchAnswer[number] } => {
       const path = `/${this.options.apiVersion}${reads[i]!.path}`;
-      const req: GraphRequest = { method: 'GET', path, bearer: pageToken, idempotent: true, budget: 'page' };
-      return { req: pageId === undefined ? req : { ...req, pageId }, answer: parts[i] ?? null };
+      const req: GraphRequest = { method: 'GET', path, bearer: pageToken, idempotent: true, budget: { page: pageId } };
+      return { req, answer: parts[i] ?? null };
     };
     const first = part(0);
     const post = this.transport.part(first.req, first.answer, postSchema);
@@ -397,6 +404,7 @@ export class GraphClient {
    */
   async comments(
     pageToken: string,
+    pageId: string,
     parentId: string,
     query: CommentsQuery = {},
     gate?: ReadGate,
@@ -411,7 +419,7 @@ export class GraphClient {
       ...(query.after ? { after: query.after } : {}),
     };
     const path = `/${parentId}/comments`;
-    const { data, paging, summary } = await this.read(pageToken, path, params, commentsSchema, 'page', gate);
+    const { data, paging, summary } = await this.read(pageToken, path, params, commentsSchema, { page: pageId }, gate);
     const after = nextCursor(paging, this.listAt(path), this.options.logger);
     return { data, ...(after !== undefined ? { after } : {}), ...(summary !== undefined ? { summary } : {}) };
   }
@@ -429,13 +437,19 @@ export class GraphClient {
     gate?: ReadGate,
   ): Promise<InsightsResponse> {
     const query = { metric: metrics.join(','), period: 'day', since: String(range.since), until: String(range.until) };
-    return this.read(pageToken, `/${pageId}/insights`, query, insightsSchema, 'page', gate);
+    return this.read(pageToken, `/${pageId}/insights`, query, insightsSchema, { page: pageId }, gate);
   }
 
   /** A post's lifetime figure of `metric` (its viewers): `/{post-id}/insights` (docs/provider-interface.md#insights). */
-  async postInsights(pageToken: string, postId: string, metric: string, gate?: ReadGate): Promise<InsightsResponse> {
+  async postInsights(
+    pageToken: string,
+    pageId: string,
+    postId: string,
+    metric: string,
+    gate?: ReadGate,
+  ): Promise<InsightsResponse> {
     const query = { metric, period: 'lifetime' };
-    return this.read(pageToken, `/${postId}/insights`, query, insightsSchema, 'page', gate);
+    return this.read(pageToken, `/${postId}/insights`, query, insightsSchema, { page: pageId }, gate);
   }
 
   /**
@@ -451,6 +465,7 @@ export class GraphClient {
         form: { subscribed_fields: 'feed', ...proof },
         bearer: pageToken,
         idempotent: true,
+        budget: { page: pageId },
       },
       subscribeSchema,
     );
@@ -500,7 +515,7 @@ export class GraphClient {
     path: string,
     query: Record<string, string>,
     schema: ZodType<T>,
-    budget: 'app' | 'page',
+    budget: Budget,
     gate?: ReadGate,
   ): Promise<T> {
     const versioned = `/${this.options.apiVersion}${path}`;
@@ -513,7 +528,7 @@ export class GraphClient {
     path: string,
     query: Record<string, string>,
     schema: ZodType<T>,
-    budget: 'app' | 'page',
+    budget: Budget,
   ): Promise<T> {
     const params = { ...query, ...this.proof(token) };
     return this.withTokenFallback(path, 'query', (tokenIn) =>
@@ -531,7 +546,7 @@ export class GraphClient {
   private batch(
     token: string,
     reads: readonly { path: string; query: Record<string, string> }[],
-    pageId: string | undefined,
+    pageId: string,
     gate?: ReadGate,
   ): Promise<BatchAnswer> {
     const path = `/${this.options.apiVersion}/`;
@@ -545,7 +560,7 @@ export class GraphClient {
     const once = () =>
       this.withTokenFallback(path, 'form', (tokenIn) =>
         this.transport.call(
-          { method: 'POST', path, form, bearer: token, tokenIn, idempotent: true, budget: 'page', pageId },
+          { method: 'POST', path, form, bearer: token, tokenIn, idempotent: true, budget: { page: pageId } },
           batchSchema,
         ),
       );

@@ -8,7 +8,7 @@ import { redactText } from '../log/redact';
 import { GraphApiError, ProviderUnavailableError, TokenEndpointError, type GraphErrorBody } from './errors';
 import { graphErrorSchema, type GraphErrorJson } from './schemas';
 import { callKind, callTemplate, type CallOutcome, type ProviderCall } from './calls';
-import { DEFAULT_USAGE_POLICY, pageOfPath, UsageGovernor, type UsageReadings } from './usage';
+import { DEFAULT_USAGE_POLICY, UsageGovernor, type UsageReadings } from './usage';
 
 export interface TransportOptions {
   baseUrl: string;
@@ -52,18 +52,19 @@ export interface GraphRequest {
    * shows more of a call than its path.
    */
   tokenIn?: 'header' | 'query' | 'form';
-  /** The Page a call is about when its path does not name it (a batch): whose usage it counts against. */
-  pageId?: string;
   /** Reads are retried on transient failures; the code exchange never is. */
   idempotent: boolean;
   /** The token endpoint's refusals are a different error from the API's. */
   tokenEndpoint?: boolean;
   /**
-   * Whose rate-limit budget the call counts against: `page` for a page-token
-   * call (the page's Business Use Case budget), `app` otherwise (docs/provider-interface.md#usage-headers).
+   * Whose rate-limit budget the call counts against: the Page whose token it carries (its Business Use Case
+   * budget), named by the caller, never guessed from the path; `app` otherwise (docs/provider-interface.md#usage-headers).
    */
-  budget?: 'app' | 'page';
+  budget?: Budget;
 }
+
+/** A call's budget: the app's (user tokens), or one Page's (that Page's token), whatever ids its path holds. */
+export type Budget = 'app' | { page: string };
 
 /** Largest answer read from the provider (after decompression). */
 const MAX_ANSWER_BYTES = 2 * 1024 * 1024;
@@ -175,7 +176,7 @@ export class GraphTransport {
     remainingMs: number | undefined,
     seen: Seen,
   ): Promise<T> {
-    const pageId = req.tokenEndpoint || req.budget !== 'page' ? undefined : (req.pageId ?? pageOfPath(req.path));
+    const pageId = req.tokenEndpoint || req.budget === undefined || req.budget === 'app' ? undefined : req.budget.page;
     if (!req.tokenEndpoint) await this.throttle(req.path, pageId);
     const started = process.hrtime.bigint();
     const timeoutMs =
@@ -184,7 +185,7 @@ export class GraphTransport {
     seen.status = res.status;
     seen.fbtraceId = headerString(res.headers['x-fb-trace-id']);
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    this.usage.record(res.headers, req.tokenEndpoint ? undefined : (req.pageId ?? pageOfPath(req.path)));
+    this.usage.record(res.headers, pageId);
     this.options.onResponse?.({
       path: req.path,
       status: res.status,
@@ -225,7 +226,7 @@ export class GraphTransport {
     if (part === null) throw new ProviderUnavailableError('timeout', `The provider did not complete ${req.path}.`);
     const body = part.body.length > 0 ? parseJson(part.body) : undefined;
     const graphError = hasErrorKey(body) ? graphErrorSchema.safeParse(body) : undefined;
-    const pageId = req.budget !== 'page' ? undefined : (req.pageId ?? pageOfPath(req.path));
+    const pageId = req.budget === undefined || req.budget === 'app' ? undefined : req.budget.page;
     return this.checked(req, part.code, body, graphError, pageId, schema);
   }
 

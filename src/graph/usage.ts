@@ -149,8 +149,3 @@ function num(value: unknown): number {
 function percentOf(usage: Record<string, unknown>): number {
   return Math.max(num(usage.call_count), num(usage.total_time), num(usage.total_cputime));
 }
-
-/** The page a Graph path is about: `/123`, `/v23.0/123/feed` → `123`. */
-export function pageOfPath(path: string): string | undefined {
-  return /^\/(?:v\d+\.\d+\/)?(\d{1,32})(?:\/|$)/.exec(path)?.[1];
-}

@@ -79,3 +79,6 @@ export function languageRoutes(locales: Locales, secure: boolean): Router {
   });
   return router;
 }
+
+/** The footer's menu returning to `here`: what a page that names no path of its own shows (src/http/errors.ts). */
+export { menu as languageMenu };

@@ -64,7 +64,10 @@ export async function loadPostViewers(
 ): Promise<InsightsLoad<ViewersOutcome>> {
   const read = async (gate: ReadGate): Promise<InsightsAnswer> => {
     try {
-      return { ...(await ctx.graph.postInsights(token, postId, POST_VIEWERS_METRIC, gate)), refused: [] };
+      return {
+        ...(await ctx.graph.postInsights(token, access.pageId, postId, POST_VIEWERS_METRIC, gate)),
+        refused: [],
+      };
     } catch (err) {
       if (isRefusedMetric(err)) return { data: [], refused: [POST_VIEWERS_METRIC] };
       throw err;
@@ -92,7 +95,7 @@ async function loadInsights(
   const tasks = await roleOf(ctx, access, changes);
   if (tasks && !tasks.includes(ANALYZE_TASK)) return { outcome: { blocked: 'no_analyze' }, changes };
   const known = withChanges(access, changes);
-  const load = () => read(gateOf(ctx, access.sessionId));
+  const load = () => read(gateOf(ctx, access));
   try {
     const answer = await forPage(ctx, known, throughCache(ctx, known, what, load, changes));
     const empty = answer.data.every((s) => s.values.length === 0) && answer.refused.length === 0;

@@ -1,6 +1,10 @@
 import type { Request, RequestHandler } from 'express';
+import { MemoryStore, type Options } from 'express-rate-limit';
+import { LRUCache } from 'lru-cache';
 import { AppError } from '../errors';
+import { sendRefusal } from '../http/errors';
 import { perMinuteLimit } from '../http/rate-limit';
+import type { UserAccess } from '../session/access';
 
 /**
  * Fairness between sessions: one person's burst of uncached requests must not
@@ -105,18 +109,75 @@ export class ReadShares {
 }
 
 /**
- * Requests per minute per session on routes the cache does not serve. Keyed by the session the cookie names,
- * resolved as express-session resolves it (however the cookie is spelled), not the address: people behind one
- * NAT are not limited together, and a session is what holds the tokens. It runs before the session is read, so
- * it counts every such request that names a session; a request that names none is not connected and goes
- * nowhere upstream.
+ * Requests per minute per session that read upstream without being served from the shared cache, on every
+ * route (docs/architecture.md#fairness-between-sessions). Keyed by the session the cookie names, resolved as
+ * express-session resolves it (however the cookie is spelled), not the address: people behind one NAT are not
+ * limited together, and a session is what holds the tokens. Counted where the answer is known:
+ *
+ * - `middleware`: before the session is read, for routes that always read upstream (older posts, a later page
+ *   of comments, replies, the picker). A refusal there costs no session read, token opening or cache lookup,
+ *   so the refusals of a burst cost others next to nothing. A request that names no session is not connected
+ *   and goes nowhere upstream: not counted.
+ * - `count`: at a request's first read that misses the shared cache (the page, a post, insights), through the
+ *   read gate (./load.ts `gateOf`); a request counts once however many reads it makes, and never twice.
  */
-export function sessionRateLimit(perMinute: number, sessionOf: (req: Request) => string | undefined): RequestHandler {
-  return perMinuteLimit({
-    limit: perMinute,
-    skip: (req) => sessionOf(req) === undefined,
-    key: (req) => `session:${sessionOf(req) ?? ''}`,
-    refuse: (_req, _res, next, seconds) =>
-      next(new TooManyRequestsError(seconds, 'Too many requests from this session.')),
-  });
+export class SessionRateLimit {
+  private readonly counts = new MemoryStore();
+  /** Requests already counted (by request number), each with its count's outcome. */
+  private readonly counted = new LRUCache<number, Promise<void>>({ max: 10_000, ttl: 60_000 });
+
+  constructor(private readonly perMinute: number) {
+    // Initialised here, not by express-rate-limit: `count` uses it whether or not an app mounted the middleware.
+    this.counts.init({ windowMs: 60_000 } as Options);
+  }
+
+  middleware(sessionOf: (req: Request) => string | undefined, requestOf: (req: Request) => number): RequestHandler {
+    // The cookie is unsigned once per request (an HMAC), not once for `skip` and again for `key`.
+    const sessions = new WeakMap<Request, string | undefined>();
+    const session = (req: Request) => {
+      if (!sessions.has(req)) sessions.set(req, sessionOf(req));
+      return sessions.get(req);
+    };
+    const limit = perMinuteLimit({
+      limit: this.perMinute,
+      // A view of the one store per mounting: express-rate-limit refuses one store shared by two of its limiters.
+      store: {
+        localKeys: true,
+        increment: (key) => this.counts.increment(key),
+        decrement: (key) => this.counts.decrement(key),
+        resetKey: (key) => this.counts.resetKey(key),
+      },
+      skip: (req) => session(req) === undefined,
+      key: (req) => keyOf(session(req) ?? ''),
+      refuse: (_req, res, next, seconds) => sendRefusal(res, seconds, next),
+    });
+    return (req, res, next) =>
+      limit(req, res, (err?: unknown) => {
+        // Counted here (express-rate-limit notes a counted request): its upstream reads do not count again.
+        if (err === undefined && (req as Request & { rateLimit?: unknown }).rateLimit !== undefined)
+          this.counted.set(requestOf(req), Promise.resolve());
+        next(err);
+      });
+  }
+
+  /** Counts `access`'s request once; rejects with a 429 when the session's minute is spent. */
+  count(access: Pick<UserAccess, 'sessionId' | 'request'>): Promise<void> {
+    let counting = this.counted.get(access.request);
+    if (counting === undefined) {
+      counting = this.increment(access.sessionId);
+      this.counted.set(access.request, counting);
+    }
+    return counting;
+  }
+
+  private async increment(sessionId: string): Promise<void> {
+    const { totalHits, resetTime } = await this.counts.increment(keyOf(sessionId));
+    if (totalHits <= this.perMinute) return;
+    const seconds = resetTime ? (resetTime.getTime() - Date.now()) / 1000 : 60;
+    throw new TooManyRequestsError(seconds, REFUSAL);
+  }
 }
+
+const REFUSAL = 'Too many requests from this session.';
+
+const keyOf = (sessionId: string) => `session:${sessionId}`;

@@ -1,10 +1,11 @@
 import type { AppContext } from '../context';
-import { NotFoundError } from '../errors';
+import { AppError, NotFoundError } from '../errors';
 import type { CommentsPage, PostDetails } from '../graph/schemas';
 import { COMMENTS_SCOPE } from '../graph/provider';
 import type { PageAccess, PageChanges } from '../session/access';
 import { dropOnRefusal, gateOf, isPermissionError, readShared, withChanges, type SharedRead } from './load';
-import type { GraphApiError } from '../graph/errors';
+import { GraphApiError } from '../graph/errors';
+import { withinDeadline } from './deadline';
 
 /**
  * How a post page is loaded (docs/architecture.md#post-page): the post and the first page of its comments, through
@@ -19,9 +20,14 @@ export interface PostQuery {
   replies?: string | undefined;
 }
 
-/** Comments as the post page shows them: read, not read for want of the permission, or not asked for. */
+/**
+ * Comments as the post page shows them: read (with the replies opened, or `repliesMissing` when they failed or
+ * were late), not read for want of the permission, not asked for, or `missing`: failed or late (an extra).
+ */
 export type CommentsRead =
-  { page: CommentsPage; replies?: { commentId: string; page: CommentsPage } } | { refusal: GraphApiError | undefined };
+  | { page: CommentsPage; replies?: { commentId: string; page: CommentsPage }; repliesMissing?: true }
+  | { refusal: GraphApiError | undefined }
+  | { missing: true };
 
 export interface PostShown {
   post: PostDetails;
@@ -45,16 +51,19 @@ export async function loadPost(
   postId: string,
   query: PostQuery,
 ): Promise<PostLoad> {
-  const gate = gateOf(ctx, access.sessionId);
+  const gate = gateOf(ctx, access);
   const postRead: SharedRead<PostDetails> = {
     part: 'post',
     variant: postId,
-    load: () => ctx.graph.post(token, postId, gate),
+    load: () => ctx.graph.post(token, access.pageId, postId, gate),
   };
+  // Comments and replies are extras: each within its own deadline, so that a late or failing one leaves the post.
+  const deadlineMs = ctx.config.postExtrasDeadlineMs;
   const firstComments: SharedRead<CommentsPage> = {
     part: 'comments',
     variant: postId,
-    load: () => ctx.graph.comments(token, postId, {}, gate),
+    load: () => ctx.graph.comments(token, access.pageId, postId, {}, gate),
+    deadlineMs,
   };
   const mayRead = access.scopes === undefined || access.scopes.includes(COMMENTS_SCOPE);
   // The first page of comments is cached with the post; a later page, or replies, are read for this view only.
@@ -65,10 +74,14 @@ export async function loadPost(
       ? readShared(ctx, access, [postRead, firstComments] as const)
       : readShared(ctx, access, [postRead] as const),
     mayRead && query.after !== undefined
-      ? settle(ctx.graph.comments(token, postId, { after: query.after }, gate))
+      ? settle(
+          withinDeadline(ctx.graph.comments(token, access.pageId, postId, { after: query.after }, gate), deadlineMs),
+        )
       : undefined,
     mayRead && query.replies !== undefined
-      ? settle(ctx.graph.comments(token, query.replies, { replies: true }, gate))
+      ? settle(
+          withinDeadline(ctx.graph.comments(token, access.pageId, query.replies, { replies: true }, gate), deadlineMs),
+        )
       : undefined,
   ]);
   const { answers, changes } = shared;
@@ -85,10 +98,16 @@ export async function loadPost(
   // The provider's post ids name their Page (the route checked the prefix); an answer for another id is not this
   // post. `from` is not checked: a visitor's post on the Page's timeline has the Page's id and the visitor as `from`.
   if (post.id !== postId) return { outcome: { error: new NotFoundError({ key: 'error.post.notThisPage' }) }, changes };
-  const other = failures.find((err) => !isPermissionError(err));
-  if (other !== undefined) return { outcome: { error: other }, changes };
+  // A token the provider no longer takes is the page's error wherever it showed; any other failure of an extra
+  // leaves it out (docs/architecture.md#post-page).
+  // So is the provider refusing the cursor or comment id a link brought (an old or edited link: the route's 400).
+  const linkRefused = [later, replies].find((r) => r?.status === 'rejected' && isInvalidParameter(r.reason));
+  const refusedToken = failures.find((err) => err instanceof AppError && err.code === 'graph_token');
+  const fatal = refusedToken ?? (linkRefused?.status === 'rejected' ? (linkRefused.reason as unknown) : undefined);
+  if (fatal !== undefined) return { outcome: { error: fatal }, changes };
   if (!mayRead) return { outcome: { post, comments: { refusal: undefined } }, changes };
-  // Any failure left is a refused permission (the others returned above): the comments' own, or none known.
+  if (commentsResult?.status === 'rejected' && !isPermissionError(commentsResult.reason))
+    return { outcome: { post, comments: { missing: true } }, changes };
   if (commentsResult?.status !== 'fulfilled') {
     const refusal = commentsResult?.status === 'rejected' ? (commentsResult.reason as GraphApiError) : undefined;
     return { outcome: { post, comments: { refusal } }, changes };
@@ -96,9 +115,15 @@ export async function loadPost(
   const comments: CommentsRead = { page: commentsResult.value };
   if (replies?.status === 'fulfilled' && query.replies !== undefined)
     comments.replies = { commentId: query.replies, page: replies.value };
+  else if (replies?.status === 'rejected' && !isPermissionError(replies.reason)) comments.repliesMissing = true;
   return { outcome: { post, comments }, changes };
 }
 
 function settle<T>(read: Promise<T>): Promise<PromiseSettledResult<T>> {
   return Promise.allSettled([read]).then(([result]) => result);
+}
+
+/** The provider's "invalid parameter" (100): what it answers for a cursor or comment id it does not know. */
+function isInvalidParameter(err: unknown): boolean {
+  return err instanceof GraphApiError && err.graph.code === 100;
 }

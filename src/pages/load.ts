@@ -9,7 +9,8 @@ import {
   type PageSummary,
 } from '../graph/schemas';
 import type { CachedPart } from '../cache/page-cache';
-import type { PageAccess, PageChanges } from '../session/access';
+import type { PageAccess, PageChanges, UserAccess } from '../session/access';
+import { withinDeadline } from './deadline';
 import { withPortfolioPages } from './portfolios';
 import { pageName } from './view-model';
 
@@ -51,7 +52,7 @@ export interface PageLoad {
  */
 export async function readPage(ctx: AppContext, access: PageAccess, token: string): Promise<PageRead> {
   const { pageId } = access;
-  const gate = gateOf(ctx, access.sessionId);
+  const gate = gateOf(ctx, access);
   const { answers, changes } = await readShared(ctx, access, [
     { part: 'details', variant: DETAILS_FIELDS, load: () => ctx.graph.pageDetails(token, pageId, gate) },
     { part: 'feed', variant: 'first', load: () => ctx.graph.feed(token, pageId, {}, gate) },
@@ -64,6 +65,8 @@ export interface SharedRead<T> {
   part: CachedPart;
   variant: string;
   load: () => Promise<T>;
+  /** An extra of the view: past this many ms it settles as a LateError (./deadline.ts) and the others go on. */
+  deadlineMs?: number;
 }
 
 type Answers<T extends readonly unknown[]> = { -readonly [K in keyof T]: PromiseSettledResult<T[K]> };
@@ -80,8 +83,10 @@ export async function readShared<T extends readonly unknown[]>(
   reads: { readonly [K in keyof T]: SharedRead<T[K]> },
 ): Promise<{ answers: Answers<T>; changes: PageChanges }> {
   const cache = ctx.pageCache;
+  const timed = (read: SharedRead<unknown>, answer: Promise<unknown>) =>
+    read.deadlineMs === undefined ? answer : withinDeadline(answer, read.deadlineMs);
   const all = (run: (read: SharedRead<unknown>) => Promise<unknown>) =>
-    Promise.allSettled((reads as readonly SharedRead<unknown>[]).map(run)) as Promise<Answers<T>>;
+    Promise.allSettled((reads as readonly SharedRead<unknown>[]).map((r) => timed(r, run(r)))) as Promise<Answers<T>>;
   if (!cache.enabled) return { answers: await all((r) => r.load()), changes: {} };
   const changes: PageChanges = {};
   const share = await shareKey(ctx, access, changes);
@@ -89,7 +94,8 @@ export async function readShared<T extends readonly unknown[]>(
   const { pageId } = access;
   const now = ctx.now();
   // Subscribed to webhooks: a change would have dropped the answer, so it may be served stale while it refreshes.
-  const options = { live: access.live };
+  // What this session stores counts against its share of the cache (docs/architecture.md#bounded-share).
+  const options = { live: access.live, session: access.sessionId };
   if (tokenProvedRecently(ctx, access)) {
     const answers = await all((r) => cache.get(pageId, r.part, `${r.variant} ${share}`, r.load, options));
     return { answers, changes };
@@ -110,7 +116,7 @@ export async function readDetails(
   access: PageAccess,
   token: string,
 ): Promise<{ details: PageDetails; changes: PageChanges }> {
-  const load = () => ctx.graph.pageDetails(token, access.pageId, gateOf(ctx, access.sessionId));
+  const load = () => ctx.graph.pageDetails(token, access.pageId, gateOf(ctx, access));
   const read = await readShared(ctx, access, [{ part: 'details', variant: DETAILS_FIELDS, load }] as const);
   const [details] = read.answers;
   if (details.status === 'rejected') throw details.reason;
@@ -160,7 +166,7 @@ export async function loadPage(ctx: AppContext, access: PageAccess, token: strin
 async function knownName(ctx: AppContext, access: PageAccess): Promise<string> {
   if (access.name) return access.name;
   if (!access.userToken) return '';
-  const list = await listPages(ctx, access.sessionId, access.userToken, access.scopes).catch(() => undefined);
+  const list = await listPages(ctx, access, access.userToken, access.scopes).catch(() => undefined);
   return list?.pages.find((p) => p.id === access.pageId)?.name ?? '';
 }
 
@@ -229,9 +235,15 @@ export function isPermissionError(err: unknown): err is GraphApiError {
   return err instanceof GraphApiError && err.kind === 'permission';
 }
 
-/** Admits this session's provider reads within its share of concurrent reads (./limits). */
-export function gateOf(ctx: AppContext, sessionId: string): ReadGate {
-  return (read) => ctx.readShares.run(sessionId, read);
+/**
+ * Admits one of this request's reads upstream: counted against the session's requests a minute (once per
+ * request), then within its share of concurrent reads (./limits). Only reads that miss the shared cache pass here.
+ */
+export function gateOf(ctx: AppContext, access: Pick<UserAccess, 'sessionId' | 'request'>): ReadGate {
+  return async (read) => {
+    await ctx.sessionRateLimit.count(access);
+    return ctx.readShares.run(access.sessionId, read);
+  };
 }
 
 /**
@@ -240,11 +252,11 @@ export function gateOf(ctx: AppContext, sessionId: string): ReadGate {
  */
 export function listPages(
   ctx: AppContext,
-  sessionId: string,
+  who: Pick<UserAccess, 'sessionId' | 'request'>,
   userToken: string,
   scopes: readonly string[] | undefined,
 ): Promise<PageList> {
-  const gate = gateOf(ctx, sessionId);
+  const gate = gateOf(ctx, who);
   return ctx.accounts.get(userToken, async () =>
     withPortfolioPages(ctx, await ctx.graph.listPages(userToken, gate), userToken, scopes, gate),
   );
@@ -304,7 +316,7 @@ export async function roleOf(
     access.tokenConfirmedAt !== undefined && ctx.now() - access.tokenConfirmedAt >= ctx.config.pageCacheTtlSec * 1000;
   if (access.tasks && (!stale || !access.userToken)) return access.tasks;
   if (!access.userToken) return undefined;
-  const list = await listPages(ctx, access.sessionId, access.userToken, access.scopes).catch(() => undefined);
+  const list = await listPages(ctx, access, access.userToken, access.scopes).catch(() => undefined);
   const listed = list?.pages.find((p) => p.id === access.pageId)?.tasks;
   if (!listed) return undefined;
   const tasks = [...listed].sort();

@@ -57,6 +57,8 @@ export interface CommentsView {
   more?: string;
   /** Shown after the first page: the way back to the newest. */
   newest?: string;
+  /** Failed or late: not shown, and the page's one line on what is missing says so. */
+  missing?: true;
 }
 
 export interface PostPageView {
@@ -180,6 +182,10 @@ function commentsView(
   if (total !== undefined) view.count = locale.t('count.comments', { count: total });
   if ('refusal' in read) {
     if (total) view.blocked = blocked(self, locale);
+    return view;
+  }
+  if ('missing' in read) {
+    view.missing = true;
     return view;
   }
   const open = read.replies;

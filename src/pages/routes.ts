@@ -7,6 +7,7 @@ import { cursorSchema, MAX_CURSOR, type PageList } from '../graph/schemas';
 import { pageIdParam, postIdParam, singleParam } from '../http/params';
 import type { PageAccess, UserAccess } from '../session/access';
 import { requireCsrf } from '../session/csrf';
+import { requestNumber } from '../session/connection';
 import { sessionIdOf } from '../session/middleware';
 import { save } from '../session/persist';
 import { connectChosenPage } from './connect';
@@ -15,7 +16,7 @@ import { makePost, showFeed, showInsights, showPage, showPost } from './fragment
 import { imageFilter } from './images';
 import { loadPageInsights, loadPostViewers } from './insights-load';
 import { blockedView, toInsightsView } from './insights-view';
-import { sessionRateLimit } from './limits';
+import { SessionRateLimit } from './limits';
 import {
   bothOrDrop,
   forPage,
@@ -28,26 +29,34 @@ import {
   type PageShown,
 } from './load';
 import { providerWeb, toFeedView, toPageView, type ViewOptions } from './view-model';
-import { loadPost } from './load-post';
+import { loadPost, type CommentsRead } from './load-post';
+import { withinDeadline } from './deadline';
+import { ownPath } from '../http/return-to';
 import { toPostPageView } from './post-page-view';
 import { commentIdSchema } from '../graph/schemas';
 import type { Locale, Say } from '../i18n/locale';
 import { permissionWords } from '../words';
 
 /**
- * The routes the cache does not serve (the picker, older posts, connecting a page), limited per
- * session. Mounted before the session middleware, so that a session over its
- * limit is refused before its session is read: the refusals of a burst cost
- * next to nothing and do not delay other people's views. Connecting counts in a bucket of its own, with the
- * same figure: a person who connects a few pages keeps their reads of posts.
+ * The routes that always read upstream, limited per session (the picker, older posts, a later page of a post's
+ * comments or a comment's replies, connecting a page). Mounted before the session middleware, so that a
+ * session over its limit is refused before its session is read: the refusals of a burst cost next to nothing
+ * and do not delay other people's views. Reads the cache may serve (the page, a post, insights) count at their
+ * first read upstream instead (./limits.ts). Connecting counts in a bucket of its own, with the same figure: a
+ * person who connects a few pages keeps their reads of posts.
  */
 export function pageRateLimits(ctx: AppContext): Router {
   const router = Router();
   const sessionOf = (req: Request) => sessionIdOf(req.headers.cookie, ctx.config);
-  const limit = sessionRateLimit(ctx.config.sessionRateLimit, sessionOf);
+  const limit = ctx.sessionRateLimit.middleware(sessionOf, requestNumber);
   router.get('/', limit);
   router.get('/:pageId/feed', limit);
-  router.post('/:pageId/connect', sessionRateLimit(ctx.config.sessionRateLimit, sessionOf));
+  router.get('/:pageId/posts/:postId', (req, res, next) => {
+    if (req.query.after === undefined && req.query.replies === undefined) next();
+    else limit(req, res, next);
+  });
+  const connecting = new SessionRateLimit(ctx.config.sessionRateLimit);
+  router.post('/:pageId/connect', connecting.middleware(sessionOf, requestNumber));
   return router;
 }
 
@@ -83,7 +92,7 @@ async function picker(ctx: AppContext, req: Request, res: Response, images: Show
   }
   const query = singleParam(req.query, 'q', MAX_QUERY) ?? '';
   // Declining the permission to list Pages is not "you manage no Pages": the picker says which it is.
-  const list = await listPages(ctx, user.sessionId, user.userToken, user.scopes).catch((err: unknown) => {
+  const list = await listPages(ctx, user, user.userToken, user.scopes).catch((err: unknown) => {
     if (isPermissionError(err)) return undefined;
     throw err;
   });
@@ -167,9 +176,12 @@ async function post(ctx: AppContext, req: Request, res: Response, links: Shown, 
   const token = pageTokenOrRedirect(ctx, req, res, access);
   if (!token) return;
   // The post's viewers are the insights' read, beside the post's: their own cache entry, nothing when not granted.
+  // An extra, as the comments are: within its own deadline, and left out when late or failing.
   const [{ outcome, changes }, viewers] = await Promise.all([
     loadPost(ctx, access, token, postId, { after, replies }),
-    loadPostViewers(ctx, access, token, postId),
+    withinDeadline(loadPostViewers(ctx, access, token, postId), ctx.config.postExtrasDeadlineMs).catch(
+      (error: unknown) => ({ outcome: { error }, changes: {} }),
+    ),
   ]);
   ctx.connections.applyPageChanges(req, pageId, { ...viewers.changes, ...changes });
   if ('error' in outcome) {
@@ -181,7 +193,7 @@ async function post(ctx: AppContext, req: Request, res: Response, links: Shown, 
   const locale = res.locals.locale as Locale;
   const toView = () => toPostPageView(post, comments, { ...links, media, pageId, after, locale });
   // The plain view is the same for every session served these answers: made once (./fragments).
-  const plain = after === undefined && replies === undefined;
+  const plain = after === undefined && replies === undefined && !('missing' in comments);
   const first = 'page' in comments ? comments.page : undefined;
   const shown = plain ? showPost(req.app, locale, post, first, toView) : makePost(req.app, locale, toView);
   const name = access.name || locale.t('page.fallbackName', { id: pageId });
@@ -192,9 +204,29 @@ async function post(ctx: AppContext, req: Request, res: Response, links: Shown, 
     postId,
     body: shown.body,
     viewers: 'viewers' in viewers.outcome ? locale.t('post.viewers', { count: viewers.outcome.viewers }) : undefined,
+    missing: missingExtras(locale, req, 'error' in viewers.outcome, comments),
     live: access.live,
     liveSince: ctx.now(),
   });
+}
+
+/**
+ * The post page's one line on the extras that failed or were late (docs/architecture.md#post-page), with this
+ * same page again as the way to retry them; undefined when nothing is missing.
+ */
+function missingExtras(
+  locale: Locale,
+  req: Request,
+  viewersMissing: boolean,
+  comments: CommentsRead,
+): { text: string; retry: string } | undefined {
+  const what = [
+    ...(viewersMissing ? [locale.t('post.missing.viewers')] : []),
+    ...('missing' in comments ? [locale.t('post.missing.comments')] : []),
+    ...('repliesMissing' in comments ? [locale.t('post.missing.replies')] : []),
+  ];
+  if (what.length === 0) return undefined;
+  return { text: locale.t('post.missing', { what: locale.list(what, 'and') }), retry: ownPath(req.originalUrl) ?? '/' };
 }
 
 const COMMENTS_LINK: Say = { key: 'error.comments.badLink' };
@@ -316,9 +348,7 @@ async function olderPosts(ctx: AppContext, req: Request, res: Response, shown: S
   if (!token) return;
   // The header card as on the page view, read alongside the feed: one round trip of latency.
   const [feed, read] = await Promise.all([
-    forPage(ctx, access, ctx.graph.feed(token, pageId, { after, before }, gateOf(ctx, access.sessionId))).catch(
-      staleCursor,
-    ),
+    forPage(ctx, access, ctx.graph.feed(token, pageId, { after, before }, gateOf(ctx, access))).catch(staleCursor),
     forPage(ctx, access, readDetails(ctx, access, token)).catch((err: unknown) => {
       // Details refused (a declined permission) still leave the posts worth showing, under the name alone.
       if (isPermissionError(err)) return { details: { id: pageId }, changes: {} };

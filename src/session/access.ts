@@ -7,6 +7,11 @@
 export interface UserAccess {
   /** The session's id: each session's share of provider reads is counted by it (src/pages/limits.ts). */
   readonly sessionId: string;
+  /**
+   * This request's number in the process: its upstream reads count once against the session's per-minute
+   * limit however many they are (src/pages/limits.ts `SessionRateLimit`).
+   */
+  readonly request: number;
   /** The user token, opened; undefined when not connected. */
   readonly userToken: string | undefined;
   /** The permissions granted at login, when the provider listed them. */

@@ -73,6 +73,7 @@ export class Connections {
     const userToken = connection ? this.openOrDrop(req, connection.userToken) : undefined;
     return {
       sessionId: req.sessionID,
+      request: requestNumber(req),
       userToken,
       scopes: userToken === undefined ? undefined : connection?.scopes,
       pages: userToken === undefined ? [] : this.connectedPages(req),
@@ -143,4 +144,14 @@ function bindingOf(req: Request): string {
 
 function bindingOfId(sid: string): string {
   return `session:${sid}`;
+}
+
+const numbers = new WeakMap<Request, number>();
+let lastNumber = 0;
+
+/** A number of this request's own, the same however often asked: not the `X-Request-Id` a client may choose. */
+export function requestNumber(req: Request): number {
+  let number = numbers.get(req);
+  if (number === undefined) numbers.set(req, (number = ++lastNumber));
+  return number;
 }

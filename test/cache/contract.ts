@@ -2,8 +2,8 @@ import type { PageCacheStore } from '../../src/cache/page-cache';
 
 /** What the contract needs of one implementation. */
 export interface ContractSubject {
-  /** A new, empty cache with this TTL, reading time from `now`. */
-  make(options: { ttlSec: number; now: () => number }): PageCacheStore;
+  /** A new, empty cache with this TTL, reading time from `now`; `shareEntries`: what one Page or session may hold. */
+  make(options: { ttlSec: number; now: () => number; shareEntries?: number }): PageCacheStore;
   /** Resolves once what the cache set going has been written (the shared cache writes behind its answers). */
   written(): Promise<void>;
 }
@@ -208,6 +208,42 @@ export function pageCacheContract(name: string, subject: ContractSubject, run: j
         await subject.written();
         clock += TTL_MS * 2;
         expect(await c.get('1', 'feed', 'first', async () => 'new')).toBe('new');
+      });
+    });
+
+    describe('the bounded share (docs/architecture.md#bounded-share)', () => {
+      const SHARE = 3;
+      const shared = () => subject.make({ ttlSec: TTL_SEC, now, shareEntries: SHARE });
+      const store = async (c: PageCacheStore, page: string, variant: string, session: string) => {
+        await c.get(page, 'post', variant, async () => `${page}/${variant}`, { session });
+        await subject.written();
+      };
+      const isCached = async (c: PageCacheStore, page: string, variant: string) => {
+        let loaded = false;
+        await c.get(page, 'post', variant, async () => {
+          loaded = true;
+          return 'loaded again';
+        });
+        return !loaded;
+      };
+
+      it("when one session stores more than its share, then at most its share is kept and another session's entry stays", async () => {
+        const c = shared();
+        await store(c, 'other', 'warm', 'quiet');
+        for (let i = 0; i < SHARE + 2; i++) await store(c, `page-${i}`, 'p', 'noisy');
+        expect(await isCached(c, 'other', 'warm')).toBe(true);
+        const kept: boolean[] = [];
+        for (let i = 0; i < SHARE + 2; i++) kept.push(await isCached(c, `page-${i}`, 'p'));
+        expect(kept.filter(Boolean)).toHaveLength(SHARE);
+      });
+
+      it("when one Page's entries pass its share, then that Page's oldest go and another Page's stay", async () => {
+        const c = shared();
+        await store(c, 'other', 'warm', 'one');
+        for (let i = 0; i < SHARE + 2; i++) await store(c, 'busy', `post-${i}`, `session-${i}`);
+        expect(await isCached(c, 'other', 'warm')).toBe(true);
+        expect(await isCached(c, 'busy', 'post-0')).toBe(false);
+        expect(await isCached(c, 'busy', `post-${SHARE + 1}`)).toBe(true);
       });
     });
   });

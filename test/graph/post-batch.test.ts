@@ -37,7 +37,7 @@ describe('GraphClient.post', () => {
     ]);
     const client = stubGraphClient(provider.url, { appSecret: 'app-secret-for-proof' });
     try {
-      const read = await client.post('page-token-abcdef', POST);
+      const read = await client.post('page-token-abcdef', '1', POST);
       expect(read.reactionsByKind).toEqual({ like: 0, love: 1, care: 2, haha: 3, wow: 4, sad: 5, angry: 6 });
       expect(read.message).toBe('hi');
     } finally {
@@ -61,7 +61,7 @@ describe('GraphClient.post', () => {
     ]);
     const client = stubGraphClient(provider.url);
     try {
-      const read = await client.post('page-token-abcdef', POST);
+      const read = await client.post('page-token-abcdef', '1', POST);
       expect(read.reactionsByKind).toEqual({
         like: 5,
         love: null,
@@ -81,7 +81,7 @@ describe('GraphClient.post', () => {
     const { provider } = await batchProvider([expired, ...REACTION_KINDS.map(() => expired)]);
     const client = stubGraphClient(provider.url);
     try {
-      const err = (await client.post('page-token-abcdef', POST).catch((e: unknown) => e)) as GraphApiError;
+      const err = (await client.post('page-token-abcdef', '1', POST).catch((e: unknown) => e)) as GraphApiError;
       expect(err).toBeInstanceOf(GraphApiError);
       expect([err.graph.code, err.graph.subcode]).toEqual([190, 463]);
     } finally {
@@ -94,7 +94,9 @@ describe('GraphClient.post', () => {
     const { provider } = await batchProvider([{ code: 200, body: '{"id":"nope"}' }]);
     const client = stubGraphClient(provider.url);
     try {
-      const err = (await client.post('page-token-abcdef', POST).catch((e: unknown) => e)) as ProviderUnavailableError;
+      const err = (await client
+        .post('page-token-abcdef', '1', POST)
+        .catch((e: unknown) => e)) as ProviderUnavailableError;
       expect(err).toBeInstanceOf(ProviderUnavailableError);
       expect(err.reason).toBe('bad_response');
     } finally {

@@ -1,4 +1,4 @@
-import { pageOfPath, UsageGovernor } from '../../src/graph/usage';
+import { UsageGovernor } from '../../src/graph/usage';
 
 describe('UsageGovernor (provider rate-limit headers)', () => {
   let now = 1_000_000;
@@ -93,11 +93,5 @@ describe('UsageGovernor (provider rate-limit headers)', () => {
     g.record({ 'x-app-usage': value, 'x-business-use-case-usage': value, 'x-page-usage': value }, '1');
     expect(g.delayFor('1')).toBe(0);
     expect(g.blockedFor('1')).toBeUndefined();
-  });
-
-  it('when a path names a page, then its id is found with or without a version', () => {
-    expect(pageOfPath('/123')).toBe('123');
-    expect(pageOfPath('/v23.0/123/feed')).toBe('123');
-    expect(pageOfPath('/me/accounts')).toBeUndefined();
   });
 });

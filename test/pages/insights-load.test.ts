@@ -4,7 +4,7 @@ import { PageCache } from '../../src/cache/memory-page-cache';
 import type { AppContext } from '../../src/context';
 import { PAGE_INSIGHT_METRICS, POST_VIEWERS_METRIC } from '../../src/graph/provider';
 import { insightsRange, loadPostViewers } from '../../src/pages/insights-load';
-import { ReadShares } from '../../src/pages/limits';
+import { ReadShares, SessionRateLimit } from '../../src/pages/limits';
 import type { PageAccess } from '../../src/session/access';
 import { useStack, type Stack } from '../support/stack';
 
@@ -20,6 +20,7 @@ function contextOf(stack: Stack): AppContext {
     pageCache: new PageCache({ ttlSec: 60 }),
     accounts: new AccountsCache(60),
     readShares: new ReadShares(4),
+    sessionRateLimit: new SessionRateLimit(1000),
     now: Date.now,
   } as unknown as AppContext;
 }
@@ -29,6 +30,7 @@ function accessFor(stack: Stack, pageId: string, over: Partial<PageAccess> = {})
   const pageToken = stack.emulator.controls.issueToken({ userId: ADA, pageId }).access_token;
   return {
     sessionId: 'sid-1',
+    request: 1,
     userToken,
     scopes: ['pages_read_engagement', 'pages_show_list', 'read_insights'],
     pages: [{ id: pageId, name: 'A page' }],

@@ -4,7 +4,7 @@ import type { AppContext } from '../../src/context';
 import { GraphApiError } from '../../src/graph/errors';
 import type { FeedResponse, PageDetails, PageList } from '../../src/graph/schemas';
 import { loadPage } from '../../src/pages/load';
-import { ReadShares } from '../../src/pages/limits';
+import { ReadShares, SessionRateLimit } from '../../src/pages/limits';
 import type { PageAccess } from '../../src/session/access';
 
 /**
@@ -31,6 +31,7 @@ function contextWith(graph: { details?: () => Promise<PageDetails>; feed?: () =>
     pageCache: new PageCache({ ttlSec: 60 }),
     accounts: new AccountsCache(60),
     readShares: new ReadShares(4),
+    sessionRateLimit: new SessionRateLimit(1000),
     now: () => NOW,
   } as unknown as AppContext;
   return { ctx, calls };
@@ -38,6 +39,7 @@ function contextWith(graph: { details?: () => Promise<PageDetails>; feed?: () =>
 
 const access = (over: Partial<PageAccess> = {}): PageAccess => ({
   sessionId: 'sid-1',
+  request: 1,
   userToken: 'EAA-user',
   scopes: ['pages_read_engagement', 'pages_show_list'],
   pages: [{ id: 'bakery', name: 'Bakery (old)' }],

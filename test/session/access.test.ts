@@ -24,6 +24,7 @@ describe('Connections.pageAccess', () => {
     connections.applyPageChanges(req, 'bakery', { tasks: ['CREATE_CONTENT'], tokenConfirmedAt: NOW - 5, live: true });
     expect(connections.pageAccess(req, 'bakery')).toEqual({
       sessionId: 'sid-1',
+      request: expect.any(Number),
       userToken: 'EAA-user',
       scopes: ['pages_show_list', 'pages_read_engagement'],
       pages: [{ id: 'bakery', name: 'Bakery' }],
