@@ -5,6 +5,7 @@ import { COMMENTS_SCOPE } from '../graph/provider';
 import type { PageAccess, PageChanges } from '../session/access';
 import { dropOnRefusal, gateOf, isPermissionError, readShared, withChanges, type SharedRead } from './load';
 import type { GraphApiError } from '../graph/errors';
+import { asksFor } from './offered';
 
 /**
  * How a post page is loaded (docs/architecture.md#post-page): the post and the first page of its comments, through
@@ -19,9 +20,14 @@ export interface PostQuery {
   replies?: string | undefined;
 }
 
-/** Comments as the post page shows them: read, not read for want of the permission, or not asked for. */
+/**
+ * Comments as the post page shows them: read; not read for want of the permission the person declined (or the
+ * provider refused); or not asked for, FB_SCOPES leaving the permission out.
+ */
 export type CommentsRead =
-  { page: CommentsPage; replies?: { commentId: string; page: CommentsPage } } | { refusal: GraphApiError | undefined };
+  | { page: CommentsPage; replies?: { commentId: string; page: CommentsPage } }
+  | { refusal: GraphApiError | undefined }
+  | { notAsked: true };
 
 export interface PostShown {
   post: PostDetails;
@@ -56,7 +62,8 @@ export async function loadPost(
     variant: postId,
     load: () => ctx.graph.comments(token, postId, {}, gate),
   };
-  const mayRead = access.scopes === undefined || access.scopes.includes(COMMENTS_SCOPE);
+  const asked = asksFor(ctx.config, COMMENTS_SCOPE);
+  const mayRead = asked && (access.scopes === undefined || access.scopes.includes(COMMENTS_SCOPE));
   // The first page of comments is cached with the post; a later page, or replies, are read for this view only.
   const cachedComments = mayRead && query.after === undefined;
   const reads = cachedComments ? [postRead, firstComments] : [postRead];
@@ -87,6 +94,7 @@ export async function loadPost(
   if (post.id !== postId) return { outcome: { error: new NotFoundError({ key: 'error.post.notThisPage' }) }, changes };
   const other = failures.find((err) => !isPermissionError(err));
   if (other !== undefined) return { outcome: { error: other }, changes };
+  if (!asked) return { outcome: { post, comments: { notAsked: true } }, changes };
   if (!mayRead) return { outcome: { post, comments: { refusal: undefined } }, changes };
   // Any failure left is a refused permission (the others returned above): the comments' own, or none known.
   if (commentsResult?.status !== 'fulfilled') {

@@ -51,6 +51,8 @@ export interface PageView {
   hours?: HoursRow[];
   emails: { address: string; href: string }[];
   website?: { text: string; href?: string };
+  /** The card links to the Page's insights (the app asks for read_insights). */
+  insights: boolean;
   /** One quiet line for every detail the page left empty ("No bio, attire or parking given."). */
   missing?: string;
 }
@@ -108,6 +110,8 @@ export interface ViewOptions {
   web?: (href: string) => string;
   /** Posts before this feed page (our own `offset` link parameter); undefined when not known. */
   offset?: number;
+  /** The Page card links to its insights: the app asks for read_insights (./offered.ts). Default: yes. */
+  insights?: boolean;
 }
 
 /** Posts per feed call (the `limit` the client asks for). */
@@ -479,6 +483,7 @@ export function toPageView(details: PageDetails, fallbackName: string, options: 
     hours: formatHours(details.hours, locale),
     emails: formatEmails(details.emails),
     website: formatWebsite(details.website),
+    insights: options.insights ?? true,
   };
   const category = details.category?.trim();
   if (category) view.category = category;
