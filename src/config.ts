@@ -492,7 +492,7 @@ export function operatorWarning(config: Pick<Config, 'demo' | 'operatorName' | '
     ...(config.operatorContact === undefined ? ['OPERATOR_CONTACT'] : []),
   ];
   if (missing.length === 0) return undefined;
-  return `${missing.join(' and ')} unset: the privacy page (/privacy) shows "not configured" where they belong; the provider's app review wants them filled in`;
+  return `${missing.join(' and ')} unset: the privacy page (/privacy) says they were not given; the provider's app review wants them filled in`;
 }
 
 /**

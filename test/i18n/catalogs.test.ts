@@ -148,6 +148,8 @@ describe('the message catalogs', () => {
             names: 'n',
             share: 0.12,
             n: 1,
+            pkce: 'on',
+            missing: 'both',
           },
           TAGS_USED,
         ).html;
