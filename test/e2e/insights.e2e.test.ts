@@ -44,7 +44,7 @@ test('when a manager opens the insights from the header card, then four charts, 
   await openInsights(BAKERY);
   expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(`Insights of ${nameOf(BAKERY)}`);
   const titles = await page.getByRole('heading', { level: 2 }).allTextContents();
-  expect(titles).toEqual(['Views', 'Viewers per day', 'Post engagements', 'New follows']);
+  expect(titles).toEqual(['Views', 'Viewers', 'Post engagements', 'New follows']);
   // Drawn on the server: an image each, named by its summary, with a visible line.
   const charts = page.getByRole('img');
   expect(await charts.count()).toBe(4);

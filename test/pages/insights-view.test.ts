@@ -57,7 +57,7 @@ describe('toInsightsView', () => {
     expect(view.charts.map((c) => c.title)).toEqual(['Views', 'New follows']);
     expect(view.charts[1]!.aside).toBeUndefined();
     expect(view.unavailable).toBe(
-      'Facebook no longer gives these figures, so they are missing here: Viewers per day and Followers. The others are below.',
+      'Facebook no longer gives these figures, so they are missing here: Viewers and Followers. The others are below.',
     );
   });
 });
