@@ -127,7 +127,9 @@ var PAGE_LANG =
 // Local time (docs/architecture.md#views): the server writes an exact UTC time into every <time datetime>;
 // here it becomes the reader's own time zone, in the page's language, relative when recent ("3 hours ago",
 // "yesterday"), with the exact local time on hover. A time marked data-exact sits in a sentence ("On …, ")
-// and stays exact. Without script the server's text stays.
+// and stays exact, as do the times only screen readers hear (hidden link text, the post page's <h1>), so they
+// name the zone people see; the tab's title, which repeats the <h1>'s time, follows it. Without script the
+// server's text stays everywhere, in UTC.
 (function () {
   if (!window.Intl || !Intl.DateTimeFormat || !document.querySelectorAll) return;
   var exact = new Intl.DateTimeFormat(PAGE_LANG, {
@@ -163,7 +165,10 @@ var PAGE_LANG =
       var date = new Date(times[i].getAttribute('datetime'));
       if (isNaN(date.getTime())) continue;
       // A date that matters as a date (a receipt's) is never made relative.
+      var before = times[i].textContent;
       times[i].textContent = times[i].hasAttribute('data-exact') ? exact.format(date) : wording(date, now);
+      if (times[i].hasAttribute('data-exact') && before && document.title.indexOf(before) !== -1)
+        document.title = document.title.replace(before, times[i].textContent);
       times[i].title = exact.format(date);
     }
   }

@@ -20,6 +20,7 @@ import { observeRequests } from './observe/requests';
 import type { Locale } from './i18n/locale';
 import { csrfToken } from './session/csrf';
 import { sessionCookieName, sessionMiddleware } from './session/middleware';
+import { sessionLapses } from './session/lapse';
 
 /** The project root, from src/ under ts-jest and from dist/ once built. */
 const ROOT = path.resolve(__dirname, '..');
@@ -74,6 +75,7 @@ export function createApp(ctx: AppContext): Express {
   // Before the session is read: a session over its limit costs no store read, token opening or rendering of a page.
   app.use('/pages', pageRateLimits(ctx));
   app.use(sessionMiddleware(config, sessions, { storeOptional: needsNoStore }));
+  app.use(sessionLapses(sessions, sessionCookieName(config), config.sessionIdleSec, ctx.now));
   app.use(express.urlencoded({ extended: false, limit: '8kb', parameterLimit: 20 }));
   app.use((req, res, next) => {
     // Locals every view may use; the CSRF token is made only when a form asks for it.

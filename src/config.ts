@@ -15,7 +15,14 @@ import {
   BUSINESS_SCOPE,
   INSIGHTS_SCOPE,
 } from './graph/provider';
-import { daysLeft, NEWEST_KNOWN_VERSION, VERSION_WARNING_DAYS, versionEnd } from './graph/versions';
+import {
+  daysLeft,
+  NEWEST_KNOWN_VERSION,
+  OLDEST_KNOWN_VERSION,
+  olderThanKnown,
+  VERSION_WARNING_DAYS,
+  versionEnd,
+} from './graph/versions';
 
 /** A configuration problem, reported as one line naming the variable. */
 export class ConfigError extends Error {
@@ -102,6 +109,11 @@ function keyList(problem: string) {
 
 /** An http(s) origin with no path, query or fragment; returned without a trailing slash. */
 const origin = checked((raw): string | Problem => {
+  // "localhost:7120" parses as the scheme "localhost:": show what was given, not that half of it.
+  if (/^([\w-]+(\.[\w-]+)*|\[[0-9a-f:.]+\])(:\d{1,5})?$/i.test(raw)) {
+    const example = /^(localhost|127\.|\[::1\])/.test(raw) ? `http://${raw}` : `https://${raw}`;
+    return new Problem(`must start with http:// or https://, such as ${example}, got "${raw}"`);
+  }
   let url: URL;
   try {
     url = new URL(raw);
@@ -452,13 +464,18 @@ export function loadConfig(env: Env = process.env, now: number = Date.now()): Co
     throw new ConfigError(String(issue?.path[0] ?? 'environment'), issue?.message ?? 'is not valid');
   }
   const version = result.data.FB_API_VERSION;
+  const newest = `set FB_API_VERSION=${NEWEST_KNOWN_VERSION}, the newest version Pagelight knows`;
+  // Older than the table's first row: it ended before the oldest one did, whatever its own day was.
+  if (olderThanKnown(version)) {
+    throw new ConfigError(
+      'FB_API_VERSION',
+      `${version} is older than ${OLDEST_KNOWN_VERSION}, the oldest version Pagelight knows, which stopped being available on ${versionEnd(OLDEST_KNOWN_VERSION)?.day}; ${newest}`,
+    );
+  }
   const end = versionEnd(version);
   // The provider would answer at another version than the one the app was written for, without saying so first.
   if (end !== undefined && now >= end.at) {
-    throw new ConfigError(
-      'FB_API_VERSION',
-      `${version} stopped being available on ${end.day}; set FB_API_VERSION=${NEWEST_KNOWN_VERSION}, the newest version Pagelight knows`,
-    );
+    throw new ConfigError('FB_API_VERSION', `${version} stopped being available on ${end.day}; ${newest}`);
   }
   return Object.freeze(derive(result.data));
 }
@@ -478,7 +495,7 @@ export function operatorWarning(config: Pick<Config, 'demo' | 'operatorName' | '
     ...(config.operatorContact === undefined ? ['OPERATOR_CONTACT'] : []),
   ];
   if (missing.length === 0) return undefined;
-  return `${missing.join(' and ')} unset: the privacy page (/privacy) shows "not configured" where they belong; the provider's app review wants them filled in`;
+  return `${missing.join(' and ')} unset: the privacy page (/privacy) says they were not given; the provider's app review wants them filled in`;
 }
 
 /**

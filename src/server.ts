@@ -8,7 +8,7 @@ import { createLimitedServer, serverLimits } from './http/limits';
 import { createLogger } from './log/logger';
 import { tracingFor } from './observe/tracing';
 import { redisFor } from './redis';
-import { listeningLine } from './http/listening';
+import { hostProblem, listenProblem, listeningLine } from './http/listening';
 import { shutdown, type Closer } from './shutdown';
 
 /**
@@ -17,6 +17,8 @@ import { shutdown, type Closer } from './shutdown';
  */
 async function main(): Promise<void> {
   let config = configOrExit();
+  const badHost = await hostProblem(config.host);
+  if (badHost !== undefined) exitOnConfig(`HOST: ${badHost}`);
   const logger = createLogger({
     level: config.logLevel,
     pretty: config.nodeEnv === 'development' && process.stdout.isTTY && canPretty(),
@@ -24,7 +26,11 @@ async function main(): Promise<void> {
 
   let emulator: DemoProvider['emulator'] | undefined;
   if (config.demo) {
-    const demo = await listenOrExit(() => startDemoProvider(config, logger), 'PROVIDER_PORT', config.providerPort);
+    const demo = await listenOrExit(
+      () => startDemoProvider(config, logger),
+      ['PROVIDER_PORT', config.providerPort],
+      ['HOST', '127.0.0.1'],
+    );
     config = demo.config;
     emulator = demo.emulator;
   }
@@ -43,8 +49,8 @@ async function main(): Promise<void> {
         config.port,
         config.host,
       ),
-    'PORT',
-    config.port,
+    ['PORT', config.port],
+    ['HOST', config.host],
   );
   const { port, address } = server.address() as AddressInfo;
   const store = ctx.sessions.kind;
@@ -56,8 +62,8 @@ async function main(): Promise<void> {
     metrics && config.metrics
       ? await listenOrExit(
           () => listenOn(createServer(metrics.handler), config.metrics!.port, config.metrics!.host),
-          'METRICS_PORT',
-          config.metrics.port,
+          ['METRICS_PORT', config.metrics.port],
+          ['METRICS_HOST', config.metrics.host],
         )
       : undefined;
   if (metricsServer)
@@ -112,10 +118,7 @@ function configOrExit(): Config {
   try {
     return loadConfig(process.env);
   } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`pagelight: configuration error: ${err.message}\n`);
-      process.exit(1);
-    }
+    if (err instanceof ConfigError) exitOnConfig(err.message);
     throw err;
   }
 }
@@ -144,19 +147,28 @@ function closeServer(server: Server): Promise<void> {
   });
 }
 
-async function listenOrExit<T>(start: () => Promise<T>, variable: string, port: number): Promise<T> {
+async function listenOrExit<T>(
+  start: () => Promise<T>,
+  [portVariable, port]: [string, number],
+  [hostVariable, host]: [string, string | undefined],
+): Promise<T> {
   try {
     return await start();
   } catch (err) {
-    const code = (err as { code?: string }).code;
-    if (code === 'EADDRINUSE' || code === 'EACCES') {
-      process.stderr.write(
-        `pagelight: configuration error: ${variable}: port ${port} is ${code === 'EADDRINUSE' ? 'already in use' : 'not allowed'}; set ${variable} to a free port\n`,
-      );
-      process.exit(1);
-    }
+    const problem = listenProblem(
+      (err as { code?: string }).code,
+      { variable: portVariable, value: port },
+      { variable: hostVariable, value: host },
+    );
+    if (problem !== undefined) exitOnConfig(problem);
     throw err;
   }
+}
+
+/** One line naming the variable at fault, and exit 1: the same words whether the schema or the system refused it. */
+function exitOnConfig(line: string): never {
+  process.stderr.write(`pagelight: configuration error: ${line}\n`);
+  process.exit(1);
 }
 
 function canPretty(): boolean {

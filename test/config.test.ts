@@ -135,6 +135,15 @@ describe('loadConfig', () => {
     expect(err.message).not.toContain('\n');
   });
 
+  it('when BASE_URL has no scheme, then the line shows the value given and the form it needs', () => {
+    expect(errorOf({ BASE_URL: 'localhost:7120' }).message).toBe(
+      'BASE_URL: must start with http:// or https://, such as http://localhost:7120, got "localhost:7120"',
+    );
+    expect(errorOf({ BASE_URL: 'example.com' }).message).toBe(
+      'BASE_URL: must start with http:// or https://, such as https://example.com, got "example.com"',
+    );
+  });
+
   it('PAGE_CACHE_STORE follows SESSION_STORE unless set (docs/architecture.md#shared-cache)', () => {
     expect(loadConfig({}).pageCacheStore).toBe('memory');
     expect(loadConfig({ SESSION_STORE: 'redis' }).pageCacheStore).toBe('redis');

@@ -44,6 +44,16 @@ export const NEWEST_KNOWN_VERSION: string = Object.keys(GRAPH_API_VERSIONS).redu
   rank(b) > rank(a) ? b : a,
 );
 
+/** The oldest version the table lists: anything older ended before it (docs/provider-interface.md#version-ends). */
+export const OLDEST_KNOWN_VERSION: string = Object.keys(GRAPH_API_VERSIONS).reduce((a, b) =>
+  rank(b) < rank(a) ? b : a,
+);
+
+/** Whether `version` is older than every version the table lists. */
+export function olderThanKnown(version: string): boolean {
+  return rank(version) < rank(OLDEST_KNOWN_VERSION);
+}
+
 /** When `version` stops being available, as far as the table knows: its last day's end, and the day's name. */
 export function versionEnd(version: string): { at: number; day: string } | undefined {
   const day = GRAPH_API_VERSIONS[version];

@@ -64,8 +64,20 @@ export const ERROR_PAGES: Readonly<Record<ErrorCode, PageCopy>> = {
   not_found: copy('error.not_found.title', 'error.not_found.text', ['home']),
   csrf: copy('error.csrf.title', 'own', ['retry', 'home']),
   not_connected: copy(
-    (_err, req, locale) => locale.t(timedOut(req) ? 'error.not_connected.timedOutTitle' : 'error.not_connected.title'),
-    (err, req, locale) => (timedOut(req) ? locale.t('error.not_connected.timedOut') : ownWords(err, locale)),
+    (_err, req, locale) =>
+      locale.t(
+        req.sessionLapse === 'lost'
+          ? 'error.not_connected.lostTitle'
+          : req.sessionLapse === 'idle'
+            ? 'error.not_connected.timedOutTitle'
+            : 'error.not_connected.title',
+      ),
+    (err, req, locale) =>
+      req.sessionLapse === 'lost'
+        ? locale.t('error.not_connected.lost')
+        : req.sessionLapse === 'idle'
+          ? locale.t('error.not_connected.timedOut')
+          : ownWords(err, locale),
     ['connect'],
   ),
   page_access: copy('error.page_access.title', 'error.page_access.text', ['ask_again', 'home']),
@@ -144,27 +156,12 @@ function retryAfter(err: AppError): number {
 }
 
 /**
- * The request came with a session cookie whose session is gone (idle expiry: the store let it lapse), so
- * express-session started a new one under another id. A session that is still there but no longer
- * connected (absolute lifetime, a token no key opens) is not a timeout.
+ * The request came with a session cookie whose session is gone, so express-session started a new one under
+ * another id (src/session/lapse.ts says why). A session that is still there but no longer connected (absolute
+ * lifetime, a token no key opens) is neither.
  */
 function timedOut(req: Request): boolean {
-  const name = req.app.get('session cookie') as string | undefined;
-  if (!name || !req.sessionID) return false;
-  const cookie = (req.headers.cookie ?? '')
-    .split(';')
-    .map((c) => c.trim())
-    .find((c) => c.startsWith(`${name}=`));
-  if (!cookie) return false;
-  let value: string;
-  try {
-    value = decodeURIComponent(cookie.slice(name.length + 1));
-  } catch {
-    return false;
-  }
-  // express-session's signed value: "s:<id>.<signature>".
-  const id = value.startsWith('s:') ? value.slice(2, value.lastIndexOf('.')) : undefined;
-  return id !== undefined && id.length > 0 && id !== req.sessionID;
+  return req.sessionLapse !== undefined;
 }
 
 /** Where "Try again" leads: the same page for a GET, the page a form came from for a POST. */

@@ -11,6 +11,7 @@ import {
 import type { InsightsAnswer } from '../graph/schemas';
 import type { PageAccess, PageChanges } from '../session/access';
 import { forPage, gateOf, isPermissionError, readShared, roleOf, withChanges } from './load';
+import { asksFor } from './offered';
 
 /**
  * How a Page's insights, and a post's viewers, are loaded: the page view's use-case shape (values in, changes
@@ -37,7 +38,8 @@ export function insightsRange(nowMs: number): { since: number; until: number } {
 }
 
 /** What the person sees instead of figures, when there are none to show. */
-export type InsightsBlocked = 'not_granted' | 'no_analyze' | 'no_data';
+/** `not_asked`: FB_SCOPES leaves out read_insights; `not_granted`: the app asks for it and the person declined. */
+export type InsightsBlocked = 'not_asked' | 'not_granted' | 'no_analyze' | 'no_data';
 
 export type InsightsOutcome = { answer: InsightsAnswer; blocked?: undefined } | { blocked: InsightsBlocked };
 
@@ -91,6 +93,7 @@ async function loadInsights(
   read: (gate: ReadGate) => Promise<InsightsAnswer>,
 ): Promise<InsightsLoad> {
   const changes: PageChanges = {};
+  if (!asksFor(ctx.config, INSIGHTS_SCOPE)) return { outcome: { blocked: 'not_asked' }, changes };
   if (access.scopes && !access.scopes.includes(INSIGHTS_SCOPE)) return { outcome: { blocked: 'not_granted' }, changes };
   const tasks = await roleOf(ctx, access, changes);
   if (tasks && !tasks.includes(ANALYZE_TASK)) return { outcome: { blocked: 'no_analyze' }, changes };

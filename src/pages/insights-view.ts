@@ -1,4 +1,4 @@
-import { PAGE_INSIGHT_METRICS, type PageInsightMetric } from '../graph/provider';
+import { INSIGHTS_SCOPE, PAGE_INSIGHT_METRICS, type PageInsightMetric } from '../graph/provider';
 import type { InsightsAnswer, InsightSeries } from '../graph/schemas';
 import type { MessageKey } from '../i18n/catalogs';
 import type { Locale } from '../i18n/locale';
@@ -47,6 +47,8 @@ export interface BlockedView {
   title: string;
   text: string;
   askAgain?: string;
+  /** For whoever runs the site, folded away: how to turn the feature on (FB_SCOPES leaves its permission out). */
+  operator?: string;
 }
 
 /** The charts, in the order shown; `page_follows` is the followers figure beside "New follows". */
@@ -181,6 +183,12 @@ function changeOf(
 /** The screen for a Page without figures to chart: what happened, and what the person can do. */
 export function blockedView(blocked: InsightsBlocked, pageId: string, locale: Locale): BlockedView {
   switch (blocked) {
+    case 'not_asked':
+      return {
+        title: locale.t('insights.notAsked.title'),
+        text: locale.t('insights.notAsked.text'),
+        operator: locale.t('operator.addScope', { permission: INSIGHTS_SCOPE }),
+      };
     case 'not_granted':
       return {
         title: locale.t('insights.notGranted.title'),

@@ -6,6 +6,7 @@ import type { PageAccess, PageChanges } from '../session/access';
 import { dropOnRefusal, gateOf, isPermissionError, readShared, withChanges, type SharedRead } from './load';
 import { GraphApiError } from '../graph/errors';
 import { withinDeadline } from './deadline';
+import { asksFor } from './offered';
 
 /**
  * How a post page is loaded (docs/architecture.md#post-page): the post and the first page of its comments, through
@@ -21,12 +22,15 @@ export interface PostQuery {
 }
 
 /**
+/**
  * Comments as the post page shows them: read (with the replies opened, or `repliesMissing` when they failed or
- * were late), not read for want of the permission, not asked for, or `missing`: failed or late (an extra).
+ * were late); not read for want of the permission the person declined (or the provider refused); not asked for,
+ * FB_SCOPES leaving the permission out; or `missing`: failed or late (an extra).
  */
 export type CommentsRead =
   | { page: CommentsPage; replies?: { commentId: string; page: CommentsPage }; repliesMissing?: true }
   | { refusal: GraphApiError | undefined }
+  | { notAsked: true }
   | { missing: true };
 
 export interface PostShown {
@@ -65,7 +69,8 @@ export async function loadPost(
     load: () => ctx.graph.comments(token, access.pageId, postId, {}, gate),
     deadlineMs,
   };
-  const mayRead = access.scopes === undefined || access.scopes.includes(COMMENTS_SCOPE);
+  const asked = asksFor(ctx.config, COMMENTS_SCOPE);
+  const mayRead = asked && (access.scopes === undefined || access.scopes.includes(COMMENTS_SCOPE));
   // The first page of comments is cached with the post; a later page, or replies, are read for this view only.
   const cachedComments = mayRead && query.after === undefined;
   const reads = cachedComments ? [postRead, firstComments] : [postRead];
@@ -105,6 +110,7 @@ export async function loadPost(
   const refusedToken = failures.find((err) => err instanceof AppError && err.code === 'graph_token');
   const fatal = refusedToken ?? (linkRefused?.status === 'rejected' ? (linkRefused.reason as unknown) : undefined);
   if (fatal !== undefined) return { outcome: { error: fatal }, changes };
+  if (!asked) return { outcome: { post, comments: { notAsked: true } }, changes };
   if (!mayRead) return { outcome: { post, comments: { refusal: undefined } }, changes };
   if (commentsResult?.status === 'rejected' && !isPermissionError(commentsResult.reason))
     return { outcome: { post, comments: { missing: true } }, changes };

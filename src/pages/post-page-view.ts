@@ -5,6 +5,7 @@ import type { Locale } from '../i18n/locale';
 import { permissionWords } from '../words';
 import type { CommentsRead } from './load-post';
 import { formatTime, linkify, toPostView, type ImageView, type PostView, type Segment } from './view-model';
+import { COMMENTS_SCOPE } from '../graph/provider';
 
 /**
  * The post page shaped for people (docs/architecture.md#post-page): the post as the feed shows it, and what only
@@ -50,8 +51,11 @@ export interface CommentView {
 export interface CommentsView {
   /** "12 comments", from the post's count (known even without the permission). */
   count?: string;
-  /** Why the comments are not shown, and the way to grant what they need. */
-  blocked?: { text: string; askAgain: string };
+  /**
+   * Why the comments are not shown, and the way to grant what they need: Ask again when the person declined,
+   * or, when FB_SCOPES leaves the permission out, how whoever runs the site turns it on.
+   */
+  blocked?: { text: string; askAgain?: string; operator?: string };
   list: CommentView[];
   /** Our link to the next page of comments (the provider's cursor; its own link carries the token). */
   more?: string;
@@ -180,6 +184,14 @@ function commentsView(
   const total = post.comments?.summary.total_count;
   const view: CommentsView = { list: [] };
   if (total !== undefined) view.count = locale.t('count.comments', { count: total });
+  if ('notAsked' in read) {
+    if (total)
+      view.blocked = {
+        text: locale.t('post.commentsNotAsked'),
+        operator: locale.t('operator.addScope', { permission: COMMENTS_SCOPE }),
+      };
+    return view;
+  }
   if ('refusal' in read) {
     if (total) view.blocked = blocked(self, locale);
     return view;

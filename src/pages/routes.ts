@@ -2,7 +2,7 @@ import { Router, type Application, type Request, type Response } from 'express';
 import type { AppContext } from '../context';
 import { BadRequestError, NotConnectedError } from '../errors';
 import { GraphApiError } from '../graph/errors';
-import { BUSINESS_SCOPE } from '../graph/provider';
+import { BUSINESS_SCOPE, INSIGHTS_SCOPE } from '../graph/provider';
 import { cursorSchema, MAX_CURSOR, type PageList } from '../graph/schemas';
 import { pageIdParam, postIdParam, singleParam } from '../http/params';
 import type { PageAccess, UserAccess } from '../session/access';
@@ -36,6 +36,7 @@ import { toPostPageView } from './post-page-view';
 import { commentIdSchema } from '../graph/schemas';
 import type { Locale, Say } from '../i18n/locale';
 import { permissionWords } from '../words';
+import { asksFor } from './offered';
 
 /**
  * The routes that always read upstream, limited per session (the picker, older posts, a later page of a post's
@@ -67,6 +68,8 @@ export function pageRoutes(ctx: AppContext): Router {
   const images = imageFilter(ctx.config.imageOrigins);
   // The provider's web links on the configured dialog origin: the emulator's www host in demo mode.
   const web = providerWeb(ctx.config.authUrl);
+  // Insights are offered only when the app asks for their permission (./offered.ts).
+  const offersInsights = asksFor(ctx.config, INSIGHTS_SCOPE);
   // Every :pageId is checked before anything goes upstream.
   router.param('pageId', (req, _res, next, value) => {
     req.params.pageId = pageIdParam(value);
@@ -74,12 +77,14 @@ export function pageRoutes(ctx: AppContext): Router {
   });
   router.get('/', (req, res) => picker(ctx, req, res, images));
   router.post('/:pageId/connect', requireCsrf, (req, res) => connect(ctx, req, res));
-  router.get('/:pageId', (req, res) => page(ctx, req, res, { images, web }));
-  router.get('/:pageId/feed', (req, res) => olderPosts(ctx, req, res, { images, web }));
-  router.get('/:pageId/feed/fresh', (req, res) => freshPosts(ctx, req, res, { images, web }));
+  router.get('/:pageId', (req, res) => page(ctx, req, res, { images, web, insights: offersInsights }));
+  router.get('/:pageId/feed', (req, res) => olderPosts(ctx, req, res, { images, web, insights: offersInsights }));
+  router.get('/:pageId/feed/fresh', (req, res) => freshPosts(ctx, req, res, { images, web, insights: offersInsights }));
   router.get('/:pageId/insights', (req, res) => insights(ctx, req, res));
   const media = imageFilter(ctx.config.mediaOrigins);
-  router.get('/:pageId/posts/:postId', (req, res) => post(ctx, req, res, { images, web }, media));
+  router.get('/:pageId/posts/:postId', (req, res) =>
+    post(ctx, req, res, { images, web, insights: offersInsights }, media),
+  );
   return router;
 }
 
@@ -151,7 +156,7 @@ async function connect(ctx: AppContext, req: Request, res: Response): Promise<vo
 }
 
 /** How every view of a page shows the provider's images and links. */
-type Shown = Required<Pick<ViewOptions, 'images' | 'web'>>;
+type Shown = Required<Pick<ViewOptions, 'images' | 'web' | 'insights'>>;
 
 /** A Page: what the session holds for it, the load, what the load taught the session, the view. */
 async function page(ctx: AppContext, req: Request, res: Response, shown: Shown): Promise<void> {

@@ -1,5 +1,5 @@
 import type { FeedResponse, PageDetails, PageLocation, Post } from '../graph/schemas';
-import { englishLocale } from '../i18n/catalogs';
+import { englishLocale, type MessageKey } from '../i18n/catalogs';
 import type { Locale } from '../i18n/locale';
 import { imageFilter } from './images';
 import { PROVIDER_WEB_ORIGIN } from '../graph/provider';
@@ -51,6 +51,8 @@ export interface PageView {
   hours?: HoursRow[];
   emails: { address: string; href: string }[];
   website?: { text: string; href?: string };
+  /** The card links to the Page's insights (the app asks for read_insights). */
+  insights: boolean;
   /** One quiet line for every detail the page left empty ("No bio, attire or parking given."). */
   missing?: string;
 }
@@ -108,6 +110,8 @@ export interface ViewOptions {
   web?: (href: string) => string;
   /** Posts before this feed page (our own `offset` link parameter); undefined when not known. */
   offset?: number;
+  /** The Page card links to its insights: the app asks for read_insights (./offered.ts). Default: yes. */
+  insights?: boolean;
 }
 
 /** Posts per feed call (the `limit` the client asks for). */
@@ -464,6 +468,18 @@ export function pageName(details: PageDetails, fallbackName: string, locale: Loc
   return details.name?.trim() || fallbackName || locale.t('page.fallbackName', { id: details.id });
 }
 
+/**
+ * The provider documents `attire` as one of Casual, Dressy or Unspecified (docs/provider-interface.md#page-fields):
+ * that closed set is said in the page's language; Unspecified is no answer; any other value is shown as given.
+ */
+const ATTIRE: Readonly<Record<string, MessageKey>> = { Casual: 'attire.casual', Dressy: 'attire.dressy' };
+
+function formatAttire(attire: string | undefined, locale: Locale): string | undefined {
+  const given = attire?.trim();
+  if (!given || given === 'Unspecified') return undefined;
+  return Object.hasOwn(ATTIRE, given) ? locale.t(ATTIRE[given]!) : given;
+}
+
 export function toPageView(details: PageDetails, fallbackName: string, options: ViewOptions = {}): PageView {
   const images = options.images ?? NO_IMAGES;
   const locale = options.locale ?? englishLocale();
@@ -473,12 +489,13 @@ export function toPageView(details: PageDetails, fallbackName: string, options: 
     name: pageName(details, fallbackName, locale),
     about: details.about?.trim() || undefined,
     bio: details.bio?.trim() ? details.bio.trim().split(/\r?\n/) : undefined,
-    attire: details.attire && details.attire !== 'Unspecified' ? details.attire : undefined,
+    attire: formatAttire(details.attire, locale),
     address,
     parking: formatParking(details.parking, locale),
     hours: formatHours(details.hours, locale),
     emails: formatEmails(details.emails),
     website: formatWebsite(details.website),
+    insights: options.insights ?? true,
   };
   const category = details.category?.trim();
   if (category) view.category = category;

@@ -1,7 +1,8 @@
 import { parse as parseCookies } from 'cookie';
 import { unsign } from 'cookie-signature';
 import session from 'express-session';
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
+import { cookieSessionId } from './lapse';
 import { SessionStoreUnavailableError } from '../errors';
 import type { Config } from '../config';
 import type { SessionStoreHandle } from './store';
@@ -26,6 +27,17 @@ export function sessionCookieName(config: Pick<Config, 'secureCookies'>): string
 function storelessSession(req: Request): Request['session'] {
   delete (req as { sessionID?: string }).sessionID;
   return { touch: () => undefined } as unknown as Request['session'];
+}
+
+/**
+ * An empty session for this request; a person whose cookie names a session is told the app cannot tell
+ * whether they are signed in, instead of a signed-out page with no hint (docs/operations.md#when-redis-is-down).
+ */
+function storelessFor(cookieName: string) {
+  return (req: Request, res: Response) => {
+    if (cookieSessionId(req, cookieName) !== undefined) res.locals.sessionUnknown = true;
+    req.session = storelessSession(req);
+  };
 }
 
 export interface SessionMiddlewareOptions {
@@ -54,10 +66,11 @@ export function sessionMiddleware(
   });
   // A store that is down answers at once with a 503 page; its errors become the same.
   const optional = options.storeOptional ?? (() => false);
+  const storeless = storelessFor(sessionCookieName(config));
   return (req, res, next) => {
     if (!handle.healthy()) {
       if (optional(req)) {
-        req.session = storelessSession(req);
+        storeless(req, res);
         next();
         return;
       }
@@ -67,7 +80,7 @@ export function sessionMiddleware(
     middleware(req, res, (err?: unknown) => {
       if (err && !res.headersSent && optional(req)) {
         // The store failed this read (a stalled connection): the page is shown signed out, not refused.
-        req.session = storelessSession(req);
+        storeless(req, res);
         next();
         return;
       }

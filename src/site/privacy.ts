@@ -24,8 +24,10 @@ export function privacyRoutes(ctx: AppContext): Router {
 }
 
 function privacyView(config: Config, locale: Locale): object {
-  const notSet = (variable: string) =>
-    locale.t(config.demo ? 'privacy.notSetDemo' : 'privacy.notConfigured', { variable });
+  const { operatorName: name, operatorContact: contact } = config;
+  // What is missing is said in a sentence: a placeholder in the name's place read "run by not configured".
+  const missing =
+    name === undefined ? (contact === undefined ? 'both' : 'name') : contact === undefined ? 'contact' : undefined;
   const cached = (seconds: number) => (seconds > 0 ? duration(locale, seconds) : locale.t('privacy.cacheOff'));
   return {
     title: locale.t('privacy.title'),
@@ -33,10 +35,11 @@ function privacyView(config: Config, locale: Locale): object {
     demo: config.demo,
     // The provider's own settings page; in demo mode the emulator's, on the dialog's origin (FB_AUTH_URL).
     settingsUrl: `${new URL(config.authUrl).origin}${APP_SETTINGS_PATH}`,
-    operatorName: config.operatorName,
-    operatorNameMissing: config.operatorName === undefined ? notSet('OPERATOR_NAME') : undefined,
-    operatorContact: config.operatorContact,
-    operatorContactMissing: config.operatorContact === undefined ? notSet('OPERATOR_CONTACT') : undefined,
+    operatorName: name,
+    operatorContact: contact,
+    operatorMissing: missing === undefined ? undefined : locale.t('privacy.operatorMissing', { missing }),
+    // What a login in progress holds: the PKCE verifier only when FB_PKCE is on.
+    pkce: config.pkce ? 'on' : 'off',
     storeWhere: config.sessionStore === 'redis' ? 'redis' : 'memory',
     idleText: duration(locale, config.sessionIdleSec),
     maxText: duration(locale, config.sessionMaxSec),

@@ -130,6 +130,27 @@ describe('the page view in a browser', () => {
     expect(seen[1]!.title).toMatch(/GMT\+9|JST/);
   });
 
+  it('when the browser is in Tokyo, then what a screen reader hears names the same zone: hidden link text, the post’s h1 and the tab title', async () => {
+    await connectBakery(page);
+    const zoned = await sameSessionIn({ timezoneId: 'Asia/Tokyo', locale: 'en-US' });
+    try {
+      const p = await zoned.newPage();
+      await p.goto(`${stack.appUrl}/pages/${BAKERY}`);
+      await p.waitForFunction(() => !document.querySelector('time[datetime]')?.textContent?.includes('UTC'));
+      const hidden = await p.locator('.post-foot .visually-hidden time').allTextContents();
+      expect(hidden.length).toBeGreaterThan(0);
+      for (const text of hidden) expect(text).toMatch(/GMT\+9|JST/);
+      await p.locator('.post-foot a.counts').first().click();
+      await p.waitForFunction(() => !document.title.includes('UTC'));
+      const heading = (await p.locator('h1#post-title').textContent()) ?? '';
+      expect(heading).toMatch(/GMT\+9|JST/);
+      const time = (await p.locator('h1#post-title time').textContent()) ?? '';
+      expect(await p.title()).toContain(time);
+    } finally {
+      await zoned.close();
+    }
+  });
+
   it('when a post is recent, then it reads as relative time ("… ago"); without script the exact UTC time stays', async () => {
     await stack.control('/activity/posts', { pageId: BAKERY, message: 'Just baked' });
     await connectBakery(page);

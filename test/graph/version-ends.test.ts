@@ -3,7 +3,7 @@ import path from 'node:path';
 import { GRAPH_API_VERSIONS as EMULATOR_VERSIONS } from '@pagelight/graph-emulator';
 import { ConfigError, loadConfig, versionWarning } from '../../src/config';
 import { DEFAULT_API_VERSION } from '../../src/graph/provider';
-import { GRAPH_API_VERSIONS, NEWEST_KNOWN_VERSION } from '../../src/graph/versions';
+import { GRAPH_API_VERSIONS, NEWEST_KNOWN_VERSION, OLDEST_KNOWN_VERSION } from '../../src/graph/versions';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const NOV_24_2026 = Date.UTC(2026, 10, 24, 12);
@@ -18,6 +18,21 @@ describe('FB_API_VERSION and the end of its availability', () => {
       'FB_API_VERSION: v20.0 stopped being available on 2026-09-24; set FB_API_VERSION=v27.0, the newest version Pagelight knows',
     );
     expect(() => refuse()).not.toThrow(/\n/);
+  });
+
+  it('when the version is older than the oldest the table knows, then it is refused like an ended one', () => {
+    const oldest = OLDEST_KNOWN_VERSION;
+    const refuse = () => loadConfig(env('v2.0'), NOV_24_2026);
+    expect(refuse).toThrow(ConfigError);
+    expect(refuse).toThrow(
+      `FB_API_VERSION: v2.0 is older than ${oldest}, the oldest version Pagelight knows, which stopped being available on ${GRAPH_API_VERSIONS[oldest]}; set FB_API_VERSION=${NEWEST_KNOWN_VERSION}, the newest version Pagelight knows`,
+    );
+  });
+
+  it('when the version is the oldest the table knows, then its own end decides', () => {
+    const oldest = OLDEST_KNOWN_VERSION;
+    expect(() => loadConfig(env(oldest), Date.UTC(2000, 0, 1))).not.toThrow();
+    expect(Object.keys(GRAPH_API_VERSIONS)).toContain(oldest);
   });
 
   it('when the version ends on the day of the check, then it is already refused', () => {

@@ -1,4 +1,5 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
+import { SESSIONS_SINCE_KEY } from '../../src/session/lapse';
 import { completeDialog } from '../support/dialog';
 import { csrfFrom, login, pathOf, startLogin, connectedAgent } from '../support/flow';
 import { agentFor, startStack, type Agent, useStack } from '../support/stack';
@@ -33,6 +34,9 @@ describe('pages that speak to people', () => {
       const agent = await connected();
       const page = await agent.get(`/pages/${BAKERY}`).expect(200);
       expect(visibleText(page.text)).toContain('Signed in as');
+      // The store has held its sessions for longer than the idle lifetime: this one lapsed, none was lost.
+      const longAgo = Date.now() - (stack.config.sessionIdleSec + 60) * 1000;
+      await stack.sessions.records.put(SESSIONS_SINCE_KEY, String(longAgo), 3600);
       await new Promise<void>((resolve, reject) =>
         stack.sessions.store.clear?.((err?: unknown) => (err ? reject(err) : resolve())),
       );

@@ -54,7 +54,12 @@ function selectOptions(message: string, tag: string): string[] {
 }
 
 /** The tags messages wrap words in beyond the built-in ones, as the views name them. */
-const TAGS_USED = { hidden: ['span', {}], settings: ['a', { href: '/' }], time: ['time', {}] } as const;
+const TAGS_USED = {
+  hidden: ['span', {}],
+  settings: ['a', { href: '/' }],
+  time: ['time', {}],
+  when: ['time', {}],
+} as const;
 
 describe('the message catalogs', () => {
   it('when the languages are listed, then each has a catalog and every catalog is a language', () => {
@@ -148,6 +153,8 @@ describe('the message catalogs', () => {
             names: 'n',
             share: 0.12,
             n: 1,
+            pkce: 'on',
+            missing: 'both',
           },
           TAGS_USED,
         ).html;

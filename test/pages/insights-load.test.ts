@@ -15,7 +15,8 @@ const ADA = SEED_IDS.users.ada;
 /** The load's context over the stack's real graph client and emulator, with a page cache of its own. */
 function contextOf(stack: Stack): AppContext {
   return {
-    config: { pageCacheTtlSec: 60 },
+    // The app asks for read_insights: the loads are offered (src/pages/offered.ts).
+    config: { pageCacheTtlSec: 60, scopes: ['pages_show_list', 'pages_read_engagement', 'read_insights'] },
     graph: stack.graph,
     pageCache: new PageCache({ ttlSec: 60 }),
     accounts: new AccountsCache(60),

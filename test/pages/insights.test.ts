@@ -2,6 +2,7 @@ import { SEED_IDS } from '@pagelight/graph-emulator';
 import { PAGE_INSIGHT_METRICS } from '../../src/graph/provider';
 import { connectedAgent } from '../support/flow';
 import { agentFor, useStack, type Stack } from '../support/stack';
+import { visibleText } from '../support/words';
 
 const { bakery: BAKERY, sparse: SPARSE } = SEED_IDS.pages;
 const ADA = SEED_IDS.users.ada;
@@ -47,6 +48,15 @@ describe('GET /pages/:pageId/insights', () => {
     expect(query.metric).toBe(PAGE_INSIGHT_METRICS.join(','));
     expect(query.period).toBe('day');
     expect(Number(query.until) - Number(query.since)).toBe(56 * DAY_SEC);
+  });
+
+  it('when the header card and the insights both give the followers, then they give the same figure', async () => {
+    const agent = await connectedAgent(stack, BAKERY);
+    const card = visibleText((await agent.get(`/pages/${BAKERY}`).expect(200)).text);
+    const insights = visibleText((await agent.get(`/pages/${BAKERY}/insights`).expect(200)).text);
+    const onCard = /([\d,]+) followers/.exec(card)?.[1];
+    expect(onCard).toBeDefined();
+    expect(insights).toMatch(new RegExp(`${onCard} followers on \\d{1,2} \\w+ \\d{4}`));
   });
 
   it('when the page view is shown, then its header card links to the insights', async () => {

@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
 import { ConfigError, loadConfig } from '../../src/config';
 import { listeningLine } from '../../src/http/listening';
 
@@ -6,6 +8,22 @@ import { listeningLine } from '../../src/http/listening';
  * app secret, so it binds loopback unless HOST says otherwise, and says why at start.
  * @see docs/operations.md#host
  */
+const ROOT = path.resolve(__dirname, '..', '..');
+
+/** Everything `src/server.ts` prints before it exits, and its exit code. */
+async function startWith(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, PORT: '0', PROVIDER_PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (c: Buffer) => (output += c.toString('utf8')));
+  child.stderr.on('data', (c: Buffer) => (output += c.toString('utf8')));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return { code, output };
+}
+
 const REAL = { FB_APP_ID: '1234567890123456', FB_APP_SECRET: 'real-app-secret', SESSION_SECRET: 'x'.repeat(32) };
 
 describe('HOST', () => {
@@ -33,6 +51,20 @@ describe('HOST', () => {
     expect(loadConfig({ ...REAL, HOST: '10.0.0.5' }).host).toBe('10.0.0.5');
   });
 
+  it('when BASE_URL is the port it listens on, then the start-up line gives that URL to open', () => {
+    const line = listeningLine(loadConfig({ ...REAL, BASE_URL: 'http://localhost:3000' }), '::', 3000, 'redis');
+    expect(line.startsWith('Pagelight is listening on http://localhost:3000 (bound to every interface')).toBe(true);
+  });
+
+  it('when BASE_URL is a proxy in front of several instances, then the line names only the port this process listens on', () => {
+    const config = loadConfig({ ...REAL, BASE_URL: 'http://localhost:8080', HOST: '127.0.0.1' });
+    const line = listeningLine(config, '127.0.0.1', 3001, 'redis');
+    expect(line).toBe(
+      'Pagelight is listening on 127.0.0.1 port 3001 (sessions in redis); people reach it at BASE_URL, through the proxy in front of it',
+    );
+    expect(line).not.toContain('8080');
+  });
+
   it.each(['http://0.0.0.0', '0.0.0.0:3000 ', 'a b', 'host;rm'])(
     'when HOST is %p, then the start stops with a line naming HOST',
     (host) => {
@@ -40,6 +72,24 @@ describe('HOST', () => {
       expect(() => loadConfig({ HOST: host })).toThrow(/^HOST: must be an address to listen on/);
     },
   );
+});
+
+describe('HOST that cannot be bound', () => {
+  it('when HOST is a name that resolves to no address, then the start stops with one configuration line naming HOST', async () => {
+    const { code, output } = await startWith({ HOST: 'not-an-ip', LOG_LEVEL: 'silent' });
+    expect(code).toBe(1);
+    expect(output).toBe(
+      'pagelight: configuration error: HOST: "not-an-ip" is not an address and no address is found for it as a host name; use an address such as 127.0.0.1, 0.0.0.0 or ::\n',
+    );
+  }, 30_000);
+
+  it('when HOST is an address this machine does not have, then one configuration line naming HOST', async () => {
+    const { code, output } = await startWith({ HOST: '192.0.2.1', LOG_LEVEL: 'silent' });
+    expect(code).toBe(1);
+    expect(output).toBe(
+      'pagelight: configuration error: HOST: 192.0.2.1 is not an address of this machine; use one of its addresses, 0.0.0.0 or ::\n',
+    );
+  }, 30_000);
 });
 
 describe('SHUTDOWN_DRAIN_SECONDS and LOG_REQUESTS', () => {

@@ -1,5 +1,6 @@
 import { loadConfig, operatorWarning } from '../../src/config';
 import { agentFor, startStack, type Stack } from '../support/stack';
+import { visibleText } from '../support/words';
 
 /** docs/architecture.md#privacy-page */
 describe('GET /privacy', () => {
@@ -9,10 +10,14 @@ describe('GET /privacy', () => {
     stack = undefined;
   });
 
-  it('when the operator is not configured, then the page says so where their name and contact belong, and the footer links it', async () => {
+  it('when the operator is not configured, then the page says in a sentence that they have not said who they are, and the footer links it', async () => {
     stack = await startStack();
     const res = await agentFor(stack).get('/privacy').expect(200);
-    expect(res.text).toContain('<strong>not configured</strong>');
+    const text = visibleText(res.text);
+    expect(text).toContain(
+      "Whoever runs this Pagelight hasn't given their name or a contact for questions about your data here yet.",
+    );
+    expect(text).not.toMatch(/run by not configured|not configured/);
     expect(res.text).toContain('http://app.test/auth/deauthorize');
     expect(res.text).toContain('http://app.test/auth/data-deletion');
     expect(res.text).toContain('2 hours');
@@ -27,6 +32,25 @@ describe('GET /privacy', () => {
     expect(text).toContain('<code>pages_read_engagement</code>');
     expect(text).toContain('a subscription to the page&#39;s changes (<code>pages_manage_metadata</code>)');
     expect(text).not.toContain('pages_read_user_content');
+  });
+
+  it('when only OPERATOR_NAME is set, then the name is given and the missing contact is said in words', async () => {
+    stack = await startStack({ env: { NODE_ENV: 'production', OPERATOR_NAME: 'Ada Bakery' } });
+    const text = visibleText((await agentFor(stack).get('/privacy').expect(200)).text);
+    expect(text).toContain('Pagelight is run by Ada Bakery');
+    expect(text).toContain("They haven't given a contact for questions about your data here yet.");
+    expect(text).not.toContain('not configured');
+  });
+
+  it('when PKCE is off, then what a login in progress holds names no PKCE verifier; when on, it does', async () => {
+    stack = await startStack({ env: { FB_PKCE: 'off' } });
+    const off = visibleText((await agentFor(stack).get('/privacy').expect(200)).text);
+    expect(off).toContain('a login in progress (a random state ), for at most 10 minutes;');
+    expect(off).not.toContain('PKCE');
+    await stack.close();
+    stack = await startStack({ env: { FB_PKCE: 'on' } });
+    const on = visibleText((await agentFor(stack).get('/privacy').expect(200)).text);
+    expect(on).toContain('a login in progress (a random state and PKCE verifier), for at most 10 minutes;');
   });
 
   it('when OPERATOR_NAME and OPERATOR_CONTACT are set, then they are shown, escaped', async () => {

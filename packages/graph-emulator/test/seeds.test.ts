@@ -224,3 +224,18 @@ describe('the demo seed’s times and texts', () => {
     expect(repeated).toEqual([]);
   });
 });
+
+describe('the demo seed’s visitors’ comments', () => {
+  const bakery = pageOf(DEMO_SEED, SEED_IDS.pages.bakery);
+  const busiest = [...bakery.feed].sort((a, b) => (b.comments?.length ?? 0) - (a.comments?.length ?? 0))[0]!;
+  const texts = (busiest.comments ?? []).map((c) => c.message);
+
+  it('when the busiest post’s first page of comments (25) is read, then no text repeats', () => {
+    expect(texts.length).toBeGreaterThanOrEqual(25);
+    expect(new Set(texts.slice(0, 25)).size).toBe(25);
+  });
+
+  it('when every comment of the busiest post is read, then at least 40 different texts', () => {
+    expect(new Set(texts).size).toBeGreaterThanOrEqual(40);
+  });
+});

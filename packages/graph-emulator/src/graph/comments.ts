@@ -43,7 +43,21 @@ export function commentsGuard(call: GraphCall): void {
 COMMENT_FIELDS.comments = { kind: 'edge', type: COMMENT, defaultLimit: 25, paged: true, guard: commentsGuard };
 
 /** Made-up visitors for seeded comments that name nobody: one per comment, fixed by its id. */
-const VISITORS = ['Mary Somerville', 'Charles Babbage', 'Hedy Lamarr', 'Alan Kay', 'Radia Perlman', 'Edsger D.'];
+const VISITORS = [
+  'Mary Somerville',
+  'Charles Babbage',
+  'Hedy Lamarr',
+  'Alan Kay',
+  'Radia Perlman',
+  'Edsger D.',
+  'Katherine Johnson',
+  'Claude Shannon',
+  'Margaret Hamilton',
+  'Donald K.',
+  'Frances Allen',
+  'Tim B.',
+  'Barbara Liskov',
+];
 
 function authorOf(comment: SeedComment): { id: string; name: string } {
   if (comment.from !== undefined) return comment.from;

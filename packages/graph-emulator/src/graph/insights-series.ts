@@ -37,6 +37,8 @@ export interface SeriesContext {
   pageId: string;
   /** The page's size: the seed's `fan_count`. */
   fans: number;
+  /** The seed's `followers_count` (else `fan_count`): `page_follows` ends on it, as the Page's own field says. */
+  followers: number;
   /** The emulator's start (epoch ms): day 0 is the day it started. */
   startedAt: number;
 }
@@ -61,9 +63,12 @@ export function dailyValue(metric: string, at: SeriesContext, endMs: number): nu
       return Math.round(views * 0.048);
     case 'page_daily_follows_unique':
       return Math.round(at.fans * 0.0012 * trend * noise);
-    case 'page_follows':
-      // The followers on that day: today's count less the daily follows since.
-      return Math.max(0, Math.round(at.fans * (1 - Math.max(0, back) * 0.0011)));
+    case 'page_follows': {
+      // The followers on that day: the Page's followers_count less the daily follows since. The last whole day
+      // before the start counts as the start's, so the newest figure is the one the Page's card shows.
+      const since = Math.max(0, Math.floor((at.startedAt - endMs) / DAY_MS));
+      return Math.max(0, Math.round(at.followers * (1 - since * 0.0011)));
+    }
     default:
       return 0;
   }

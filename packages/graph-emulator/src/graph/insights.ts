@@ -91,7 +91,13 @@ export function pageInsights(call: GraphCall, page: PageState): unknown {
   const { since, until } = range(call);
   requireInsightsAccess(call, page);
   if (fansOf(page) < INSIGHTS_MIN_FANS) return { data: [] };
-  const at: SeriesContext = { pageId: page.id, fans: fansOf(page), startedAt: call.ctx.startedAt };
+  const followers = page.fields.get('followers_count');
+  const at: SeriesContext = {
+    pageId: page.id,
+    fans: fansOf(page),
+    followers: typeof followers === 'number' ? followers : fansOf(page),
+    startedAt: call.ctx.startedAt,
+  };
   const ends = dayEnds(since * 1000, until * 1000);
   const links = edgeLinks(call, page.id, 'insights');
   const span = until - since;
