@@ -21,10 +21,12 @@ export class MediaSigner {
   /**
    * `path` with `oh` and `oe`. The expiry is whole days ahead, so the URLs an
    * answer holds are the same all day (a cache that compares answers sees no
-   * change); `expired` hands out one already a day past its expiry.
+   * change); `expired` hands out one that expired at the start of yesterday, the same all day too (counted from
+   * the second, two answers a second apart differed and a cache comparing them saw a change).
    */
   sign(path: string, now: number, expired = false): string {
-    const expiry = expired ? now - DAY_MS : Math.floor(now / DAY_MS) * DAY_MS + MEDIA_URL_LIFETIME_MS;
+    const today = Math.floor(now / DAY_MS) * DAY_MS;
+    const expiry = expired ? today - DAY_MS : today + MEDIA_URL_LIFETIME_MS;
     const oe = Math.floor(expiry / 1000)
       .toString(16)
       .toUpperCase();
