@@ -54,6 +54,8 @@ export async function againstPrevious(bench: Bench): Promise<Row[]> {
     log(`previous release: skipped, ${PREVIOUS_RELEASE} could not be built (${built.skip})`);
     return [{ scenario: `against ${PREVIOUS_RELEASE}: skipped (${built.skip})`, target: '—' }];
   }
+  // Removed on Ctrl-C too (the bench's cleanups), not only at the end of the row.
+  bench.cleanups.push(built.remove);
   const started: Child[] = [];
   try {
     const start = async (tag: string, root: string) => {
