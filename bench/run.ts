@@ -6,7 +6,7 @@
  *
  *   npm run bench -- [--latency 50] [--connections 10] [--duration 10] [--sessions 50]
  *                    [--flow-seconds 5] [--flow-concurrency 4] [--memory 10000,100000] [--slices 3] [--profile]
- *                    [--posts 30] [--scale-seconds 20] [--streams 1000] [--only cold,flow,warm,post,observe,scaleout,freshness,streams,memory]
+ *                    [--posts 30] [--scale-seconds 20] [--streams 1000] [--only cold,flow,warm,post,views,previous,observe,scaleout,freshness,streams,memory]
  *
  * Warm view and floor are measured in alternating slices (duration / slices
  * each) so both see the same background load; the cost per view comes from the
@@ -35,6 +35,8 @@ import {
 } from '../test/support/processes';
 import { freshness, streams } from './live';
 import { observeCost } from './observe';
+import { againstPrevious } from './previous';
+import { viewsAgainstCalls } from './views';
 import type { MemoryRow } from './memory';
 import { scaleOut } from './scaleout';
 import {
@@ -549,7 +551,19 @@ function writeResults(rows: Row[], meta: { date: string; command: string; opts: 
 }
 
 /** The scenarios `--only` can name, in the order they run. */
-const SCENARIOS = ['cold', 'flow', 'warm', 'post', 'observe', 'scaleout', 'freshness', 'streams', 'memory'] as const;
+const SCENARIOS = [
+  'cold',
+  'flow',
+  'warm',
+  'post',
+  'views',
+  'previous',
+  'observe',
+  'scaleout',
+  'freshness',
+  'streams',
+  'memory',
+] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 function selected(only: string): Set<Scenario> {
@@ -603,6 +617,8 @@ async function main(): Promise<void> {
     }
     if (run.has('warm')) rows.push(...(await warmViewAndFloor(bench)));
     if (run.has('post')) rows.push(...(await coldPostAndFloor(bench)), ...(await warmPostAndFloor(bench)));
+    if (run.has('views')) rows.push(...(await viewsAgainstCalls(bench)));
+    if (run.has('previous')) rows.push(...(await againstPrevious(bench)));
     if (run.has('observe')) rows.push(...(await observeCost(bench)));
     if (run.has('scaleout')) rows.push(...(await scaleOut(bench)));
     if (run.has('freshness')) rows.push(await freshness(bench));

@@ -45,6 +45,8 @@ export interface SpawnOptions {
   inheritEnv?: boolean;
   /** Copy the child's stderr to ours, each chunk prefixed with `[name]`. */
   echoStderr?: boolean;
+  /** Another checkout to run the script from (the bench's previous release); this repository unless told. */
+  root?: string;
 }
 
 /**
@@ -53,12 +55,13 @@ export interface SpawnOptions {
  */
 export function spawnNode(name: string, script: string, options: SpawnOptions): Child {
   const loader = script.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const root = options.root ?? ROOT;
   const baseEnv = options.inheritEnv ? process.env : { PATH: process.env.PATH ?? '', NODE_ENV: 'test' };
   const proc = spawn(
     process.execPath,
-    [...(options.nodeArgs ?? []), ...loader, path.join(ROOT, script), ...(options.args ?? [])],
+    [...(options.nodeArgs ?? []), ...loader, path.join(root, script), ...(options.args ?? [])],
     {
-      cwd: ROOT,
+      cwd: root,
       env: { ...baseEnv, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
@@ -148,7 +151,7 @@ export interface AppCredentials {
   sessionSecret: string;
 }
 
-type ProcessOptions = Pick<SpawnOptions, 'inheritEnv' | 'echoStderr' | 'nodeArgs'>;
+type ProcessOptions = Pick<SpawnOptions, 'inheritEnv' | 'echoStderr' | 'nodeArgs' | 'root'>;
 
 /** The built emulator on `port`, its one client calling back to `appUrl`; resolves once it answers. */
 export async function startEmulatorProcess(
