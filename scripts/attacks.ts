@@ -24,6 +24,11 @@ export interface Row {
   failures: number;
   lost: number;
   note: string;
+  /**
+   * A row whose target the app does not meet yet, said in docs/operations.md#known-gaps: printed with its
+   * figures and counted in the total, but it does not fail the run, so the other rows keep guarding in CI.
+   */
+  open?: true;
 }
 
 const BAKERY = SEED_IDS.pages.bakery;

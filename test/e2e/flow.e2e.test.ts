@@ -96,7 +96,7 @@ describe('connecting a page in the browser', () => {
     const posts = page.locator('li.post');
     expect(await posts.count()).toBe(25);
     expect(await posts.first().innerText()).toContain('Fresh sourdough is out of the oven!');
-    const firstTime = posts.first().locator('time');
+    const firstTime = posts.first().locator('time').first();
     await expect(firstTime.getAttribute('datetime')).resolves.toMatch(/^2026-10-01T12:00:00/);
     await expectAccessible(page);
 

@@ -90,7 +90,7 @@ describe('times under one browser locale', () => {
     await page.getByRole('button', { name: `${BAKERY_NAME} Verbinden` }).click();
     await page.waitForURL(`${stack.appUrl}/pages/${BAKERY}`);
 
-    const recent = () => page.locator('li.post', { hasText: 'Just baked' }).locator('time');
+    const recent = () => page.locator('li.post', { hasText: 'Just baked' }).locator('time').first();
     await page.getByRole('navigation', { name: 'Sprache' }).getByRole('link', { name: '日本語' }).click();
     await page.waitForFunction(() => document.documentElement.lang === 'ja');
     await page.waitForFunction(() => !document.querySelector('li.post time')?.textContent?.includes('UTC'));

@@ -154,7 +154,7 @@ describe('the page view in a browser', () => {
   it('when a post is recent, then it reads as relative time ("… ago"); without script the exact UTC time stays', async () => {
     await stack.control('/activity/posts', { pageId: BAKERY, message: 'Just baked' });
     await connectBakery(page);
-    const recent = page.locator('li.post', { hasText: 'Just baked' }).locator('time');
+    const recent = page.locator('li.post', { hasText: 'Just baked' }).locator('time').first();
     expect(await recent.textContent()).toMatch(/now|second|minute|ago/);
 
     const noScript = await sameSessionIn({ javaScriptEnabled: false, timezoneId: 'Asia/Tokyo' });

@@ -150,7 +150,9 @@ describe('error pages with the action that helps', () => {
     },
   );
 
-  test('when the session timed out (the cookie outlived its session), then "Your session timed out — connect again", back to the page after', async () => {
+  // This app's store began keeping sessions less than SESSION_IDLE_SECONDS ago, so a missing session may have been
+  // lost rather than lapsed, and the page says so (the lapse after a long-running store: test/session/lapsed.test.ts).
+  test('when the cookie outlived its session in a young store, then "Pagelight lost your sign-in — connect again", back to the page after', async () => {
     await connectBakery(page);
     const stale = (await browser.context.cookies()).find((c) => c.name === 'pagelight')!;
     await page.getByRole('button', { name: 'Log out' }).click();
@@ -159,7 +161,7 @@ describe('error pages with the action that helps', () => {
     await browser.context.addCookies([stale]);
     const res = await page.goto(`${stack.appUrl}/pages/${BAKERY}`);
     expect(res?.status()).toBe(401);
-    expect(await heading(page)).toBe('Your session timed out — connect again');
+    expect(await heading(page)).toBe('Pagelight lost your sign-in — connect again');
     await expectPlainWords(page);
     await page.getByRole('link', { name: 'Connect again' }).click();
     await continueAsAda(page);
