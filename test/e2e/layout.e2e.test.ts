@@ -63,7 +63,7 @@ describe('the post page on a desktop', () => {
     const { page } = browser;
     const main = await box(page.locator('main'));
     const post = await box(page.locator('article.post-page'));
-    const comments = await box(page.getByRole('region', { name: /^Comments/ }));
+    const comments = await box(page.getByRole('region', { name: /\bcomments$/i }));
     expect(comments.left).toBeGreaterThan(post.right);
     expect(comments.top).toBeLessThan(post.bottom);
     // The wrap's padding is all that is left on the right.
