@@ -473,7 +473,7 @@ async function main(): Promise<void> {
     lost: rows.reduce((n, r) => n + r.lost, 0),
     note: 'targets: 0 failures, 0 lost sessions',
   };
-  const all = [...rows, total];
+  const all: Row[] = [...rows, total];
   const widths = [56, 8, 9, 6];
   const line = (cells: string[]) =>
     `| ${cells.map((c, i) => (i < widths.length ? c.padEnd(widths[i]!) : c)).join(' | ')} |`;

@@ -1,31 +1,16 @@
 import { SEED_IDS, TEST_SEED } from '@pagelight/graph-emulator';
-import { parse } from 'parse5';
+import { classes, textsWithin } from '../support/dom';
 import { connectedAgent } from '../support/flow';
 import { useStack } from '../support/stack';
 
 const BAKERY = SEED_IDS.pages.bakery;
 const SOURDOUGH = TEST_SEED.pages.find((p) => p.id === BAKERY)!.feed[0]!.id;
 
-interface Node {
-  nodeName: string;
-  value?: string;
-  attrs?: { name: string; value: string }[];
-  childNodes?: Node[];
-}
-
-const attr = (node: Node, name: string) => node.attrs?.find((a) => a.name === name)?.value;
-
 /** Every arrow a person meets as text, and whether it sits in an element that turns it with the text's direction. */
 function arrows(html: string): { arrow: string; turns: boolean }[] {
-  const found: { arrow: string; turns: boolean }[] = [];
-  const walk = (node: Node, turns: boolean) => {
-    if (node.nodeName === 'script' || node.nodeName === 'style') return;
-    if (node.nodeName === '#text') for (const arrow of node.value?.match(/[←→]/g) ?? []) found.push({ arrow, turns });
-    const here = turns || (attr(node, 'class')?.split(' ').includes('back') ?? false);
-    for (const child of node.childNodes ?? []) walk(child, here);
-  };
-  walk(parse(html), false);
-  return found;
+  return textsWithin(html, (node, turns: boolean) => turns || classes(node).includes('back'), false).flatMap(
+    ({ text, within }) => (text.match(/[←→]/g) ?? []).map((arrow) => ({ arrow, turns: within })),
+  );
 }
 
 /** Back links point back in either direction: their arrow turns in right to left (docs/architecture.md#languages). */
