@@ -75,7 +75,7 @@ export function createApp(ctx: AppContext): Express {
   // Before the session is read: a session over its limit costs no store read, token opening or rendering of a page.
   app.use('/pages', pageRateLimits(ctx));
   app.use(sessionMiddleware(config, sessions, { storeOptional: needsNoStore }));
-  app.use(sessionLapses(sessions, sessionCookieName(config), config.sessionIdleSec, ctx.now));
+  app.use(sessionLapses(sessions, config, config.sessionIdleSec, ctx.now));
   app.use(express.urlencoded({ extended: false, limit: '8kb', parameterLimit: 20 }));
   app.use((req, res, next) => {
     // Locals every view may use; the CSRF token is made only when a form asks for it.

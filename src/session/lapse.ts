@@ -1,6 +1,7 @@
-import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { RecordStore } from './records';
+import type { Config } from '../config';
+import { sessionIdOf } from './middleware';
 import type { SessionStoreHandle } from './store';
 
 /**
@@ -32,37 +33,21 @@ export async function markSessionsSince(records: RecordStore, now: number): Prom
   return now;
 }
 
-/** The session id in a signed express-session cookie ("s:<id>.<signature>"), if the request carries one. */
-export function cookieSessionId(req: IncomingMessage, name: string): string | undefined {
-  const cookie = (req.headers.cookie ?? '')
-    .split(';')
-    .map((c) => c.trim())
-    .find((c) => c.startsWith(`${name}=`));
-  if (!cookie) return undefined;
-  let value: string;
-  try {
-    value = decodeURIComponent(cookie.slice(name.length + 1));
-  } catch {
-    return undefined;
-  }
-  const id = value.startsWith('s:') ? value.slice(2, value.lastIndexOf('.')) : undefined;
-  return id !== undefined && id.length > 0 ? id : undefined;
-}
-
 /**
  * After the session is read: a cookie whose session is gone (express-session made a new one under another id)
  * gets its {@link Lapse}. One record read, only for such requests.
  */
 export function sessionLapses(
   handle: SessionStoreHandle,
-  cookieName: string,
+  config: Pick<Config, 'secureCookies' | 'sessionSecrets'>,
   idleSec: number,
   now: () => number,
 ): RequestHandler {
   // From the start: a process that held sessions for longer than the idle lifetime lost none by starting.
   void markSessionsSince(handle.records, now()).catch(() => undefined);
   return (req, _res, next) => {
-    const id = cookieSessionId(req, cookieName);
+    // The id the cookie names, read and its signature checked as express-session does.
+    const id = sessionIdOf(req.headers.cookie, config);
     if (id === undefined || !req.sessionID || id === req.sessionID || !handle.healthy()) {
       next();
       return;

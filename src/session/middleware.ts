@@ -2,7 +2,6 @@ import { parse as parseCookies } from 'cookie';
 import { unsign } from 'cookie-signature';
 import session from 'express-session';
 import type { Request, RequestHandler, Response } from 'express';
-import { cookieSessionId } from './lapse';
 import { SessionStoreUnavailableError } from '../errors';
 import type { Config } from '../config';
 import type { SessionStoreHandle } from './store';
@@ -33,9 +32,9 @@ function storelessSession(req: Request): Request['session'] {
  * An empty session for this request; a person whose cookie names a session is told the app cannot tell
  * whether they are signed in, instead of a signed-out page with no hint (docs/operations.md#when-redis-is-down).
  */
-function storelessFor(cookieName: string) {
+function storelessFor(config: Pick<Config, 'secureCookies' | 'sessionSecrets'>) {
   return (req: Request, res: Response) => {
-    if (cookieSessionId(req, cookieName) !== undefined) res.locals.sessionUnknown = true;
+    if (sessionIdOf(req.headers.cookie, config) !== undefined) res.locals.sessionUnknown = true;
     req.session = storelessSession(req);
   };
 }
@@ -66,7 +65,7 @@ export function sessionMiddleware(
   });
   // A store that is down answers at once with a 503 page; its errors become the same.
   const optional = options.storeOptional ?? (() => false);
-  const storeless = storelessFor(sessionCookieName(config));
+  const storeless = storelessFor(config);
   return (req, res, next) => {
     if (!handle.healthy()) {
       if (optional(req)) {

@@ -1,3 +1,4 @@
+import { sign } from 'cookie-signature';
 import request from 'supertest';
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { createApp } from '../../src/app';
@@ -5,6 +6,7 @@ import { loadConfig } from '../../src/config';
 import { buildContext } from '../../src/context';
 import { createLogger } from '../../src/log/logger';
 import { SESSIONS_SINCE_KEY } from '../../src/session/lapse';
+import { sessionCookieName } from '../../src/session/middleware';
 import { createMemorySessionStore } from '../../src/session/store';
 import { connectedAgent } from '../support/flow';
 import { appEnv, useStack, type Stack } from '../support/stack';
@@ -47,11 +49,15 @@ describe('home while the session store is down', () => {
     const config = loadConfig({ ...appEnv('http://127.0.0.1:9'), SESSION_STORE: 'memory' });
     const sessions = { ...createMemorySessionStore(config), healthy: () => false };
     const app = createApp(buildContext(config, { sessions, logger: createLogger({ level: 'silent' }) }));
-    const res = await request(app).get('/').set('Cookie', 'pagelight=s:some-session.signature').expect(200);
+    // A cookie this app signed: one it did not sign names no session, signed in or not.
+    const cookie = `${sessionCookieName(config)}=${encodeURIComponent(`s:${sign('some-session', config.sessionSecrets[0]!)}`)}`;
+    const res = await request(app).get('/').set('Cookie', cookie).expect(200);
     expect(visibleText(res.text)).toContain(
       "Pagelight can't check your sign-in right now: its session store isn't answering. You haven't been signed out; try again in a minute.",
     );
     const fresh = await request(app).get('/').expect(200);
     expect(visibleText(fresh.text)).not.toContain("can't check your sign-in");
+    const forged = await request(app).get('/').set('Cookie', 'pagelight=s:some-session.signature').expect(200);
+    expect(visibleText(forged.text)).not.toContain("can't check your sign-in");
   });
 });
