@@ -118,6 +118,7 @@ async function main(): Promise<void> {
       postId: details.id,
       body: postBody({ view }),
       viewers: undefined,
+      missing: undefined,
     });
   };
   // With FLOOR_READS=each, the cold post floor: the post (its one batch) and its first comments read for every

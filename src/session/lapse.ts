@@ -46,9 +46,14 @@ export function sessionLapses(
   // From the start: a process that held sessions for longer than the idle lifetime lost none by starting.
   void markSessionsSince(handle.records, now()).catch(() => undefined);
   return (req, _res, next) => {
-    // The id the cookie names, read and its signature checked as express-session does.
+    // A session the store returned holds data (empty ones are never saved: saveUninitialized is off), so only an
+    // empty one can stand where a lapsed cookie's was; the signature is checked only then, not on every view.
+    if (!req.sessionID || !isEmpty(req.session)) {
+      next();
+      return;
+    }
     const id = sessionIdOf(req.headers.cookie, config);
-    if (id === undefined || !req.sessionID || id === req.sessionID || !handle.healthy()) {
+    if (id === undefined || id === req.sessionID || !handle.healthy()) {
       next();
       return;
     }
@@ -61,4 +66,9 @@ export function sessionLapses(
       () => next(),
     );
   };
+}
+
+/** No data beyond the cookie express-session gives every session. */
+function isEmpty(session: object | undefined): boolean {
+  return session === undefined || Object.keys(session).every((key) => key === 'cookie');
 }
