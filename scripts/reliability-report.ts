@@ -244,7 +244,7 @@ async function noisyNeighbour(): Promise<Row> {
     const slow = loaded > 3 * unloaded ? 1 : 0;
     const limited = statuses.filter((status) => status === 429).length;
     return {
-      open: true,
+      idleOnly: true,
       check: 'noisy neighbour (300 concurrent older posts)',
       tried: burstSize,
       failures: errors + slow,
@@ -482,7 +482,13 @@ async function main(): Promise<void> {
   console.log(line(['-'.repeat(56), '-'.repeat(8), '-'.repeat(9), '-'.repeat(6), '----']));
   for (const r of all)
     console.log(
-      line([r.check, String(r.tried), String(r.failures), String(r.lost), (r.open ? '(open) ' : '') + r.note]),
+      line([
+        r.check,
+        String(r.tried),
+        String(r.failures),
+        String(r.lost),
+        (QUICK && r.idleOnly ? '(not gated in the quick profile) ' : '') + r.note,
+      ]),
     );
   const dir = path.join(__dirname, '..', 'bench', 'results');
   mkdirSync(dir, { recursive: true });
@@ -490,8 +496,8 @@ async function main(): Promise<void> {
     path.join(dir, 'reliability.json'),
     JSON.stringify({ at: new Date().toISOString(), rows: all }, null, 2),
   );
-  // An open row (docs/operations.md#known-gaps) is reported, not gated on; every other row must meet its target.
-  const gated = rows.filter((r) => !r.open);
+  // Every row must meet its target; the quick profile (CI) reports the idle-only ratio without gating on it.
+  const gated = rows.filter((r) => !(QUICK && r.idleOnly));
   process.exitCode = gated.every((r) => r.failures === 0 && r.lost === 0) ? 0 : 1;
 }
 
