@@ -38,3 +38,10 @@ export function textsWithin<T>(
   walk(parse(html), top);
   return found;
 }
+
+/** The texts of the page's headings of one level (`h2`: the sections a person scans), trimmed. */
+export function headingTexts(html: string, level: 'h1' | 'h2' | 'h3'): string[] {
+  return textsWithin(html, (node, inside: boolean) => inside || node.nodeName === level, false)
+    .filter(({ within, text }) => within && text.trim() !== '')
+    .map(({ text }) => text.trim());
+}
