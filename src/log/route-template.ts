@@ -22,13 +22,23 @@ const NO_ROUTE = '(no route)';
  * names requests, for the access log and the metrics and traces alike (docs/operations.md#metrics).
  */
 export function routeTemplateOf(req: IncomingMessage): string {
-  const r = req as Routed;
+  // Asked by the access log, the metrics and the trace of one request: the router is walked once.
+  const known = named.get(req);
+  if (known !== undefined) return known;
+  const name = nameOf(req);
+  named.set(req, name);
+  return name;
+}
+
+const named = new WeakMap<IncomingMessage, string>();
+
+function nameOf(r: Routed): string {
   const url = r.originalUrl ?? r.url ?? '';
   const path = url.split('?', 1)[0]!;
   if (path.startsWith('/public/')) return '/public/*';
   const stack = r.app?.router?.stack;
   if (!Array.isArray(stack)) return NO_ROUTE;
-  return declaredRoute(stack as Layer[], (req.method ?? 'GET').toLowerCase(), path, '') ?? NO_ROUTE;
+  return declaredRoute(stack as Layer[], (r.method ?? 'GET').toLowerCase(), path, '') ?? NO_ROUTE;
 }
 
 /** The first route of `layers` (and of the routers mounted in them) that answers `method` on `path`. */
