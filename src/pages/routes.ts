@@ -102,7 +102,7 @@ async function picker(ctx: AppContext, req: Request, res: Response, images: Show
     throw err;
   });
   const connected = new Set(user.pages.map((p) => p.id));
-  const locale = res.locals.locale as Locale;
+  const locale = res.locals.locale;
   res.render('picker', {
     title: locale.t('picker.title'),
     listBlocked: list === undefined,
@@ -168,7 +168,7 @@ async function page(ctx: AppContext, req: Request, res: Response, shown: Shown):
   const { outcome, changes } = await loadPage(ctx, access, token);
   ctx.connections.applyPageChanges(req, pageId, changes);
   if ('error' in outcome) throw outcome.error;
-  res.render('page', pageLocals(ctx, req.app, res.locals.locale as Locale, access, outcome, shown));
+  res.render('page', pageLocals(ctx, req.app, res.locals.locale, access, outcome, shown));
 }
 
 /** A post of its own: what the session holds for its page, the load, what the load taught the session, the view. */
@@ -195,7 +195,7 @@ async function post(ctx: AppContext, req: Request, res: Response, links: Shown, 
     throw outcome.error;
   }
   const { post, comments } = outcome;
-  const locale = res.locals.locale as Locale;
+  const locale = res.locals.locale;
   const toView = () => toPostPageView(post, comments, { ...links, media, pageId, after, locale });
   // The plain view is the same for every session served these answers: made once (./fragments).
   const plain = after === undefined && replies === undefined && !('missing' in comments);
@@ -312,7 +312,7 @@ async function insights(ctx: AppContext, req: Request, res: Response): Promise<v
   const { outcome, changes } = await loadPageInsights(ctx, access, token);
   ctx.connections.applyPageChanges(req, pageId, changes);
   if ('error' in outcome) throw outcome.error;
-  const locale = res.locals.locale as Locale;
+  const locale = res.locals.locale;
   const name = access.name || locale.t('page.fallbackName', { id: pageId });
   res.render('insights', {
     title: locale.t('insights.documentTitle', { name }),
@@ -336,7 +336,7 @@ async function freshPosts(ctx: AppContext, req: Request, res: Response, shown: S
   const read = await forPage(ctx, access, readPage(ctx, access, token));
   ctx.connections.applyPageChanges(req, pageId, read.changes);
   const [, feed] = bothOrDrop(ctx, access, read);
-  const locale = res.locals.locale as Locale;
+  const locale = res.locals.locale;
   res
     .type('html')
     .send(showFeed(req.app, locale, feed, (f) => toFeedView(f, 'first', { ...shown, locale, pageId })).posts.html);
@@ -361,7 +361,7 @@ async function olderPosts(ctx: AppContext, req: Request, res: Response, shown: S
     }),
   ]);
   ctx.connections.applyPageChanges(req, pageId, read.changes);
-  const locale = res.locals.locale as Locale;
+  const locale = res.locals.locale;
   const fallbackName = access.name || locale.t('page.fallbackName', { id: pageId });
   const page = showPage(req.app, locale, read.details, (d) => toPageView(d, fallbackName, { ...shown, locale }));
   res.render('feed', {
