@@ -4,7 +4,7 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
-import type { PageCache } from '../src/cache/memory-page-cache';
+import type { MemoryPageCache } from '../src/cache/memory-page-cache';
 import type { Config } from '../src/config';
 import { escapeHtml } from '../src/html';
 import { englishLocale } from '../src/i18n/catalogs';
@@ -113,7 +113,7 @@ export async function noTokenAtRest(): Promise<Row> {
     const own = await startOwn(configFor(emulator, { PAGE_CACHE_TTL: '60', ACCOUNTS_CACHE_TTL: '60' }));
     try {
       walked += await walkTheFeed(own.url);
-      const entries = [...(own.ctx.pageCache as PageCache).entries(), ...own.ctx.accounts.entries()];
+      const entries = [...(own.ctx.pageCache as MemoryPageCache).entries(), ...own.ctx.accounts.entries()];
       tried += entries.length;
       failures += entries.filter((e) => holdsToken(e, emulator.controls.issuedTokens())).length;
     } finally {
@@ -384,7 +384,7 @@ export async function dataDeletion(): Promise<Row> {
       tried++;
       if (!(await receiptOf(own.url, await callback(own.url, '/auth/data-deletion')))) failures++;
       tried++;
-      const held = [...(own.ctx.pageCache as PageCache).entries(), ...own.ctx.accounts.entries()];
+      const held = [...(own.ctx.pageCache as MemoryPageCache).entries(), ...own.ctx.accounts.entries()];
       if (holdsToken(held, issued) || JSON.stringify(held).includes(BAKERY)) failures++;
       // The app was removed 5 s from now: a login that begins now and completes then began before it.
       shift = 5_000;
