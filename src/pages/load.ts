@@ -1,5 +1,6 @@
 import type { AppContext } from '../context';
 import type { AdmitRead } from '../graph/client';
+import { BadRequestError } from '../errors';
 import { GraphApiError } from '../graph/errors';
 import {
   PAGE_FIELDS_PARAM,
@@ -13,6 +14,7 @@ import type { PageAccess, PageChanges, UserAccess } from '../session/access';
 import { withinDeadline } from './deadline';
 import { withPortfolioPages } from './portfolios';
 import { pageName } from './view-model';
+import type { Load } from './pipeline';
 
 /**
  * How a Page is loaded for its view: from the cache shared between sessions, or upstream with this session's
@@ -35,11 +37,6 @@ export interface PageRead {
 export type PageOutcome =
   | { details: PageDetails; feed: FeedResponse; refusal?: undefined; fallbackName: '' }
   | { details: PageDetails; feed?: undefined; refusal: GraphApiError; fallbackName: string };
-
-export interface PageLoad {
-  outcome: PageOutcome | { error: unknown };
-  changes: PageChanges;
-}
 
 /**
  * Details and the first feed page, fetched in parallel: one upstream round trip of latency. Call only once
@@ -108,22 +105,6 @@ export async function readThroughCache<T extends readonly unknown[]>(
 }
 
 /**
- * The Page's details alone, for the header card of an older-posts page, by the page view's cache rules
- * ({@link readThroughCache}): a warm cache serves them with no call, otherwise one call with the session's own token.
- */
-export async function readDetails(
-  ctx: AppContext,
-  access: PageAccess,
-  token: string,
-): Promise<{ details: PageDetails; changes: PageChanges }> {
-  const load = () => ctx.graph.pageDetails(token, access.pageId, admitReads(ctx, access));
-  const read = await readThroughCache(ctx, access, [{ part: 'details', variant: DETAILS_FIELDS, load }] as const);
-  const [details] = read.answers;
-  if (details.status === 'rejected') throw details.reason;
-  return { details: details.value, changes: read.changes };
-}
-
-/**
  * The cache may serve this session: its own token succeeded upstream for the page within PAGE_CACHE_TTL.
  * Otherwise its reads go upstream (`PageCacheStore.refresh`) and their success is noted as `tokenConfirmedAt`.
  */
@@ -139,7 +120,7 @@ function tokenProvedRecently(ctx: AppContext, access: PageAccess): boolean {
  * were read, else only the name the session knows, and no feed (docs/architecture.md#error-model). Any other
  * failure is the page's error, as for every read.
  */
-export async function loadPage(ctx: AppContext, access: PageAccess, token: string): Promise<PageLoad> {
+export async function loadPage(ctx: AppContext, access: PageAccess, token: string): Promise<Load<PageOutcome>> {
   const { answers, changes } = await readPage(ctx, access, token);
   const known = withChanges(access, changes);
   const [detailsRead, feedRead] = answers;
@@ -170,29 +151,73 @@ async function knownName(ctx: AppContext, access: PageAccess): Promise<string> {
   return list?.pages.find((p) => p.id === access.pageId)?.name ?? '';
 }
 
-/** Both answers of a read, or its first failure (the details' before the feed's), dropping what that refusal hid. */
-export function bothOrDrop(
+/**
+ * The first feed page alone, for the "new posts — Show" button of a live page: read as the page view reads it,
+ * cache included, and failing as it does, details included (a refusal drops what it hid).
+ */
+export async function loadFreshPosts(
   ctx: AppContext,
   access: PageAccess,
-  { answers, changes }: PageRead,
-): [PageDetails, FeedResponse] {
+  token: string,
+): Promise<Load<{ feed: FeedResponse }>> {
+  const { answers, changes } = await readPage(ctx, access, token);
   const [details, feed] = answers;
   const failure = details.status === 'rejected' ? details : feed.status === 'rejected' ? feed : undefined;
   if (failure !== undefined) {
     dropOnRefusal(ctx, withChanges(access, changes), failure.reason);
-    throw failure.reason;
+    return { outcome: { error: failure.reason }, changes };
   }
-  return [(details as PromiseFulfilledResult<PageDetails>).value, (feed as PromiseFulfilledResult<FeedResponse>).value];
+  return { outcome: { feed: (feed as PromiseFulfilledResult<FeedResponse>).value }, changes };
 }
 
-/** A read for one page; when the provider refuses the token or a permission for it, cached answers go too. */
-export async function forPage<T>(ctx: AppContext, access: PageAccess, read: Promise<T>): Promise<T> {
-  try {
-    return await read;
-  } catch (err) {
-    dropOnRefusal(ctx, access, err);
-    throw err;
+/** Where an older (or newer) feed page starts: one of the cursors of our own links. */
+export interface FeedPageQuery {
+  after?: string | undefined;
+  before?: string | undefined;
+}
+
+/**
+ * An older (or newer) feed page, upstream with the session's token (a cursor's page is not cached), and the
+ * header card as on the page view, read alongside: one round trip of latency. Details refused (a declined
+ * permission) still leave the posts worth showing, under the name alone.
+ */
+export async function loadOlderPosts(
+  ctx: AppContext,
+  access: PageAccess,
+  token: string,
+  query: FeedPageQuery,
+): Promise<Load<{ feed: FeedResponse; details: PageDetails }>> {
+  const { pageId } = access;
+  const load = () => ctx.graph.pageDetails(token, pageId, admitReads(ctx, access));
+  const [feed, read] = await Promise.all([
+    settle(ctx.graph.feed(token, pageId, { after: query.after, before: query.before }, admitReads(ctx, access))),
+    readThroughCache(ctx, access, [{ part: 'details', variant: DETAILS_FIELDS, load }] as const),
+  ]);
+  const [details] = read.answers;
+  const { changes } = read;
+  if (feed.status === 'rejected') {
+    dropOnRefusal(ctx, access, feed.reason);
+    return { outcome: { error: staleLink(feed.reason) }, changes };
   }
+  if (details.status === 'fulfilled') return { outcome: { feed: feed.value, details: details.value }, changes };
+  dropOnRefusal(ctx, access, details.reason);
+  if (isPermissionError(details.reason)) return { outcome: { feed: feed.value, details: { id: pageId } }, changes };
+  return { outcome: { error: details.reason }, changes };
+}
+
+/**
+ * The provider's "invalid parameter" (100) on a cursor or comment id the person brought in the link: an old or
+ * edited link, not a fault of ours or the provider's (a 400). Any other failure as it is.
+ */
+export function staleLink(err: unknown): unknown {
+  if (err instanceof GraphApiError && err.graph.code === 100 && err.code === 'graph_invalid')
+    return new BadRequestError({ key: 'error.feed.staleLink' });
+  return err;
+}
+
+/** A read's outcome as a value, as Promise.allSettled gives each. */
+export function settle<T>(read: Promise<T>): Promise<PromiseSettledResult<T>> {
+  return Promise.allSettled([read]).then(([result]) => result as PromiseSettledResult<T>);
 }
 
 /**
