@@ -10,13 +10,15 @@ import {
 } from '../graph/provider';
 import type { InsightsAnswer } from '../graph/schemas';
 import type { PageAccess, PageChanges } from '../session/access';
-import { admitReads, dropOnRefusal, isPermissionError, readThroughCache, roleOf, withChanges } from './load';
+import { dropOnRefusal, readThroughCache, roleOf, withChanges } from './cache-policy';
+import { admitReads } from './limits';
+import { isPermissionError } from './load';
 import { asksFor } from './offered';
 import type { Load } from './pipeline';
 
 /**
  * How a Page's insights, and a post's viewers, are loaded: the page view's use-case shape (values in, changes
- * out, no request), through the same cache with the same freshness and revocation rules (./load.ts), and
+ * out, no request), through the same cache with the same freshness and revocation rules (./cache-policy.ts), and
  * identical reads coalesced by the graph client. What the person can do about an empty answer is an
  * outcome, never an exception: the permission not granted, a role without the ANALYZE task, a Page the
  * provider gives no figures for, a metric the provider refuses (docs/provider-interface.md#insights).

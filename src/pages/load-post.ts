@@ -3,16 +3,9 @@ import { AppError, NotFoundError } from '../errors';
 import type { CommentsPage, PostDetails } from '../graph/schemas';
 import { COMMENTS_SCOPE } from '../graph/provider';
 import type { PageAccess } from '../session/access';
-import {
-  admitReads,
-  dropOnRefusal,
-  isPermissionError,
-  readThroughCache,
-  settle,
-  staleLink,
-  withChanges,
-  type CachedRead,
-} from './load';
+import { dropOnRefusal, readThroughCache, withChanges, type CachedRead } from './cache-policy';
+import { admitReads } from './limits';
+import { isPermissionError, settle, staleLink } from './load';
 import { GraphApiError } from '../graph/errors';
 import { withinDeadline } from './deadline';
 import { asksFor } from './offered';
@@ -21,7 +14,7 @@ import { isFailure, type Load } from './pipeline';
 
 /**
  * How a post page is loaded (docs/architecture.md#post-page): the post and the first page of its comments, through
- * the cache shared between sessions with the page view's freshness and revocation rules (./load), in
+ * the cache shared between sessions with the page view's freshness and revocation rules (./cache-policy.ts), in
  * parallel; a later page of comments, or a comment's replies, upstream with the session's token (as older
  * posts are). From values only: the route reads the session and writes the changes.
  */
