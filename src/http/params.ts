@@ -63,11 +63,11 @@ export function refusal(say: Say, notFound = false): { error: string; params: { 
 }
 
 /**
- * A route's input (its params and query) through its one schema, before anything goes upstream: the value, or
+ * A route's input (its params, query and body) through its one schema, before anything goes upstream: the value, or
  * the first failure as the 400 (or 404) its schema names. Each check of a route's schema names its refusal, with
  * {@link queryParam} or {@link refusal}; any other failure of a shape is a parameter given more than once.
  */
-export function parseInput<T>(schema: z.ZodType<T>, input: { params: unknown; query: unknown }): T {
+export function parseInput<T>(schema: z.ZodType<T>, input: { params: unknown; query: unknown; body?: unknown }): T {
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
