@@ -93,7 +93,7 @@ export function createApp(ctx: AppContext): Express {
 
   app.use('/', homeRoutes(ctx));
   app.use('/', privacyRoutes(ctx));
-  app.use('/', languageRoutes(ctx.locales, config.secureCookies));
+  app.use('/', languageRoutes(ctx.locales, config.servedOverHttps));
   app.use('/auth', authRoutes(ctx));
   app.use('/pages', liveRoutes(ctx));
   app.use('/pages', pageRoutes(ctx));
@@ -130,13 +130,13 @@ function securityHeaders(config: Config) {
         baseUri: ["'none'"],
         formAction: ["'self'", config.authUrl],
         frameAncestors: ["'none'"],
-        ...(config.secureCookies ? { upgradeInsecureRequests: [] } : {}),
+        ...(config.servedOverHttps ? { upgradeInsecureRequests: [] } : {}),
       },
     },
     referrerPolicy: { policy: 'no-referrer' },
     frameguard: { action: 'deny' },
     // HSTS only when we are really served over https.
-    strictTransportSecurity: config.secureCookies ? { maxAge: 31536000, includeSubDomains: true } : false,
+    strictTransportSecurity: config.servedOverHttps ? { maxAge: 31536000, includeSubDomains: true } : false,
     crossOriginEmbedderPolicy: false,
   });
 }

@@ -403,7 +403,8 @@ function derive(vars: Vars) {
     providerPort: vars.PROVIDER_PORT,
     emulatorActivity: vars.EMULATOR_ACTIVITY,
     trustProxy: vars.TRUST_PROXY,
-    secureCookies: baseUrl.startsWith('https:'),
+    /** BASE_URL is https: cookies are Secure (with a __Host- name), and HSTS and upgrade-insecure-requests are sent. */
+    servedOverHttps: baseUrl.startsWith('https:'),
     sessionIdleSec: vars.SESSION_IDLE_SECONDS,
     sessionMaxSec: vars.SESSION_MAX_SECONDS,
     providerTimeoutMs: vars.PROVIDER_TIMEOUT_MS,
@@ -503,8 +504,8 @@ export function operatorWarning(config: Pick<Config, 'demo' | 'operatorName' | '
  * express-session will not set a Secure cookie on a request it sees as http,
  * so logins would loop. Unset and an explicit `false` are the same case.
  */
-export function proxyWarning(config: Pick<Config, 'secureCookies' | 'trustProxy'>): string | undefined {
-  if (!config.secureCookies || (config.trustProxy !== undefined && config.trustProxy !== false)) return undefined;
+export function proxyWarning(config: Pick<Config, 'servedOverHttps' | 'trustProxy'>): string | undefined {
+  if (!config.servedOverHttps || (config.trustProxy !== undefined && config.trustProxy !== false)) return undefined;
   const was = config.trustProxy === false ? 'false' : 'unset';
   return `BASE_URL is https but TRUST_PROXY is ${was}: if TLS ends at a proxy in front of the app, set TRUST_PROXY (e.g. 1) or the session cookie will not be set`;
 }
