@@ -87,7 +87,7 @@ describe('shutdown(server, closers)', () => {
   }
 
   const stores: [string, Record<string, string>][] = [['memory', {}]];
-  if (withRedis) stores.push(['redis', { SESSION_STORE: 'redis', REDIS_URL: REDIS_URL!, REDIS_PREFIX: prefix }]);
+  if (withRedis) stores.push(['redis', { SESSION_STORE: 'redis', REDIS_URL: REDIS_URL!, REDIS_KEY_PREFIX: prefix }]);
 
   it.each(stores)(
     'when shutdown starts during a slow login (%s store), then that request completes, new connections are refused, and the store closes after it',
