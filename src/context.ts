@@ -16,7 +16,7 @@ import { PROVIDER_ANSWERS, RedisPageCache } from './cache/redis-page-cache';
 import type { Metrics } from './observe/metrics';
 import { together, type Observer } from './observe/observer';
 import type { Tracing } from './observe/tracing';
-import { ReadShares, SessionRateLimit } from './pages/limits';
+import { ReadShares, SessionRateLimit } from './pages/fairness';
 import type { RedisConnection, SharedRedis } from './redis';
 import { Connections } from './session/connection';
 import { createRedisSessionStore } from './session/redis';

@@ -6,7 +6,7 @@ import type { RunningEmulator } from '@pagelight/graph-emulator';
 import { createApp } from '../../src/app';
 import { buildContext } from '../../src/context';
 import { ConfigError, loadConfig, type Config } from '../../src/config';
-import { createLimitedServer, serverLimits } from '../../src/http/limits';
+import { createLimitedServer, serverLimits } from '../../src/http/server-limits';
 import { createLogger } from '../../src/log/logger';
 import { redisFor } from '../../src/redis';
 import { shutdown, type Closer } from '../../src/shutdown';
