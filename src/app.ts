@@ -19,7 +19,7 @@ import { isMessageKey } from './i18n/catalogs';
 import { observeRequests } from './observe/requests';
 import type { Locale } from './i18n/locale';
 import { csrfToken } from './session/csrf';
-import { sessionCookieName, sessionMiddleware } from './session/middleware';
+import { sessionMiddleware } from './session/middleware';
 import { sessionLapses } from './session/lapse';
 
 /** The project root, from src/ under ts-jest and from dist/ once built. */
@@ -35,7 +35,6 @@ export function createApp(ctx: AppContext): Express {
   app.disable('x-powered-by');
   if (config.trustProxy !== undefined) app.set('trust proxy', config.trustProxy);
   useViews(app);
-  app.set('session cookie', sessionCookieName(config));
   if (config.nodeEnv === 'production') app.set('view cache', true);
   // Pages are no-store and personal: an ETag (a SHA-1 of every body) would validate nothing. Static files keep theirs.
   app.set('etag', false);
