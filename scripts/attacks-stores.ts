@@ -64,7 +64,7 @@ async function withRedis(check: string, run: (r: RedisRun) => Promise<Row>): Pro
           SESSION_STORE: 'redis',
           PAGE_CACHE_STORE: 'redis',
           REDIS_URL,
-          REDIS_PREFIX: prefix,
+          REDIS_KEY_PREFIX: prefix,
           PAGE_CACHE_TTL: '60',
           ...env,
         }),
@@ -532,14 +532,14 @@ export function indexBound(logins: number): Promise<Row> {
   return withRedis(check, async (r) => {
     const redis = await connectRedis({ redisUrl: REDIS_URL }, createLogger({ level: 'silent' }));
     r.keep(redis);
-    const handle = createRedisSessionStore(redis, { redisPrefix: r.prefix });
+    const handle = createRedisSessionStore(redis, { redisKeyPrefix: r.prefix });
     const signIn = (sid: string, userId: string, lifetimeSec: number) =>
       storeLoggedInSession(handle, sid, userId, lifetimeSec);
     await signIn('grace-1', GRACE, 3600);
     let largest = 0;
     for (let i = 0; i < logins; i++) {
       await signIn(`ada-${i}`, ADA, 3600 + i);
-      largest = Math.max(largest, await r.admin.sCard(`${r.prefix}user:${ADA}`));
+      largest = Math.max(largest, await r.admin.sCard(`${r.prefix}sess:user:${ADA}`));
     }
     const kept = (await handle.index.sessionsOf(ADA)).length;
     const grace = await handle.index.sessionsOf(GRACE);

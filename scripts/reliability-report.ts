@@ -12,7 +12,7 @@ import autocannon from 'autocannon';
 import type { SessionData } from 'express-session';
 import fc from 'fast-check';
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { createLimitedServer, serverLimits } from '../src/http/limits';
+import { createLimitedServer, serverLimits } from '../src/http/server-limits';
 import { burstFrom } from '../test/support/burst';
 import { CookieClient } from '../test/support/cookie-client';
 import { FAULTS } from '../test/support/faults';

@@ -16,7 +16,7 @@ import { PROVIDER_ANSWERS, RedisPageCache } from './cache/redis-page-cache';
 import type { Metrics } from './observe/metrics';
 import { together, type Observer } from './observe/observer';
 import type { Tracing } from './observe/tracing';
-import { ConcurrentReadLimit, SessionRateLimit } from './pages/limits';
+import { ConcurrentReadLimit, SessionRateLimit } from './pages/fairness';
 import type { RedisConnection, SharedRedis } from './redis';
 import { Connections } from './session/connection';
 import { createRedisSessionStore } from './session/redis';
@@ -131,7 +131,7 @@ function buildParts(config: Config, deps: ContextDeps): AppContext {
       (shared
         ? new RedisPageCache(shared, {
             ttlSec: config.pageCacheTtlSec,
-            prefix: `${config.redisPrefix}cache:`,
+            prefix: `${config.redisKeyPrefix}cache:`,
             logger,
             now,
             answers: PROVIDER_ANSWERS,
@@ -146,7 +146,7 @@ function buildParts(config: Config, deps: ContextDeps): AppContext {
     events:
       deps.events ??
       (shared
-        ? new RedisPageEvents(shared, `${config.redisPrefix}events`, logger, now)
+        ? new RedisPageEvents(shared, `${config.redisKeyPrefix}events`, logger, now)
         : new LocalPageEvents((err) => logger.error({ err }, 'a live-update listener failed'), now)),
     streams:
       deps.streams ??
@@ -156,7 +156,7 @@ function buildParts(config: Config, deps: ContextDeps): AppContext {
       }),
     // The counts bound what one address puts in the session store, so they live where the sessions do.
     ...(config.sessionStore === 'redis' && redis && config.loginRateLimit > 0
-      ? { loginCounts: redisCounts((args) => redis.send(args), `rl:login:${config.redisPrefix}`) }
+      ? { loginCounts: redisCounts((args) => redis.send(args), `${config.redisKeyPrefix}rl:login:`) }
       : {}),
     ...(redis ? { redis } : {}),
     readiness: new Readiness(),

@@ -121,7 +121,7 @@ const ACCOUNTS_KEY = /^[\w-]{43}$/;
 function accountsForgetting(ctx: AppContext): (key: string) => void {
   const { redis } = ctx;
   if (ctx.config.pageCacheStore !== 'redis' || !redis) return () => undefined;
-  const channel = `${ctx.config.redisPrefix}accounts:forget`;
+  const channel = `${ctx.config.redisKeyPrefix}accounts:forget`;
   redis
     .subscribe(channel, (key) => {
       if (ACCOUNTS_KEY.test(key)) ctx.accounts.forgetKey(key);

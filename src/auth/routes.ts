@@ -8,7 +8,7 @@ import { ownPath, pageIdOf } from '../http/return-to';
 import { connectPage } from '../pages/connect';
 import { requireCsrf } from '../session/csrf';
 import { shortenIfPendingOnly } from '../session/lifetimes';
-import { sessionCookieAttributes } from '../session/middleware';
+import { sessionCookieAttributes, sessionCookieName, sessionIdOf } from '../session/middleware';
 import { destroy, regenerate, save } from '../session/persist';
 import { deniedMessage, isCancel, parseCallback } from './callback';
 import { AuthorizationError, IdTokenError, PkceRefusedError, StateMismatchError } from './errors';
@@ -175,7 +175,7 @@ function sameMachineElsewhere(baseUrl: string, req: Request): string | undefined
 function logHostMismatch(ctx: AppContext, req: Request, reason: string): void {
   const callbackHost = req.hostname;
   const baseHost = new URL(ctx.config.baseUrl).hostname;
-  const cookieSent = (req.get('cookie') ?? '').includes(`${String(req.app.get('session cookie'))}=`);
+  const cookieSent = sessionIdOf(req.headers.cookie, ctx.config) !== undefined;
   const hint =
     callbackHost !== baseHost
       ? `the callback came to host ${callbackHost}, but BASE_URL's host is ${baseHost}, where the session cookie is set`
@@ -266,6 +266,6 @@ async function logout(ctx: AppContext, req: Request, res: Response): Promise<voi
   ctx.streams.closeSession(req.sessionID);
   await destroy(req);
   // A browser deletes a cookie only when the clearing one has its attributes (a __Host- cookie needs Secure).
-  res.clearCookie(req.app.get('session cookie') as string, sessionCookieAttributes(ctx.config));
+  res.clearCookie(sessionCookieName(ctx.config), sessionCookieAttributes(ctx.config));
   res.redirect(303, '/?logged_out=1');
 }

@@ -16,7 +16,7 @@ import { renderPost, renderedFeed, renderedInsights, renderedPage, renderedPost 
 import { imageFilter } from './images';
 import { loadPageInsights, loadPostViewers } from './insights-load';
 import { blockedView, toInsightsView } from './insights-view';
-import { SessionRateLimit } from './limits';
+import { SessionRateLimit } from './fairness';
 import {
   bothOrDrop,
   forPage,
@@ -43,7 +43,7 @@ import { asksFor } from './offered';
  * comments or a comment's replies, connecting a page). Mounted before the session middleware, so that a
  * session over its limit is refused before its session is read: the refusals of a burst cost next to nothing
  * and do not delay other people's views. Reads the cache may serve (the page, a post, insights) count at their
- * first read upstream instead (./limits.ts). Connecting counts in a bucket of its own, with the same figure: a
+ * first read upstream instead (./fairness.ts). Connecting counts in a bucket of its own, with the same figure: a
  * person who connects a few pages keeps their reads of posts.
  */
 export function pageRateLimits(ctx: AppContext): Router {

@@ -108,7 +108,7 @@ describe('no token at rest in any cache', () => {
       admin.on('error', () => undefined);
       await admin.connect();
       const instance = await startOne(
-        { SESSION_STORE: 'redis', REDIS_URL: REDIS_URL!, REDIS_PREFIX: prefix },
+        { SESSION_STORE: 'redis', REDIS_URL: REDIS_URL!, REDIS_KEY_PREFIX: prefix },
         emulator,
       );
       try {

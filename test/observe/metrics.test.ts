@@ -164,7 +164,7 @@ describe('METRICS_PORT', () => {
       METRICS_PORT: '9464',
       SESSION_STORE: 'redis',
       REDIS_URL: redisUrl,
-      REDIS_PREFIX: `test:observe:${Date.now()}:`,
+      REDIS_KEY_PREFIX: `test:observe:${Date.now()}:`,
     };
     const stack = await startObservedStack(env, undefined, redis);
     try {

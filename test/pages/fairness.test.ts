@@ -1,4 +1,4 @@
-import { ConcurrentReadLimit, TooManyRequestsError } from '../../src/pages/limits';
+import { ConcurrentReadLimit, TooManyRequestsError } from '../../src/pages/fairness';
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { CookieClient } from '../support/cookie-client';
 import { graphCalls } from '../support/emulator';

@@ -32,7 +32,11 @@ const stores: [string, (config: Config) => Promise<SessionStoreHandle> | Session
               );
               return { ...createRedisSessionStore(redis, config), close: () => redis.close() };
             },
-            { SESSION_STORE: 'redis', REDIS_URL, REDIS_PREFIX: `pagelight:test:tomb:${process.pid}:${Date.now()}:` },
+            {
+              SESSION_STORE: 'redis',
+              REDIS_URL,
+              REDIS_KEY_PREFIX: `pagelight:test:tomb:${process.pid}:${Date.now()}:`,
+            },
           ] as (typeof stores)[number],
         ]
       : []),
