@@ -1,6 +1,6 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { agentFor, useStack } from '../support/stack';
-import { csrfFrom, login, postIds, sessionCookie, startLogin, connectedAgent } from '../support/flow';
+import { csrfFrom, signIn, postIds, sessionCookie, startLogin, connectedAgent } from '../support/flow';
 
 const BAKERY = SEED_IDS.pages.bakery;
 const SPARSE = SEED_IDS.pages.sparse;
@@ -36,7 +36,7 @@ describe('the login-to-feed flow', () => {
     const agent = agentFor(stack);
     const start = await agent.get('/auth/login').expect(303);
     const before = sessionCookie(start);
-    const callback = await login(agent);
+    const callback = await signIn(agent);
     expect(callback.status).toBe(303);
     expect(callback.headers.location).toBe('/pages');
     const after = sessionCookie(callback);
@@ -119,14 +119,14 @@ describe('the login-to-feed flow', () => {
 
   it('when a person who manages no page logs in, then the picker says so', async () => {
     const agent = agentFor(stack);
-    await login(agent, { user: SEED_IDS.users.alan });
+    await signIn(agent, { user: SEED_IDS.users.alan });
     const picker = await agent.get('/pages').expect(200);
     expect(picker.text).toContain('You manage no Pages that Pagelight can see');
   });
 
   it('when a person asks for a page they do not manage, then 403 and no token is kept', async () => {
     const agent = agentFor(stack);
-    await login(agent, { user: SEED_IDS.users.alan });
+    await signIn(agent, { user: SEED_IDS.users.alan });
     const picker = await agent.get('/pages').expect(200);
     const res = await agent
       .post(`/pages/${BAKERY}/connect`)
@@ -142,7 +142,7 @@ describe('with FB_PAGE_ID configured', () => {
 
   it('when the login completes, then the configured page is connected directly and shown', async () => {
     const agent = agentFor(stack);
-    const callback = await login(agent);
+    const callback = await signIn(agent);
     expect(callback.status).toBe(303);
     expect(callback.headers.location).toBe(`/pages/${BAKERY}`);
     await agent.get('/pages').expect(303).expect('location', `/pages/${BAKERY}`);

@@ -1,5 +1,5 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { loginAndConnect, connectedAgent } from '../support/flow';
+import { signInAndConnect, connectedAgent } from '../support/flow';
 import { graphCalls } from '../support/emulator';
 import { agentFor, startStack, useStack } from '../support/stack';
 
@@ -69,7 +69,7 @@ describe('GET /pages/:pageId, the page and its posts', () => {
     const other = await startStack({ env: { FB_IMAGE_ORIGINS: 'https://*.cdn.example' } });
     try {
       const agent = agentFor(other);
-      await loginAndConnect(agent, BAKERY);
+      await signInAndConnect(agent, BAKERY);
       const res = await agent.get(`/pages/${BAKERY}`).expect(200);
       expect(res.headers['content-security-policy']).toContain("img-src 'self' https://*.cdn.example;");
       expect(images(res.text)).toEqual([]);

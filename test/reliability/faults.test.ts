@@ -1,7 +1,7 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { FAULTS } from '../support/faults';
 import { graphCalls } from '../support/emulator';
-import { loginAndConnect, connectedAgent } from '../support/flow';
+import { signInAndConnect, connectedAgent } from '../support/flow';
 import { agentFor, startStack, type Stack } from '../support/stack';
 
 const BAKERY = SEED_IDS.pages.bakery;
@@ -12,7 +12,7 @@ describe('faults injected by the provider during a page view', () => {
   beforeAll(async () => {
     stack = await startStack({ timeoutMs: 300 });
     agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY);
+    await signInAndConnect(agent, BAKERY);
   });
   afterAll(() => stack.close());
   beforeEach(() => stack.emulator.controls.reset());
@@ -43,7 +43,7 @@ describe('faults injected by the provider during a page view', () => {
     expect((await person.get('/')).text).toContain(
       'Facebook signed you out of Pagelight — connect again. Your Facebook password was changed',
     );
-    await loginAndConnect(person, BAKERY);
+    await signInAndConnect(person, BAKERY);
     await person.get(`/pages/${BAKERY}`).expect(200);
   });
 

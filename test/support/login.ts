@@ -63,8 +63,11 @@ export function csrfFrom(html: string): string {
   return m[1]!;
 }
 
-/** GET /auth/login, the dialog, Continue (or the choice's action), and the callback; the callback's answer. */
-export async function logIn<Raw>(browser: Browser<Raw>, choice: DialogChoice = {}): Promise<Reply<Raw>> {
+/**
+ * Signs in through any `Browser` (supertest or fetch): GET /auth/login, the dialog, Continue (or the choice's
+ * action), and the callback. Returns the callback's answer; `signIn` in flow.ts is this over supertest.
+ */
+export async function signInThrough<Raw>(browser: Browser<Raw>, choice: DialogChoice = {}): Promise<Reply<Raw>> {
   const start = await browser.get('/auth/login');
   if (start.status !== 303 || !start.location) throw new Error(`GET /auth/login answered ${start.status}`);
   return browser.get(pathOf(await completeDialog(start.location, choice)));
@@ -86,11 +89,11 @@ export interface LoginOutcome {
 }
 
 /**
- * The whole flow up to a connected page, and with `view` the page itself.
- * Never throws on an answer: the outcome names the step that failed, so load
+ * Signs in and connects `pageId` through any `Browser`, and with `view` opens the page itself.
+ * Never throws on an answer (unlike `signInAndConnect` in flow.ts): the outcome names the step that failed, so load
  * tests can count failures and suites can assert on them.
  */
-export async function logInAndConnect<Raw>(
+export async function signInAndConnectThrough<Raw>(
   browser: Browser<Raw>,
   pageId: string,
   choice: DialogChoice = {},
@@ -133,7 +136,12 @@ export function realLogin(
   /** Permissions to untick at the dialog. */
   decline: string[] = [],
 ): Promise<LoginOutcome> {
-  return logInAndConnect(overFetch(browser), pageId, { ...(user === undefined ? {} : { user }), decline }, true);
+  return signInAndConnectThrough(
+    overFetch(browser),
+    pageId,
+    { ...(user === undefined ? {} : { user }), decline },
+    true,
+  );
 }
 
 /** A person connected to `pageId` over real HTTP, or an error naming the step that failed. */
