@@ -1,5 +1,6 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { FAULTS } from '../support/faults';
+import { visibleText } from '../support/words';
 import { graphCalls } from '../support/emulator';
 import { signInAndConnect, connectedAgent } from '../support/flow';
 import { agentFor, startStack, type Stack } from '../support/stack';
@@ -25,7 +26,7 @@ describe('faults injected by the provider during a page view', () => {
       // page of the fault is itself the proof that the app stopped waiting (docs/architecture.md#error-model).
       const res = await agent.get(`/pages/${BAKERY}`);
       expect(res.status).toBe(status);
-      expect(res.text).toMatch(text);
+      expect(visibleText(res.text)).toMatch(text);
       if (status === 429) expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
       stack.emulator.controls.reset();
       await agent.get('/healthz').expect(200);

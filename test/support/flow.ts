@@ -1,5 +1,6 @@
 import { agentFor, type Agent, type Stack } from './stack';
 import type { DialogChoice } from './dialog';
+import { attr, findAll } from './dom';
 import { signInThrough, signInAndConnectThrough, overSupertest } from './login';
 
 export { csrfFrom, pathOf } from './login';
@@ -36,5 +37,7 @@ export function sessionCookie(res: { headers: Record<string, unknown> }): string
 
 /** The post ids rendered on a feed page, in order. */
 export function postIds(html: string): string[] {
-  return [...html.matchAll(/id="post-([\d_]+)"/g)].map((m) => m[1]!);
+  return findAll(html, (node) => /^post-[\d_]+$/.test(attr(node, 'id') ?? '')).map((node) =>
+    attr(node, 'id')!.slice(5),
+  );
 }

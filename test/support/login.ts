@@ -7,6 +7,8 @@
 import type { Agent } from './stack';
 import { CookieClient } from './cookie-client';
 import { completeDialog, type DialogChoice } from './dialog';
+import { csrfToken, forms } from './dom';
+import { headline } from './words';
 
 /** One answer, read the same whichever client fetched it; `raw` is the client's own response. */
 export interface Reply<Raw = unknown> {
@@ -57,10 +59,11 @@ export function pathOf(url: URL): string {
   return `${url.pathname}${url.search}`;
 }
 
+/** The CSRF token of the page's forms; throws when the page has none. */
 export function csrfFrom(html: string): string {
-  const m = /name="_csrf" value="([^"]+)"/.exec(html);
-  if (!m) throw new Error(`no CSRF token in the page: ${html.slice(0, 200)}`);
-  return m[1]!;
+  const token = csrfToken(html);
+  if (!token) throw new Error(`no CSRF token in the page: ${html.slice(0, 200)}`);
+  return token;
 }
 
 /**
@@ -112,15 +115,15 @@ export async function signInAndConnectThrough<Raw>(
   if (done.status !== 303) return fail('callback', done);
   const picker = await browser.get('/pages');
   if (picker.status !== 200) return fail('picker', picker);
-  offered.push(...[...picker.text.matchAll(/action="\/pages\/(\d+)\/connect"/g)].map((m) => m[1]!));
-  const csrf = /name="_csrf" value="([^"]+)"/.exec(picker.text)?.[1];
+  offered.push(...forms(picker.text).flatMap((f) => /^\/pages\/(\d+)\/connect$/.exec(f.action ?? '')?.[1] ?? []));
+  const csrf = csrfToken(picker.text);
   if (!csrf) return fail('csrf');
   const connect = await browser.post(`/pages/${pageId}/connect`, { _csrf: csrf });
   if (connect.status !== 303) return fail('connect', connect);
   if (!view) return { ok: true, step: 'done', csrf, offered };
   const page = await browser.get(`/pages/${pageId}`);
   if (page.status !== 200) return fail('page', page);
-  const pageName = /<h1[^>]*>([^<]*)<\/h1>/.exec(page.text)?.[1];
+  const pageName = headline(page.text);
   return { ok: true, step: 'done', csrf, pageName, offered };
 }
 
