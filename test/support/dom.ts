@@ -16,12 +16,12 @@ type Where = string | DomNode;
 
 const parsed = new Map<string, DomNode>();
 
-/** The page's tree; the last few parses are kept, since a test asks several questions of one page. */
+/** The page's tree; recent parses are kept, since a test asks several questions of one page. */
 export function treeOf(html: string): DomNode {
   let tree = parsed.get(html);
   if (!tree) {
     tree = parse(html) as unknown as DomNode;
-    if (parsed.size > 20) parsed.delete(parsed.keys().next().value);
+    if (parsed.size > 20) parsed.clear();
     parsed.set(html, tree);
   }
   return tree;
