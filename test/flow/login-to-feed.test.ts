@@ -1,6 +1,6 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { agentFor, useStack } from '../support/stack';
-import { all, formTo, links, textOf } from '../support/dom';
+import { findAll, formTo, links, textOf } from '../support/dom';
 import { headline, hrefOf, visibleText } from '../support/words';
 import { csrfFrom, signIn, postIds, sessionCookie, startLogin, connectedAgent } from '../support/flow';
 
@@ -58,7 +58,7 @@ describe('the login-to-feed flow', () => {
     for (const text of ['Casual', 'Parking lot and street parking', 'Monday'])
       expect(textOf(page.text)).toContain(text);
     expect(links(page.text).some((l) => l.href.startsWith('mailto:'))).toBe(true);
-    expect(all(page.text, { tag: 'time', attrs: { datetime: true } }).length).toBeGreaterThan(0);
+    expect(findAll(page.text, { tag: 'time', attrs: { datetime: true } }).length).toBeGreaterThan(0);
     expect(links(page.text)).toContainEqual(
       expect.objectContaining({
         href: expect.stringMatching(/^https:\/\//),
@@ -95,7 +95,7 @@ describe('the login-to-feed flow', () => {
   it('when a page has few fields and no posts, then one quiet line names the missing fields, the feed has an empty state, and a non-http website is not a link', async () => {
     const agent = await connectedAgent(stack, SPARSE);
     const page = await agent.get(`/pages/${SPARSE}`).expect(200);
-    const missing = all(page.text, { tag: 'p', class: 'missing' }).map(textOf);
+    const missing = findAll(page.text, { tag: 'p', class: 'missing' }).map(textOf);
     expect(missing).toEqual([expect.stringMatching(/^No .*opening hours.* given\.$/)]);
     expect(visibleText(page.text)).not.toContain('Not given');
     expect(visibleText(page.text)).toContain('This page has no posts yet.');

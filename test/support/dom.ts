@@ -34,19 +34,6 @@ export const attr = (node: DomNode, name: string): string | undefined =>
 
 export const classes = (node: DomNode): string[] => attr(node, 'class')?.split(/\s+/).filter(Boolean) ?? [];
 
-/** Every element below `where` (document order) that `match` accepts. */
-export function findAll(where: Where, match: (node: DomNode) => boolean): DomNode[] {
-  const found: DomNode[] = [];
-  const walk = (node: DomNode) => {
-    for (const child of node.childNodes ?? []) {
-      if (child.attrs && match(child)) found.push(child);
-      walk(child);
-    }
-  };
-  walk(rootOf(where));
-  return found;
-}
-
 /** What to look for: a tag and, optionally, a class it carries, an id, or attributes it has (value or `true`). */
 export interface Query {
   tag?: string;
@@ -63,12 +50,23 @@ const matches = (q: Query) => (node: DomNode) =>
     want === true ? attr(node, name) !== undefined : attr(node, name) === want,
   );
 
-/** The elements matching `q` (a tag name alone, or a Query). */
-export const all = (where: Where, q: string | Query): DomNode[] =>
-  findAll(where, matches(typeof q === 'string' ? { tag: q } : q));
+/** Every element below `where`, in document order, that `q` describes (a tag name, a Query or a test). */
+export function findAll(where: Where, q: string | Query | ((node: DomNode) => boolean)): DomNode[] {
+  const match = typeof q === 'function' ? q : matches(typeof q === 'string' ? { tag: q } : q);
+  const found: DomNode[] = [];
+  const walk = (node: DomNode) => {
+    for (const child of node.childNodes ?? []) {
+      if (child.attrs && match(child)) found.push(child);
+      walk(child);
+    }
+  };
+  walk(rootOf(where));
+  return found;
+}
 
-/** The first element matching `q`, or undefined. */
-export const first = (where: Where, q: string | Query): DomNode | undefined => all(where, q)[0];
+/** The first element `q` describes, or undefined. */
+export const find = (where: Where, q: string | Query | ((node: DomNode) => boolean)): DomNode | undefined =>
+  findAll(where, q)[0];
 
 /** The text a node holds (scripts and styles left out), spaces collapsed and trimmed. */
 export function textOf(where: Where): string {
@@ -107,7 +105,7 @@ export function textsWithin<T>(
 
 /** The texts of the page's headings of one level (`h2`: the sections a person scans), whole and trimmed. */
 export function headingTexts(html: Where, level: 'h1' | 'h2' | 'h3'): string[] {
-  return all(html, level)
+  return findAll(html, level)
     .map(textOf)
     .filter((text) => text !== '');
 }
@@ -122,7 +120,7 @@ export interface Link {
 
 /** Every link (an `<a>` with an href) below `where`. */
 export function links(where: Where): Link[] {
-  return all(where, { tag: 'a', attrs: { href: true } }).map((node) => ({
+  return findAll(where, { tag: 'a', attrs: { href: true } }).map((node) => ({
     text: textOf(node),
     href: attr(node, 'href')!,
     rel: attr(node, 'rel')?.split(/\s+/) ?? [],
@@ -136,7 +134,7 @@ export const linkTo = (where: Where, text: string | RegExp): Link | undefined =>
 
 /** An image as a person's browser fetches it: its attributes by name (`src`, `alt`, `width`, `class` …). */
 export const images = (where: Where): Record<string, string>[] =>
-  all(where, 'img').map((node) => Object.fromEntries((node.attrs ?? []).map((a) => [a.name, a.value])));
+  findAll(where, 'img').map((node) => Object.fromEntries((node.attrs ?? []).map((a) => [a.name, a.value])));
 
 /** A form field: an input, select, textarea or button, by its attributes. */
 export interface Field {
@@ -164,8 +162,8 @@ export interface Form {
 
 /** Every form below `where`, with its fields. */
 export function forms(where: Where): Form[] {
-  return all(where, 'form').map((node) => {
-    const fields = findAll(node, (n) => ['input', 'select', 'textarea', 'button'].includes(n.nodeName)).map(
+  return findAll(where, 'form').map((node) => {
+    const fields = findAll(node, (n: DomNode) => ['input', 'select', 'textarea', 'button'].includes(n.nodeName)).map(
       (n): Field => ({
         tag: n.nodeName,
         type: (attr(n, 'type') ?? (n.nodeName === 'button' ? 'submit' : 'text')).toLowerCase(),

@@ -3,7 +3,7 @@
  * (docs/architecture.md#error-model): the operator's `<details>` and the
  * markup are removed first.
  */
-import { first, linkTo, textOf, textsWithin } from './dom';
+import { find, linkTo, textOf, textsWithin } from './dom';
 
 /** The visible text of a page: no `<details>`, scripts, styles or tags; entities decoded; spaces collapsed. */
 export function visibleText(html: string): string {
@@ -37,7 +37,7 @@ export function jargonIn(html: string): string[] {
 
 /** The page's `<h1>`, as read. */
 export function headline(html: string): string {
-  const h1 = first(html, 'h1');
+  const h1 = find(html, 'h1');
   return h1 ? textOf(h1) : '';
 }
 
