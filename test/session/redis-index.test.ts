@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
 import type { Config } from '../../src/config';
 import { CookieClient } from '../support/cookie-client';
-import { logIn, overFetch } from '../support/login';
+import { signInThrough, overFetch } from '../support/login';
 import { signedRequest } from '../support/signed-request';
 import { APP_SECRET, startInstance, type Instance } from '../support/stack';
 import { configFor, startSharedEmulator } from '../support/instances';
@@ -49,7 +49,7 @@ describeRedis('the session index in Redis', () => {
   /** `user` logged in on `instance`; the jar goes to any instance by absolute URL, as behind a load balancer. */
   async function signIn(instance: Instance, user: string): Promise<CookieClient> {
     const browser = new CookieClient(instance.url, 10_000);
-    expect((await logIn(overFetch(browser), { user })).status).toBe(303);
+    expect((await signInThrough(overFetch(browser), { user })).status).toBe(303);
     return browser;
   }
 
