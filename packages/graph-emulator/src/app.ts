@@ -96,7 +96,7 @@ function errorHandler(err: unknown, req: Request, res: Response, next: NextFunct
   if (res.headersSent) return next(err);
   const status = clientErrorStatus(err);
   if (!(err instanceof GraphError) && status === undefined) {
-    console.error('[provider emulator] unexpected error', err);
+    console.error('[graph-emulator] unexpected error', err);
   }
   if (requestKind(req.path) === 'dialog') {
     renderError(

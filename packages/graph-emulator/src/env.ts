@@ -3,7 +3,7 @@
  * from the same variables the app reads, so both agree on the client.
  */
 import { DEFAULT_EMPTY_FEED_PAGES, feedPositions } from './context';
-import { appUrls, demoClient } from './demo';
+import { appUrls, DEMO_CLIENT, demoClient } from './demo';
 import { checkCreated } from './graph/legacy';
 import { checkRemovedFields } from './removed-fields';
 import { isSeedName, SEED_NAMES, type SeedName } from './seed';
@@ -134,6 +134,16 @@ function appCreatedOf(env: NodeJS.ProcessEnv): string | undefined {
   }
 }
 
+/** EMULATOR_APP_NAME: the registered app's name, shown by the dialog and the settings page; unset, the demo app's. */
+function appNameOf(env: NodeJS.ProcessEnv): string {
+  const raw = env.EMULATOR_APP_NAME;
+  if (raw === undefined || raw === '') return DEMO_CLIENT.name;
+  if (raw.length > 100 || [...raw].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) {
+    throw new ProviderEnvError('EMULATOR_APP_NAME', 'must be at most 100 characters, without control characters');
+  }
+  return raw;
+}
+
 /** With FB_WEBHOOK_VERIFY_TOKEN set, the app's webhook is registered as its dashboard would have it (README#webhooks). */
 function withWebhook(client: EmulatorClient, env: NodeJS.ProcessEnv, baseUrl: string): EmulatorClient {
   const token = env.FB_WEBHOOK_VERIFY_TOKEN;
@@ -150,7 +160,9 @@ export function loadProviderEnv(env: NodeJS.ProcessEnv): ProviderEnv {
   const emptyFeedPages = emptyFeedPagesOf(env);
   const removedFields = removedFieldsOf(env);
   const created = appCreatedOf(env);
-  const dated = (client: EmulatorClient): EmulatorClient => (created === undefined ? client : { ...client, created });
+  const name = appNameOf(env);
+  const dated = (client: EmulatorClient): EmulatorClient =>
+    created === undefined ? { ...client, name } : { ...client, name, created };
   const appId = env.FB_APP_ID;
   if (appId === undefined || appId === '') {
     const client = dated(withWebhook(demoClient(baseUrl), env, baseUrl));
@@ -168,9 +180,7 @@ export function loadProviderEnv(env: NodeJS.ProcessEnv): ProviderEnv {
     seed,
     emptyFeedPages,
     removedFields,
-    client: dated(
-      withWebhook({ clientId: appId, clientSecret: secret, name: 'Pagelight', ...appUrls(baseUrl) }, env, baseUrl),
-    ),
+    client: dated(withWebhook({ clientId: appId, clientSecret: secret, name, ...appUrls(baseUrl) }, env, baseUrl)),
   };
 }
 

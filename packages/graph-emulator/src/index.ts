@@ -1,5 +1,5 @@
 /**
- * Pagelight's provider emulator: Facebook Login dialog + Graph API, in process
+ * Graph emulator: a stand-in for Facebook Login's dialog and the Graph API, in process
  * or on its own port. See its README and the app's docs/provider-interface.md.
  */
 export { createEmulator } from './app';
