@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `npm run provider`: the emulator on its own, on PROVIDER_PORT (see its README).
- * Binds loopback only — its /__emulator controls are unauthenticated.
+ * Binds loopback unless EMULATOR_EXPOSE=on — its /__emulator controls are unauthenticated (README#production-guard).
  */
 import { loadProviderEnv, maskSecret, ProviderEnvError, type ProviderEnv } from './env';
 import { startEmulator } from './server';
@@ -24,7 +24,9 @@ async function main(): Promise<void> {
     running = await startEmulator({
       clients: [env.client],
       port: env.port,
-      host: '127.0.0.1',
+      host: env.host,
+      expose: env.expose,
+      hosts: env.hosts,
       httpControls: true,
       profile: env.profile,
       activity: env.activity,

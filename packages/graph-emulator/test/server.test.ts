@@ -71,6 +71,9 @@ describe('stand-alone configuration (npm run provider)', () => {
   it('when nothing is set, then the demo client on port 3001 with the callbacks of http://localhost:3000', () => {
     expect(loadProviderEnv({})).toEqual({
       port: 3001,
+      host: '127.0.0.1',
+      expose: false,
+      hosts: [],
       demo: true,
       profile: 'facebook',
       activity: false,
@@ -100,6 +103,9 @@ describe('stand-alone configuration (npm run provider)', () => {
     });
     expect(env).toEqual({
       port: 4001,
+      host: '127.0.0.1',
+      expose: false,
+      hosts: [],
       demo: false,
       profile: 'facebook',
       activity: false,
