@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import type { UserTokenGrant } from '../graph/client';
 import type { PageAccess, PageChanges, UserAccess } from './access';
 import type { TokenSealer } from './sealer';
-import type { Connection } from './types';
+import type { ConnectedPage, Connection } from './types';
 
 /**
  * The person's connection to the provider as kept in the session: tokens are
@@ -38,12 +38,27 @@ export class Connections {
   current(req: Request): Connection | undefined {
     const connection = req.session?.connection;
     if (!connection) return undefined;
-    const now = this.now();
-    if (now - connection.loggedInAt > this.maxAgeMs || (connection.expiresAt !== null && connection.expiresAt <= now)) {
+    if (!this.isLive(connection)) {
       delete req.session.connection;
       return undefined;
     }
     return connection;
+  }
+
+  /**
+   * The page as a live connection holds it: the one test of holding a page, for this request's session
+   * ({@link pageAccess}) and for a session read from the store (a live stream's heartbeat) alike.
+   */
+  heldPage(connection: Connection | undefined, pageId: string): ConnectedPage | undefined {
+    return connection !== undefined && this.isLive(connection) ? connection.pages[pageId] : undefined;
+  }
+
+  /** Within the absolute lifetime, and the user token not expired. */
+  private isLive(connection: Connection): boolean {
+    const now = this.now();
+    return (
+      now - connection.loggedInAt <= this.maxAgeMs && (connection.expiresAt === null || connection.expiresAt > now)
+    );
   }
 
   userToken(req: Request): string | undefined {
@@ -74,6 +89,7 @@ export class Connections {
     return {
       sessionId: req.sessionID,
       request: requestNumber(req),
+      userId: connection?.userId,
       userToken,
       scopes: userToken === undefined ? undefined : connection?.scopes,
       pages: userToken === undefined ? [] : this.connectedPages(req),
@@ -83,7 +99,7 @@ export class Connections {
   /** What the session holds for the person and one Page, as a value: each token opened once. */
   pageAccess(req: Request, pageId: string): PageAccess {
     const user = this.userAccess(req);
-    const page = user.userToken === undefined ? undefined : this.current(req)?.pages[pageId];
+    const page = user.userToken === undefined ? undefined : this.heldPage(this.current(req), pageId);
     const pageToken = page ? this.openOrDrop(req, page.token) : undefined;
     // A page token no key opens ended the connection (openOrDrop): the person now reads as not connected.
     if (page && pageToken === undefined) return { ...this.userAccess(req), ...notHeld(pageId) };
