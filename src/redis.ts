@@ -1,5 +1,6 @@
 import { createClient } from 'redis';
 import type { Config } from './config';
+import { withinDeadline } from './deadline';
 import type { Logger } from './log/logger';
 
 /**
@@ -89,25 +90,16 @@ export async function connectRedis(
     if (lastError) logger.info('session store (redis) is back');
   });
 
+  const stall = () => {
+    if (!stalled)
+      logger.warn(`session store (redis) did not answer within ${deadlineMs} ms; serving 503 until it does`);
+    stalled = true;
+    return new StoreDeadlineError(deadlineMs);
+  };
   const bound = <T>(work: Promise<T>): Promise<T> =>
-    new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        if (!stalled)
-          logger.warn(`session store (redis) did not answer within ${deadlineMs} ms; serving 503 until it does`);
-        stalled = true;
-        reject(new StoreDeadlineError(deadlineMs));
-      }, deadlineMs);
-      work.then(
-        (value) => {
-          clearTimeout(timer);
-          stalled = false;
-          resolve(value);
-        },
-        (err: unknown) => {
-          clearTimeout(timer);
-          reject(err instanceof Error ? err : new Error(String(err)));
-        },
-      );
+    withinDeadline(work, deadlineMs, stall).then((value) => {
+      stalled = false;
+      return value;
     });
 
   // While nobody asks, a PING now and then notices a stalled connection (and its end) for /healthz.
@@ -131,14 +123,7 @@ export async function connectRedis(
       return false;
     },
   );
-  let waitTimer: NodeJS.Timeout | undefined;
-  const ready = await Promise.race([
-    connected,
-    new Promise<false>((resolve) => {
-      waitTimer = setTimeout(resolve, startWaitMs, false);
-    }),
-  ]);
-  clearTimeout(waitTimer);
+  const ready = await withinDeadline(connected, startWaitMs).catch(() => false);
   if (!ready) logger.error('session store (redis) is not reachable at start; serving 503 until it is');
 
   const destroyQuietly = (target: { isOpen: boolean; destroy(): void } | undefined) => {
@@ -163,13 +148,15 @@ export async function connectRedis(
     bound,
     send: (args) => bound(client.sendCommand(args)),
     eval: (script, keys, args) => bound(client.eval(script, { keys, arguments: args })),
-    command: (args, ms) => within(client.sendCommand(args), ms),
+    // The shared cache's own, shorter deadline: it falls back to the provider, so a miss marks nothing stalled.
+    command: (args, ms) => withinDeadline(client.sendCommand(args), ms, () => new StoreDeadlineError(ms)),
     subscribe: async (channel, listener) => {
       const { sub, up } = subscriberOf();
-      await within(up, startWaitMs);
-      await within(
+      await withinDeadline(up, startWaitMs, () => new StoreDeadlineError(startWaitMs));
+      await withinDeadline(
         sub.subscribe(channel, (message: string) => listener(message)),
         deadlineMs,
+        () => new StoreDeadlineError(deadlineMs),
       );
     },
     healthy: () => client.isReady && !stalled,
@@ -196,22 +183,5 @@ function newClient(url: string, name: string) {
       connectTimeout: 2000,
       reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 2000),
     },
-  });
-}
-
-/** `work`, or a rejection after `ms`: the shared cache's own, shorter deadline (it falls back to the provider). */
-function within<T>(work: Promise<T>, ms: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new StoreDeadlineError(ms)), ms);
-    work.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (err: unknown) => {
-        clearTimeout(timer);
-        reject(err instanceof Error ? err : new Error(String(err)));
-      },
-    );
   });
 }

@@ -5,7 +5,8 @@ import { COMMENTS_SCOPE } from '../graph/provider';
 import type { PageAccess, PageChanges } from '../session/access';
 import { dropOnRefusal, gateOf, isPermissionError, readShared, withChanges, type SharedRead } from './load';
 import { GraphApiError } from '../graph/errors';
-import { withinDeadline } from './deadline';
+import { withinDeadline } from '../deadline';
+import { late } from './deadline';
 import { asksFor } from './offered';
 
 /**
@@ -80,12 +81,20 @@ export async function loadPost(
       : readShared(ctx, access, [postRead] as const),
     mayRead && query.after !== undefined
       ? settle(
-          withinDeadline(ctx.graph.comments(token, access.pageId, postId, { after: query.after }, gate), deadlineMs),
+          withinDeadline(
+            ctx.graph.comments(token, access.pageId, postId, { after: query.after }, gate),
+            deadlineMs,
+            late,
+          ),
         )
       : undefined,
     mayRead && query.replies !== undefined
       ? settle(
-          withinDeadline(ctx.graph.comments(token, access.pageId, query.replies, { replies: true }, gate), deadlineMs),
+          withinDeadline(
+            ctx.graph.comments(token, access.pageId, query.replies, { replies: true }, gate),
+            deadlineMs,
+            late,
+          ),
         )
       : undefined,
   ]);

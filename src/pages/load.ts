@@ -10,7 +10,8 @@ import {
 } from '../graph/schemas';
 import type { CachedPart } from '../cache/page-cache';
 import type { PageAccess, PageChanges, UserAccess } from '../session/access';
-import { withinDeadline } from './deadline';
+import { withinDeadline } from '../deadline';
+import { late } from './deadline';
 import { withPortfolioPages } from './portfolios';
 import { pageName } from './view-model';
 
@@ -84,7 +85,7 @@ export async function readShared<T extends readonly unknown[]>(
 ): Promise<{ answers: Answers<T>; changes: PageChanges }> {
   const cache = ctx.pageCache;
   const timed = (read: SharedRead<unknown>, answer: Promise<unknown>) =>
-    read.deadlineMs === undefined ? answer : withinDeadline(answer, read.deadlineMs);
+    read.deadlineMs === undefined ? answer : withinDeadline(answer, read.deadlineMs, late);
   const all = (run: (read: SharedRead<unknown>) => Promise<unknown>) =>
     Promise.allSettled((reads as readonly SharedRead<unknown>[]).map((r) => timed(r, run(r)))) as Promise<Answers<T>>;
   if (!cache.enabled) return { answers: await all((r) => r.load()), changes: {} };

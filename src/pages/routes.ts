@@ -30,7 +30,8 @@ import {
 } from './load';
 import { providerWeb, toFeedView, toPageView, type ViewOptions } from './view-model';
 import { loadPost, type CommentsRead } from './load-post';
-import { withinDeadline } from './deadline';
+import { withinDeadline } from '../deadline';
+import { late } from './deadline';
 import { ownPath } from '../http/return-to';
 import { toPostPageView } from './post-page-view';
 import { commentIdSchema } from '../graph/schemas';
@@ -184,7 +185,7 @@ async function post(ctx: AppContext, req: Request, res: Response, links: Shown, 
   // An extra, as the comments are: within its own deadline, and left out when late or failing.
   const [{ outcome, changes }, viewers] = await Promise.all([
     loadPost(ctx, access, token, postId, { after, replies }),
-    withinDeadline(loadPostViewers(ctx, access, token, postId), ctx.config.postExtrasDeadlineMs).catch(
+    withinDeadline(loadPostViewers(ctx, access, token, postId), ctx.config.postExtrasDeadlineMs, late).catch(
       (error: unknown) => ({ outcome: { error }, changes: {} }),
     ),
   ]);
