@@ -115,7 +115,7 @@ const PUBLISH_DEADLINE_MS = 500;
 const ACCOUNTS_KEY = /^[\w-]{43}$/;
 
 /**
- * With the page cache in Redis the instances share a subscriber connection already: an accounts list forgotten
+ * With the page cache in Redis the instances share a Redis subscriber already: an accounts list forgotten
  * here is forgotten on every instance, by the token's digest (never the token). Otherwise other instances keep it
  * for at most ACCOUNTS_CACHE_TTL, unreachable: no session holds its token any more.
  */

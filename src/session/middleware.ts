@@ -78,7 +78,7 @@ export function sessionMiddleware(
     }
     middleware(req, res, (err?: unknown) => {
       if (err && !res.headersSent && optional(req)) {
-        // The store failed this read (a stalled connection): the page is shown signed out, not refused.
+        // The store failed this read (a stalled Redis): the page is shown signed out, not refused.
         storeless(req, res);
         next();
         return;

@@ -1,7 +1,7 @@
 import { RedisStore } from 'connect-redis';
 import type { SessionData } from 'express-session';
 import type { Config } from '../config';
-import type { RedisConnection } from '../redis';
+import type { Redis } from '../redis';
 import { TOMBSTONE_MS } from './lifetimes';
 import { redisRecords } from './records';
 import { tolerantJson } from './serializer';
@@ -186,14 +186,11 @@ export function sessionKeyPrefix(config: Pick<Config, 'redisKeyPrefix'>): string
 }
 
 /**
- * Sessions in Redis (connect-redis over the app's connection, src/redis.ts), shared by every instance. Keys
+ * Sessions in Redis (connect-redis over the app's one Redis client, src/redis.ts), shared by every instance. Keys
  * expire with the cookie (connect-redis takes the TTL from `cookie.expires`, and `touch` pushes it back on
- * each request). Closing the connection is its owner's part (src/context.ts contextClosers).
+ * each request). Closing the client is its owner's part (src/context.ts contextClosers).
  */
-export function createRedisSessionStore(
-  redis: RedisConnection,
-  config: Pick<Config, 'redisKeyPrefix'>,
-): SessionStoreHandle {
+export function createRedisSessionStore(redis: Redis, config: Pick<Config, 'redisKeyPrefix'>): SessionStoreHandle {
   const prefix = sessionKeyPrefix(config);
   const store = new BoundedRedisStore(
     { client: redis.client, prefix: prefix, serializer: tolerantJson },
