@@ -39,7 +39,7 @@ function loggedIn(now: number): SessionData {
       secure: false,
       path: '/',
     },
-    connection: {
+    signIn: {
       userToken: sealer.seal(token()),
       expiresAt: now + 60 * 24 * 3600 * 1000,
       loggedInAt: now,

@@ -18,7 +18,7 @@ import { together, type Observer } from './observe/observer';
 import type { Tracing } from './observe/tracing';
 import { ReadShares, SessionRateLimit } from './pages/fairness';
 import type { Redis, SharedRedis } from './redis';
-import { Connections } from './session/connection';
+import { SignIns } from './session/sign-in';
 import { createRedisSessionStore } from './session/redis';
 import { TokenSealer } from './session/sealer';
 import { createMemorySessionStore, type SessionStoreHandle } from './session/store';
@@ -28,7 +28,7 @@ import type { Closer } from './shutdown';
 export interface AppContext {
   config: Config;
   graph: GraphClient;
-  connections: Connections;
+  signIns: SignIns;
   /** Verifies the id_token of OIDC logins (`openid` in FB_SCOPES). */
   idTokens: IdTokenVerifier;
   sessions: SessionStoreHandle;
@@ -142,7 +142,7 @@ function buildParts(config: Config, deps: ContextDeps): AppContext {
     sessionRateLimit: new SessionRateLimit(config.sessionRateLimit),
     now,
     idTokens: new IdTokenVerifier(config, now),
-    connections: new Connections(new TokenSealer(config.tokenKeys), config.sessionMaxSec * 1000, now),
+    signIns: new SignIns(new TokenSealer(config.tokenKeys), config.sessionMaxSec * 1000, now),
     events:
       deps.events ??
       (shared

@@ -102,7 +102,7 @@ async function forget(
   const outcome = await signOutUser(ctx.sessions, userId, ctx.now());
   for (const pageId of outcome.pageIds) ctx.pageCache.dropPage(pageId);
   for (const { sid, sealed } of outcome.userTokens) {
-    const token = ctx.connections.storedUserToken(sid, sealed);
+    const token = ctx.signIns.storedUserToken(sid, sealed);
     if (token !== undefined) forgetEverywhere(ctx.accounts.forget(token));
   }
   // Their open pages stop hearing of changes now, on every instance at once (docs/architecture.md#live-updates).

@@ -26,13 +26,13 @@ export function liveRoutes(ctx: AppContext): Router {
 
 function stream(ctx: AppContext, req: Request, res: Response): void {
   const pageId = req.params.pageId as string;
-  if (!ctx.connections.pageToken(req, pageId)) {
-    if (!ctx.connections.userToken(req)) throw new NotConnectedError({ key: 'error.notConnected.follow' });
+  if (!ctx.signIns.pageToken(req, pageId)) {
+    if (!ctx.signIns.userToken(req)) throw new NotConnectedError({ key: 'error.notConnected.follow' });
     throw new PageAccessError();
   }
   const since = sinceParam(req.query);
   const sessionId = req.sessionID;
-  const person = ctx.connections.current(req)?.userId;
+  const person = ctx.signIns.current(req)?.userId;
   let ended = false;
   const end = () => {
     if (ended) return;
@@ -66,11 +66,11 @@ function stream(ctx: AppContext, req: Request, res: Response): void {
   if (from >= 0) for (const { at, event } of ctx.events.since(pageId, from)) send(event, at);
   // The heartbeat keeps proxies and the server's idle timeout from closing a quiet stream, and notices a session
   // that ended elsewhere: expired, logged out on another instance, or signed out by the provider's deauthorize
-  // callback on any instance (the session is still there, without its connection to the page).
+  // callback on any instance (the session is still there, without the page in its sign-in).
   const heartbeat = setInterval(() => {
     res.write(': heartbeat\n\n');
     ctx.sessions.store.get(sessionId, (err, session) => {
-      if (!err && session?.connection?.pages[pageId] === undefined) end();
+      if (!err && session?.signIn?.pages[pageId] === undefined) end();
     });
   }, ctx.config.liveHeartbeatSec * 1000);
   heartbeat.unref();

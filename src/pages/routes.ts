@@ -7,7 +7,7 @@ import { cursorSchema, MAX_CURSOR, type PageList } from '../graph/schemas';
 import { pageIdParam, postIdParam, singleParam } from '../http/params';
 import type { PageAccess, UserAccess } from '../session/access';
 import { requireCsrf } from '../session/csrf';
-import { requestNumber } from '../session/connection';
+import { requestNumber } from '../session/sign-in';
 import { sessionIdOf } from '../session/middleware';
 import { save } from '../session/persist';
 import { connectChosenPage } from './connect';
@@ -90,7 +90,7 @@ export function pageRoutes(ctx: AppContext): Router {
 }
 
 async function picker(ctx: AppContext, req: Request, res: Response, images: Shown['images']): Promise<void> {
-  const user = ctx.connections.userAccess(req);
+  const user = ctx.signIns.userAccess(req);
   if (!user.userToken) throw new NotConnectedError({ key: 'error.notConnected.choose' });
   if (ctx.config.pageId) {
     res.redirect(303, `/pages/${ctx.config.pageId}`);
@@ -146,12 +146,12 @@ function declinedPermissions(ctx: AppContext, user: UserAccess): string[] {
 
 async function connect(ctx: AppContext, req: Request, res: Response): Promise<void> {
   const pageId = req.params.pageId as string;
-  const user = ctx.connections.userAccess(req);
+  const user = ctx.signIns.userAccess(req);
   // Within the session's share of provider calls, as every read (docs/architecture.md#fairness-between-sessions).
   const changes = await ctx.readShares.run(user.sessionId, () =>
     connectChosenPage(ctx, user, pageId, req.log ?? ctx.logger),
   );
-  ctx.connections.applyPageChanges(req, pageId, changes);
+  ctx.signIns.applyPageChanges(req, pageId, changes);
   await save(req);
   res.redirect(303, `/pages/${pageId}`);
 }
@@ -162,12 +162,12 @@ type Shown = Required<Pick<ViewOptions, 'images' | 'web' | 'insights'>>;
 /** A Page: what the session holds for it, the load, what the load taught the session, the view. */
 async function page(ctx: AppContext, req: Request, res: Response, shown: Shown): Promise<void> {
   const pageId = req.params.pageId as string;
-  const access = ctx.connections.pageAccess(req, pageId);
+  const access = ctx.signIns.pageAccess(req, pageId);
   // Authorization first: the shared cache is read only for a session that holds a token for this page.
   const token = pageTokenOrRedirect(ctx, req, res, access);
   if (!token) return;
   const { outcome, changes } = await loadPage(ctx, access, token);
-  ctx.connections.applyPageChanges(req, pageId, changes);
+  ctx.signIns.applyPageChanges(req, pageId, changes);
   if ('error' in outcome) throw outcome.error;
   res.render('page', pageLocals(ctx, req.app, res.locals.locale as Locale, access, outcome, shown));
 }
@@ -178,7 +178,7 @@ async function post(ctx: AppContext, req: Request, res: Response, links: Shown, 
   const postId = postIdParam(pageId, req.params.postId);
   const after = cursor(req.query, 'after', COMMENTS_LINK);
   const replies = commentId(req.query, postId);
-  const access = ctx.connections.pageAccess(req, pageId);
+  const access = ctx.signIns.pageAccess(req, pageId);
   const token = pageTokenOrRedirect(ctx, req, res, access);
   if (!token) return;
   // The post's viewers are the insights' read, beside the post's: their own cache entry, nothing when not granted.
@@ -189,7 +189,7 @@ async function post(ctx: AppContext, req: Request, res: Response, links: Shown, 
       (error: unknown) => ({ outcome: { error }, changes: {} }),
     ),
   ]);
-  ctx.connections.applyPageChanges(req, pageId, { ...viewers.changes, ...changes });
+  ctx.signIns.applyPageChanges(req, pageId, { ...viewers.changes, ...changes });
   if ('error' in outcome) {
     // The provider refusing a cursor or comment id the link brought: an old or edited link.
     if (after !== undefined || replies !== undefined) staleCursor(outcome.error);
@@ -307,11 +307,11 @@ const FEED_SCOPE = 'pages_read_engagement';
 /** A Page's insights, as the page view: the session read once, the load, what it taught the session, the view. */
 async function insights(ctx: AppContext, req: Request, res: Response): Promise<void> {
   const pageId = req.params.pageId as string;
-  const access = ctx.connections.pageAccess(req, pageId);
+  const access = ctx.signIns.pageAccess(req, pageId);
   const token = pageTokenOrRedirect(ctx, req, res, access);
   if (!token) return;
   const { outcome, changes } = await loadPageInsights(ctx, access, token);
-  ctx.connections.applyPageChanges(req, pageId, changes);
+  ctx.signIns.applyPageChanges(req, pageId, changes);
   if ('error' in outcome) throw outcome.error;
   const locale = res.locals.locale as Locale;
   const name = access.name || locale.t('page.fallbackName', { id: pageId });
@@ -331,11 +331,11 @@ async function insights(ctx: AppContext, req: Request, res: Response): Promise<v
  */
 async function freshPosts(ctx: AppContext, req: Request, res: Response, shown: Shown): Promise<void> {
   const pageId = req.params.pageId as string;
-  const access = ctx.connections.pageAccess(req, pageId);
+  const access = ctx.signIns.pageAccess(req, pageId);
   const token = pageTokenOrRedirect(ctx, req, res, access);
   if (!token) return;
   const read = await forPage(ctx, access, readPage(ctx, access, token));
-  ctx.connections.applyPageChanges(req, pageId, read.changes);
+  ctx.signIns.applyPageChanges(req, pageId, read.changes);
   const [, feed] = bothOrDrop(ctx, access, read);
   const locale = res.locals.locale as Locale;
   res
@@ -349,7 +349,7 @@ async function olderPosts(ctx: AppContext, req: Request, res: Response, shown: S
   const before = cursor(req.query, 'before', POSTS_LINK);
   const offset = feedOffset(req.query);
   if (!after === !before) throw new BadRequestError(POSTS_LINK);
-  const access = ctx.connections.pageAccess(req, pageId);
+  const access = ctx.signIns.pageAccess(req, pageId);
   const token = pageTokenOrRedirect(ctx, req, res, access);
   if (!token) return;
   // The header card as on the page view, read alongside the feed: one round trip of latency.
@@ -361,7 +361,7 @@ async function olderPosts(ctx: AppContext, req: Request, res: Response, shown: S
       throw err;
     }),
   ]);
-  ctx.connections.applyPageChanges(req, pageId, read.changes);
+  ctx.signIns.applyPageChanges(req, pageId, read.changes);
   const locale = res.locals.locale as Locale;
   const fallbackName = access.name || locale.t('page.fallbackName', { id: pageId });
   const page = showPage(req.app, locale, read.details, (d) => toPageView(d, fallbackName, { ...shown, locale }));
