@@ -10,7 +10,7 @@ import { ownPath } from '../http/return-to';
 import type { Locale, Say } from '../i18n/locale';
 import type { UserAccess } from '../session/access';
 import { requireCsrf } from '../session/csrf';
-import { requestNumber } from '../session/connection';
+import { requestNumber } from '../session/sign-in';
 import { sessionIdOf } from '../session/middleware';
 import { save } from '../session/persist';
 import { permissionWords } from '../words';
@@ -319,7 +319,7 @@ function insightsView(
 // The picker and connecting: the person's side of the session, before any page is theirs here.
 
 async function picker(ctx: AppContext, req: Request, res: Response, images: ViewSettings['images']): Promise<void> {
-  const user = ctx.connections.userAccess(req);
+  const user = ctx.signIns.userAccess(req);
   if (!user.userToken) throw new NotConnectedError({ key: 'error.notConnected.choose' });
   if (ctx.config.pageId) {
     res.redirect(303, `/pages/${ctx.config.pageId}`);
@@ -375,12 +375,12 @@ function declinedPermissions(ctx: AppContext, user: UserAccess): string[] {
 
 async function connect(ctx: AppContext, req: Request, res: Response): Promise<void> {
   const pageId = req.params.pageId as string;
-  const user = ctx.connections.userAccess(req);
+  const user = ctx.signIns.userAccess(req);
   // Within the session's share of provider calls, as every read (docs/architecture.md#fairness-between-sessions).
   const changes = await ctx.concurrentReadLimit.run(user.sessionId, () =>
     connectChosenPage(ctx, user, pageId, req.log ?? ctx.logger),
   );
-  ctx.connections.applyPageChanges(req, pageId, changes);
+  ctx.signIns.applyPageChanges(req, pageId, changes);
   await save(req);
   res.redirect(303, `/pages/${pageId}`);
 }

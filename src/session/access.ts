@@ -1,6 +1,6 @@
 /**
  * What a route reads from the session once, as plain values, and the changes a use case hands back to be
- * written in one place (Connections.applyPageChanges): below the route handlers, nothing takes the request.
+ * written in one place (SignIns.applyPageChanges): below the route handlers, nothing takes the request.
  */
 
 /** The person's side of the session, read once per request. */
