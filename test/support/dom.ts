@@ -1,4 +1,4 @@
-import { parse } from 'parse5';
+import { parse, serialize, type DefaultTreeAdapterMap } from 'parse5';
 
 /**
  * What a person meets in a page, found in its parsed tree (parse5, the parser browsers' spec describes) rather
@@ -67,6 +67,9 @@ export function findAll(where: Where, q: string | Query | ((node: DomNode) => bo
 /** The first element `q` describes, or undefined. */
 export const find = (where: Where, q: string | Query | ((node: DomNode) => boolean)): DomNode | undefined =>
   findAll(where, q)[0];
+
+/** What an element holds, serialized from its parsed tree: for comparing two renders, never for asserting markup. */
+export const htmlWithin = (node: DomNode): string => serialize(node as unknown as DefaultTreeAdapterMap['parentNode']);
 
 /** The text a node holds (scripts and styles left out), spaces collapsed and trimmed. */
 export function textOf(where: Where): string {
