@@ -201,3 +201,9 @@ export const csrfToken = (where: Where): string | undefined =>
   forms(where)
     .map((f) => f.values._csrf)
     .find((token) => token !== undefined);
+
+/** The value of the first `data-<name>` attribute below `where`: what the page hands its script. */
+export function dataOf(where: Where, name: string): string | undefined {
+  const node = find(where, (n) => attr(n, `data-${name}`) !== undefined);
+  return node && attr(node, `data-${name}`);
+}
