@@ -33,7 +33,7 @@ const USER_SCALARS = [
   'email',
   'link',
 ];
-const USER: ObjectType = {
+export const USER: ObjectType = {
   name: 'User',
   fields: {
     ...Object.fromEntries(USER_SCALARS.map((name) => [name, SCALAR])),
