@@ -244,7 +244,9 @@ export interface EmulatorControls {
   setLatency(ms: number): void;
   /**
    * The next `n` matching Graph/token requests fail as described. An operation of a batch is matched by its path
-   * and query (`match` required) and only a Graph error is scripted for it (README#batch-requests).
+   * and query (`match` required) and only a Graph error is scripted for it (README#batch-requests). With
+   * `writes: true` only writes match: a Graph error refuses the next write, `kind: 'late'` makes it happen and
+   * answers late (docs/reference.md#comment-moderation).
    */
   failNext(n: number, failure: Failure): void;
   /**

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { DEMO_SEED, MODERATION_IDS, TEST_SEED, type SeedComment } from '../src';
+import { DEMO_SEED, MODERATION_IDS, startEmulator, TEST_SEED, type RunningEmulator, type SeedComment } from '../src';
 import { CLIENT, graphError, makeEmulator, PAGES, USERS, type TestEmulator } from './helpers';
 import { startReceiver, type Receiver } from './webhook-receiver';
 
@@ -284,6 +284,17 @@ describe('comment moderation by the Page', () => {
       expect((await comments(QUESTION)).map((c) => c.message)).toEqual(['Did this arrive?']);
     });
 
+    it('when a batch reads and writes, then a failure scripted for writes passes the read and refuses the write', async () => {
+      emulator.controls.failNext(1, { writes: true, match: 'comments', error: { code: 368 } });
+      const ops = [
+        { method: 'GET', relative_url: `${POST}/comments?fields=id` },
+        { method: 'POST', relative_url: `${POST}/comments`, body: 'message=Batched' },
+      ];
+      const res = await write('post', '', ada, { batch: JSON.stringify(ops) }).expect(200);
+      expect((res.body as { code: number }[]).map((a) => a.code)).toEqual([200, 403]);
+      expect((await comments(POST)).map((c) => c.message)).not.toContain('Batched');
+    });
+
     it('when the late answer is awaited, then it is the write’s own answer, after the delay', async () => {
       emulator.controls.failNext(1, { kind: 'late', ms: 300, writes: true });
       const started = Date.now();
@@ -315,4 +326,41 @@ describe('comments to moderate in the seeds', () => {
       expect(post.comments?.find((c) => c.id === ids.question)?.replies).toBeUndefined();
     },
   );
+});
+
+describe('refusing and delaying writes over HTTP', () => {
+  let running: RunningEmulator;
+  beforeAll(async () => {
+    running = await startEmulator({ clients: [CLIENT], port: 0, httpControls: true, seed: 'test' });
+  });
+  afterAll(() => running.close());
+
+  it('when POST /__emulator/fail scripts the next write late and then refused, then reads pass and each write meets its script', async () => {
+    const control = (body: unknown) =>
+      fetch(`${running.url}/__emulator/fail`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    expect((await control({ failure: { kind: 'late', ms: 200, writes: true } })).status).toBe(204);
+    expect((await control({ failure: { writes: true, error: { code: 80001 } } })).status).toBe(204);
+    const token = running.controls.issueToken({ userId: USERS.ada, pageId: PAGES.bakery }).access_token;
+    const like = () =>
+      fetch(`${running.url}/v23.0/${QUESTION}/likes`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-www-form-urlencoded' },
+        body: '',
+      });
+    expect(
+      (await fetch(`${running.url}/v23.0/${QUESTION}?fields=id`, { headers: { authorization: `Bearer ${token}` } }))
+        .status,
+    ).toBe(200);
+    const started = Date.now();
+    expect((await like()).status).toBe(200);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+    const refused = await like();
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { error: { code: number } }).error.code).toBe(80001);
+    expect(await (await fetch(`${running.url}/__emulator/fail`)).json()).toEqual({ data: [] });
+  });
 });

@@ -78,7 +78,8 @@ function graphCall(
     const run = (r: Request, s: Response, path: string) => {
       // `match` may name an operation's query too (`type=LOVE`): its operations share one path.
       const query = new URLSearchParams(r.query as Record<string, string>).toString();
-      const scripted = ctx.faults.takeForOperation(`${path}?${query}`);
+      const write = r.method === 'POST' || r.method === 'DELETE';
+      const scripted = ctx.faults.takeForOperation(`${path}?${query}`, write);
       if (scripted !== undefined) throw scripted;
       return dispatch(ctx, r, s, path);
     };
