@@ -51,6 +51,12 @@ export interface EmulatorOptions {
   profile?: EmulatorProfile;
   /** Initial injected latency for Graph and token calls (default 0). */
   latencyMs?: number;
+  /**
+   * Failures scripted at start, as `controls.failNext(n, failure)` scripts them, in order (default none;
+   * `reset()` does not script them again). E.g. `[{ failure: { writes: true, error: { code: 368 } } }]` refuses the
+   * first write (docs/reference.md#comment-moderation).
+   */
+  failNext?: { n?: number; failure: Failure }[];
   /** Lifetime of an authorization code (default 10 minutes). */
   codeTtlMs?: number;
   /** Short-lived user token lifetime in seconds (default 7200). */

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { DEMO_SEED, MODERATION_IDS, startEmulator, TEST_SEED, type RunningEmulator, type SeedComment } from '../src';
+import { loadProviderEnv } from '../src/env';
 import { CLIENT, graphError, makeEmulator, PAGES, USERS, type TestEmulator } from './helpers';
 import { startReceiver, type Receiver } from './webhook-receiver';
 
@@ -326,6 +327,29 @@ describe('comments to moderate in the seeds', () => {
       expect(post.comments?.find((c) => c.id === ids.question)?.replies).toBeUndefined();
     },
   );
+});
+
+describe('refusing writes from the start (option and environment)', () => {
+  it('when the emulator is made with failNext, then its first write is refused and reads before it pass', async () => {
+    const e = makeEmulator({ failNext: [{ failure: { writes: true, error: { code: 368 } } }] });
+    const token = e.controls.issueToken({ userId: USERS.ada, pageId: PAGES.bakery }).access_token;
+    await request(e.app).get(`/${QUESTION}`).query({ access_token: token }).expect(200);
+    const res = await request(e.app).post(`/${QUESTION}/likes`).type('form').send({ access_token: token }).expect(403);
+    expect(graphError(res.body).code).toBe(368);
+    await request(e.app).post(`/${QUESTION}/likes`).type('form').send({ access_token: token }).expect(200);
+  });
+
+  it('when EMULATOR_FAIL_NEXT holds fail control bodies, then the stand-alone emulator scripts them; a bad one names the variable', () => {
+    const body = [{ n: 2, failure: { kind: 'late', ms: 5000, writes: true } }];
+    expect(loadProviderEnv({ EMULATOR_FAIL_NEXT: JSON.stringify(body) }).failNext).toEqual([
+      { n: 2, failure: { kind: 'late', ms: 5000, writes: true } },
+    ]);
+    expect(loadProviderEnv({}).failNext).toEqual([]);
+    expect(() => loadProviderEnv({ EMULATOR_FAIL_NEXT: '[{"failure":{"kind":"late"}}]' })).toThrow(
+      /EMULATOR_FAIL_NEXT/,
+    );
+    expect(() => loadProviderEnv({ EMULATOR_FAIL_NEXT: 'refuse' })).toThrow(/EMULATOR_FAIL_NEXT/);
+  });
 });
 
 describe('refusing and delaying writes over HTTP', () => {
