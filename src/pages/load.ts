@@ -6,7 +6,7 @@ import type { PageAccess, PageChanges } from '../session/access';
 import { DETAILS_FIELDS, dropOnRefusal, listPages, readThroughCache, withChanges } from './cache-policy';
 import { admitReads } from './fairness';
 import type { Load } from './pipeline';
-import { pageName } from './view-model';
+import { pageName } from './page-view';
 
 /**
  * How a Page is loaded for its views: through the cache shared between sessions by its policy

@@ -27,7 +27,9 @@ import { asksFor } from './offered';
 import { MAX_QUERY, toPickerView } from './picker-view';
 import { pageRoute, type ViewStep } from './pipeline';
 import { toPostPageView } from './post-page-view';
-import { providerWeb, toFeedView, toPageView, type ViewOptions } from './view-model';
+import { providerWeb, type ViewOptions } from './view-text';
+import { toFeedView } from './feed-view';
+import { toPageView } from './page-view';
 
 /**
  * The routes that always read upstream, limited per session (the picker, older posts, a later page of a post's

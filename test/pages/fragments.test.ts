@@ -3,7 +3,8 @@ import { useViews } from '../../src/http/views';
 import { renderPartial, renderedFeed, renderedPage } from '../../src/pages/fragments';
 import { imageFilter } from '../../src/pages/images';
 import { englishLocale } from '../../src/i18n/catalogs';
-import { toFeedView, toPageView } from '../../src/pages/view-model';
+import { toFeedView } from '../../src/pages/feed-view';
+import { toPageView } from '../../src/pages/page-view';
 import type { FeedResponse, PageDetails } from '../../src/graph/schemas';
 import { findAll, textOf } from '../support/dom';
 
