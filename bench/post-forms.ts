@@ -9,7 +9,7 @@
  * Env: L (ms, default 50), VIEWS (default 40), SHARE (default 4).
  */
 import { startEmulator, DEFAULT_SEED, SEED_IDS } from '@pagelight/graph-emulator';
-import { ConcurrentReadLimit } from '../src/pages/limits';
+import { ConcurrentReadLimit } from '../src/pages/fairness';
 
 const L = Number(process.env.L ?? 50);
 const VIEWS = Number(process.env.VIEWS ?? 40);

@@ -41,7 +41,7 @@ import {
 } from './schemas';
 import { callTemplate, type ProviderCall } from './calls';
 import { RemovedFields } from './removed-fields';
-import { GraphTransport, type Budget, type GraphRequest, type RetryPolicy, type TransportOptions } from './transport';
+import { GraphTransport, type Budget, type GraphRequest, type RetryPolicy } from './transport';
 import type { UsageReadings } from './usage';
 
 export interface GraphClientOptions {
@@ -54,7 +54,6 @@ export interface GraphClientOptions {
   logger?: Logger;
   retry?: RetryPolicy;
   maxSockets?: number;
-  onResponse?: TransportOptions['onResponse'];
   /** The clock (epoch ms): token expiry, retry deadlines, usage readings. */
   now: () => number;
 }
@@ -167,7 +166,6 @@ export class GraphClient {
       logger: options.logger,
       secrets: [options.appSecret],
       retry: options.retry ?? DEFAULT_RETRY,
-      onResponse: options.onResponse,
       now: options.now,
       apiVersion: options.apiVersion,
     });

@@ -28,7 +28,7 @@ export function liveRoutes(ctx: AppContext): Router {
 function stream(ctx: AppContext, req: Request, res: Response): void {
   const pageId = req.params.pageId as string;
   // The pages' own access value (../pages/pipeline.ts): the stream follows a page only while its view may be read.
-  const access = ctx.connections.pageAccess(req, pageId);
+  const access = ctx.signIns.pageAccess(req, pageId);
   if (!access.pageToken) {
     if (!access.userToken) throw new NotConnectedError({ key: 'error.notConnected.follow' });
     throw new PageAccessError();
@@ -68,11 +68,11 @@ function stream(ctx: AppContext, req: Request, res: Response): void {
   if (from >= 0) for (const { at, event } of ctx.events.since(pageId, from)) send(event, at);
   // The heartbeat keeps proxies and the server's idle timeout from closing a quiet stream, and notices a session
   // that ended elsewhere: expired, logged out on another instance, or signed out by the provider's deauthorize
-  // callback on any instance (the session is still there, without its connection to the page).
+  // callback on any instance (the session is still there, without the page in its sign-in).
   const heartbeat = setInterval(() => {
     res.write(': heartbeat\n\n');
     ctx.sessions.store.get(sessionId, (err, session) => {
-      if (!err && ctx.connections.heldPage(session?.connection, pageId) === undefined) end();
+      if (!err && ctx.signIns.heldPage(session?.signIn, pageId) === undefined) end();
     });
   }, ctx.config.liveHeartbeatSec * 1000);
   heartbeat.unref();

@@ -3,8 +3,9 @@ import type { CachedPart } from '../cache/page-cache';
 import { GraphApiError } from '../graph/errors';
 import { PAGE_FIELDS_PARAM, type PageList, type PageSummary } from '../graph/schemas';
 import type { PageAccess, PageChanges, UserAccess } from '../session/access';
-import { withinDeadline } from './deadline';
-import { admitReads } from './limits';
+import { withinDeadline } from '../deadline';
+import { late } from './deadline';
+import { admitReads } from './fairness';
 import { withPortfolioPages } from './portfolios';
 
 /**
@@ -41,7 +42,7 @@ export async function readThroughCache<T extends readonly unknown[]>(
 ): Promise<{ answers: Answers<T>; changes: PageChanges }> {
   const cache = ctx.pageCache;
   const timed = (read: CachedRead<unknown>, answer: Promise<unknown>) =>
-    read.deadlineMs === undefined ? answer : withinDeadline(answer, read.deadlineMs);
+    read.deadlineMs === undefined ? answer : withinDeadline(answer, read.deadlineMs, late);
   const all = (run: (read: CachedRead<unknown>) => Promise<unknown>) =>
     Promise.allSettled((reads as readonly CachedRead<unknown>[]).map((r) => timed(r, run(r)))) as Promise<Answers<T>>;
   if (!cache.enabled) return { answers: await all((r) => r.load()), changes: {} };

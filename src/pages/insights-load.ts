@@ -11,7 +11,7 @@ import {
 import type { InsightsAnswer } from '../graph/schemas';
 import type { PageAccess, PageChanges } from '../session/access';
 import { dropOnRefusal, readThroughCache, roleOf, withChanges } from './cache-policy';
-import { admitReads } from './limits';
+import { admitReads } from './fairness';
 import { isPermissionError } from './load';
 import { asksFor } from './offered';
 import type { Load } from './pipeline';

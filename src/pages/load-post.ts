@@ -4,10 +4,11 @@ import type { CommentsPage, PostDetails } from '../graph/schemas';
 import { COMMENTS_SCOPE } from '../graph/provider';
 import type { PageAccess } from '../session/access';
 import { dropOnRefusal, readThroughCache, withChanges, type CachedRead } from './cache-policy';
-import { admitReads } from './limits';
+import { admitReads } from './fairness';
 import { isPermissionError, settle, staleLink } from './load';
 import { GraphApiError } from '../graph/errors';
-import { withinDeadline } from './deadline';
+import { withinDeadline } from '../deadline';
+import { late } from './deadline';
 import { asksFor } from './offered';
 import { loadPostViewers, type ViewersOutcome } from './insights-load';
 import { isFailure, type Load } from './pipeline';
@@ -61,7 +62,7 @@ export async function loadPostPage(
 ): Promise<Load<PostPageOutcome>> {
   const [{ outcome, changes }, viewers] = await Promise.all([
     loadPost(ctx, access, token, query.postId, query),
-    withinDeadline(loadPostViewers(ctx, access, token, query.postId), ctx.config.postExtrasDeadlineMs).catch(
+    withinDeadline(loadPostViewers(ctx, access, token, query.postId), ctx.config.postExtrasDeadlineMs, late).catch(
       (): Load<{ missing: true }> => ({ outcome: { missing: true }, changes: {} }),
     ),
   ]);
@@ -113,12 +114,20 @@ export async function loadPost(
       : readThroughCache(ctx, access, [postRead] as const),
     mayRead && query.after !== undefined
       ? settle(
-          withinDeadline(ctx.graph.comments(token, access.pageId, postId, { after: query.after }, admit), deadlineMs),
+          withinDeadline(
+            ctx.graph.comments(token, access.pageId, postId, { after: query.after }, admit),
+            deadlineMs,
+            late,
+          ),
         )
       : undefined,
     mayRead && query.replies !== undefined
       ? settle(
-          withinDeadline(ctx.graph.comments(token, access.pageId, query.replies, { replies: true }, admit), deadlineMs),
+          withinDeadline(
+            ctx.graph.comments(token, access.pageId, query.replies, { replies: true }, admit),
+            deadlineMs,
+            late,
+          ),
         )
       : undefined,
   ]);

@@ -4,7 +4,7 @@ import { GraphApiError } from '../graph/errors';
 import type { FeedResponse, PageDetails } from '../graph/schemas';
 import type { PageAccess, PageChanges } from '../session/access';
 import { DETAILS_FIELDS, dropOnRefusal, listPages, readThroughCache, withChanges } from './cache-policy';
-import { admitReads } from './limits';
+import { admitReads } from './fairness';
 import type { Load } from './pipeline';
 import { pageName } from './page-view';
 

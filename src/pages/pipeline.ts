@@ -47,12 +47,12 @@ export interface PageRoute<I extends { pageId: string }, O> {
 export function pageRoute<I extends { pageId: string }, O>(ctx: AppContext, route: PageRoute<I, O>): RequestHandler {
   return async (req, res) => {
     const input = parseInput(route.input, { params: req.params, query: req.query, body: req.body as unknown });
-    const access = ctx.connections.pageAccess(req, input.pageId);
+    const access = ctx.signIns.pageAccess(req, input.pageId);
     // Authorization first: the shared cache is read only for a session that holds a token for this page.
     const token = pageTokenOrRedirect(ctx, req, res, access);
     if (token === undefined) return;
     const { outcome, changes } = await route.load(ctx, access, token, input);
-    ctx.connections.applyPageChanges(req, input.pageId, changes);
+    ctx.signIns.applyPageChanges(req, input.pageId, changes);
     if (isFailure(outcome)) throw outcome.error;
     route.view({ ctx, req, res, access, input, locale: res.locals.locale }, outcome);
   };

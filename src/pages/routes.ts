@@ -10,7 +10,7 @@ import { ownPath } from '../http/return-to';
 import type { Locale, Say } from '../i18n/locale';
 import type { UserAccess } from '../session/access';
 import { requireCsrf } from '../session/csrf';
-import { requestNumber } from '../session/connection';
+import { requestNumber } from '../session/sign-in';
 import { sessionIdOf } from '../session/middleware';
 import { save } from '../session/persist';
 import { permissionWords } from '../words';
@@ -19,7 +19,7 @@ import { renderedFeed, renderedInsights, renderedPage, renderedPost, renderPost 
 import { imageFilter } from './images';
 import { loadPageInsights, type InsightsOutcome } from './insights-load';
 import { blockedView, toInsightsView } from './insights-view';
-import { SessionRateLimit } from './limits';
+import { SessionRateLimit } from './fairness';
 import { listPages } from './cache-policy';
 import { isPermissionError, loadFreshPosts, loadOlderPosts, loadPage, type PageOutcome } from './load';
 import { loadPostPage, type CommentsRead, type PostPageOutcome } from './load-post';
@@ -36,7 +36,7 @@ import { toPageView } from './page-view';
  * comments or a comment's replies, connecting a page). Mounted before the session middleware, so that a
  * session over its limit is refused before its session is read: the refusals of a burst cost next to nothing
  * and do not delay other people's views. Reads the cache may serve (the page, a post, insights) count at their
- * first read upstream instead (./limits.ts). Connecting counts in a bucket of its own, with the same figure: a
+ * first read upstream instead (./fairness.ts). Connecting counts in a bucket of its own, with the same figure: a
  * person who connects a few pages keeps their reads of posts.
  */
 export function pageRateLimits(ctx: AppContext): Router {
@@ -321,7 +321,7 @@ function insightsView(
 // The picker and connecting: the person's side of the session, before any page is theirs here.
 
 async function picker(ctx: AppContext, req: Request, res: Response, images: ViewSettings['images']): Promise<void> {
-  const user = ctx.connections.userAccess(req);
+  const user = ctx.signIns.userAccess(req);
   if (!user.userToken) throw new NotConnectedError({ key: 'error.notConnected.choose' });
   if (ctx.config.pageId) {
     res.redirect(303, `/pages/${ctx.config.pageId}`);
@@ -377,12 +377,12 @@ function declinedPermissions(ctx: AppContext, user: UserAccess): string[] {
 
 async function connect(ctx: AppContext, req: Request, res: Response): Promise<void> {
   const pageId = req.params.pageId as string;
-  const user = ctx.connections.userAccess(req);
+  const user = ctx.signIns.userAccess(req);
   // Within the session's share of provider calls, as every read (docs/architecture.md#fairness-between-sessions).
   const changes = await ctx.concurrentReadLimit.run(user.sessionId, () =>
     connectChosenPage(ctx, user, pageId, req.log ?? ctx.logger),
   );
-  ctx.connections.applyPageChanges(req, pageId, changes);
+  ctx.signIns.applyPageChanges(req, pageId, changes);
   await save(req);
   res.redirect(303, `/pages/${pageId}`);
 }

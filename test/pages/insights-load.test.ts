@@ -4,7 +4,7 @@ import { MemoryPageCache } from '../../src/cache/memory-page-cache';
 import type { AppContext } from '../../src/context';
 import { PAGE_INSIGHT_METRICS, POST_VIEWERS_METRIC } from '../../src/graph/provider';
 import { insightsRange, loadPostViewers } from '../../src/pages/insights-load';
-import { ConcurrentReadLimit, SessionRateLimit } from '../../src/pages/limits';
+import { ConcurrentReadLimit, SessionRateLimit } from '../../src/pages/fairness';
 import type { PageAccess } from '../../src/session/access';
 import { useStack, type Stack } from '../support/stack';
 

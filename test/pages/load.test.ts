@@ -4,7 +4,7 @@ import type { AppContext } from '../../src/context';
 import { GraphApiError } from '../../src/graph/errors';
 import type { FeedResponse, PageDetails, PageList } from '../../src/graph/schemas';
 import { loadPage } from '../../src/pages/load';
-import { ConcurrentReadLimit, SessionRateLimit } from '../../src/pages/limits';
+import { ConcurrentReadLimit, SessionRateLimit } from '../../src/pages/fairness';
 import type { PageAccess } from '../../src/session/access';
 
 /**
