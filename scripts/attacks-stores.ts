@@ -4,12 +4,12 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
-import type { PageCache } from '../src/cache/memory-page-cache';
+import type { MemoryPageCache } from '../src/cache/memory-page-cache';
 import type { Config } from '../src/config';
 import { escapeHtml } from '../src/html';
 import { englishLocale } from '../src/i18n/catalogs';
 import { createLogger } from '../src/log/logger';
-import { connectRedis } from '../src/redis';
+import { Redis } from '../src/redis';
 import { createRedisSessionStore } from '../src/session/redis';
 import { MAX_SESSIONS_PER_PERSON } from '../src/session/user-index';
 import { HANDSHAKE_LIMIT, REFUSED_DELIVERY_LIMIT } from '../src/webhooks/routes';
@@ -64,7 +64,7 @@ async function withRedis(check: string, run: (r: RedisRun) => Promise<Row>): Pro
           SESSION_STORE: 'redis',
           PAGE_CACHE_STORE: 'redis',
           REDIS_URL,
-          REDIS_PREFIX: prefix,
+          REDIS_KEY_PREFIX: prefix,
           PAGE_CACHE_TTL: '60',
           ...env,
         }),
@@ -113,7 +113,7 @@ export async function noTokenAtRest(): Promise<Row> {
     const own = await startOwn(configFor(emulator, { PAGE_CACHE_TTL: '60', ACCOUNTS_CACHE_TTL: '60' }));
     try {
       walked += await walkTheFeed(own.url);
-      const entries = [...(own.ctx.pageCache as PageCache).entries(), ...own.ctx.accounts.entries()];
+      const entries = [...(own.ctx.pageCache as MemoryPageCache).entries(), ...own.ctx.accounts.entries()];
       tried += entries.length;
       failures += entries.filter((e) => holdsToken(e, emulator.controls.issuedTokens())).length;
     } finally {
@@ -384,7 +384,7 @@ export async function dataDeletion(): Promise<Row> {
       tried++;
       if (!(await receiptOf(own.url, await callback(own.url, '/auth/data-deletion')))) failures++;
       tried++;
-      const held = [...(own.ctx.pageCache as PageCache).entries(), ...own.ctx.accounts.entries()];
+      const held = [...(own.ctx.pageCache as MemoryPageCache).entries(), ...own.ctx.accounts.entries()];
       if (holdsToken(held, issued) || JSON.stringify(held).includes(BAKERY)) failures++;
       // The app was removed 5 s from now: a login that begins now and completes then began before it.
       shift = 5_000;
@@ -531,16 +531,16 @@ export async function webhookLimits(base: string): Promise<Row> {
 export function indexBound(logins: number): Promise<Row> {
   const check = 'attack: one person signing in again and again (Redis)';
   return withRedis(check, async (r) => {
-    const redis = await connectRedis({ redisUrl: REDIS_URL }, createLogger({ level: 'silent' }));
+    const redis = await Redis.connect({ redisUrl: REDIS_URL }, createLogger({ level: 'silent' }));
     r.keep(redis);
-    const handle = createRedisSessionStore(redis, { redisPrefix: r.prefix });
+    const handle = createRedisSessionStore(redis, { redisKeyPrefix: r.prefix });
     const signIn = (sid: string, userId: string, lifetimeSec: number) =>
       storeLoggedInSession(handle, sid, userId, lifetimeSec);
     await signIn('grace-1', GRACE, 3600);
     let largest = 0;
     for (let i = 0; i < logins; i++) {
       await signIn(`ada-${i}`, ADA, 3600 + i);
-      largest = Math.max(largest, await r.admin.sCard(`${r.prefix}user:${ADA}`));
+      largest = Math.max(largest, await r.admin.sCard(`${r.prefix}sess:user:${ADA}`));
     }
     const kept = (await handle.index.sessionsOf(ADA)).length;
     const grace = await handle.index.sessionsOf(GRACE);

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { Locale } from '../i18n/locale';
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import type { AppContext } from '../context';
@@ -67,7 +66,7 @@ export function providerCallbackRoutes(ctx: AppContext): Router {
     const raw = await ctx.sessions.records.get(`deletion:${code}`);
     const parsed = raw === undefined ? undefined : recordSchema.safeParse(parseJson(raw));
     if (!parsed?.success) throw new NotFoundError({ key: 'error.deletion.unknownCode' });
-    const locale = res.locals.locale as Locale;
+    const locale = res.locals.locale;
     res.render('deletion', {
       title: locale.t('deletion.title'),
       code,
@@ -102,7 +101,7 @@ async function forget(
   const outcome = await signOutUser(ctx.sessions, userId, ctx.now());
   for (const pageId of outcome.pageIds) ctx.pageCache.dropPage(pageId);
   for (const { sid, sealed } of outcome.userTokens) {
-    const token = ctx.connections.storedUserToken(sid, sealed);
+    const token = ctx.signIns.storedUserToken(sid, sealed);
     if (token !== undefined) forgetEverywhere(ctx.accounts.forget(token));
   }
   // Their open pages stop hearing of changes now, on every instance at once (docs/architecture.md#live-updates).
@@ -115,14 +114,14 @@ const PUBLISH_DEADLINE_MS = 500;
 const ACCOUNTS_KEY = /^[\w-]{43}$/;
 
 /**
- * With the page cache in Redis the instances share a subscriber connection already: an accounts list forgotten
+ * With the page cache in Redis the instances share a Redis subscriber already: an accounts list forgotten
  * here is forgotten on every instance, by the token's digest (never the token). Otherwise other instances keep it
  * for at most ACCOUNTS_CACHE_TTL, unreachable: no session holds its token any more.
  */
 function accountsForgetting(ctx: AppContext): (key: string) => void {
   const { redis } = ctx;
   if (ctx.config.pageCacheStore !== 'redis' || !redis) return () => undefined;
-  const channel = `${ctx.config.redisPrefix}accounts:forget`;
+  const channel = `${ctx.config.redisKeyPrefix}accounts:forget`;
   redis
     .subscribe(channel, (key) => {
       if (ACCOUNTS_KEY.test(key)) ctx.accounts.forgetKey(key);

@@ -18,7 +18,7 @@ import { CACHED_PARTS, MAX_SHARE, type CachedPart, type PageCacheStore, type Rea
 export interface SharedCacheOptions {
   /** PAGE_CACHE_TTL, seconds; 0 turns the cache off. */
   ttlSec: number;
-  /** Key prefix (REDIS_PREFIX + `cache:`). */
+  /** Key prefix (REDIS_KEY_PREFIX + `cache:`). */
   prefix: string;
   logger: Logger;
   now?: () => number;
@@ -266,7 +266,7 @@ export class RedisPageCache implements PageCacheStore {
   /**
    * Deletes the entry; its part's version stays, so the other variants stay valid. A load for this variant under
    * way may still store its answer: a session refused a permission is served from the cache only once its own
-   * token succeeded again (pages/load.ts), so that answer reaches no one who was refused.
+   * token succeeded again (pages/cache-policy.ts), so that answer reaches no one who was refused.
    */
   dropEntry(pageId: string, part: CachedPart, variant: string): void {
     if (!this.enabled) return;

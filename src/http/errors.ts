@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { AppError, NotFoundError, type ErrorCode } from '../errors';
 import type { Logger } from '../log/logger';
 import { redactText } from '../log/redact';
-import type { Connections } from '../session/connection';
+import type { SignIns } from '../session/sign-in';
 import type { Locales, MessageKey } from '../i18n/catalogs';
 import type { Locale } from '../i18n/locale';
 import { permissionWords, waitWords } from '../words';
@@ -94,7 +94,7 @@ export const ERROR_PAGES: Readonly<Record<ErrorCode, PageCopy>> = {
     ['home'],
     retryAfterHeader,
   ),
-  // Normally not a page at all: the handler drops the connection and sends the person home with this sentence.
+  // Normally not a page at all: the handler drops the sign-in and sends the person home with this sentence.
   graph_token: copy(
     'error.graph_token.title',
     (err, _req, locale) => locale.t('error.signedOut', { reason: signedOutReason(err.subcode) }),
@@ -279,14 +279,14 @@ function describe(err: unknown, req: Request, locale: Locale): ErrorPage {
  * longer accepts is not an error for the person: their tokens are dropped
  * and they are sent home, with the reason, to connect again.
  */
-export function errorHandler(logger: Logger, connections: Connections, locales: Locales): ErrorRequestHandler {
+export function errorHandler(logger: Logger, signIns: SignIns, locales: Locales): ErrorRequestHandler {
   return (err: unknown, req, res, next) => {
     if (res.headersSent) {
       next(err);
       return;
     }
     if (err instanceof AppError && err.code === 'graph_token' && req.session) {
-      connections.drop(req);
+      signIns.drop(req);
       req.session.flash = { key: 'flash.signedOut', values: { reason: signedOutReason(err.subcode) } };
       logger.info(
         {
@@ -298,7 +298,7 @@ export function errorHandler(logger: Logger, connections: Connections, locales: 
           path: req.path,
           fbtrace_id: err.fbtraceId,
         },
-        'provider refused the token: connection dropped',
+        'provider refused the token: sign-in dropped',
       );
       // Home offers Connect, which brings the person back to the page they were reading (docs/architecture.md#return-to).
       const back = req.method === 'GET' ? ownPath(req.originalUrl) : undefined;
@@ -306,7 +306,7 @@ export function errorHandler(logger: Logger, connections: Connections, locales: 
       return;
     }
     // Set by src/http/language.ts; an error before it (a static file, a probe) reads in English.
-    const locale = (res.locals.locale as Locale | undefined) ?? locales.english;
+    const locale = (res.locals as Partial<Express.Locals>).locale ?? locales.english;
     const page = describe(err, req, locale);
     log(logger, req, err, page.status);
     res.status(page.status);
@@ -333,7 +333,7 @@ const refusals = new LRUCache<string, string>({ max: 1000 });
  * (no stack to capture) and no "request failed" line is written: the access log has the 429.
  */
 export function sendRefusal(res: Response, retryAfterSec: number, fail: (err: unknown) => void): void {
-  const locale = res.locals.locale as Locale;
+  const locale = res.locals.locale;
   const seconds = Math.max(1, Math.ceil(retryAfterSec));
   const key = `${locale.tag} ${seconds}`;
   res.status(429).setHeader('Retry-After', String(seconds));

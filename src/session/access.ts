@@ -1,17 +1,19 @@
 /**
  * What a route reads from the session once, as plain values, and the changes a use case hands back to be
- * written in one place (Connections.applyPageChanges): below the route handlers, nothing takes the request.
+ * written in one place (SignIns.applyPageChanges): below the route handlers, nothing takes the request.
  */
 
 /** The person's side of the session, read once per request. */
 export interface UserAccess {
-  /** The session's id: each session's share of provider reads is counted by it (src/pages/limits.ts). */
+  /** The session's id: each session's share of provider reads is counted by it (src/pages/fairness.ts). */
   readonly sessionId: string;
   /**
    * This request's number in the process: its upstream reads count once against the session's per-minute
-   * limit however many they are (src/pages/limits.ts `SessionRateLimit`).
+   * limit however many they are (src/pages/fairness.ts `SessionRateLimit`).
    */
   readonly request: number;
+  /** The person as the provider names them, when it said (a person's live streams are counted together). */
+  readonly userId?: string | undefined;
   /** The user token, opened; undefined when not connected. */
   readonly userToken: string | undefined;
   /** The permissions granted at login, when the provider listed them. */

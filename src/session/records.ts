@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 /**
  * Small records kept beside the sessions, in the same backend and with their
  * own expiry: the data-deletion confirmations (docs/architecture.md#data-deletion).
- * In Redis they are plain keys under REDIS_PREFIX, so every instance sees them.
+ * In Redis they are plain keys under REDIS_KEY_PREFIX, so every instance sees them.
  */
 export interface RecordStore {
   put(key: string, value: string, ttlSec: number): Promise<void>;
@@ -30,7 +30,7 @@ export class MemoryRecords implements RecordStore {
   }
 }
 
-/** Records as Redis keys `<prefix><key>` with a TTL, through the session store's own connection. */
+/** Records as Redis keys `<prefix><key>` with a TTL, through the session store's own Redis client. */
 export function redisRecords(send: (args: string[]) => Promise<unknown>, prefix: string): RecordStore {
   return {
     put: async (key, value, ttlSec) => {

@@ -1,7 +1,7 @@
 import { RedisStore } from 'connect-redis';
 import type { SessionData } from 'express-session';
 import type { Config } from '../config';
-import type { RedisConnection } from '../redis';
+import type { Redis } from '../redis';
 import { TOMBSTONE_MS } from './lifetimes';
 import { redisRecords } from './records';
 import { tolerantJson } from './serializer';
@@ -126,15 +126,21 @@ if KEYS[2] and touched == 1 then
 end
 return touched`;
 
+/**
+ * Lua: `owner`, the user id of the decoded session `v` (when `ok`), or false. A session written before the sign-in
+ * had its name keeps it under `connection` (./schema.ts `renamed`).
+ */
+const OWNER = `local s = ok and type(v) == 'table' and (type(v.signIn) == 'table' and v.signIn or v.connection)
+local owner = type(s) == 'table' and type(s.userId) == 'string' and s.userId`;
+
 // The owner is read from the value being replaced (cjson ships with Redis): its index set is named from it.
 const TOMBSTONE_SET = `
 local cur = redis.call('GET', KEYS[1])
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 if cur then
   local ok, v = pcall(cjson.decode, cur)
-  if ok and type(v) == 'table' and type(v.connection) == 'table' and type(v.connection.userId) == 'string' then
-    redis.call('SREM', ARGV[3] .. v.connection.userId, ARGV[4])
-  end
+  ${OWNER}
+  if owner then redis.call('SREM', ARGV[3] .. owner, ARGV[4]) end
 end
 return 1`;
 
@@ -153,9 +159,8 @@ local cur = redis.call('GET', KEYS[1])
 if not cur or cur == ARGV[2] then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'KEEPTTL')
 local ok, v = pcall(cjson.decode, cur)
-if ok and type(v) == 'table' and type(v.connection) == 'table' and type(v.connection.userId) == 'string' then
-  redis.call('SREM', ARGV[3] .. v.connection.userId, ARGV[4])
-end
+${OWNER}
+if owner then redis.call('SREM', ARGV[3] .. owner, ARGV[4]) end
 return 1`;
 
 interface ScriptRunner {
@@ -177,19 +182,26 @@ function settle(work: Promise<unknown>, cb?: Callback): Promise<unknown> {
 }
 
 /**
- * Sessions in Redis (connect-redis over the app's connection, src/redis.ts), shared by every instance. Keys
- * expire with the cookie (connect-redis takes the TTL from `cookie.expires`, and `touch` pushes it back on
- * each request). Closing the connection is its owner's part (src/context.ts contextClosers).
+ * Where the session store's keys live: sessions `<prefix><sid>`, the index `<prefix>user:<id>` and the records
+ * (deletion codes, `sessions-since`). `sess:` under REDIS_KEY_PREFIX, so the default `pagelight:` keeps the keys
+ * that REDIS_PREFIX's default `pagelight:sess:` made (docs/configuration.md#redis-keys).
  */
-export function createRedisSessionStore(
-  redis: RedisConnection,
-  config: Pick<Config, 'redisPrefix'>,
-): SessionStoreHandle {
+export function sessionKeyPrefix(config: Pick<Config, 'redisKeyPrefix'>): string {
+  return `${config.redisKeyPrefix}sess:`;
+}
+
+/**
+ * Sessions in Redis (connect-redis over the app's one Redis client, src/redis.ts), shared by every instance. Keys
+ * expire with the cookie (connect-redis takes the TTL from `cookie.expires`, and `touch` pushes it back on
+ * each request). Closing the client is its owner's part (src/context.ts contextClosers).
+ */
+export function createRedisSessionStore(redis: Redis, config: Pick<Config, 'redisKeyPrefix'>): SessionStoreHandle {
+  const prefix = sessionKeyPrefix(config);
   const store = new BoundedRedisStore(
-    { client: redis.client, prefix: config.redisPrefix, serializer: tolerantJson },
+    { client: redis.client, prefix: prefix, serializer: tolerantJson },
     (work) => redis.bound(work),
     { eval: (script, options) => redis.client.eval(script, options) },
-    config.redisPrefix,
+    prefix,
   );
   return {
     store,
@@ -198,8 +210,8 @@ export function createRedisSessionStore(
       sessionsOf: async (userId) => {
         const sids = await redis.eval(
           SESSIONS_OF,
-          [indexKey(config.redisPrefix, userId)],
-          [config.redisPrefix, `"userId":${JSON.stringify(userId)}`],
+          [indexKey(prefix, userId)],
+          [prefix, `"userId":${JSON.stringify(userId)}`],
         );
         return Array.isArray(sids) ? sids.filter((sid): sid is string => typeof sid === 'string') : [];
       },
@@ -209,12 +221,12 @@ export function createRedisSessionStore(
       if (!current) return false;
       const done = await redis.eval(
         REPLACE,
-        [config.redisPrefix + sid],
-        [JSON.stringify({ ...sess, cookie: current.cookie }), TOMBSTONE, config.redisPrefix + INDEX_INFIX, sid],
+        [prefix + sid],
+        [JSON.stringify({ ...sess, cookie: current.cookie }), TOMBSTONE, prefix + INDEX_INFIX, sid],
       );
       return done === 1;
     },
-    records: redisRecords((args) => redis.send(args), config.redisPrefix),
+    records: redisRecords((args) => redis.send(args), prefix),
     healthy: () => redis.healthy(),
     close: () => Promise.resolve(),
   };

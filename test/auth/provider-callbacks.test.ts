@@ -190,7 +190,7 @@ describe('provider callbacks (deauthorize, data deletion)', () => {
             `sid-${i}`,
             {
               cookie: { expires, originalMaxAge: 1000 },
-              connection: {
+              signIn: {
                 userToken: 'x',
                 expiresAt: null,
                 loggedInAt: Date.now(),

@@ -6,7 +6,7 @@ import { GraphApiError } from '../../src/graph/errors';
 import { Locales } from '../../src/i18n/catalogs';
 import { ERROR_PAGES, errorHandler } from '../../src/http/errors';
 import { createLogger } from '../../src/log/logger';
-import { Connections } from '../../src/session/connection';
+import { SignIns } from '../../src/session/sign-in';
 import { TokenSealer } from '../../src/session/sealer';
 import { LogCapture } from '../support/stack';
 import { headline, operatorText } from '../support/words';
@@ -32,7 +32,7 @@ function appThrowing(err: unknown) {
   app.use(
     errorHandler(
       createLogger({ level: 'info', destination: logs }),
-      new Connections(new TokenSealer(['k'.repeat(32)]), 1000, () => 0),
+      new SignIns(new TokenSealer(['k'.repeat(32)]), 1000, () => 0),
       new Locales(),
     ),
   );

@@ -1,7 +1,7 @@
 import { SEED_IDS, TEST_SEED } from '@pagelight/graph-emulator';
 import { Locales } from '../../src/i18n/catalogs';
 import type { LocaleTag } from '../../src/i18n/locales';
-import { toPageView } from '../../src/pages/view-model';
+import { toPageView } from '../../src/pages/page-view';
 import { connectedAgent, signIn } from '../support/flow';
 import { agentFor, useStack } from '../support/stack';
 import { visibleText } from '../support/words';

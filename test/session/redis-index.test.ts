@@ -35,7 +35,7 @@ describeRedis('the session index in Redis', () => {
     return (config = configFor(emulator, {
       SESSION_STORE: 'redis',
       REDIS_URL,
-      REDIS_PREFIX: prefix,
+      REDIS_KEY_PREFIX: prefix,
       ...env,
     }));
   };
@@ -70,7 +70,7 @@ describeRedis('the session index in Redis', () => {
       const [a, b] = [await start(), await start()];
       const ada = await signIn(a, ADA);
       const grace = await signIn(a, GRACE);
-      expect(await admin.client.sMembers(`${prefix}user:${ADA}`)).toHaveLength(1);
+      expect(await admin.client.sMembers(`${prefix}sess:user:${ADA}`)).toHaveLength(1);
 
       const forged = await fetch(`${b.url}${path}`, {
         method: 'POST',
@@ -93,13 +93,13 @@ describeRedis('the session index in Redis', () => {
       expect(html).not.toContain('Signed in as');
       expect((await ada.get(`${a.url}/pages/${BAKERY}`)).status).toBe(401);
       expect(visibleText(await (await grace.get(`${a.url}/`)).text())).toContain('Signed in as Grace Hopper');
-      expect(await admin.client.sMembers(`${prefix}user:${ADA}`)).toEqual([]);
+      expect(await admin.client.sMembers(`${prefix}sess:user:${ADA}`)).toEqual([]);
 
       if (path === '/auth/data-deletion') {
         const { url } = (await res.json()) as { url: string };
         const code = url.split('/').pop()!;
         // Stored in Redis for 30 days, and readable from either instance.
-        const ttl = await admin.client.ttl(`${prefix}deletion:${code}`);
+        const ttl = await admin.client.ttl(`${prefix}sess:deletion:${code}`);
         expect(ttl).toBeGreaterThan(29 * 86400);
         expect((await fetch(`${a.url}/auth/data-deletion/${code}`)).status).toBe(200);
       }
@@ -111,23 +111,23 @@ describeRedis('the session index in Redis', () => {
     const ada = await signIn(a, ADA);
     const home = await (await ada.get(`${a.url}/`)).text();
     const csrf = csrfToken(home)!;
-    expect(await admin.client.sCard(`${prefix}user:${ADA}`)).toBe(1);
+    expect(await admin.client.sCard(`${prefix}sess:user:${ADA}`)).toBe(1);
     expect((await ada.post(`${a.url}/auth/logout`, { _csrf: csrf })).status).toBe(303);
-    expect(await admin.client.sCard(`${prefix}user:${ADA}`)).toBe(0);
+    expect(await admin.client.sCard(`${prefix}sess:user:${ADA}`)).toBe(0);
   });
 
   it('when many sessions are created and expire, then the index sets expire with them', async () => {
     // Long-lived sessions for the count: how long 20 logins take on a busy machine must not matter.
     const a = await start(fresh({ SESSION_IDLE_SECONDS: '60' }));
     for (let i = 0; i < 20; i++) await signIn(a, i % 2 ? ADA : GRACE);
-    expect(await admin.client.sCard(`${prefix}user:${ADA}`)).toBe(10);
-    const ttl = await admin.client.ttl(`${prefix}user:${ADA}`);
+    expect(await admin.client.sCard(`${prefix}sess:user:${ADA}`)).toBe(10);
+    const ttl = await admin.client.ttl(`${prefix}sess:user:${ADA}`);
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(60);
     // Short-lived ones for the expiry: the index goes when its sessions do (waited for, not timed).
     const b = await start(fresh({ SESSION_IDLE_SECONDS: '1' }));
     for (const who of [ADA, GRACE]) await signIn(b, who);
-    const userKeys = async () => (await admin.keys()).filter((k) => k.startsWith(`${prefix}user:`));
+    const userKeys = async () => (await admin.keys()).filter((k) => k.startsWith(`${prefix}sess:user:`));
     await eventually(async () => (await userKeys()).length === 0, 100);
     expect(await userKeys()).toEqual([]);
   });
