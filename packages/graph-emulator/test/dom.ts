@@ -52,3 +52,17 @@ export const inputsNamed = (where: Where, name: string): Record<string, string>[
   findAll(where, (n) => n.nodeName === 'input' && attr(n, 'name') === name).map((n) =>
     Object.fromEntries((n.attrs ?? []).map((a) => [a.name, a.value])),
   );
+
+/** Each piece of text below `where` (scripts and styles left out), trimmed, with the element that holds it. */
+export function textNodes(where: Where): { text: string; parent: Element }[] {
+  const found: { text: string; parent: Element }[] = [];
+  const walk = (node: Element) => {
+    if (node.nodeName === 'script' || node.nodeName === 'style') return;
+    for (const child of node.childNodes ?? []) {
+      if (child.nodeName === '#text' && child.value?.trim()) found.push({ text: child.value.trim(), parent: node });
+      else walk(child);
+    }
+  };
+  walk(rootOf(where));
+  return found;
+}
