@@ -44,6 +44,7 @@ describe('useViews', () => {
     const app = express();
     useViews(app);
     const page = { id: '1', name: 'Bakery', missing: undefined };
+    const img = '<img src=x onerror=alert(1)>';
     const html = await new Promise<string>((resolve, reject) =>
       app.render(
         'page',
@@ -55,7 +56,7 @@ describe('useViews', () => {
           pagePinned: false,
           title: 'Bakery',
           page,
-          card: '<img src=x onerror=alert(1)>',
+          card: img,
           about: new RenderedHtml('<section class="about">fine</section>'),
           posts: undefined,
           live: false,
@@ -64,7 +65,7 @@ describe('useViews', () => {
         (err: Error | null, out?: string) => (err ? reject(err) : resolve(out ?? '')),
       ),
     );
-    expect(visibleText(html)).toContain('<img src=x onerror=alert(1)>');
+    expect(visibleText(html)).toContain(img);
     expect(images(html)).toEqual([]);
     expect(textOf(find(html, { tag: 'section', class: 'about' })!)).toBe('fine');
   });

@@ -54,11 +54,12 @@ describe('the page cache', () => {
     stack.cache.dropPage(BAKERY);
     expect(postsHtml((await viewCost(stack, agent)).text)).toBe(cold);
     // The feed changed at the provider: once the cache lets go, the new post is there.
-    stack.emulator.controls.addPost({ pageId: BAKERY, message: 'Rye & <b>caraway</b> today' });
+    const message = 'Rye & <b>caraway</b> today';
+    stack.emulator.controls.addPost({ pageId: BAKERY, message });
     stack.cache.dropPage(BAKERY);
     const changed = postsHtml((await viewCost(stack, agent)).text);
     expect(changed).not.toBe(cold);
-    expect(visibleText(changed)).toContain('Rye & <b>caraway</b> today');
+    expect(visibleText(changed)).toContain(message);
     // And the fragment for the live notice's "Show" is the same HTML as the page's.
     const fresh = (await agent.get(`/pages/${BAKERY}/feed/fresh`).expect(200)).text;
     expect(htmlWithin(find(fresh, 'body')!).trim()).toBe(changed.trim());

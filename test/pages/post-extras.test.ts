@@ -2,7 +2,7 @@ import { SEED_IDS, TEST_SEED } from '@pagelight/graph-emulator';
 import { connectedAgent } from '../support/flow';
 import { useStack } from '../support/stack';
 import { eventually } from '../support/wait';
-import { headline, visibleText } from '../support/words';
+import { headline } from '../support/words';
 import { attr, find, findAll, links, textOf } from '../support/dom';
 
 /**

@@ -57,9 +57,10 @@ describe('GET /privacy', () => {
   });
 
   it('when OPERATOR_NAME and OPERATOR_CONTACT are set, then they are shown, escaped', async () => {
-    stack = await startStack({ env: { OPERATOR_NAME: 'Ada & <Co>', OPERATOR_CONTACT: 'privacy@example.org' } });
+    const name = 'Ada & <Co>';
+    stack = await startStack({ env: { OPERATOR_NAME: name, OPERATOR_CONTACT: 'privacy@example.org' } });
     const res = await agentFor(stack).get('/privacy').expect(200);
-    expect(visibleText(res.text)).toContain('Ada & <Co>');
+    expect(visibleText(res.text)).toContain(name);
     expect(res.text).toContain('privacy@example.org');
   });
 });

@@ -20,7 +20,7 @@ const parsed = new Map<string, DomNode>();
 export function treeOf(html: string): DomNode {
   let tree = parsed.get(html);
   if (!tree) {
-    tree = parse(html) as unknown as DomNode;
+    tree = parse(html);
     if (parsed.size > 20) parsed.clear();
     parsed.set(html, tree);
   }

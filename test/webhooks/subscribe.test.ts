@@ -1,7 +1,7 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { signInAndConnect, connectedAgent } from '../support/flow';
 import { agentFor, startStack, type Stack } from '../support/stack';
-import { attr, dataOf, findAll } from '../support/dom';
+import { dataOf } from '../support/dom';
 
 const BAKERY = SEED_IDS.pages.bakery;
 const SCOPES = 'pages_show_list pages_read_engagement pages_read_user_content';
