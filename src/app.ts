@@ -17,7 +17,6 @@ import { errorHandler, notFound } from './http/errors';
 import { chooseLocale, languageRoutes } from './http/language';
 import { isMessageKey } from './i18n/catalogs';
 import { observeRequests } from './observe/requests';
-import type { Locale } from './i18n/locale';
 import { csrfToken } from './session/csrf';
 import { sessionMiddleware } from './session/middleware';
 import { sessionLapses } from './session/lapse';
@@ -84,8 +83,7 @@ export function createApp(ctx: AppContext): Express {
     res.locals.userName = signIn?.userName;
     const flash = req.session.flash;
     // Said in this page's language; a key the catalogs no longer have (an older version's) is not shown.
-    res.locals.flash =
-      flash && isMessageKey(flash.key) ? (res.locals.locale as Locale).t(flash.key, flash.values) : undefined;
+    res.locals.flash = flash && isMessageKey(flash.key) ? res.locals.locale.t(flash.key, flash.values) : undefined;
     if (req.session.flash && req.method === 'GET') delete req.session.flash;
     next();
   });

@@ -10,13 +10,13 @@ import { Readiness } from './http/probes';
 import { Locales } from './i18n/catalogs';
 import type { Logger } from './log/logger';
 import { AccountsCache } from './cache/accounts';
-import { PageCache } from './cache/memory-page-cache';
+import { MemoryPageCache } from './cache/memory-page-cache';
 import type { PageCacheStore } from './cache/page-cache';
 import { PROVIDER_ANSWERS, RedisPageCache } from './cache/redis-page-cache';
 import type { Metrics } from './observe/metrics';
 import { together, type Observer } from './observe/observer';
 import type { Tracing } from './observe/tracing';
-import { ReadShares, SessionRateLimit } from './pages/fairness';
+import { ConcurrentReadLimit, SessionRateLimit } from './pages/fairness';
 import type { Redis, SharedRedis } from './redis';
 import { SignIns } from './session/sign-in';
 import { createRedisSessionStore } from './session/redis';
@@ -38,7 +38,7 @@ export interface AppContext {
   /** Each person's list of pages, briefly, per user token. */
   accounts: AccountsCache;
   /** Each session's share of concurrent provider reads. */
-  readShares: ReadShares;
+  concurrentReadLimit: ConcurrentReadLimit;
   /** Each session's requests a minute that read upstream (docs/architecture.md#fairness-between-sessions). */
   sessionRateLimit: SessionRateLimit;
   now: () => number;
@@ -136,9 +136,9 @@ function buildParts(config: Config, deps: ContextDeps): AppContext {
             now,
             answers: PROVIDER_ANSWERS,
           })
-        : new PageCache({ ttlSec: config.pageCacheTtlSec })),
+        : new MemoryPageCache({ ttlSec: config.pageCacheTtlSec })),
     accounts: new AccountsCache(config.accountsCacheTtlSec),
-    readShares: new ReadShares(config.sessionUpstreamConcurrency),
+    concurrentReadLimit: new ConcurrentReadLimit(config.sessionUpstreamConcurrency),
     sessionRateLimit: new SessionRateLimit(config.sessionRateLimit),
     now,
     idTokens: new IdTokenVerifier(config, now),

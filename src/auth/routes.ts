@@ -18,7 +18,6 @@ import { removedSince } from './removals';
 import { codeChallenge } from './pkce';
 import { loginRateLimit } from './rate-limit';
 import type { LoginOutcome } from '../observe/observer';
-import type { Locale } from '../i18n/locale';
 
 /** /auth: start the login, take the provider's redirect, log out. */
 export function authRoutes(ctx: AppContext): Router {
@@ -75,7 +74,7 @@ async function callback(ctx: AppContext, req: Request, res: Response): Promise<L
   if (params.kind === 'denied') {
     dropState(req, params.state);
     if (isCancel(params)) {
-      res.status(200).render('cancelled', { title: (res.locals.locale as Locale).t('cancelled.documentTitle') });
+      res.status(200).render('cancelled', { title: res.locals.locale.t('cancelled.documentTitle') });
       return 'cancelled';
     }
     throw new AuthorizationError(deniedMessage(params));

@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { CACHED_PARTS, MAX_SHARE, type CachedPart, type PageCacheStore, type ReadOptions } from './page-cache';
 
-export interface PageCacheOptions {
+export interface MemoryPageCacheOptions {
   /** Seconds an answer is served from the cache; 0 turns the cache off (PAGE_CACHE_TTL). */
   ttlSec: number;
   /** Most entries kept (two per page viewed, more once its insights are). */
@@ -43,12 +43,12 @@ interface InFlight {
  * Provider answers per page, shared by every session allowed to see that page. It is keyed by page, part
  * and variant (fields, grant, page role), never by token: the caller must have checked that the session
  * holds a page token for the page, and that this token succeeded upstream recently, *before* asking (see
- * pages/load.ts). Bounded in entries and bytes (LRU); entries are served `ttlSec`, and a live page's (webhooks
+ * pages/cache-policy.ts). Bounded in entries and bytes (LRU); entries are served `ttlSec`, and a live page's (webhooks
  * subscribed) up to `staleFactor` TTLs while one refresh runs, as in the shared cache. A page's entries are
  * dropped when the provider refuses a token for it, and those of one grant and role when it refuses a
  * permission to a session holding them; a load of a part under way when that part is dropped is not kept.
  */
-export class PageCache implements PageCacheStore {
+export class MemoryPageCache implements PageCacheStore {
   readonly enabled: boolean;
   /** Answers served from the cache / loaded upstream, for tests and the benchmark. */
   hits = 0;
@@ -70,7 +70,7 @@ export class PageCache implements PageCacheStore {
   private readonly inFlight = new Map<string, InFlight>();
   private readonly revalidating = new Set<string>();
 
-  constructor(options: PageCacheOptions) {
+  constructor(options: MemoryPageCacheOptions) {
     this.enabled = options.ttlSec > 0;
     this.ttlMs = options.ttlSec * 1000;
     this.staleFactor = options.staleFactor ?? 10;

@@ -3,7 +3,7 @@ import type { Logger } from '../log/logger';
 import type { PageChanges, UserAccess } from '../session/access';
 import type { AppContext } from '../context';
 import { subscribePage } from '../webhooks/subscribe';
-import { listedPage, listedRole } from './load';
+import { listedPage, listedRole } from './cache-policy';
 
 /**
  * Connects a Page: gets its page token with the user token, then subscribes it to webhooks where it can

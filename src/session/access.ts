@@ -12,6 +12,8 @@ export interface UserAccess {
    * limit however many they are (src/pages/fairness.ts `SessionRateLimit`).
    */
   readonly request: number;
+  /** The person as the provider names them, when it said (a person's live streams are counted together). */
+  readonly userId?: string | undefined;
   /** The user token, opened; undefined when not connected. */
   readonly userToken: string | undefined;
   /** The permissions granted at login, when the provider listed them. */

@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import type { UserTokenGrant } from '../graph/client';
 import type { PageAccess, PageChanges, UserAccess } from './access';
 import type { TokenSealer } from './sealer';
-import type { SignIn } from './types';
+import type { ConnectedPage, SignIn } from './types';
 
 /**
  * The person's sign-in to the provider as kept in the session: tokens are
@@ -38,12 +38,25 @@ export class SignIns {
   current(req: Request): SignIn | undefined {
     const signIn = req.session?.signIn;
     if (!signIn) return undefined;
-    const now = this.now();
-    if (now - signIn.loggedInAt > this.maxAgeMs || (signIn.expiresAt !== null && signIn.expiresAt <= now)) {
+    if (!this.isLive(signIn)) {
       delete req.session.signIn;
       return undefined;
     }
     return signIn;
+  }
+
+  /**
+   * The page as a live sign-in holds it: the one test of holding a page, for this request's session
+   * ({@link pageAccess}) and for a session read from the store (a live stream's heartbeat) alike.
+   */
+  heldPage(signIn: SignIn | undefined, pageId: string): ConnectedPage | undefined {
+    return signIn !== undefined && this.isLive(signIn) ? signIn.pages[pageId] : undefined;
+  }
+
+  /** Within the absolute lifetime, and the user token not expired. */
+  private isLive(signIn: SignIn): boolean {
+    const now = this.now();
+    return now - signIn.loggedInAt <= this.maxAgeMs && (signIn.expiresAt === null || signIn.expiresAt > now);
   }
 
   userToken(req: Request): string | undefined {
@@ -74,6 +87,7 @@ export class SignIns {
     return {
       sessionId: req.sessionID,
       request: requestNumber(req),
+      userId: signIn?.userId,
       userToken,
       scopes: userToken === undefined ? undefined : signIn?.scopes,
       pages: userToken === undefined ? [] : this.connectedPages(req),
@@ -83,7 +97,7 @@ export class SignIns {
   /** What the session holds for the person and one Page, as a value: each token opened once. */
   pageAccess(req: Request, pageId: string): PageAccess {
     const user = this.userAccess(req);
-    const page = user.userToken === undefined ? undefined : this.current(req)?.pages[pageId];
+    const page = user.userToken === undefined ? undefined : this.heldPage(this.current(req), pageId);
     const pageToken = page ? this.openOrDrop(req, page.token) : undefined;
     // A page token no key opens ended the sign-in (openOrDrop): the person now reads as not connected.
     if (page && pageToken === undefined) return { ...this.userAccess(req), ...notHeld(pageId) };

@@ -1,10 +1,11 @@
 import { SEED_IDS, TEST_SEED } from '@pagelight/graph-emulator';
 import { Locales } from '../../src/i18n/catalogs';
 import type { LocaleTag } from '../../src/i18n/locales';
-import { toPageView } from '../../src/pages/view-model';
-import { connectedAgent, login } from '../support/flow';
+import { toPageView } from '../../src/pages/page-view';
+import { connectedAgent, signIn } from '../support/flow';
 import { agentFor, useStack } from '../support/stack';
 import { visibleText } from '../support/words';
+import { find, textOf } from '../support/dom';
 
 const locales = new Locales();
 
@@ -62,7 +63,7 @@ describe('wording on the screens', () => {
 
   it('when a person with no Pages opens the picker, then nobody tells them to select “the Page” in a list', async () => {
     const agent = agentFor(stack);
-    await login(agent, { user: SEED_IDS.users.alan });
+    await signIn(agent, { user: SEED_IDS.users.alan });
     const text = visibleText((await agent.get('/pages').expect(200)).text);
     expect(text).toContain('You manage no Pages that Pagelight can see');
     expect(text).not.toMatch(/select the Page in the list/);
@@ -73,7 +74,6 @@ describe('wording on the screens', () => {
     const post = TEST_SEED.pages.find((p) => p.id === bakery)!.feed[0]!.id;
     const agent = await connectedAgent(stack, bakery);
     const html = (await agent.get(`/pages/${bakery}/posts/${post}`).expect(200)).text;
-    const heading = /<h2 id="comments-title">([\s\S]*?)<\/h2>/.exec(html)?.[1] ?? '';
-    expect(visibleText(heading)).toBe('3 comments');
+    expect(textOf(find(html, { id: 'comments-title' })!)).toBe('3 comments');
   });
 });

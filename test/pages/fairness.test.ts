@@ -1,4 +1,4 @@
-import { ReadShares, TooManyRequestsError } from '../../src/pages/fairness';
+import { ConcurrentReadLimit, TooManyRequestsError } from '../../src/pages/fairness';
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { CookieClient } from '../support/cookie-client';
 import { graphCalls } from '../support/emulator';
@@ -9,8 +9,11 @@ import { startServedStack, type Stack, useStack } from '../support/stack';
 import { hrefOf } from '../support/words';
 
 const BAKERY = SEED_IDS.pages.bakery;
+/** The cursor of a page's Older posts link, as its query carries it. */
+const cursorOf = (html: string) =>
+  encodeURIComponent(new URL(hrefOf(html, 'Older posts')!, 'http://app.test').searchParams.get('after')!);
 
-describe('ReadShares (concurrent provider reads per session)', () => {
+describe('ConcurrentReadLimit (concurrent provider reads per session)', () => {
   const deferred = () => {
     let resolve!: () => void;
     const promise = new Promise<void>((r) => (resolve = r));
@@ -18,14 +21,14 @@ describe('ReadShares (concurrent provider reads per session)', () => {
   };
 
   it('when a session has its share of reads under way, then the next waits for a slot, and another session does not wait', async () => {
-    const gate = new ReadShares(2, 1000);
+    const limit = new ConcurrentReadLimit(2, 1000);
     const first = deferred();
-    const reads = [gate.run('a', () => first.promise), gate.run('a', () => new Promise<void>(() => undefined))];
+    const reads = [limit.run('a', () => first.promise), limit.run('a', () => new Promise<void>(() => undefined))];
     let thirdStarted = false;
-    const third = gate.run('a', async () => {
+    const third = limit.run('a', async () => {
       thirdStarted = true;
     });
-    await expect(gate.run('b', async () => 'b')).resolves.toBe('b');
+    await expect(limit.run('b', async () => 'b')).resolves.toBe('b');
     expect(thirdStarted).toBe(false);
     first.resolve();
     await third;
@@ -34,12 +37,12 @@ describe('ReadShares (concurrent provider reads per session)', () => {
   });
 
   it('when no slot frees within the wait, then the read fails with a 429 that says when to retry', async () => {
-    const gate = new ReadShares(1, 20);
-    void gate.run('a', () => new Promise<void>(() => undefined));
-    const refused = gate.run('a', async () => 'never');
+    const limit = new ConcurrentReadLimit(1, 20);
+    void limit.run('a', () => new Promise<void>(() => undefined));
+    const refused = limit.run('a', async () => 'never');
     await expect(refused).rejects.toBeInstanceOf(TooManyRequestsError);
     await expect(refused).rejects.toMatchObject({ status: 429, retryAfterSec: 1 });
-    expect(gate.refused).toBe(1);
+    expect(limit.refused).toBe(1);
   });
 });
 
@@ -51,7 +54,7 @@ describe('one session cannot slow or block the others', () => {
     const noisy = await connectedAgent(stack, BAKERY);
     const quiet = await connectedAgent(stack, BAKERY);
     const page = await noisy.get(`/pages/${BAKERY}`).expect(200);
-    const after = /href="\/pages\/\d+\/feed\?after=([^"&]+)/.exec(page.text)![1]!;
+    const after = cursorOf(page.text);
     // The picker on the way in and the page view (read upstream: no cache here) counted as two of the five.
     for (let i = 0; i < 3; i++) await noisy.get(`/pages/${BAKERY}/feed?after=${after}`).expect(200);
     const before = graphCalls(stack);
@@ -65,7 +68,7 @@ describe('one session cannot slow or block the others', () => {
   it('when a session over its limit is refused again and again, then every refusal is the same page, with no error logged for it', async () => {
     const noisy = await connectedAgent(stack, BAKERY);
     const page = await noisy.get(`/pages/${BAKERY}`).expect(200);
-    const after = /href="\/pages\/\d+\/feed\?after=([^"&]+)/.exec(page.text)![1]!;
+    const after = cursorOf(page.text);
     for (let i = 0; i < 3; i++) await noisy.get(`/pages/${BAKERY}/feed?after=${after}`).expect(200);
     const lines = stack.logs.lines.length;
     const refusals = await Promise.all(

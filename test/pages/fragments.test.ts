@@ -1,10 +1,12 @@
 import express from 'express';
 import { useViews } from '../../src/http/views';
-import { renderPartial, showFeed, showPage } from '../../src/pages/fragments';
+import { renderPartial, renderedFeed, renderedPage } from '../../src/pages/fragments';
 import { imageFilter } from '../../src/pages/images';
 import { englishLocale } from '../../src/i18n/catalogs';
-import { toFeedView, toPageView } from '../../src/pages/view-model';
+import { toFeedView } from '../../src/pages/feed-view';
+import { toPageView } from '../../src/pages/page-view';
 import type { FeedResponse, PageDetails } from '../../src/graph/schemas';
+import { findAll, textOf } from '../support/dom';
 
 /** Parts of the page view rendered once per cached answer (docs/architecture.md#views). */
 const CDN = 'https://scontent.example-cdn.net';
@@ -58,8 +60,8 @@ describe('renderPartial', () => {
       const { feed, page } = models();
       const posts = renderPartial(app, english, 'posts', feed).html;
       expect(posts).toBe(await rendered(app, 'partials/posts', { feed }));
-      expect(posts).toContain('&lt;script&gt;window.__pwned=1&lt;/script&gt; Rye &amp; caraway');
-      expect(posts).not.toContain('<script>');
+      expect(textOf(posts)).toContain('<script>window.__pwned=1</script> Rye & caraway');
+      expect(findAll(posts, 'script')).toEqual([]);
       expect(posts).not.toContain('javascript:');
       expect(renderPartial(app, english, 'page-card', page).html).toBe(
         await rendered(app, 'partials/page-card', { page }),
@@ -67,12 +69,12 @@ describe('renderPartial', () => {
       expect(renderPartial(app, english, 'page-details', page).html).toBe(
         await rendered(app, 'partials/page-details', { page }),
       );
-      expect(renderPartial(app, english, 'page-card', page).html).toContain('Bakery &#34;&lt;b&gt;&#34;');
+      expect(textOf(renderPartial(app, english, 'page-card', page).html)).toContain('Bakery "<b>"');
     },
   );
 });
 
-describe('showPage and showFeed: one memo from a cached answer to what renders it', () => {
+describe('renderedPage and renderedFeed: one memo from a cached answer to what renders it', () => {
   const feedAnswer = (): FeedResponse => ({
     data: [{ id: '1_2', created_time: '2026-10-01T12:00:00+0000', message: 'Rye & caraway' }],
   });
@@ -82,11 +84,11 @@ describe('showPage and showFeed: one memo from a cached answer to what renders i
     const app = appWith(true);
     const answer = feedAnswer();
     const toView = jest.fn((f: FeedResponse) => toFeedView(f, 'first', { images, pageId: '1' }));
-    const first = showFeed(app, english, answer, toView);
-    expect(showFeed(app, english, answer, toView)).toBe(first);
-    expect(first.posts).toBe(showFeed(app, english, answer, toView).posts);
+    const first = renderedFeed(app, english, answer, toView);
+    expect(renderedFeed(app, english, answer, toView)).toBe(first);
+    expect(first.posts).toBe(renderedFeed(app, english, answer, toView).posts);
     expect(toView).toHaveBeenCalledTimes(1);
-    const empty = showFeed(app, english, { data: [] }, toView);
+    const empty = renderedFeed(app, english, { data: [] }, toView);
     expect(empty.posts.html).not.toBe(first.posts.html);
     expect(empty.posts.html).not.toContain('post-1_2');
     expect(toView).toHaveBeenCalledTimes(2);
@@ -95,9 +97,9 @@ describe('showPage and showFeed: one memo from a cached answer to what renders i
   it("when a page's details answer is shown, then its card and details are the partials' HTML for its view model, made once", async () => {
     const app = appWith(true);
     const answer = detailsAnswer();
-    const shown = showPage(app, english, answer, (d) => toPageView(d, '', { images }));
+    const shown = renderedPage(app, english, answer, (d) => toPageView(d, '', { images }));
     expect(shown.card.html).toBe(await rendered(app, 'partials/page-card', { page: shown.view }));
     expect(shown.details.html).toBe(await rendered(app, 'partials/page-details', { page: shown.view }));
-    expect(showPage(app, english, answer, () => toPageView({ id: '2' }, '', { images }))).toBe(shown);
+    expect(renderedPage(app, english, answer, () => toPageView({ id: '2' }, '', { images }))).toBe(shown);
   });
 });

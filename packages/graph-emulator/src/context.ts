@@ -26,6 +26,7 @@ import {
 import { Activity } from './activity';
 import { checkRemovedFields, RemovedFields } from './removed-fields';
 import { MediaSigner } from './media/sign';
+import { Uploads } from './media/uploads';
 import { checkCreated, defaultCreated } from './graph/legacy';
 import { DEFAULT_RETRY_DELAYS_MS, Webhooks } from './webhooks/webhooks';
 
@@ -42,6 +43,8 @@ export interface Context {
   publicUrl: string;
   /** The port it listens on, once known: the controls accept only a loopback Host with this port. */
   port: number | undefined;
+  /** Host names besides loopback it answers as its own (the `hosts` option), lower case. */
+  hosts: ReadonlySet<string>;
   now: () => number;
   /** What unversioned calls run at (the app's dashboard version). */
   appVersion: string;
@@ -72,6 +75,8 @@ export interface Context {
   activity: Activity;
   /** Signs and checks the picture URLs Graph answers hand out (README#pictures). */
   media: MediaSigner;
+  /** Pictures Pages uploaded, on the image host; cleared with the seed (docs/reference.md#publishing). */
+  uploads: Uploads;
   /** When this emulator was made: the insights' day 0 (README#insights). */
   startedAt: number;
   /** Each registered app's creation day (`setAppCreated`), and the options' (README#legacy-features). */
@@ -103,6 +108,9 @@ export function createContext(opts: EmulatorOptions): Context {
     'createEmulator: emptyFeedPages',
     opts.emptyFeedPages ?? DEFAULT_EMPTY_FEED_PAGES,
   );
+  const activity = new Activity(data, webhooks, now);
+  // A seed's scheduled posts go live on the emulator's clock.
+  activity.arm();
   return {
     clients,
     profile: profileOf(opts.profile),
@@ -113,6 +121,7 @@ export function createContext(opts: EmulatorOptions): Context {
     initialLatencyMs,
     publicUrl: publicOrigin(opts.publicUrl ?? 'http://localhost'),
     port: undefined,
+    hosts: hostNames(opts.hosts ?? []),
     now,
     appVersion: appVersionOf(opts.appVersion),
     removedFields: new RemovedFields(checkRemovedFields(opts.removedFields ?? [], 'createEmulator: removedFields')),
@@ -132,8 +141,9 @@ export function createContext(opts: EmulatorOptions): Context {
     callbackTimeoutMs: positive('callbackTimeoutMs', opts.callbackTimeoutMs ?? 5000),
     formKey: randomBytes(32),
     webhooks,
-    activity: new Activity(data, webhooks, now),
+    activity,
     media: new MediaSigner(),
+    uploads: new Uploads(),
     startedAt: now(),
     refusedMetrics: new Set(),
     appCreated: new Map(appCreated),
@@ -305,4 +315,14 @@ function configurationMap(list: readonly LoginConfiguration[]): Map<string, Logi
     map.set(c.id, { ...c, permissions: [...c.permissions] });
   }
   return map;
+}
+
+/** The `hosts` option: plain DNS names (a container's service name), checked so a typo fails at start. */
+function hostNames(given: readonly string[]): ReadonlySet<string> {
+  for (const name of given) {
+    if (!/^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?)*$/i.test(name)) {
+      throw new Error(`createEmulator: hosts: "${name.slice(0, 80)}" is not a host name`);
+    }
+  }
+  return new Set(given.map((name) => name.toLowerCase()));
 }

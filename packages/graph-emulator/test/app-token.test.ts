@@ -2,7 +2,7 @@
  * App access tokens (Facebook Login "Access Tokens", App Access Tokens):
  * from `grant_type=client_credentials`, or written `{app-id}|{app-secret}`;
  * accepted by `debug_token` and the app's own `/{app-id}/subscriptions`,
- * refused with the provider's errors elsewhere (docs/provider-interface.md#app-tokens).
+ * refused with the provider's errors elsewhere (docs/specification.md#app-tokens).
  */
 import request from 'supertest';
 import { CLIENT, graphError, graphGet, makeEmulator, OTHER_CLIENT, PAGES, USERS } from './helpers';

@@ -175,7 +175,7 @@ export function graphGet(app: Express, path: string, token: string) {
   return request(app).get(path).set('Authorization', `Bearer ${token}`);
 }
 
-/** docs/provider-interface.md#page-token: the page token from a user token. */
+/** docs/specification.md#page-token: the page token from a user token. */
 export async function pageToken(app: Express, user: string, pageId: string): Promise<string> {
   const res = await graphGet(app, `/${pageId}`, user).query({ fields: 'access_token' }).expect(200);
   const token = (res.body as { access_token?: string }).access_token;

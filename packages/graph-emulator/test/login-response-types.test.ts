@@ -2,7 +2,7 @@
  * The manual login flow's `response_type` and `auth_type` values, as
  * "Manually Build a Login Flow" describes them, and the OIDC discovery
  * document advertising only what the dialog accepts
- * (docs/provider-interface.md#login-dialog, docs/provider-interface.md#redirect-fragment).
+ * (docs/specification.md#login-dialog, docs/specification.md#redirect-fragment).
  */
 import request from 'supertest';
 import type { Express } from 'express';

@@ -1,6 +1,6 @@
 /**
  * The dialog's page step and the seeded people whose Pages are hard to reach
- * (docs/provider-interface.md#page-selection).
+ * (docs/specification.md#page-selection).
  */
 import request from 'supertest';
 import {

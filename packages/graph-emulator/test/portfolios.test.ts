@@ -1,5 +1,5 @@
 /**
- * Business portfolios (docs/provider-interface.md#portfolio-pages): `/me/businesses`, each portfolio's
+ * Business portfolios (docs/reference.md#business-portfolios): `/me/businesses`, each portfolio's
  * `owned_pages` and `client_pages`, and the page token of a Page reached through one — with and without
  * `business_management`.
  */

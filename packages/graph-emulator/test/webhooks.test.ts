@@ -36,7 +36,7 @@ describe('webhook deliveries', () => {
   const payloadOf = (i = 0): Payload => JSON.parse(posts()[i]!.raw.toString('utf8')) as Payload;
 
   it('when a notification is sent, then it also carries X-Hub-Signature: sha1= HMAC of the raw body with the app secret, beside the SHA-256 one', async () => {
-    // docs/provider-interface.md#webhook-deliveries: receivers written for the older header check only this one.
+    // docs/reference.md#webhooks: receivers written for the older header check only this one.
     const { controls } = await subscribed();
     controls.addPost({ pageId: PAGES.bakery, message: 'Crème brûlée / today' });
     await controls.webhooksIdle();

@@ -9,13 +9,13 @@ import { grantsPage } from '../store/tokens';
 import { hasScope } from './auth';
 import { BUSINESS_PERMISSION } from './business';
 import type { GraphCall } from './call';
-import { feedEdge } from './feed';
+import { feedEdge, scheduledEdge } from './feed';
 import { namesOf, parseFields, withId, type FieldRequest } from './fields';
 import { mediaUrl } from './post';
 import { pictureOf } from './picture';
 import { project, SCALAR, scalars, validate, type ObjectType } from './select';
 
-/** Fields a user token may read on a Page: the page token request, see the app's docs/provider-interface.md#page-token. */
+/** Fields a user token may read on a Page: the page token request, see docs/specification.md#page-token. */
 const USER_TOKEN_FIELDS = ['id', 'access_token'];
 
 const pageTokenRequired = (): GraphError =>
@@ -59,7 +59,7 @@ export function pageNode(call: GraphCall, page: PageState): Record<string, unkno
   if (removed !== undefined) throw nonexistingField(removed, 'Page');
   if (caller.record.kind === 'user') return pageTokenRequest(call, page, namesOf(fields));
   requirePageAccess(call, page);
-  // Unset fields are omitted, never null (docs/provider-interface.md#page-fields).
+  // Unset fields are omitted, never null (docs/specification.md#page-fields).
   return project(call, pageValue(call, page, fields), fields, PAGE);
 }
 
@@ -116,6 +116,11 @@ export function requirePageAccess(call: GraphCall, page: PageState): void {
 }
 
 export function pageEdge(call: GraphCall, page: PageState, edge: string): unknown {
+  // The Page Scheduled Posts reference: a page token, the posts waiting, soonest first.
+  if (edge === 'scheduled_posts') {
+    requirePageAccess(call, page);
+    return scheduledEdge(call, page);
+  }
   // `posts` lists the page's own posts; in the emulator every feed post is the page's.
   if (edge !== 'feed' && edge !== 'posts') throw nonexistingField(edge, 'Page');
   // The Page's own posts need only pages_read_engagement with the page token; pages_read_user_content
