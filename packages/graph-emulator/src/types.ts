@@ -281,8 +281,13 @@ export interface EmulatorControls {
   removedFields(): string[];
   /** Back to the seed data; clears failures, latency, rate limits, refused metrics, the log and removed fields (to the option's). Tokens stay. */
   reset(): void;
-  /** Replaces the data with the named seed (`demo` or `test`), then resets as `reset()` does. */
-  loadSeed(name: SeedName): void;
+  /**
+   * Replaces the data with the named seed (`demo` or `test`) or a `Seed` (checked as a seed file is, one line
+   * naming every bad field), then resets as `reset()` does; `reset()` later returns to it (README#seeds).
+   */
+  loadSeed(seed: SeedName | Seed): void;
+  /** The data as it is now (people, Pages, posts, comments, portfolios), as a `Seed`: `loadSeed` restores it. */
+  snapshot(): Seed;
   /** The loaded seed's name (`custom` for a `Seed` given as an option). */
   seedName(): SeedName | 'custom';
   /** Live log, oldest first (bounded). */

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { SEED_NAMES } from '../seed';
+
 import type { Failure } from '../types';
 
 const digits = z.string().regex(/^\d+$/, 'must be a numeric id');
@@ -63,6 +64,9 @@ export const seedSchema = z.strictObject({
   name: z.enum(SEED_NAMES, { message: `must be one of ${SEED_NAMES.map((n) => `"${n}"`).join(', ')}` }),
 });
 
+/** `PUT /__emulator/seed` with a whole seed (a file's content, a snapshot), checked by `loadSeed`. */
+export const wholeSeedSchema = z.strictObject({ seed: z.record(z.string(), z.unknown()) });
+
 /** `PUT /__emulator/feed/empty-pages`: the positions themselves are checked by `setEmptyFeedPages`. */
 export const emptyFeedPagesSchema = z.strictObject({ positions: z.array(z.number()).max(100) });
 
@@ -90,11 +94,6 @@ export const removeAppSchema = z.strictObject({
   clientId: z.string().min(1).optional(),
   requestDeletion: z.boolean().optional(),
 });
-
-/** One line naming the offending path, for a 400 answer or a thrown Error. */
-export function describeZodError(err: z.ZodError): string {
-  return err.issues.map((i) => `${i.path.length > 0 ? i.path.join('.') : 'body'}: ${i.message}`).join('; ');
-}
 
 /** A person's tasks on a page (the provider's task names), or null for no role. */
 export const roleSchema = z.strictObject({

@@ -3,7 +3,7 @@
  * feeds. `reset()` returns to the seed, `load()` switches to another; tests change single page fields with
  * `setPageField` (e.g. to inject HTML-looking text).
  */
-import type { Seed, SeedBusiness, SeedPost, SeedRole, SeedUser } from '../seed';
+import type { Seed, SeedBusiness, SeedPage, SeedPost, SeedRole, SeedUser } from '../seed';
 
 /** Fields a Page node has in the emulator. Anything else is a "nonexisting field". */
 export const PAGE_FIELDS: readonly string[] = Object.freeze([
@@ -68,6 +68,17 @@ export class DataStore {
       copy.pages.map(({ id, feed, ...rest }) => [id, { id, feed, fields: new Map(Object.entries(rest)) }]),
     );
     this.businesses = new Map((copy.businesses ?? []).map((b) => [b.id, b]));
+  }
+
+  /** The data as it is now, as a seed whose times are written as they are (no `timesRelativeTo`). */
+  snapshot(): Seed {
+    return structuredClone({
+      users: [...this.users.values()],
+      pages: [...this.pages.values()].map(
+        (p) => ({ id: p.id, ...Object.fromEntries(p.fields), feed: p.feed }) as SeedPage,
+      ),
+      businesses: [...this.businesses.values()],
+    });
   }
 
   user(id: string): SeedUser | undefined {
