@@ -78,9 +78,9 @@ export function createApp(ctx: AppContext): Express {
   app.use((req, res, next) => {
     // Locals every view may use; the CSRF token is made only when a form asks for it.
     res.locals.csrf = () => csrfToken(req);
-    const connection = ctx.connections.current(req);
-    res.locals.connected = connection !== undefined;
-    res.locals.userName = connection?.userName;
+    const signIn = ctx.signIns.current(req);
+    res.locals.connected = signIn !== undefined;
+    res.locals.userName = signIn?.userName;
     const flash = req.session.flash;
     // Said in this page's language; a key the catalogs no longer have (an older version's) is not shown.
     res.locals.flash = flash && isMessageKey(flash.key) ? res.locals.locale.t(flash.key, flash.values) : undefined;
@@ -95,7 +95,7 @@ export function createApp(ctx: AppContext): Express {
   app.use('/pages', liveRoutes(ctx));
   app.use('/pages', pageRoutes(ctx));
   app.use(notFound);
-  app.use(errorHandler(logger, ctx.connections, ctx.locales));
+  app.use(errorHandler(logger, ctx.signIns, ctx.locales));
   return app;
 }
 

@@ -332,12 +332,12 @@ const envSchema = z
         message: `must differ from PORT (${vars.PORT}): metrics are never served on the public port`,
       });
     }
-    // The shared cache uses the session store's Redis connection (docs/architecture.md#shared-cache).
+    // The shared cache uses the session store's Redis client (docs/architecture.md#shared-cache).
     if (vars.PAGE_CACHE_STORE === 'redis' && vars.SESSION_STORE !== 'redis') {
       ctx.addIssue({
         code: 'custom',
         path: ['PAGE_CACHE_STORE'],
-        message: '"redis" needs SESSION_STORE=redis (it shares that Redis connection)',
+        message: '"redis" needs SESSION_STORE=redis (it shares that Redis client)',
       });
     }
   });

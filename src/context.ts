@@ -17,8 +17,8 @@ import type { Metrics } from './observe/metrics';
 import { together, type Observer } from './observe/observer';
 import type { Tracing } from './observe/tracing';
 import { ConcurrentReadLimit, SessionRateLimit } from './pages/fairness';
-import type { RedisConnection, SharedRedis } from './redis';
-import { Connections } from './session/connection';
+import type { Redis, SharedRedis } from './redis';
+import { SignIns } from './session/sign-in';
 import { createRedisSessionStore } from './session/redis';
 import { TokenSealer } from './session/sealer';
 import { createMemorySessionStore, type SessionStoreHandle } from './session/store';
@@ -28,7 +28,7 @@ import type { Closer } from './shutdown';
 export interface AppContext {
   config: Config;
   graph: GraphClient;
-  connections: Connections;
+  signIns: SignIns;
   /** Verifies the id_token of OIDC logins (`openid` in FB_SCOPES). */
   idTokens: IdTokenVerifier;
   sessions: SessionStoreHandle;
@@ -48,8 +48,8 @@ export interface AppContext {
   streams: StreamRegistry;
   /** Where the login rate limit counts: in Redis with Redis sessions, else this process's memory (undefined). */
   loginCounts?: Store;
-  /** The Redis connection everything above borrows, when SESSION_STORE=redis (src/redis.ts). */
-  redis?: RedisConnection;
+  /** The Redis client everything above borrows, when SESSION_STORE=redis (src/redis.ts). */
+  redis?: Redis;
   /** The Prometheus registry and its /metrics handler, when METRICS_PORT is set (docs/operations.md#metrics). */
   metrics?: Metrics;
   /** Traces, when OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/operations.md#traces). */
@@ -65,7 +65,7 @@ export interface AppContext {
 export interface ContextDeps {
   logger: Logger;
   /** Required with SESSION_STORE=redis: src/redis.ts redisFor(config, logger). */
-  redis?: RedisConnection;
+  redis?: Redis;
   /** Default: graphClientFor(config, logger). */
   graph?: GraphClient;
   now?: () => number;
@@ -87,7 +87,7 @@ export interface ContextDeps {
 
 /**
  * The composition root: builds what the routes share and makes every memory-or-Redis choice here, from the
- * configuration and the one Redis connection it is lent (sessions, page cache, event bus, login counts).
+ * configuration and the one Redis client it is lent (sessions, page cache, event bus, login counts).
  * Each part can be passed in instead (tests).
  */
 export function buildContext(config: Config, deps: ContextDeps): AppContext {
@@ -114,7 +114,7 @@ function buildParts(config: Config, deps: ContextDeps): AppContext {
   const { logger, redis } = deps;
   const now = deps.now ?? Date.now;
   if (config.sessionStore === 'redis' && !redis && !deps.sessions)
-    throw new Error('SESSION_STORE=redis: buildContext needs the Redis connection (src/redis.ts redisFor)');
+    throw new Error('SESSION_STORE=redis: buildContext needs the Redis client (src/redis.ts redisFor)');
   // One cache and one event bus for every instance when the page cache lives in Redis.
   const shared = config.pageCacheStore === 'redis' ? (deps.sharedRedis ?? redis) : undefined;
   return {
@@ -142,7 +142,7 @@ function buildParts(config: Config, deps: ContextDeps): AppContext {
     sessionRateLimit: new SessionRateLimit(config.sessionRateLimit),
     now,
     idTokens: new IdTokenVerifier(config, now),
-    connections: new Connections(new TokenSealer(config.tokenKeys), config.sessionMaxSec * 1000, now),
+    signIns: new SignIns(new TokenSealer(config.tokenKeys), config.sessionMaxSec * 1000, now),
     events:
       deps.events ??
       (shared
@@ -179,7 +179,7 @@ export function contextClosers(ctx: AppContext): Closer[] {
   return [
     { name: 'the provider agents', close: () => ctx.graph.close() },
     { name: 'the session store', close: () => ctx.sessions.close() },
-    ...(redis ? [{ name: 'the Redis connection', close: () => redis.close() }] : []),
+    ...(redis ? [{ name: 'the Redis client', close: () => redis.close() }] : []),
     ...(ctx.tracing ? [{ name: 'the traces still buffered', close: () => ctx.tracing!.close() }] : []),
   ];
 }

@@ -266,7 +266,7 @@ export class RedisPageCache implements PageCacheStore {
   /**
    * Deletes the entry; its part's version stays, so the other variants stay valid. A load for this variant under
    * way may still store its answer: a session refused a permission is served from the cache only once its own
-   * token succeeded again (pages/load.ts), so that answer reaches no one who was refused.
+   * token succeeded again (pages/cache-policy.ts), so that answer reaches no one who was refused.
    */
   dropEntry(pageId: string, part: CachedPart, variant: string): void {
     if (!this.enabled) return;

@@ -46,7 +46,7 @@ export function perMinuteLimit(options: PerMinuteLimit): RequestHandler {
 }
 
 /**
- * Counts in Redis under `prefix`, shared by every instance, sent through the app's connection (src/redis.ts).
+ * Counts in Redis under `prefix`, shared by every instance, sent through the app's one Redis client (src/redis.ts).
  * rate-limit-redis loads its script once, at start; if Redis was away then, every later count would fail,
  * so a failed count loads it again.
  */

@@ -30,7 +30,7 @@ export class MemoryRecords implements RecordStore {
   }
 }
 
-/** Records as Redis keys `<prefix><key>` with a TTL, through the session store's own connection. */
+/** Records as Redis keys `<prefix><key>` with a TTL, through the session store's own Redis client. */
 export function redisRecords(send: (args: string[]) => Promise<unknown>, prefix: string): RecordStore {
   return {
     put: async (key, value, ttlSec) => {

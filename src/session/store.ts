@@ -106,7 +106,7 @@ type Callback = (err?: unknown, value?: unknown) => void;
  * isShortLived) to `pending` and refuses to write a destroyed id back.
  *
  * Routing is by content on every write, so a session moves when its content
- * changes (a connection dropped: to `pending`), and reads look in the
+ * changes (a sign-in dropped: to `pending`), and reads look in the
  * long-lived store first: a logged-in person's request pays one extra map
  * lookup only when it writes (the copy in the other store is removed).
  *

@@ -15,6 +15,7 @@ import {
   photoPost,
   video,
   withMedia,
+  withModerationQueue,
   type Content,
   type Media,
 } from './common';
@@ -329,11 +330,13 @@ function withChatter(feed: SeedPost[], counts: Readonly<Record<number, number>>,
 export function demoBakeryFeed(pageId: string): SeedPost[] {
   const texts = [...BAKERY_TEXTS];
   texts.push(...EVERYDAY.slice(0, BAKERY_POSTS - texts.length));
-  return withChatter(
+  const feed = withChatter(
     withMedia(buildFeed(pageId, NEWEST, texts, 24, daytime), bakeryMedia()),
     BAKERY_COMMENTS,
     'Lovelace Analytical Bakery',
   );
+  // The comments a manager would moderate, after the post's three (docs/reference.md#seeds).
+  return withModerationQueue(feed, 7, 3000);
 }
 
 /** 8 posts over three weeks, newest first. */
@@ -409,4 +412,20 @@ export function demoRepairFeed(pageId: string): SeedPost[] {
     4: { reactions: { like: 12 }, shares: { count: 2 } },
   };
   return withChatter(withMedia(feed, media), { 0: 41, 1: 6, 3: 2 }, 'Difference Engine Repairs');
+}
+
+/**
+ * The bakery's post waiting to go out (docs/reference.md#publishing): written two hours before the seed's moment,
+ * due the next day, so the composer's scheduled list has one to reschedule, publish now or cancel.
+ */
+export function demoBakeryScheduled(pageId: string): SeedPost[] {
+  return [
+    {
+      id: `${pageId}_905000000001`,
+      created_time: graphTime(DEMO_TIMES_WRITTEN_FOR - 2 * HOUR),
+      message:
+        'Sourdough class this Saturday at 14:00: six places left. Starter, flour and an apron are on us — comment to book yours! 🍞',
+      scheduled_publish_time: Math.floor((DEMO_TIMES_WRITTEN_FOR + 20 * HOUR) / 1000),
+    },
+  ];
 }

@@ -42,6 +42,8 @@ const commentSchema: z.ZodType<SeedComment> = z.lazy(() =>
     message: z.string(),
     from: z.strictObject({ id, name: z.string() }).optional(),
     like_count: count.optional(),
+    is_hidden: z.boolean().optional(),
+    page_likes: z.boolean().optional(),
     replies: z.array(commentSchema).optional(),
   }),
 );
@@ -57,6 +59,7 @@ const postSchema = z.strictObject({
   shares: z.strictObject({ count }).optional(),
   reactions: z.record(z.string(), count).optional(),
   comments: z.array(commentSchema).optional(),
+  scheduled_publish_time: z.number().int().optional(),
 });
 
 const pageSchema = z.strictObject({
@@ -90,6 +93,7 @@ const pageSchema = z.strictObject({
   picture: z.string().optional(),
   cover: z.strictObject({ id: z.string(), source: z.string(), offset_x: z.number(), offset_y: z.number() }).optional(),
   feed: z.array(postSchema),
+  scheduled: z.array(postSchema).optional(),
 });
 
 /** The provider's task names (Page reference, `tasks`), as the seeds give them. */
@@ -139,11 +143,13 @@ export const seedSchema = z
       });
     });
     seed.pages.forEach((p, i) =>
-      p.feed.forEach((post, j) => {
-        if (!post.id.startsWith(`${p.id}_`)) {
-          issue.addIssue({ code: 'custom', path: ['pages', i, 'feed', j, 'id'], message: `must start with ${p.id}_` });
-        }
-      }),
+      (['feed', 'scheduled'] as const).forEach((list) =>
+        (p[list] ?? []).forEach((post, j) => {
+          if (!post.id.startsWith(`${p.id}_`)) {
+            issue.addIssue({ code: 'custom', path: ['pages', i, list, j, 'id'], message: `must start with ${p.id}_` });
+          }
+        }),
+      ),
     );
   });
 

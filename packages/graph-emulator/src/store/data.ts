@@ -3,7 +3,7 @@
  * feeds. `reset()` returns to the seed, `load()` switches to another; tests change single page fields with
  * `setPageField` (e.g. to inject HTML-looking text).
  */
-import type { Seed, SeedBusiness, SeedPage, SeedPost, SeedRole, SeedUser } from '../seed';
+import type { Seed, SeedBusiness, SeedComment, SeedPage, SeedPost, SeedRole, SeedUser } from '../seed';
 
 /** Fields a Page node has in the emulator. Anything else is a "nonexisting field". */
 export const PAGE_FIELDS: readonly string[] = Object.freeze([
@@ -39,6 +39,53 @@ export interface PageState {
   /** Field name → value; absent = unset (omitted from responses). */
   fields: Map<string, unknown>;
   feed: SeedPost[];
+  /** Not published (yet): scheduled posts and unpublished ones, outside the feed (docs/reference.md#publishing). */
+  scheduled: SeedPost[];
+}
+
+/** A post of the page, published or not, by its id. */
+export function findPost(page: PageState, id: string): SeedPost | undefined {
+  return page.feed.find((p) => p.id === id) ?? page.scheduled.find((p) => p.id === id);
+}
+
+/** A comment of a page's post, found by its id (`<post number>_<n>`), with its post and its parent if a reply. */
+export function findComment(
+  page: PageState,
+  id: string,
+): { post: SeedPost; comment: SeedComment; parent?: SeedComment } | undefined {
+  for (const post of page.feed) {
+    if (post.id.split('_')[1] !== id.split('_')[0]) continue;
+    for (const comment of post.comments ?? []) {
+      if (comment.id === id) return { post, comment };
+      const reply = comment.replies?.find((r) => r.id === id);
+      if (reply !== undefined) return { post, comment: reply, parent: comment };
+    }
+  }
+  return undefined;
+}
+
+/** Made-up visitors for seeded comments that name nobody: one per comment, fixed by its id. */
+const VISITORS = [
+  'Mary Somerville',
+  'Charles Babbage',
+  'Hedy Lamarr',
+  'Alan Kay',
+  'Radia Perlman',
+  'Edsger D.',
+  'Katherine Johnson',
+  'Claude Shannon',
+  'Margaret Hamilton',
+  'Donald K.',
+  'Frances Allen',
+  'Tim B.',
+  'Barbara Liskov',
+];
+
+/** Who wrote a comment: the seed's `from`, else a made-up visitor fixed by its id. */
+export function authorOf(comment: SeedComment): { id: string; name: string } {
+  if (comment.from !== undefined) return comment.from;
+  const n = Number(comment.id.split('_')[1] ?? '0') % VISITORS.length;
+  return { id: String(100000000200000 + n), name: VISITORS[n]! };
 }
 
 export class DataStore {
@@ -65,7 +112,10 @@ export class DataStore {
     if (copy.timesRelativeTo !== undefined) moveTimes(copy, this.startedAt - copy.timesRelativeTo);
     this.users = new Map(copy.users.map((u) => [u.id, u]));
     this.pages = new Map(
-      copy.pages.map(({ id, feed, ...rest }) => [id, { id, feed, fields: new Map(Object.entries(rest)) }]),
+      copy.pages.map(({ id, feed, scheduled, ...rest }) => [
+        id,
+        { id, feed, scheduled: scheduled ?? [], fields: new Map(Object.entries(rest)) },
+      ]),
     );
     this.businesses = new Map((copy.businesses ?? []).map((b) => [b.id, b]));
   }
@@ -75,7 +125,13 @@ export class DataStore {
     return structuredClone({
       users: [...this.users.values()],
       pages: [...this.pages.values()].map(
-        (p) => ({ id: p.id, ...Object.fromEntries(p.fields), feed: p.feed }) as SeedPage,
+        (p) =>
+          ({
+            id: p.id,
+            ...Object.fromEntries(p.fields),
+            feed: p.feed,
+            ...(p.scheduled.length > 0 ? { scheduled: p.scheduled } : {}),
+          }) as SeedPage,
       ),
       businesses: [...this.businesses.values()],
     });
@@ -153,6 +209,10 @@ function moveTimes(seed: Seed, byMs: number): void {
     return Number.isNaN(ms) ? time : new Date(ms + byMs).toISOString().replace(/\.\d{3}Z$/, '+0000');
   };
   for (const page of seed.pages) {
+    for (const post of page.scheduled ?? []) {
+      post.created_time = move(post.created_time);
+      if (post.scheduled_publish_time !== undefined) post.scheduled_publish_time += Math.round(byMs / 1000);
+    }
     for (const post of page.feed) {
       post.created_time = move(post.created_time);
       for (const comment of post.comments ?? []) {
