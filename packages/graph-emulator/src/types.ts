@@ -143,8 +143,8 @@ export interface ScriptedGraphError {
  * `slow` waits, then handles the request; `late` handles it at once (a write happens) and holds its answer.
  */
 export type Failure = (
-  | { kind?: 'graph'; status?: number; error: ScriptedGraphError }
-  | { kind: 'http'; status: number; body?: string; contentType?: string }
+  | { kind?: 'graph'; status?: number; error: ScriptedGraphError; retryAfter?: number }
+  | { kind: 'http'; status: number; body?: string; contentType?: string; retryAfter?: number }
   | { kind: 'reset' }
   | { kind: 'hang' }
   | { kind: 'slow'; ms: number }

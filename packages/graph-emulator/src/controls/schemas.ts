@@ -10,6 +10,8 @@ import type { Failure } from '../types';
 const digits = z.string().regex(/^\d+$/, 'must be a numeric id');
 const status = z.number().int().min(100).max(599);
 const match = z.string().min(1).optional();
+/** Seconds, sent as `Retry-After` with the scripted answer (README#test-controls). */
+const retryAfter = z.number().int().min(0).max(86_400).optional();
 const writes = z.boolean().optional();
 
 export const tokenFilterSchema = z.strictObject({
@@ -34,6 +36,7 @@ const failureSchema = z.discriminatedUnion('kind', [
       userTitle: z.string().max(200).optional(),
       userMessage: z.string().max(2000).optional(),
     }),
+    retryAfter,
     match,
     writes,
   }),
@@ -42,6 +45,7 @@ const failureSchema = z.discriminatedUnion('kind', [
     status,
     body: z.string().optional(),
     contentType: z.string().optional(),
+    retryAfter,
     match,
     writes,
   }),
