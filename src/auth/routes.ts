@@ -193,7 +193,6 @@ function logHostMismatch(ctx: AppContext, req: Request, reason: string): void {
  * again: it was kept server-side, but the rules may have changed), connected
  * on the way when it names a page — or the picker, with a note, when that
  * page is not among those the person chose at the dialog.
- * @see docs/architecture.md#return-to
  */
 async function returnTarget(ctx: AppContext, req: Request, kept: string | undefined): Promise<string> {
   const path = ownPath(kept);
@@ -262,7 +261,7 @@ async function grantedScopes(ctx: AppContext, userToken: string): Promise<string
 }
 
 async function logout(ctx: AppContext, req: Request, res: Response): Promise<void> {
-  // Pages this session has open stop getting live updates (docs/architecture.md#live-updates).
+  // Pages this session has open stop getting live updates.
   ctx.streams.closeSession(req.sessionID);
   await destroy(req);
   // A browser deletes a cookie only when the clearing one has its attributes (a __Host- cookie needs Secure).

@@ -6,7 +6,7 @@ import type { Say } from '../i18n/locale';
 /**
  * Reads one query parameter that must appear at most once, as a plain string
  * of bounded length. Repeated parameters (arrays) and over-long values are a
- * 400, never a crash or an upstream call (docs/architecture.md#security-rules).
+ * 400, never a crash or an upstream call.
  */
 export function singleParam(query: unknown, name: string, maxLength: number): string | undefined {
   const value = (query as Record<string, unknown> | undefined)?.[name];
@@ -18,7 +18,7 @@ export function singleParam(query: unknown, name: string, maxLength: number): st
 
 const PAGE_ID = /^\d{1,32}$/;
 
-/** `:pageId` is all digits (docs/architecture.md#security-rules); checked before anything goes upstream. */
+/** `:pageId` is all digits; checked before anything goes upstream. */
 export function pageIdParam(value: unknown): string {
   if (typeof value !== 'string' || !PAGE_ID.test(value)) {
     throw new BadRequestError({ key: 'error.param.pageId' });

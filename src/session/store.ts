@@ -13,7 +13,7 @@ export interface SessionStoreHandle {
   kind: 'memory' | 'redis';
   /** false while the store cannot answer (Redis down): /healthz says 503. */
   healthy(): boolean;
-  /** Sessions by provider user id (docs/architecture.md#session-index). */
+  /** Sessions by provider user id, so a callback that names a person finds each of their sessions. */
   index: SessionIndex;
   /**
    * Writes `sess` over a live session, keeping its expiry; does nothing when the id is gone. `sess` carries
@@ -112,8 +112,7 @@ type Callback = (err?: unknown, value?: unknown) => void;
  *
  * A destroyed id leaves a tombstone for TOMBSTONE_MS: a request that was in
  * flight when the person logged out may finish later and try to save or
- * touch the session it loaded; that write is dropped (see
- * docs/architecture.md#sessions).
+ * touch the session it loaded; that write is dropped.
  */
 function splitByLifetime(
   Base: MemoryStoreClass,
