@@ -1,9 +1,9 @@
 import type { Request, RequestHandler } from 'express';
-import { MemoryStore, type Options } from 'express-rate-limit';
+import { MemoryStore, type Options, type RateLimitInfo } from 'express-rate-limit';
 import { LRUCache } from 'lru-cache';
 import { AppError } from '../errors';
-import { sendRefusal } from '../http/errors';
 import { perMinuteLimit } from '../http/rate-limit';
+import type { Refuse } from '../http/refusal';
 import type { UserAccess } from '../session/access';
 
 /**
@@ -114,10 +114,11 @@ export class ReadShares {
  * express-session resolves it (however the cookie is spelled), not the address: people behind one NAT are not
  * limited together, and a session is what holds the tokens. Counted where the answer is known:
  *
- * - `middleware`: before the session is read, for routes that always read upstream (older posts, a later page
- *   of comments, replies, the picker). A refusal there costs no session read, token opening or cache lookup,
- *   so the refusals of a burst cost others next to nothing. A request that names no session is not connected
- *   and goes nowhere upstream: not counted.
+ * - `middleware`: in front of the stack, for routes that always read upstream (older posts, a later page of
+ *   comments, replies, the picker). A refusal there is answered by `refuse` (src/http/refusal.ts) before the
+ *   security headers, the access log, the language or the session are worked out, so the refusals of a burst
+ *   cost others next to nothing. A request that names no session is not connected and goes nowhere upstream:
+ *   not counted.
  * - `count`: at a request's first read that misses the shared cache (the page, a post, insights), through the
  *   read gate (./load.ts `gateOf`); a request counts once however many reads it makes, and never twice.
  */
@@ -131,7 +132,11 @@ export class SessionRateLimit {
     this.counts.init({ windowMs: 60_000 } as Options);
   }
 
-  middleware(sessionOf: (req: Request) => string | undefined, requestOf: (req: Request) => number): RequestHandler {
+  middleware(
+    sessionOf: (req: Request) => string | undefined,
+    requestOf: (req: Request) => number,
+    refuse: Refuse,
+  ): RequestHandler {
     // The cookie is unsigned once per request (an HMAC), not once for `skip` and again for `key`.
     const sessions = new WeakMap<Request, string | undefined>();
     const session = (req: Request) => {
@@ -149,7 +154,10 @@ export class SessionRateLimit {
       },
       skip: (req) => session(req) === undefined,
       key: (req) => keyOf(session(req) ?? ''),
-      refuse: (_req, res, next, seconds) => sendRefusal(res, seconds, next),
+      refuse: (req, res, _next, seconds) => {
+        const counted = (req as Request & { rateLimit?: RateLimitInfo }).rateLimit;
+        refuse(req, res, seconds, counted ? counted.used - counted.limit : 1);
+      },
     });
     return (req, res, next) =>
       limit(req, res, (err?: unknown) => {
