@@ -1,8 +1,7 @@
 import type { Request, RequestHandler } from 'express';
-import { MemoryStore, type Options, type RateLimitInfo } from 'express-rate-limit';
+import { MemoryStore, type Options } from 'express-rate-limit';
 import { LRUCache } from 'lru-cache';
 import { AppError } from '../errors';
-import { perMinuteLimit } from '../http/rate-limit';
 import type { Refuse } from '../http/refusal';
 import type { UserAccess } from '../session/access';
 
@@ -128,7 +127,7 @@ export class SessionRateLimit {
   private readonly counted = new LRUCache<number, Promise<void>>({ max: 10_000, ttl: 60_000 });
 
   constructor(private readonly perMinute: number) {
-    // Initialised here, not by express-rate-limit: `count` uses it whether or not an app mounted the middleware.
+    // express-rate-limit's store, initialised here: the middleware and `count` both count in it.
     this.counts.init({ windowMs: 60_000 } as Options);
   }
 
@@ -137,35 +136,24 @@ export class SessionRateLimit {
     requestOf: (req: Request) => number,
     refuse: Refuse,
   ): RequestHandler {
-    // The cookie is unsigned once per request (an HMAC), not once for `skip` and again for `key`.
-    const sessions = new WeakMap<Request, string | undefined>();
-    const session = (req: Request) => {
-      if (!sessions.has(req)) sessions.set(req, sessionOf(req));
-      return sessions.get(req);
+    // The count itself, as `count` makes it, not through express-rate-limit's middleware: that one also works out
+    // the client address, hashes the key and sets two headers on every request, a third of what a refusal cost.
+    return (req, res, next) => {
+      const session = sessionOf(req);
+      if (session === undefined) {
+        next();
+        return;
+      }
+      this.counts.increment(keyOf(session)).then(({ totalHits, resetTime }) => {
+        if (totalHits > this.perMinute) {
+          refuse(req, res, secondsUntil(resetTime), totalHits - this.perMinute);
+          return;
+        }
+        // Counted here: the request's upstream reads do not count again.
+        this.counted.set(requestOf(req), Promise.resolve());
+        next();
+      }, next);
     };
-    const limit = perMinuteLimit({
-      limit: this.perMinute,
-      // A view of the one store per mounting: express-rate-limit refuses one store shared by two of its limiters.
-      store: {
-        localKeys: true,
-        increment: (key) => this.counts.increment(key),
-        decrement: (key) => this.counts.decrement(key),
-        resetKey: (key) => this.counts.resetKey(key),
-      },
-      skip: (req) => session(req) === undefined,
-      key: (req) => keyOf(session(req) ?? ''),
-      refuse: (req, res, _next, seconds) => {
-        const counted = (req as Request & { rateLimit?: RateLimitInfo }).rateLimit;
-        refuse(req, res, seconds, counted ? counted.used - counted.limit : 1);
-      },
-    });
-    return (req, res, next) =>
-      limit(req, res, (err?: unknown) => {
-        // Counted here (express-rate-limit notes a counted request): its upstream reads do not count again.
-        if (err === undefined && (req as Request & { rateLimit?: unknown }).rateLimit !== undefined)
-          this.counted.set(requestOf(req), Promise.resolve());
-        next(err);
-      });
   }
 
   /** Counts `access`'s request once; rejects with a 429 when the session's minute is spent. */
@@ -181,11 +169,14 @@ export class SessionRateLimit {
   private async increment(sessionId: string): Promise<void> {
     const { totalHits, resetTime } = await this.counts.increment(keyOf(sessionId));
     if (totalHits <= this.perMinute) return;
-    const seconds = resetTime ? (resetTime.getTime() - Date.now()) / 1000 : 60;
-    throw new TooManyRequestsError(seconds, REFUSAL);
+    throw new TooManyRequestsError(secondsUntil(resetTime), REFUSAL);
   }
 }
 
 const REFUSAL = 'Too many requests from this session.';
 
 const keyOf = (sessionId: string) => `session:${sessionId}`;
+
+/** Seconds until a count's window ends, at least 1: what `Retry-After` says. */
+const secondsUntil = (resetTime: Date | undefined) =>
+  resetTime ? Math.max(1, Math.ceil((resetTime.getTime() - Date.now()) / 1000)) : 60;
