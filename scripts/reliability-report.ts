@@ -239,18 +239,26 @@ async function noisyNeighbour(): Promise<Row> {
         ),
       );
     const statuses: number[] = [];
-    const rounds: { unloaded: number; loaded: number }[] = [];
+    const rounds: { unloaded: number; loaded: number; cpuPerRequest: number }[] = [];
     stack.emulator.controls.setLatency(100);
     try {
       // The other person's first view reads what later views keep (the session, the view cache): not a baseline.
       await p50();
+      // This process's CPU (the app's) in each phase: the burst's share is what the loaded phase took beyond the other.
+      const cpuMs = () => {
+        const { user, system } = process.cpuUsage();
+        return (user + system) / 1000;
+      };
       for (let round = 0; round < NOISY_ROUNDS; round++) {
+        const quietStart = cpuMs();
         const unloaded = await p50();
+        const burstStart = cpuMs();
         const fired = burst(round);
         await fired.fired;
         const loaded = await p50();
         statuses.push(...(await fired.statuses));
-        rounds.push({ unloaded, loaded });
+        const burstCpu = cpuMs() - burstStart - (burstStart - quietStart);
+        rounds.push({ unloaded, loaded, cpuPerRequest: burstCpu / burstSize });
       }
     } finally {
       stack.emulator.controls.setLatency(0);
@@ -270,7 +278,8 @@ async function noisyNeighbour(): Promise<Row> {
       note:
         `other session's view ${ratio.toFixed(2)}x its p50 without the burst (limit 3x; median of ${NOISY_ROUNDS} rounds: ` +
         `${ratios.map((r) => r.toFixed(1)).join(', ')}; p50 ${median(rounds.map((r) => r.unloaded)).toFixed(0)} → ` +
-        `${median(rounds.map((r) => r.loaded)).toFixed(0)} ms); noisy 5xx: ${errors}, 429: ${limited}`,
+        `${median(rounds.map((r) => r.loaded)).toFixed(0)} ms); app CPU per burst request ` +
+        `${median(rounds.map((r) => r.cpuPerRequest)).toFixed(2)} ms; noisy 5xx: ${errors}, 429: ${limited}`,
     };
   });
 }

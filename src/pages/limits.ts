@@ -144,15 +144,19 @@ export class SessionRateLimit {
         next();
         return;
       }
-      this.counts.increment(keyOf(session)).then(({ totalHits, resetTime }) => {
-        if (totalHits > this.perMinute) {
-          refuse(req, res, secondsUntil(resetTime), totalHits - this.perMinute);
-          return;
-        }
-        // Counted here: the request's upstream reads do not count again.
-        this.counted.set(requestOf(req), Promise.resolve());
-        next();
-      }, next);
+      this.counts
+        .increment(keyOf(session))
+        .then(({ totalHits, resetTime }) => {
+          if (totalHits > this.perMinute) {
+            refuse(req, res, secondsUntil(resetTime), totalHits - this.perMinute);
+            return;
+          }
+          // Counted here: the request's upstream reads do not count again.
+          this.counted.set(requestOf(req), Promise.resolve());
+          next();
+        })
+        // A failed count or refusal goes to the error handler, never left unanswered.
+        .catch(next);
     };
   }
 
