@@ -31,7 +31,7 @@ export interface RefusalOptions {
  * before helmet, the access log, the language middleware and the session, a refusal costs its count and a
  * write of precomputed bytes, so a burst of them costs the other people next to nothing.
  *
- * - The page is the error page of `too_many_requests`, rendered once per language and wait and kept as bytes.
+ * - The page is the error page of `too_many_requests`, rendered once per language and wait as said, kept as bytes.
  *   It names no path ("Try again" is an empty link, this same address; the language menu returns home), so it
  *   serves anyone.
  * - Its headers are every page's (the security headers, `no-store`, the language and what it varies by), taken once.
@@ -48,8 +48,10 @@ export function refusalInFront(options: RefusalOptions): Refuse {
     'content-type': 'text/html; charset=utf-8',
     vary: 'Accept-Language, Cookie',
   };
-  // At most the seven languages (and the pseudo-locale) times a minute's seconds.
-  const pages = new LRUCache<string, Buffer>({ max: 1000 });
+  // The seven languages (and the pseudo-locale) times the few ways a wait is said.
+  const pages = new LRUCache<string, Buffer>({ max: 100 });
+  // The wait as said, by language and seconds: formatting a message costs more than the rest of a refusal.
+  const waits = new LRUCache<string, string>({ max: 1000 });
   return (req, res, retryAfterSec, refused) => {
     const locale = localeOf(req);
     const seconds = Math.max(1, Math.ceil(retryAfterSec));
@@ -69,13 +71,18 @@ export function refusalInFront(options: RefusalOptions): Refuse {
           'x-request-id': id,
         })
         .end(page);
-    const key = `${locale.tag} ${seconds}`;
+    // Keyed by the wait as said ("a few seconds", "1 minute"), not the seconds: two pages per language for a
+    // minute's limit, rendered once, where a key per second rendered one more page every second of a burst.
+    const waitKey = `${locale.tag} ${seconds}`;
+    let wait = waits.get(waitKey);
+    if (wait === undefined) waits.set(waitKey, (wait = waitWords(locale, seconds)));
+    const key = `${locale.tag} ${wait}`;
     const page = pages.get(key);
     if (page !== undefined) {
       send(page);
       return;
     }
-    res.app.render('error', refusalPage(locale, seconds), (err, html) => {
+    res.app.render('error', refusalPage(locale, wait), (err, html) => {
       if (err) {
         // The view failed to render: a plain answer still says when to retry.
         res.status(429).setHeader('Retry-After', String(seconds));
@@ -90,12 +97,12 @@ export function refusalInFront(options: RefusalOptions): Refuse {
 }
 
 /** What the error view is given for a refusal: what `chooseLocale` would have set, and the page of `too_many_requests`. */
-function refusalPage(locale: Locale, seconds: number): object {
+function refusalPage(locale: Locale, wait: string): object {
   const title = locale.t('error.too_many_requests.title');
   const error: ErrorPage = {
     status: 429,
     title,
-    message: locale.t('error.too_many_requests.text', { wait: waitWords(locale, seconds) }),
+    message: locale.t('error.too_many_requests.text', { wait }),
     theirs: { title: false, message: false },
     actions: [{ href: '', label: locale.t('error.action.retry') }],
     headers: {},
