@@ -24,10 +24,14 @@ export function burstClient(base: string, cookie: string, sockets = 300): BurstC
     const http = require('node:http');
     const { base, cookie, sockets } = JSON.parse(process.env.BURST);
     const agent = new http.Agent({ keepAlive: true, maxSockets: sockets });
-    const one = (path) => new Promise((resolve) => {
-      http.get(base + path, { agent, headers: { cookie } }, (res) => {
+    // A kept connection the server closed while idle is asked again once, as Node's docs advise (reusedSocket).
+    const one = (path, again = true) => new Promise((resolve) => {
+      const req = http.get(base + path, { agent, headers: { cookie } }, (res) => {
         res.resume().on('end', () => resolve(res.statusCode));
-      }).on('error', () => resolve(0));
+      }).on('error', (err) => {
+        if (again && req.reusedSocket && err.code === 'ECONNRESET') resolve(one(path, false));
+        else resolve(0);
+      });
     });
     let input = '';
     process.stdin.setEncoding('utf8').on('data', (chunk) => {
