@@ -1,5 +1,5 @@
 import { parse as parseCookies, serialize } from 'cookie';
-import { Router, type RequestHandler } from 'express';
+import { Router, type Request, type RequestHandler } from 'express';
 import { BadRequestError } from '../errors';
 import type { Locales } from '../i18n/catalogs';
 import type { Locale } from '../i18n/locale';
@@ -32,8 +32,24 @@ export interface LanguageLink {
  * language and that it varies by both inputs.
  */
 export function chooseLocale(locales: Locales): RequestHandler {
-  const offered = offeredTags(locales.pseudo);
+  const localeOf = languageOf(locales);
   return (req, res, next) => {
+    const locale = localeOf(req);
+    res.locals.locale = locale;
+    res.locals.t = locale.t;
+    res.locals.html = locale.html;
+    res.locals.languages = (): LanguageLink[] => menu(locale, sitePath(req.originalUrl) ?? '/');
+    res.setHeader('Content-Language', locale.tag);
+    res.vary('Accept-Language');
+    res.vary('Cookie');
+    next();
+  };
+}
+
+/** The one decision of a request's language, for `chooseLocale` and for a refusal answered in front of it (./refusal.ts). */
+export function languageOf(locales: Locales): (req: Request) => Locale {
+  const offered = offeredTags(locales.pseudo);
+  return (req) => {
     const cookies = req.headers.cookie;
     const chosen = cookies?.includes(`${LANGUAGE_COOKIE}=`) ? parseCookies(cookies)[LANGUAGE_COOKIE] : undefined;
     const accept = req.headers['accept-language'];
@@ -44,15 +60,7 @@ export function chooseLocale(locales: Locales): RequestHandler {
       localeTagOf(chosen, locales.pseudo) ??
       localeTagOf(negotiated === false ? undefined : negotiated, locales.pseudo) ??
       DEFAULT_TAG;
-    const locale = locales.get(tag);
-    res.locals.locale = locale;
-    res.locals.t = locale.t;
-    res.locals.html = locale.html;
-    res.locals.languages = (): LanguageLink[] => menu(locale, sitePath(req.originalUrl) ?? '/');
-    res.setHeader('Content-Language', locale.tag);
-    res.vary('Accept-Language');
-    res.vary('Cookie');
-    next();
+    return locales.get(tag);
   };
 }
 
