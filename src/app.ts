@@ -66,9 +66,9 @@ export function createApp(ctx: AppContext): Express {
   });
   // Once per request, before anything that renders: the deletion receipt is one of the provider callbacks' routes.
   app.use(chooseLocale(ctx.locales));
-  // The provider's calls: no session is read and no cookie set (docs/architecture.md#live-updates).
+  // The provider's calls: no session is read and no cookie set: they carry none, and must not create one.
   if (config.webhookVerifyToken !== undefined) app.use('/webhooks', webhookRoutes(ctx, config.webhookVerifyToken));
-  // The provider's server-to-server callbacks: no session read, no cookie set (docs/architecture.md#provider-callbacks).
+  // The provider's server-to-server callbacks: no session read, no cookie set: they carry none, and must not create one.
   app.use('/auth', providerCallbackRoutes(ctx));
   // Before the session is read: a session over its limit costs no store read, token opening or rendering of a page.
   app.use('/pages', pageRateLimits(ctx));
@@ -107,7 +107,7 @@ function needsNoStore(req: Request): boolean {
 /**
  * helmet with a CSP that has no inline scripts or styles, takes images only from here and FB_IMAGE_ORIGINS, lets a form start
  * the dialog redirect (form-action includes the provider's dialog origin),
- * and sends no referrer so the callback URL leaks nowhere (docs/architecture.md#security-rules).
+ * and sends no referrer so the callback URL leaks nowhere.
  */
 function securityHeaders(config: Config) {
   return helmet({

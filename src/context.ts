@@ -39,10 +39,10 @@ export interface AppContext {
   accounts: AccountsCache;
   /** Each session's share of concurrent provider reads. */
   concurrentReadLimit: ConcurrentReadLimit;
-  /** Each session's requests a minute that read upstream (docs/architecture.md#fairness-between-sessions). */
+  /** Each session's requests a minute that read upstream, so one busy session cannot spend everyone's provider quota. */
   sessionRateLimit: SessionRateLimit;
   now: () => number;
-  /** Page changes the provider reported, for the streams open on pages (docs/architecture.md#live-updates). */
+  /** Page changes the provider reported, for the streams open on pages. */
   events: PageEvents;
   /** Open live-update streams, bounded per session and in all. */
   streams: StreamRegistry;
@@ -58,7 +58,7 @@ export interface AppContext {
   observer?: Observer;
   /** Draining or not, for /readyz: set by src/shutdown.ts at SIGTERM. */
   readiness: Readiness;
-  /** Every language's messages and formatters, built once (docs/architecture.md#languages). */
+  /** Every language's messages and formatters, built once. */
   locales: Locales;
 }
 
@@ -73,7 +73,7 @@ export interface ContextDeps {
   sessions?: SessionStoreHandle;
   /** What the shared page cache and the event bus use of Redis. Default: `redis` (tests pass one that fails). */
   sharedRedis?: SharedRedis;
-  /** Default: built from PAGE_CACHE_TTL, in Redis with PAGE_CACHE_STORE=redis (docs/architecture.md#shared-cache). */
+  /** Default: built from PAGE_CACHE_TTL, in Redis with PAGE_CACHE_STORE=redis. */
   cache?: PageCacheStore;
   /** Default: in this process only; through Redis pub/sub with PAGE_CACHE_STORE=redis. */
   events?: PageEvents;
@@ -81,7 +81,7 @@ export interface ContextDeps {
   streams?: StreamRegistry;
   /** Started by src/server.ts (src/observe/tracing.ts tracingFor) when OTEL_EXPORTER_OTLP_ENDPOINT is set. */
   tracing?: Tracing;
-  /** Tests only: offer the pseudo-locale `en-XA`, every message between markers (docs/architecture.md#languages). */
+  /** Tests only: offer the pseudo-locale `en-XA`, every message between markers. */
   pseudoLocale?: boolean;
 }
 

@@ -5,7 +5,7 @@ import type { Logger } from './log/logger';
 
 /**
  * What the shared page cache and the events between instances borrow of the Redis client: commands with their
- * own, shorter deadline, and one subscriber made on first use (docs/architecture.md#shared-cache).
+ * own, shorter deadline, and one subscriber made on first use.
  */
 export interface SharedRedis {
   /** One command, failing after `deadlineMs` (or at once while Redis is down); never marks the client unhealthy. */

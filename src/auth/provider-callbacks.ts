@@ -9,7 +9,7 @@ import { signOutUser, type SignOutOutcome } from '../session/sign-out';
 import { addRemoval, settleRemoval } from './removals';
 import { verifySignedRequest } from './signed-request';
 
-/** How long a deletion's confirmation can be looked up (docs/architecture.md#provider-callbacks). */
+/** How long a deletion's confirmation can be looked up. */
 export const DELETION_RECORD_SEC = 30 * 24 * 60 * 60;
 /** Callbacks one address may send per minute: the provider sends one per removal. */
 export const CALLBACK_RATE_LIMIT = 120;
@@ -104,7 +104,7 @@ async function forget(
     const token = ctx.signIns.storedUserToken(sid, sealed);
     if (token !== undefined) forgetEverywhere(ctx.accounts.forget(token));
   }
-  // Their open pages stop hearing of changes now, on every instance at once (docs/architecture.md#live-updates).
+  // Their open pages stop hearing of changes now, on every instance at once.
   ctx.events.endPerson(userId);
   return outcome;
 }

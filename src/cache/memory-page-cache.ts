@@ -126,7 +126,7 @@ export class MemoryPageCache implements PageCacheStore {
 
   /**
    * Always `load()`s, then keeps the answer for everyone allowed to share it: for a session whose own token
-   * has not proved itself upstream recently (docs/architecture.md#page-cache).
+   * has not proved itself upstream recently.
    */
   async refresh<T>(
     pageId: string,

@@ -4,8 +4,14 @@ import { BadRequestError } from '../errors';
 import type { Locales } from '../i18n/catalogs';
 import type { Locale } from '../i18n/locale';
 import { DEFAULT_TAG, LANGUAGES, localeTagOf, negotiatedPart, offeredTags } from '../i18n/locales';
-import { singleParam } from './params';
+import { z } from 'zod';
+import { parseInput, queryParam } from './params';
 import { sitePath } from './return-to';
+
+/** `GET /language`: the language chosen, and the page it was chosen on (kept only when it is one of ours). */
+const languageInput = z.object({
+  query: z.object({ lang: queryParam(16).optional(), returnTo: queryParam(700).optional() }),
+});
 
 /** The cookie that remembers the language chosen in the menu: no session needed, so it works signed out. */
 export const LANGUAGE_COOKIE = 'lang';
@@ -20,7 +26,7 @@ export interface LanguageLink {
 }
 
 /**
- * Decides the request's language once (docs/architecture.md#languages): the menu's cookie, else the browser's
+ * Decides the request's language once: the menu's cookie, else the browser's
  * `Accept-Language` (its first entries; q-values and fallbacks by Express's negotiator), else English. The Locale goes to the
  * views as `res.locals.locale` (with `t` and `html`), and below the routes as a value; the answer says its
  * language and that it varies by both inputs.
@@ -68,9 +74,10 @@ function menu(locale: Locale, here: string): LanguageLink[] {
 export function languageRoutes(locales: Locales, servedOverHttps: boolean): Router {
   const router = Router();
   router.get('/language', (req, res) => {
-    const tag = localeTagOf(singleParam(req.query, 'lang', 16), locales.pseudo);
+    const { lang, returnTo } = parseInput(languageInput, { params: req.params, query: req.query }).query;
+    const tag = localeTagOf(lang, locales.pseudo);
     if (tag === undefined) throw new BadRequestError({ key: 'error.language.unknown' });
-    const back = sitePath(singleParam(req.query, 'returnTo', 700)) ?? '/';
+    const back = sitePath(returnTo) ?? '/';
     res.append(
       'Set-Cookie',
       serialize(LANGUAGE_COOKIE, tag, {

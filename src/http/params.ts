@@ -3,22 +3,9 @@ import { BadRequestError, NotFoundError } from '../errors';
 import type { MessageKey } from '../i18n/catalogs';
 import type { Say } from '../i18n/locale';
 
-/**
- * Reads one query parameter that must appear at most once, as a plain string
- * of bounded length. Repeated parameters (arrays) and over-long values are a
- * 400, never a crash or an upstream call (docs/architecture.md#security-rules).
- */
-export function singleParam(query: unknown, name: string, maxLength: number): string | undefined {
-  const value = (query as Record<string, unknown> | undefined)?.[name];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw new BadRequestError({ key: 'error.param.once', values: { name } });
-  if (value.length > maxLength) throw new BadRequestError({ key: 'error.param.tooLong', values: { name } });
-  return value;
-}
-
 const PAGE_ID = /^\d{1,32}$/;
 
-/** `:pageId` is all digits (docs/architecture.md#security-rules); checked before anything goes upstream. */
+/** `:pageId` is all digits; checked before anything goes upstream. */
 export function pageIdParam(value: unknown): string {
   if (typeof value !== 'string' || !PAGE_ID.test(value)) {
     throw new BadRequestError({ key: 'error.param.pageId' });
@@ -44,8 +31,9 @@ export const pageAndPostParams = z
   });
 
 /**
- * A query parameter of a route's input schema, as {@link singleParam} reads one: at most once, a string of at most
- * `maxLength` characters; refused in the words of `error.param.once` / `error.param.tooLong`, naming it.
+ * A query parameter of a route's input schema: at most once, a string of at most `maxLength` characters; refused
+ * in the words of `error.param.once` / `error.param.tooLong`, naming it. Repeated parameters (arrays) and
+ * over-long values are a 400, never a crash or an upstream call (docs/architecture.md#security-rules).
  */
 export function queryParam(maxLength: number): z.ZodString {
   return z.string({ error: ONCE }).max(maxLength, { error: TOO_LONG });
@@ -63,11 +51,11 @@ export function refusal(say: Say, notFound = false): { error: string; params: { 
 }
 
 /**
- * A route's input (its params and query) through its one schema, before anything goes upstream: the value, or
+ * A route's input (its params, query and body) through its one schema, before anything goes upstream: the value, or
  * the first failure as the 400 (or 404) its schema names. Each check of a route's schema names its refusal, with
  * {@link queryParam} or {@link refusal}; any other failure of a shape is a parameter given more than once.
  */
-export function parseInput<T>(schema: z.ZodType<T>, input: { params: unknown; query: unknown }): T {
+export function parseInput<T>(schema: z.ZodType<T>, input: { params: unknown; query: unknown; body?: unknown }): T {
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];

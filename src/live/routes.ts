@@ -13,7 +13,6 @@ const MAX_QUEUED_BYTES = 64 * 1024;
 /**
  * `GET /pages/:pageId/events`: Server-Sent Events telling an open page that its feed changed. The same
  * authorization as the page view: the session must hold a token for the page.
- * @see docs/architecture.md#live-updates
  */
 export function liveRoutes(ctx: AppContext): Router {
   const router = Router();

@@ -10,7 +10,8 @@ import type { PageAccess, PageChanges } from '../session/access';
  * The one pipeline of every `/pages/:pageId…` view. A route declares its input, its load and its view; the steps
  * between are the same for all, in this order:
  *
- * 1. the route's input (params and query) through its one zod schema: a bad value is a 400 before anything else;
+ * 1. the route's input (params, query and a write's body) through its one zod schema: a bad value is a 400 before
+ *    anything upstream (a write mounts requireCsrf before its pageRoute, so a forged form is refused before this);
  * 2. the session's access for the Page, read once as a value ({@link PageAccess});
  * 3. its page token, or the way to get one (the picker, or sign-in's explanation);
  * 4. the load, from values alone: no request below this line;
@@ -35,7 +36,7 @@ export interface ViewStep<I> {
 }
 
 export interface PageRoute<I extends { pageId: string }, O> {
-  /** The route's params and query, checked and typed in one schema (../http/params.ts `queryParam`, `refusal`). */
+  /** The route's params, query and body, checked and typed in one schema (../http/params.ts `queryParam`, `refusal`). */
   input: z.ZodType<I>;
   /** Reads what the view shows: with the session's values and token, never the request. */
   load: (ctx: AppContext, access: PageAccess, token: string, input: I) => Promise<Load<O>>;
@@ -45,7 +46,7 @@ export interface PageRoute<I extends { pageId: string }, O> {
 /** The route as an Express handler: the steps above, in their order. */
 export function pageRoute<I extends { pageId: string }, O>(ctx: AppContext, route: PageRoute<I, O>): RequestHandler {
   return async (req, res) => {
-    const input = parseInput(route.input, { params: req.params, query: req.query });
+    const input = parseInput(route.input, { params: req.params, query: req.query, body: req.body as unknown });
     const access = ctx.signIns.pageAccess(req, input.pageId);
     // Authorization first: the shared cache is read only for a session that holds a token for this page.
     const token = pageTokenOrRedirect(ctx, req, res, access);

@@ -5,7 +5,7 @@ import type { SessionData } from 'express-session';
  * How long a session that holds only logins in progress lives, in the store
  * and in the cookie: a login takes minutes at most. Only a finished login
  * (regenerated, see src/auth/routes.ts) earns the idle and absolute
- * lifetimes. See docs/architecture.md#sessions.
+ * lifetimes.
  */
 export const PENDING_SESSION_MS = 10 * 60 * 1000;
 

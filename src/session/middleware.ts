@@ -12,7 +12,7 @@ export function sessionCookieAttributes(config: Pick<Config, 'servedOverHttps'>)
   return { httpOnly: true, sameSite: 'lax', secure: config.servedOverHttps, path: '/' } as const;
 }
 
-/** The session cookie: HttpOnly, SameSite=Lax, Secure on https, a name that says nothing of the stack (docs/architecture.md#cookie). */
+/** The session cookie: HttpOnly, SameSite=Lax, Secure on https, a name that says nothing of the stack. */
 /** The session cookie's name: `__Host-` (Secure, no Domain, Path=/) on https. */
 export function sessionCookieName(config: Pick<Config, 'servedOverHttps'>): string {
   return config.servedOverHttps ? '__Host-pagelight' : 'pagelight';

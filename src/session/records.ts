@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 
 /**
  * Small records kept beside the sessions, in the same backend and with their
- * own expiry: the data-deletion confirmations (docs/architecture.md#data-deletion).
+ * own expiry: the data-deletion confirmations.
  * In Redis they are plain keys under REDIS_KEY_PREFIX, so every instance sees them.
  */
 export interface RecordStore {

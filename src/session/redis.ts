@@ -76,7 +76,7 @@ class BoundedRedisStore extends RedisStore {
  */
 const TOMBSTONE = '"destroyed"';
 
-/** Sessions by provider user id: a set per person, `<prefix>user:<id>` (docs/architecture.md#session-index). */
+/** Sessions by provider user id: a set per person, `<prefix>user:<id>`. */
 const INDEX_INFIX = 'user:';
 export function indexKey(prefix: string, userId: string): string {
   return `${prefix}${INDEX_INFIX}${userId}`;

@@ -17,7 +17,7 @@ export const pendingLoginSchema = z.object({
   nonce: z.string().optional(),
   /** Epoch ms. */
   createdAt: z.number().finite(),
-  /** The page the person asked for when the login began, re-checked when used (docs/architecture.md#return-to). */
+  /** The page the person asked for when the login began, re-checked when used. */
   returnTo: z.string().max(600).optional().catch(undefined),
 });
 
@@ -42,7 +42,7 @@ export const signInSchema = z.object({
   loggedInAt: z.number().finite(),
   /** Permissions granted at login. */
   scopes: z.array(z.string()).optional(),
-  /** The provider's app-scoped user id: the session index's key (docs/architecture.md#session-index). */
+  /** The provider's app-scoped user id: the session index's key. */
   userId: z
     .string()
     .regex(/^\d{1,32}$/)
@@ -70,7 +70,7 @@ export const storedSessionSchema = z.object({
   csrf: part(z.string()),
   /** A one-time message for the next page: a message key and its arguments, said in the page's language. */
   flash: part(flashSchema),
-  /** Set when the provider told us the person removed the app: a write of the older content is refused (docs/architecture.md#session-index). */
+  /** Set when the provider told us the person removed the app: a write of the older content is refused. */
   signedOutAt: part(z.number().finite()),
 });
 

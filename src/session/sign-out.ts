@@ -19,7 +19,7 @@ export interface SignOutOutcome {
  * Ends every session of `userId`, wherever it was created (the index is in
  * the shared store): each one's content is replaced by a signed-out session
  * that keeps its cookie and carries a message, so the open tab learns why
- * on its next request (docs/architecture.md#provider-callbacks).
+ * on its next request.
  */
 export async function signOutUser(handle: SessionStoreHandle, userId: string, now: number): Promise<SignOutOutcome> {
   const pageIds = new Set<string>();

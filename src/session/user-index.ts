@@ -3,8 +3,7 @@ import type { SessionData } from 'express-session';
 /**
  * Sessions by the provider's user id, so a callback that names a person
  * (deauthorize, data deletion) finds every session of theirs. Kept in step by
- * the stores themselves, on every write, destroy, eviction and expiry
- * (docs/architecture.md#session-index).
+ * the stores themselves, on every write, destroy, eviction and expiry.
  */
 export interface SessionIndex {
   /** Ids of the live sessions whose sign-in belongs to `userId`; members found stale are dropped. */

@@ -26,7 +26,7 @@ export const NODE_TYPES: readonly { type: ObjectType; source: string }[] = [
 
 export type TokenKind = 'none' | 'user' | 'page' | 'app';
 export interface CallCoverage {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   /** The path as the provider documents it. */
   path: string;
   /** A concrete call the coverage test makes (test seed), which must answer 200 (or the dialog's page). */
@@ -162,6 +162,55 @@ export const CALLS: readonly CallCoverage[] = [
     probe: '/v25.0/{app}/subscriptions',
     token: 'app',
     source: '"Application Subscriptions" reference',
+  },
+  {
+    method: 'POST',
+    path: '/{page-id}/feed',
+    probe: `/v25.0/${PAGE_ID}/feed?message=Hello`,
+    token: 'page',
+    source: '"Page Feed" reference (publishing)',
+  },
+  {
+    method: 'POST',
+    path: '/{post-id}',
+    probe: `/v25.0/${POST_ID}?message=Edited`,
+    token: 'page',
+    source: '"Post" reference (updating)',
+  },
+  {
+    method: 'POST',
+    path: '/{post-id}/comments',
+    probe: `/v25.0/${POST_ID}/comments?message=Thanks`,
+    token: 'page',
+    source: '"Object Comments" reference (publishing)',
+  },
+  {
+    method: 'POST',
+    path: '/{comment-id}',
+    probe: '/v25.0/{comment}?is_hidden=true',
+    token: 'page',
+    source: '"Comment" reference (updating, is_hidden)',
+  },
+  {
+    method: 'POST',
+    path: '/{comment-id}/likes',
+    probe: '/v25.0/{comment}/likes',
+    token: 'page',
+    source: '"Object Likes" reference',
+  },
+  {
+    method: 'DELETE',
+    path: '/{comment-id}',
+    probe: '/v25.0/{comment}',
+    token: 'page',
+    source: '"Comment" reference (deleting)',
+  },
+  {
+    method: 'DELETE',
+    path: '/{post-id}',
+    probe: `/v25.0/${POST_ID}`,
+    token: 'page',
+    source: '"Post" reference (deleting)',
   },
   {
     method: 'POST',

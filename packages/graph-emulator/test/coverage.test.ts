@@ -22,6 +22,8 @@ describe('the coverage table', () => {
       'read_insights',
       'business_management',
       'pages_manage_metadata',
+      'pages_manage_posts',
+      'pages_manage_engagement',
     ];
     const user = controls.issueToken({ userId: SEED_IDS.users.ada, scopes }).access_token;
     const page = controls.issueToken({
@@ -40,16 +42,29 @@ describe('the coverage table', () => {
     it.each(CALLS.map((c) => [`${c.method} ${c.path}`, c] as const))(
       'when %s is called, then it answers 200',
       async (_, call) => {
+        // A post with a visitor's comment (the rows run in order: the post is deleted last).
         const feed = await request(app)
-          .get(`/v25.0/${SEED_IDS.pages.bakery}/feed?limit=1`)
+          .get(`/v25.0/${SEED_IDS.pages.bakery}/feed?fields=comments.limit(25){id,from}&limit=100`)
           .set('authorization', `Bearer ${page}`);
+        const posts = feed.body as {
+          data: { id: string; comments?: { data: { id: string; from?: { id: string } }[] } }[];
+        };
+        const post = posts.data.find((p) => p.comments?.data.some((c) => c.from?.id !== SEED_IDS.pages.bakery))!;
+        const postId = post.id;
+        const commentId = post.comments!.data.find((c) => c.from?.id !== SEED_IDS.pages.bakery)!.id;
         const path = call.probe
-          .replace('{post}', (feed.body as { data: { id: string }[] }).data[0]!.id)
+          .replace('{post}', postId)
+          .replace('{comment}', commentId)
           .replace('{business}', business)
           .replace('{app}', CLIENT.clientId)
           .replace('{user}', encodeURIComponent(user));
         const token = tokens[call.token];
-        const req = call.method === 'GET' ? request(app).get(path) : request(app).post(path).type('form');
+        const req =
+          call.method === 'GET'
+            ? request(app).get(path)
+            : call.method === 'DELETE'
+              ? request(app).delete(path)
+              : request(app).post(path).type('form');
         if (token !== undefined) req.set('authorization', `Bearer ${token}`);
         const body =
           call.path === '/oauth/access_token'
