@@ -1,5 +1,12 @@
 import { LRUCache } from 'lru-cache';
-import { CACHED_PARTS, MAX_SHARE, type CachedPart, type PageCacheStore, type ReadOptions } from './page-cache';
+import {
+  CACHED_PARTS,
+  freshnessOf,
+  MAX_SHARE,
+  type CachedPart,
+  type PageCacheStore,
+  type ReadOptions,
+} from './page-cache';
 
 export interface MemoryPageCacheOptions {
   /** Seconds an answer is served from the cache; 0 turns the cache off (PAGE_CACHE_TTL). */
@@ -107,18 +114,14 @@ export class MemoryPageCache implements PageCacheStore {
     if (!this.lru) return load();
     const key = keyOf(pageId, part, variant);
     const entry = this.lru.get(key);
-    if (entry) {
-      const age = this.now() - entry.at;
-      if (age < this.ttlMs) {
-        this.hits++;
-        return entry.value as T;
-      }
-      if (options.live === true && age < this.ttlMs * this.staleFactor) {
-        this.hits++;
+    const freshness = entry && freshnessOf(this.now() - entry.at, this.ttlMs, this.staleFactor, options.live === true);
+    if (entry && freshness !== 'expired') {
+      this.hits++;
+      if (freshness === 'stale') {
         this.staleServed++;
         this.revalidate(pageId, part, key, load, options.session);
-        return entry.value as T;
       }
+      return entry.value as T;
     }
     this.misses++;
     return this.loadAndStore(pageId, part, key, load, options);

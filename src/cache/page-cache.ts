@@ -25,6 +25,17 @@ export interface ReadOptions {
 export const MAX_SHARE = 1 / 4;
 
 /**
+ * How an answer of this age may serve: `fresh` within the TTL; `stale` past it only for a live page (the provider
+ * pushes its changes, so a late refresh is safe), up to `staleFactor` TTLs, while one refresh runs; else `expired`.
+ */
+export function freshnessOf(ageMs: number, ttlMs: number, staleFactor: number, live: boolean): Freshness {
+  if (ageMs < ttlMs) return 'fresh';
+  return live && ageMs < ttlMs * staleFactor ? 'stale' : 'expired';
+}
+
+export type Freshness = 'fresh' | 'stale' | 'expired';
+
+/**
  * The page cache as a page view uses it: this process's (./memory-page-cache) or the one shared by every
  * instance in Redis (./redis-page-cache).
  * @see docs/architecture.md#page-cache

@@ -13,7 +13,14 @@ import { parseJson } from '../json';
 import type { Logger } from '../log/logger';
 import type { SharedRedis } from '../redis';
 import { DEFAULT_MAX_ENTRIES } from './memory-page-cache';
-import { CACHED_PARTS, MAX_SHARE, type CachedPart, type PageCacheStore, type ReadOptions } from './page-cache';
+import {
+  CACHED_PARTS,
+  freshnessOf,
+  MAX_SHARE,
+  type CachedPart,
+  type PageCacheStore,
+  type ReadOptions,
+} from './page-cache';
 
 export interface SharedCacheOptions {
   /** PAGE_CACHE_TTL, seconds; 0 turns the cache off. */
@@ -221,18 +228,16 @@ export class RedisPageCache implements PageCacheStore {
       return load();
     }
     const entry = read.entry;
-    if (entry && entry.version === read.version) {
-      const age = this.now() - entry.storedAt;
-      if (age < this.ttlMs) {
-        this.hits++;
-        return entry.answer as T;
-      }
-      if (options.live && age < this.ttlMs * this.staleFactor) {
-        this.hits++;
+    const current = entry?.version === read.version ? entry : undefined;
+    const freshness =
+      current && freshnessOf(this.now() - current.storedAt, this.ttlMs, this.staleFactor, options.live === true);
+    if (current && freshness !== 'expired') {
+      this.hits++;
+      if (freshness === 'stale') {
         this.staleServed++;
         this.revalidate(keys, read.version, load);
-        return entry.answer as T;
       }
+      return current.answer as T;
     }
     this.misses++;
     return this.fill(keys, read.version, read.locked, load, options.live === true);

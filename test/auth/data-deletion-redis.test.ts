@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
@@ -13,7 +12,7 @@ import { CookieClient } from '../support/cookie-client';
 import { realLogin } from '../support/login';
 import { signedRequest } from '../support/signed-request';
 import { APP_ID, APP_SECRET, appEnv, BASE_URL, startInstance, type Instance } from '../support/stack';
-import { describeWithRedis } from '../support/redis';
+import { describeWithRedis, uniqueKeyPrefix } from '../support/redis';
 
 /**
  * Two instances on one Redis: the callbacks reach one instance, the person's sessions and logins are on the
@@ -25,7 +24,7 @@ const describeRedis = describeWithRedis();
 
 const ADA = SEED_IDS.users.ada;
 const BAKERY = SEED_IDS.pages.bakery;
-const RUN = `pagelight-test:${process.pid}-${randomBytes(4).toString('hex')}:`;
+const RUN = uniqueKeyPrefix();
 
 describeRedis('data deletion across instances sharing Redis', () => {
   let emulator: RunningEmulator;

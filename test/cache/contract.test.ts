@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { createClient } from 'redis';
 import { MemoryPageCache } from '../../src/cache/memory-page-cache';
 import { RedisPageCache } from '../../src/cache/redis-page-cache';
 import { createLogger } from '../../src/log/logger';
 import type { SharedRedis } from '../../src/redis';
-import { redisMissing } from '../support/redis';
+import { redisMissing, uniqueKeyPrefix } from '../support/redis';
 import { pageCacheContract } from './contract';
 
 pageCacheContract('MemoryPageCache (memory)', {
@@ -15,7 +14,7 @@ pageCacheContract('MemoryPageCache (memory)', {
 
 const REDIS_URL = process.env.REDIS_URL;
 const available = redisMissing() === undefined;
-const PREFIX = `pagelight-test:${process.pid}-${randomBytes(4).toString('hex')}:contract:`;
+const PREFIX = uniqueKeyPrefix('contract:');
 const client = available ? createClient({ url: REDIS_URL }) : undefined;
 const shared: SharedRedis = {
   command: async (args) => client!.sendCommand(args),

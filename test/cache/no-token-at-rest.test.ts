@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { createClient } from 'redis';
 import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
 import { loadConfig } from '../../src/config';
 import { MemoryPageCache } from '../../src/cache/memory-page-cache';
 import { connectedClient } from '../support/login';
 import { appEnv, startInstance, type Instance } from '../support/stack';
-import { valueOfKey } from '../support/redis';
+import { valueOfKey, uniqueKeyPrefix } from '../support/redis';
 import { startSharedEmulator } from '../support/instances';
 import { find } from '../support/dom';
 import { hrefOf } from '../support/words';
@@ -25,7 +24,7 @@ const BAKERY = SEED_IDS.pages.bakery;
 const newAdmin = () => createClient({ url: REDIS_URL! });
 /** Where the emulator's feed comes back empty with `next` and no cursors: the first page, posts 25 and 50. */
 const EMPTY_FEED_PAGES = [0, 25, 50];
-const RUN = `pagelight-test:${process.pid}-${randomBytes(4).toString('hex')}:`;
+const RUN = uniqueKeyPrefix();
 
 /** An instance as src/server.ts builds one, with the caches the test searches. */
 function startOne(env: Record<string, string>, emulator: RunningEmulator): Promise<Instance> {

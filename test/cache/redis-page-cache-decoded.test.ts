@@ -1,15 +1,14 @@
-import { randomBytes } from 'node:crypto';
 import { createLogger } from '../../src/log/logger';
 import { RedisPageCache } from '../../src/cache/redis-page-cache';
 import type { SharedRedis } from '../../src/redis';
-import { describeWithRedis, useRedisAdmin } from '../support/redis';
+import { describeWithRedis, useRedisAdmin, uniqueKeyPrefix } from '../support/redis';
 
 /**
  * Instances keep the answers they last read from the shared cache decoded, and Redis tells them when the
  * entry is still that one (docs/architecture.md#shared-cache). Real Redis; skipped without REDIS_URL.
  */
 const describeRedis = describeWithRedis();
-const PREFIX = `pagelight-test:${process.pid}-${randomBytes(4).toString('hex')}:cache:`;
+const PREFIX = uniqueKeyPrefix('cache:');
 
 describeRedis('the shared page cache, decoded once per instance', () => {
   // Connected before the tests; every key under PREFIX deleted after them.

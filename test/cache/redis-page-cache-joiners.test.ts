@@ -1,15 +1,14 @@
-import { randomBytes } from 'node:crypto';
 import { RedisPageCache } from '../../src/cache/redis-page-cache';
 import { GraphApiError } from '../../src/graph/errors';
 import { createLogger } from '../../src/log/logger';
 import type { SharedRedis } from '../../src/redis';
-import { describeWithRedis, useRedisAdmin } from '../support/redis';
+import { describeWithRedis, useRedisAdmin, uniqueKeyPrefix } from '../support/redis';
 
 /**
  * Views that join a load already under way in their process (docs/architecture.md#shared-cache): they share its
  * answer, never another session's refusal. Real Redis; skipped without REDIS_URL.
  */
-const PREFIX = `pagelight-test:${process.pid}-${randomBytes(4).toString('hex')}:cache:`;
+const PREFIX = uniqueKeyPrefix('cache:');
 
 const graphError = (code: number, message: string, status: number) =>
   new GraphApiError({ code, message, type: 'OAuthException', subcode: undefined, fbtraceId: undefined }, status);

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
 import type { Config } from '../../src/config';
 import { createMemorySessionStore } from '../../src/session/store';
@@ -6,7 +5,7 @@ import { CookieClient } from '../support/cookie-client';
 import { realLogin } from '../support/login';
 import { startInstance, type Instance } from '../support/stack';
 import { configFor, startSharedEmulator } from '../support/instances';
-import { describeWithRedis, REDIS_URL, useRedisAdmin } from '../support/redis';
+import { describeWithRedis, uniqueKeyPrefix, REDIS_URL, useRedisAdmin } from '../support/redis';
 import { openStream } from '../support/sse';
 import { eventually } from '../support/wait';
 import { deliver, feedDelivery, signed } from '../webhooks/deliver';
@@ -23,8 +22,7 @@ const ADA = SEED_IDS.users.ada;
 /** Declines here: the provider remembers a person's declines, and the other tests log Ada in with every permission. */
 const GRACE = SEED_IDS.users.grace;
 const BAKERY = SEED_IDS.pages.bakery;
-const RUN = `${process.pid}-${randomBytes(4).toString('hex')}`;
-const PREFIX = `pagelight-test:${RUN}:`;
+const PREFIX = uniqueKeyPrefix();
 const VERIFY = 'verify-token-for-tests-0001';
 
 describeRedis('the page cache shared through Redis', () => {

@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
 import { loadConfig, type Config } from '../../src/config';
 import { CookieClient } from '../support/cookie-client';
 import { connectedClient } from '../support/login';
 import { appEnv, startInstance, type Instance } from '../support/stack';
 import { startSharedEmulator } from '../support/instances';
-import { keysUnder, redisClient, type RedisClient } from '../support/redis';
+import { keysUnder, redisClient, type RedisClient, uniqueKeyPrefix } from '../support/redis';
 import { describeWithRedis } from '../support/redis';
 
 /**
@@ -18,7 +17,7 @@ const describeRedis = describeWithRedis();
 
 const ADA = SEED_IDS.users.ada;
 const BAKERY = SEED_IDS.pages.bakery;
-const RUN = `pagelight-test:${process.pid}-${randomBytes(4).toString('hex')}:`;
+const RUN = uniqueKeyPrefix();
 
 /** One app instance as src/server.ts builds it, with its context at hand and its log lines. */
 const startOne = (config: Config): Promise<Instance> => startInstance(config);

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
 import type { Config } from '../../src/config';
 import { CookieClient } from '../support/cookie-client';
@@ -6,7 +5,7 @@ import { signInThrough, overFetch } from '../support/login';
 import { signedRequest } from '../support/signed-request';
 import { APP_SECRET, startInstance, type Instance } from '../support/stack';
 import { configFor, startSharedEmulator } from '../support/instances';
-import { describeWithRedis, REDIS_URL, useRedisAdmin } from '../support/redis';
+import { describeWithRedis, uniqueKeyPrefix, REDIS_URL, useRedisAdmin } from '../support/redis';
 import { eventually } from '../support/wait';
 import { csrfToken } from '../support/dom';
 import { visibleText } from '../support/words';
@@ -20,8 +19,7 @@ const describeRedis = describeWithRedis();
 const ADA = SEED_IDS.users.ada;
 const GRACE = SEED_IDS.users.grace;
 const BAKERY = SEED_IDS.pages.bakery;
-const RUN = `${process.pid}-${randomBytes(4).toString('hex')}`;
-const PREFIX = `pagelight-test:${RUN}:`;
+const PREFIX = uniqueKeyPrefix();
 
 describeRedis('the session index in Redis', () => {
   let emulator: RunningEmulator;

@@ -3,6 +3,7 @@
  * cleans up after its suite, and a TCP hop to break it with.
  */
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { createClient } from 'redis';
@@ -105,6 +106,11 @@ export function checkRedis(): string {
 /** `describe` when Redis at REDIS_URL answers, else `describe.skip`: the global setup has said why, once. */
 export function describeWithRedis(): jest.Describe {
   return redisMissing() === undefined ? describe : describe.skip;
+}
+
+/** A key prefix no other run or suite uses (`pagelight-test:<pid>-<random>:<label>`), so suites share one Redis. */
+export function uniqueKeyPrefix(label = ''): string {
+  return `pagelight-test:${process.pid}-${randomBytes(4).toString('hex')}:${label}`;
 }
 
 /** A client of the suite's own, not the app's, logging nothing on errors. */

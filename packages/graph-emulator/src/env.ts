@@ -244,56 +244,38 @@ function withWebhook(client: EmulatorClient, env: NodeJS.ProcessEnv, baseUrl: st
 export function loadProviderEnv(env: NodeJS.ProcessEnv): ProviderEnv {
   const port = portOf(env, 'PROVIDER_PORT', 3001);
   const expose = exposeOf(env);
-  const host = hostOf(env, port, expose);
-  const hosts = hostsOf(env);
-  const baseUrl = baseUrlOf(env);
-  const profile = profileOf(env);
-  const activity = activityOf(env);
   const { seed, seedFile } = seedOf(env);
-  const file = seedFile === undefined ? {} : { seedFile };
-  const emptyFeedPages = emptyFeedPagesOf(env);
-  const removedFields = removedFieldsOf(env);
-  const failNext = failNextOf(env);
+  // What every start reads alike, demo or not.
+  const read = {
+    port,
+    host: hostOf(env, port, expose),
+    expose,
+    hosts: hostsOf(env),
+    baseUrl: baseUrlOf(env),
+    profile: profileOf(env),
+    activity: activityOf(env),
+    seed,
+    ...(seedFile === undefined ? {} : { seedFile }),
+    emptyFeedPages: emptyFeedPagesOf(env),
+    removedFields: removedFieldsOf(env),
+    failNext: failNextOf(env),
+  };
+  const { baseUrl, ...common } = read;
   const created = appCreatedOf(env);
   const name = appNameOf(env);
   const dated = (client: EmulatorClient): EmulatorClient =>
     created === undefined ? { ...client, name } : { ...client, name, created };
   const appId = env.FB_APP_ID;
   if (appId === undefined || appId === '') {
-    const client = dated(withWebhook(demoClient(baseUrl), env, baseUrl));
-    return {
-      port,
-      host,
-      expose,
-      hosts,
-      client,
-      demo: true,
-      profile,
-      activity,
-      seed,
-      ...file,
-      emptyFeedPages,
-      removedFields,
-      failNext,
-    };
+    return { ...common, client: dated(withWebhook(demoClient(baseUrl), env, baseUrl)), demo: true };
   }
   const secret = env.FB_APP_SECRET;
   if (secret === undefined || secret === '') {
     throw new ProviderEnvError('FB_APP_SECRET', 'is required when FB_APP_ID is set');
   }
   return {
-    port,
-    host,
-    expose,
-    hosts,
+    ...common,
     demo: false,
-    profile,
-    activity,
-    seed,
-    ...file,
-    emptyFeedPages,
-    removedFields,
-    failNext,
     client: dated(withWebhook({ clientId: appId, clientSecret: secret, name, ...appUrls(baseUrl) }, env, baseUrl)),
   };
 }

@@ -5,7 +5,7 @@
  * refused with the provider's errors elsewhere (docs/specification.md#app-tokens).
  */
 import request from 'supertest';
-import { CLIENT, graphError, graphGet, makeEmulator, OTHER_CLIENT, PAGES, USERS } from './helpers';
+import { CLIENT, graphError, graphGet, makeEmulator, OTHER_CLIENT, PAGES, USERS, type TestEmulator } from './helpers';
 import { receiverPerTest } from './webhook-receiver';
 
 const credentials = {
@@ -66,21 +66,20 @@ describe('where an app token is accepted', () => {
 
   describe('/{app-id}/subscriptions', () => {
     const receiver = receiverPerTest();
+    /** The app sets its page webhook to the receiver, for the feed, with this verify token. */
+    const subscribe = (app: TestEmulator['app'], token: string, verifyToken: string) =>
+      request(app).post(`/v23.0/${CLIENT.clientId}/subscriptions`).type('form').send({
+        access_token: token,
+        object: 'page',
+        callback_url: receiver.current.url,
+        verify_token: verifyToken,
+        fields: 'feed',
+      });
 
     it('when the app sets its page webhook, then the callback is verified and the subscription is listed', async () => {
       const { app } = makeEmulator();
       const token = await appToken(app);
-      await request(app)
-        .post(`/v23.0/${CLIENT.clientId}/subscriptions`)
-        .type('form')
-        .send({
-          access_token: token,
-          object: 'page',
-          callback_url: receiver.current.url,
-          verify_token: 'verify-me',
-          fields: 'feed',
-        })
-        .expect(200, { success: true });
+      await subscribe(app, token, 'verify-me').expect(200, { success: true });
       expect(receiver.current.received.filter((r) => r.method === 'GET')).toHaveLength(1);
       const res = await graphGet(app, `/v23.0/${CLIENT.clientId}/subscriptions`, token).expect(200);
       expect(res.body).toEqual({
@@ -98,17 +97,7 @@ describe('where an app token is accepted', () => {
     it('when the callback does not echo the challenge, then 2200 and nothing is kept', async () => {
       const { app } = makeEmulator();
       const token = `${CLIENT.clientId}|${CLIENT.clientSecret}`;
-      const res = await request(app)
-        .post(`/v23.0/${CLIENT.clientId}/subscriptions`)
-        .type('form')
-        .send({
-          access_token: token,
-          object: 'page',
-          callback_url: receiver.current.url,
-          verify_token: 'not-it',
-          fields: 'feed',
-        })
-        .expect(400);
+      const res = await subscribe(app, token, 'not-it').expect(400);
       expect(graphError(res.body).code).toBe(2200);
       const list = await graphGet(app, `/v23.0/${CLIENT.clientId}/subscriptions`, token).expect(200);
       expect(list.body).toEqual({ data: [] });

@@ -1,6 +1,15 @@
 import { DEMO_SEED, startEmulator, SEED_IDS, TEST_SEED, type RunningEmulator } from '../src';
 import { CLIENT } from './helpers';
 
+/** POSTs a control over HTTP, with a JSON body when one is given. */
+const postControl = (origin: string, path: string, body?: unknown) =>
+  fetch(`${origin}/__emulator${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
+
 describe('HTTP controls under /__emulator', () => {
   let emulator: RunningEmulator;
   beforeAll(async () => {
@@ -9,13 +18,7 @@ describe('HTTP controls under /__emulator', () => {
   afterAll(() => emulator.close());
   beforeEach(() => emulator.controls.reset());
 
-  const post = (path: string, body?: unknown) =>
-    fetch(`${emulator.url}/__emulator${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
-  const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
+  const post = (path: string, body?: unknown) => postControl(emulator.url, path, body);
 
   it('when started on port 0, then url is a loopback origin without a trailing slash', () => {
     expect(emulator.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -224,13 +227,7 @@ describe('HTTP controls of the insights under /__emulator', () => {
   });
   afterAll(() => emulator.close());
 
-  const post = (path: string, body?: unknown) =>
-    fetch(`${emulator.url}/__emulator${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
-  const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
+  const post = (path: string, body?: unknown) => postControl(emulator.url, path, body);
 
   it('when a role is changed and a metric refused over HTTP, then the insights answer accordingly, and reset undoes both', async () => {
     const { bakery } = SEED_IDS.pages;

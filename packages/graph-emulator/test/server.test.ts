@@ -68,19 +68,24 @@ describe('views', () => {
 });
 
 describe('stand-alone configuration (npm run provider)', () => {
+  /** What the variables these tests leave unset configure: loopback only, the Facebook profile, the demo seed. */
+  const UNSET = {
+    host: '127.0.0.1',
+    expose: false,
+    hosts: [],
+    profile: 'facebook',
+    activity: false,
+    seed: 'demo',
+    emptyFeedPages: [50],
+    removedFields: [],
+    failNext: [],
+  };
+
   it('when nothing is set, then the demo client on port 3001 with the callbacks of http://localhost:3000', () => {
     expect(loadProviderEnv({})).toEqual({
+      ...UNSET,
       port: 3001,
-      host: '127.0.0.1',
-      expose: false,
-      hosts: [],
       demo: true,
-      profile: 'facebook',
-      activity: false,
-      seed: 'demo',
-      emptyFeedPages: [50],
-      removedFields: [],
-      failNext: [],
       client: {
         ...DEMO_CLIENT,
         redirectUri: 'http://localhost:3000/auth/callback',
@@ -103,17 +108,9 @@ describe('stand-alone configuration (npm run provider)', () => {
       PROVIDER_PORT: '4001',
     });
     expect(env).toEqual({
+      ...UNSET,
       port: 4001,
-      host: '127.0.0.1',
-      expose: false,
-      hosts: [],
       demo: false,
-      profile: 'facebook',
-      activity: false,
-      seed: 'demo',
-      emptyFeedPages: [50],
-      removedFields: [],
-      failNext: [],
       client: {
         clientId: '42',
         clientSecret: 's3cret',
