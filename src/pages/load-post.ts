@@ -1,7 +1,7 @@
 import type { AppContext } from '../context';
 import { AppError, NotFoundError } from '../errors';
 import type { CommentsPage, PostDetails } from '../graph/schemas';
-import { COMMENTS_SCOPE } from '../graph/provider';
+import { COMMENTS_SCOPE, ENGAGEMENT_SCOPE } from '../graph/provider';
 import type { PageAccess, PageChanges } from '../session/access';
 import { dropOnRefusal, gateOf, isPermissionError, readShared, withChanges, type SharedRead } from './load';
 import { GraphApiError } from '../graph/errors';
@@ -63,10 +63,12 @@ export async function loadPost(
   };
   // Comments and replies are extras: each within its own deadline, so that a late or failing one leaves the post.
   const deadlineMs = ctx.config.postExtrasDeadlineMs;
+  // What the Page may do with each comment, read with them when the app asks for the actions' permission.
+  const moderation = asksFor(ctx.config, ENGAGEMENT_SCOPE);
   const firstComments: SharedRead<CommentsPage> = {
     part: 'comments',
     variant: postId,
-    load: () => ctx.graph.comments(token, access.pageId, postId, {}, gate),
+    load: () => ctx.graph.comments(token, access.pageId, postId, { moderation }, gate),
     deadlineMs,
   };
   const asked = asksFor(ctx.config, COMMENTS_SCOPE);
@@ -80,12 +82,18 @@ export async function loadPost(
       : readShared(ctx, access, [postRead] as const),
     mayRead && query.after !== undefined
       ? settle(
-          withinDeadline(ctx.graph.comments(token, access.pageId, postId, { after: query.after }, gate), deadlineMs),
+          withinDeadline(
+            ctx.graph.comments(token, access.pageId, postId, { after: query.after, moderation }, gate),
+            deadlineMs,
+          ),
         )
       : undefined,
     mayRead && query.replies !== undefined
       ? settle(
-          withinDeadline(ctx.graph.comments(token, access.pageId, query.replies, { replies: true }, gate), deadlineMs),
+          withinDeadline(
+            ctx.graph.comments(token, access.pageId, query.replies, { replies: true, moderation }, gate),
+            deadlineMs,
+          ),
         )
       : undefined,
   ]);

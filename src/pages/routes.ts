@@ -37,6 +37,7 @@ import { commentIdSchema } from '../graph/schemas';
 import type { Locale, Say } from '../i18n/locale';
 import { permissionWords } from '../words';
 import { asksFor } from './offered';
+import { postActions } from './write-routes';
 
 /**
  * The routes that always read upstream, limited per session (the picker, older posts, a later page of a post's
@@ -196,9 +197,12 @@ async function post(ctx: AppContext, req: Request, res: Response, links: Shown, 
   }
   const { post, comments } = outcome;
   const locale = res.locals.locale as Locale;
-  const toView = () => toPostPageView(post, comments, { ...links, media, pageId, after, locale });
+  // What this person may do on the post (./write-routes.ts): a view with controls is made for this request alone.
+  const actions =
+    'page' in comments ? postActions(ctx, req, access, changes.tasks ?? access.tasks, postId, locale) : undefined;
+  const toView = () => toPostPageView(post, comments, { ...links, media, pageId, after, locale, actions });
   // The plain view is the same for every session served these answers: made once (./fragments).
-  const plain = after === undefined && replies === undefined && !('missing' in comments);
+  const plain = after === undefined && replies === undefined && !('missing' in comments) && actions === undefined;
   const first = 'page' in comments ? comments.page : undefined;
   const shown = plain ? showPost(req.app, locale, post, first, toView) : makePost(req.app, locale, toView);
   const name = access.name || locale.t('page.fallbackName', { id: pageId });
