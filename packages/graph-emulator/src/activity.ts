@@ -5,8 +5,8 @@
  * `item` `status` or `reaction`, `verb` `add`/`edited`/`remove`). Also the
  * demo's generator, which posts now and then (README#activity).
  */
-import type { SeedPost } from './seed';
-import type { DataStore } from './store/data';
+import type { SeedComment, SeedPost } from './seed';
+import { authorOf, findComment, type DataStore } from './store/data';
 import { graphTime } from './seeds/common';
 import type { NewComment, NewPost } from './types';
 import type { FeedChangeValue } from './webhooks/payload';
@@ -131,6 +131,53 @@ export class Activity {
     return { id };
   }
 
+  /**
+   * The Page likes a comment, or no longer does (`/{comment-id}/likes`): `like_count` and the Page's `user_likes`
+   * change once, and a `reaction` change names the comment (docs/reference.md#comment-moderation). Returns whether
+   * anything changed.
+   */
+  setCommentLiked(pageId: string, commentId: string, liked: boolean): boolean {
+    const { post, comment } = this.comment(pageId, commentId);
+    if ((comment.page_likes === true) === liked) return false;
+    comment.page_likes = liked;
+    comment.like_count = Math.max(0, (comment.like_count ?? 0) + (liked ? 1 : -1));
+    this.feedChange(pageId, {
+      ...this.fromPage(pageId),
+      item: 'reaction',
+      verb: liked ? 'add' : 'remove',
+      post_id: post.id,
+      comment_id: comment.id,
+      parent_id: comment.id,
+      reaction_type: 'like',
+      created_time: Math.floor(this.now() / 1000),
+    });
+    return true;
+  }
+
+  /** Hides a comment or shows it again (`is_hidden`): a `comment` change with verb `hide` or `unhide`. */
+  setCommentHidden(pageId: string, commentId: string, hidden: boolean): boolean {
+    const { post, comment, parent } = this.comment(pageId, commentId);
+    if ((comment.is_hidden === true) === hidden) return false;
+    comment.is_hidden = hidden;
+    this.commentChange(pageId, post, comment, parent, hidden ? 'hide' : 'unhide', true);
+    return true;
+  }
+
+  /** The Page's own comment with a new text: verb `edited`. */
+  editComment(pageId: string, commentId: string, message: string): void {
+    const { post, comment, parent } = this.comment(pageId, commentId);
+    comment.message = message;
+    this.commentChange(pageId, post, comment, parent, 'edited', true);
+  }
+
+  /** Deletes a comment (with its replies, as the provider does for a thread): verb `remove`. */
+  removeComment(pageId: string, commentId: string): void {
+    const { post, comment, parent } = this.comment(pageId, commentId);
+    if (parent !== undefined) parent.replies = (parent.replies ?? []).filter((r) => r.id !== commentId);
+    else post.comments = (post.comments ?? []).filter((c) => c.id !== commentId);
+    this.commentChange(pageId, post, comment, parent, 'remove', false);
+  }
+
   /** Posts every `intervalMs` on a page some app subscribed to (any page when none is), up to `maxPosts`. */
   start(intervalMs: number, maxPosts: number): void {
     this.stop();
@@ -161,6 +208,34 @@ export class Activity {
     const post = this.data.page(pageId)?.feed.find((p) => p.id === postId);
     if (post === undefined) throw new Error(`Unknown post ${postId}`);
     return { pageId, post };
+  }
+
+  private comment(pageId: string, commentId: string): NonNullable<ReturnType<typeof findComment>> {
+    const page = this.data.page(pageId);
+    const found = page === undefined ? undefined : findComment(page, commentId);
+    if (found === undefined) throw new Error(`Unknown comment ${commentId}`);
+    return found;
+  }
+
+  /** A change to a comment, told with its author as `from`, like the `add` the author's comment caused. */
+  private commentChange(
+    pageId: string,
+    post: SeedPost,
+    comment: SeedComment,
+    parent: SeedComment | undefined,
+    verb: FeedChangeValue['verb'],
+    withMessage: boolean,
+  ): void {
+    this.feedChange(pageId, {
+      from: { ...authorOf(comment) },
+      item: 'comment',
+      verb,
+      post_id: post.id,
+      comment_id: comment.id,
+      parent_id: parent?.id ?? post.id,
+      ...(withMessage ? { message: comment.message } : {}),
+      created_time: Math.floor(this.now() / 1000),
+    });
   }
 
   private fromPage(pageId: string): { from: { id: string; name: string } } {

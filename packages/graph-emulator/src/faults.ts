@@ -24,9 +24,14 @@ export class Faults {
     this.queue.push({ remaining: n, failure: { ...failure } });
   }
 
-  /** The failure for this request, if one is scripted for its path (first in, first used). */
-  take(path: string): Failure | undefined {
-    const index = this.queue.findIndex((s) => s.failure.match === undefined || path.includes(s.failure.match));
+  /**
+   * The failure for this request, if one is scripted for its path (first in, first used); one scripted for
+   * `writes` only when the request is a write.
+   */
+  take(path: string, write = false): Failure | undefined {
+    const index = this.queue.findIndex(
+      (s) => (s.failure.match === undefined || path.includes(s.failure.match)) && (s.failure.writes !== true || write),
+    );
     const scripted = this.queue[index];
     if (scripted === undefined) return undefined;
     scripted.remaining -= 1;
@@ -88,7 +93,7 @@ export class Faults {
 
 /** Holds the answer (`res.end`) until `deadline` (performance.now() ms); one made after it goes out at once. */
 function holdUntil(res: Response, deadline: number, faults: Faults): void {
-  if (faults.latencyMs <= 0) return;
+  if (deadline - performance.now() < 1) return;
   const end = res.end.bind(res) as (...args: unknown[]) => Response;
   res.end = ((...args: unknown[]) => {
     const wait = deadline - performance.now();
@@ -110,9 +115,15 @@ const DEFAULT_HTTP_BODY = '<html><head><title>502 Bad Gateway</title></head><bod
  */
 export function faultMiddleware(faults: Faults) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    const failure = faults.take(req.path);
+    const came = performance.now();
+    const failure = faults.take(req.path, isWrite(req));
     if (failure === undefined) {
-      holdUntil(res, performance.now() + faults.latencyMs, faults);
+      holdUntil(res, came + faults.latencyMs, faults);
+      return next();
+    }
+    if (failure.kind === 'late') {
+      // Handled now, as the provider does the work; only the answer is late (a client that gave up never sees it).
+      holdUntil(res, came + faults.latencyMs + failure.ms, faults);
       return next();
     }
     await faults.sleep(faults.latencyMs);
@@ -137,6 +148,19 @@ export function faultMiddleware(faults: Faults) {
         throw scriptedError(failure);
     }
   };
+}
+
+/**
+ * A Graph write: a `POST` or `DELETE` of a node or edge (the body and query are parsed by now), not the token
+ * endpoint, a batch (`POST /`) or a `POST` that reads (`method=get`, the legacy override).
+ */
+function isWrite(req: Request): boolean {
+  if (req.method !== 'POST' && req.method !== 'DELETE') return false;
+  const path = req.path.replace(/^\/v\d+\.\d+(?=\/|$)/, '');
+  if (path === '' || path === '/' || /^\/oauth\/access_token\/?$/.test(path)) return false;
+  const body = req.body as Record<string, unknown> | undefined;
+  const override = body?.method ?? (req.query as Record<string, unknown>).method;
+  return req.method === 'DELETE' || typeof override !== 'string' || override.toLowerCase() !== 'get';
 }
 
 function scriptedError(failure: Extract<Failure, { error: unknown }>): GraphError {

@@ -5,13 +5,14 @@
 export { createEmulator } from './app';
 export { startEmulator } from './server';
 export { appUrls, DEMO_CLIENT, demoClient } from './demo';
-export { DEFAULT_SEED, DEMO_SEED, SEED_IDS, SEED_NAMES, TEST_SEED } from './seed';
+export { DEFAULT_SEED, DEMO_SEED, MODERATION_IDS, SEED_IDS, SEED_NAMES, TEST_SEED } from './seed';
 export type {
   Seed,
   SeedAttachment,
   SeedBusiness,
   SeedComment,
   SeedName,
+  ModerationIds,
   SeedPage,
   SeedPost,
   SeedUser,

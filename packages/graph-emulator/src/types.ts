@@ -125,14 +125,19 @@ export interface ScriptedGraphError {
   userMessage?: string;
 }
 
-/** What `failNext` makes a request do. `match` limits it to paths containing the text. */
+/**
+ * What `failNext` makes a request do. `match` limits it to paths containing the text; `writes` to writes (a Graph
+ * `POST` or `DELETE` of a node or edge: not the token endpoint, a batch, or a `POST` with `method=get`).
+ * `slow` waits, then handles the request; `late` handles it at once (a write happens) and holds its answer.
+ */
 export type Failure = (
   | { kind?: 'graph'; status?: number; error: ScriptedGraphError }
   | { kind: 'http'; status: number; body?: string; contentType?: string }
   | { kind: 'reset' }
   | { kind: 'hang' }
   | { kind: 'slow'; ms: number }
-) & { match?: string };
+  | { kind: 'late'; ms: number }
+) & { match?: string; writes?: boolean };
 
 /** A scripted failure that has not fired (yet), with how many requests it still fails. */
 export interface PendingFailure {

@@ -9,6 +9,7 @@ import type { Failure } from '../types';
 const digits = z.string().regex(/^\d+$/, 'must be a numeric id');
 const status = z.number().int().min(100).max(599);
 const match = z.string().min(1).optional();
+const writes = z.boolean().optional();
 
 export const tokenFilterSchema = z.strictObject({
   userId: digits.optional(),
@@ -33,6 +34,7 @@ const failureSchema = z.discriminatedUnion('kind', [
       userMessage: z.string().max(2000).optional(),
     }),
     match,
+    writes,
   }),
   z.strictObject({
     kind: z.literal('http'),
@@ -40,10 +42,12 @@ const failureSchema = z.discriminatedUnion('kind', [
     body: z.string().optional(),
     contentType: z.string().optional(),
     match,
+    writes,
   }),
-  z.strictObject({ kind: z.literal('reset'), match }),
-  z.strictObject({ kind: z.literal('hang'), match }),
-  z.strictObject({ kind: z.literal('slow'), ms: z.number().int().min(0).max(600_000), match }),
+  z.strictObject({ kind: z.literal('reset'), match, writes }),
+  z.strictObject({ kind: z.literal('hang'), match, writes }),
+  z.strictObject({ kind: z.literal('slow'), ms: z.number().int().min(0).max(600_000), match, writes }),
+  z.strictObject({ kind: z.literal('late'), ms: z.number().int().min(0).max(600_000), match, writes }),
 ]);
 
 /** A Graph error failure may omit `kind`, as in `{ status, error: { code } }`. */

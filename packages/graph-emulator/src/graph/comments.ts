@@ -11,8 +11,9 @@
  */
 import { badParam, missingPermission } from '../errors';
 import type { SeedComment, SeedPost } from '../seed';
-import type { PageState } from '../store/data';
+import { authorOf, type PageState } from '../store/data';
 import { hasScope } from './auth';
+import { ENGAGE_TASKS, hasAnyTask, isPageViewer, MODERATE_TASKS, tasksOf } from './writes';
 import { edgeLinks, type GraphCall } from './call';
 import { parseFields, withId, type FieldRequest } from './fields';
 import { paginate, parsePageQuery, type Paged } from './paging';
@@ -27,6 +28,14 @@ const COMMENT_FIELDS: Record<string, ObjectType['fields'][string]> = {
   comment_count: SCALAR,
   permalink_url: SCALAR,
   parent: { kind: 'object', type: scalars('Comment', ['id']) },
+  // What the viewer may do, and has done (Comment reference; docs/reference.md#comment-moderation).
+  is_hidden: SCALAR,
+  can_comment: SCALAR,
+  can_hide: SCALAR,
+  can_like: SCALAR,
+  can_remove: SCALAR,
+  can_reply_privately: SCALAR,
+  user_likes: SCALAR,
 };
 export const COMMENT: ObjectType = {
   name: 'Comment',
@@ -42,29 +51,6 @@ export function commentsGuard(call: GraphCall): void {
 // A comment's replies are comments again.
 COMMENT_FIELDS.comments = { kind: 'edge', type: COMMENT, defaultLimit: 25, paged: true, guard: commentsGuard };
 
-/** Made-up visitors for seeded comments that name nobody: one per comment, fixed by its id. */
-const VISITORS = [
-  'Mary Somerville',
-  'Charles Babbage',
-  'Hedy Lamarr',
-  'Alan Kay',
-  'Radia Perlman',
-  'Edsger D.',
-  'Katherine Johnson',
-  'Claude Shannon',
-  'Margaret Hamilton',
-  'Donald K.',
-  'Frances Allen',
-  'Tim B.',
-  'Barbara Liskov',
-];
-
-function authorOf(comment: SeedComment): { id: string; name: string } {
-  if (comment.from !== undefined) return comment.from;
-  const n = Number(comment.id.split('_')[1] ?? '0') % VISITORS.length;
-  return { id: String(100000000200000 + n), name: VISITORS[n]! };
-}
-
 /** Everything a comment can answer; `project` keeps what was asked for. */
 function commentValue(call: GraphCall, page: PageState, post: SeedPost, c: SeedComment, parent?: SeedComment) {
   const from = authorOf(c);
@@ -72,6 +58,7 @@ function commentValue(call: GraphCall, page: PageState, post: SeedPost, c: SeedC
   const record = call.caller.record;
   const showFrom = (record.kind === 'page' && record.pageId === page.id) || from.id === page.id;
   return {
+    ...viewerAbilities(call, page, c, from.id === page.id),
     id: c.id,
     created_time: c.created_time,
     message: c.message,
@@ -82,6 +69,42 @@ function commentValue(call: GraphCall, page: PageState, post: SeedPost, c: SeedC
     parent: parent === undefined ? undefined : { id: parent.id },
     comments: commentsValue(call, page, post, c.replies ?? [], `${c.id}.comments`, c),
   };
+}
+
+/**
+ * The `can_*` fields and `user_likes` for the viewer. Only the Page's own token acts on its comments; what it may
+ * do follows the person's tasks: MODERATE hides (never the Page's own comment) and removes any comment; a task
+ * that acts as the Page (./writes.ts) likes, replies, and removes the Page's own; MESSAGING replies privately to
+ * a visitor. `is_hidden` is the comment's own state.
+ */
+function viewerAbilities(call: GraphCall, page: PageState, c: SeedComment, byPage: boolean): Record<string, boolean> {
+  const asPage = isPageViewer(call, page);
+  const tasks = asPage ? tasksOf(call.ctx, call.caller.record, page.id) : [];
+  const moderate = hasAnyTask(tasks, MODERATE_TASKS);
+  const engage = hasAnyTask(tasks, ENGAGE_TASKS);
+  return {
+    is_hidden: c.is_hidden === true,
+    can_comment: engage,
+    can_hide: moderate && !byPage,
+    can_like: engage,
+    can_remove: moderate || (engage && byPage),
+    can_reply_privately: asPage && tasks.includes('MESSAGING') && !byPage,
+    user_likes: asPage && c.page_likes === true,
+  };
+}
+
+/** `GET /<comment_id>` with the Page's token: one comment, its fields as in the `comments` edge. */
+export function commentNode(
+  call: GraphCall,
+  page: PageState,
+  post: SeedPost,
+  comment: SeedComment,
+  parent?: SeedComment,
+): Record<string, unknown> {
+  const fields = withId(parseFields(call.params.fields, COMMENT.defaults!));
+  validate(fields, COMMENT);
+  commentsGuard(call);
+  return project(call, commentValue(call, page, post, comment, parent), fields, COMMENT);
 }
 
 /** `stream`: every comment with its replies after it; `toplevel`: the list itself. */
@@ -108,22 +131,6 @@ export function commentsValue(
     slice: (n) => rows.slice(0, n).map((r) => commentValue(call, page, post, r.c, r.parent)),
     narrow: (req) => commentsValue(call, page, post, list, scope, parent, req),
   };
-}
-
-/** A comment of a page's post, found by its id (`<post number>_<n>`), with its post and its parent if a reply. */
-export function findComment(
-  page: PageState,
-  id: string,
-): { post: SeedPost; comment: SeedComment; parent?: SeedComment } | undefined {
-  for (const post of page.feed) {
-    if (post.id.split('_')[1] !== id.split('_')[0]) continue;
-    for (const comment of post.comments ?? []) {
-      if (comment.id === id) return { post, comment };
-      const reply = comment.replies?.find((r) => r.id === id);
-      if (reply !== undefined) return { post, comment: reply, parent: comment };
-    }
-  }
-  return undefined;
 }
 
 /**

@@ -11,13 +11,14 @@ import { badParam, GraphError, unsupportedGet } from '../errors';
 import { logEntryOf } from '../log';
 import { collectParams, formBody } from '../params';
 import type { SeedBusiness, SeedComment, SeedPost, SeedUser } from '../seed';
-import type { PageState } from '../store/data';
+import { findComment, type PageState } from '../store/data';
 import { tokenEndpoint } from '../token/endpoint';
 import { appTokenRequired, isAppToken } from '../token/app-token';
 import { appCall } from './app-calls';
 import { authenticate, findToken, type Caller } from './auth';
 import { businessEdge, businessNode } from './business';
-import { commentsEdge, findComment } from './comments';
+import { commentNode, commentsEdge } from './comments';
+import { commentWrite } from './comment-writes';
 import { debugToken } from './debug-token';
 import type { GraphCall } from './call';
 import { pageInsights, postInsights } from './insights';
@@ -37,7 +38,7 @@ type Node =
   | { kind: 'business'; business: SeedBusiness }
   | { kind: 'page'; page: PageState }
   | { kind: 'post'; page: PageState; post: SeedPost }
-  | { kind: 'comment'; page: PageState; post: SeedPost; comment: SeedComment };
+  | { kind: 'comment'; page: PageState; post: SeedPost; comment: SeedComment; parent?: SeedComment };
 
 export function graphHandler(ctx: Context) {
   return (req: Request, res: Response, next: NextFunction): void => {
@@ -120,11 +121,14 @@ function graphCall(
     const call: GraphCall = { ctx, req, caller, params, version };
     return subscribedApps(call, target.page, method).then((body) => sendJson(res, 200, body));
   }
-  // Writes (posting, deleting) are outside what the emulator offers; the real API
-  // answers an unsupported method on a node with the same 100/33.
+  const call: GraphCall = { ctx, req, caller, params, version };
+  if (method === 'post' || method === 'delete') {
+    sendJson(res, 200, write(call, nodeId, edge, method));
+    return undefined;
+  }
+  // Another method on a node: the real API answers an unsupported one with the same 100/33.
   if (method !== 'get') throw unsupportedGet(nodeId, method);
 
-  const call: GraphCall = { ctx, req, caller, params, version };
   const node = resolveNode(ctx, caller, nodeId);
   if (node.kind === 'page' && edge === 'picture') {
     pictureEdge(ctx, params, node.page, res);
@@ -132,6 +136,22 @@ function graphCall(
   }
   sendJson(res, 200, answer(call, node, edge));
   return undefined;
+}
+
+/**
+ * The writes the emulator offers: a Page's comment moderation (./comment-writes.ts). Any other write, or one on
+ * an object the token cannot see, is the provider's 100/33 naming the method.
+ */
+function write(call: GraphCall, nodeId: string, edge: string | undefined, method: 'post' | 'delete'): unknown {
+  let node: Node;
+  try {
+    node = resolveNode(call.ctx, call.caller, nodeId);
+  } catch (err) {
+    if (err instanceof GraphError) throw unsupportedGet(nodeId, method);
+    throw err;
+  }
+  if (node.kind === 'post' || node.kind === 'comment') return commentWrite(call, node, edge, method);
+  throw unsupportedGet(nodeId, method);
 }
 
 function answer(call: GraphCall, node: Node, edge: string | undefined): unknown {
@@ -150,7 +170,11 @@ function answer(call: GraphCall, node: Node, edge: string | undefined): unknown 
       requirePageAccess(call, node.page);
       return commentsEdge(call, node.page, node.post, id, node.kind === 'comment' ? node.comment : undefined);
     }
-    if (edge !== undefined || node.kind === 'comment') throw unsupportedGet(edge === undefined ? id : `${id}/${edge}`);
+    if (edge !== undefined) throw unsupportedGet(`${id}/${edge}`);
+    if (node.kind === 'comment') {
+      requirePageAccess(call, node.page);
+      return commentNode(call, node.page, node.post, node.comment, node.parent);
+    }
     return postNode(call, node.page, node.post);
   }
   if (edge === 'insights') return pageInsights(call, node.page);

@@ -62,6 +62,36 @@ export function numberComments(postId: string, comments: readonly SeedCommentTex
   }));
 }
 
+/**
+ * What a Page manager comes to moderate (docs/reference.md#seeds): spam with a link, an abusive comment and a
+ * question still waiting for the Page's answer, in that order, by visitors.
+ */
+export const MODERATION_TEXTS = Object.freeze({
+  spam: 'Make $500 a day from home!!! Click here 👉 https://quick-cash.example/offer?ref=bakery',
+  abusive: 'Worst bakery in town. The staff are idiots and anyone who eats here is a fool.',
+  question: 'Do you have gluten-free bread on Saturdays? Asking for my daughter.',
+});
+
+/**
+ * The three comments to moderate on the post at `index`, after its own comments: one, two and three hours after the
+ * last of them (or the post), numbered from `first` (ids `<post number>_<first + n>`).
+ */
+export function withModerationQueue(feed: SeedPost[], index: number, first: number): SeedPost[] {
+  return feed.map((post, i) => {
+    if (i !== index) return post;
+    // After the post's own comments, so the list stays oldest first.
+    const last = post.comments?.at(-1)?.created_time ?? post.created_time;
+    const at = Date.parse(last.replace('+0000', 'Z'));
+    const texts = [MODERATION_TEXTS.spam, MODERATION_TEXTS.abusive, MODERATION_TEXTS.question];
+    const queue = numberComments(
+      post.id,
+      texts.map((message, n) => ({ created_time: graphTime(at + (n + 1) * HOUR), message })),
+      first,
+    );
+    return { ...post, comments: [...(post.comments ?? []), ...queue] };
+  });
+}
+
 /** A video: its poster (the scene) and its file, as StoryAttachmentMedia gives them. */
 export const video = (scene: string, title: string): SeedAttachment => ({
   type: 'video_inline',

@@ -15,6 +15,7 @@ import {
   photoPost,
   video,
   withMedia,
+  withModerationQueue,
   type Content,
   type Media,
 } from './common';
@@ -329,11 +330,13 @@ function withChatter(feed: SeedPost[], counts: Readonly<Record<number, number>>,
 export function demoBakeryFeed(pageId: string): SeedPost[] {
   const texts = [...BAKERY_TEXTS];
   texts.push(...EVERYDAY.slice(0, BAKERY_POSTS - texts.length));
-  return withChatter(
+  const feed = withChatter(
     withMedia(buildFeed(pageId, NEWEST, texts, 24, daytime), bakeryMedia()),
     BAKERY_COMMENTS,
     'Lovelace Analytical Bakery',
   );
+  // The comments a manager would moderate, after the post's three (docs/reference.md#seeds).
+  return withModerationQueue(feed, 7, 3000);
 }
 
 /** 8 posts over three weeks, newest first. */

@@ -6,6 +6,8 @@ export const SEED_IDS = Object.freeze({
     ada: '100000000000011',
     grace: '100000000000012',
     alan: '100000000000013',
+    /** Test seed only: a role on the bakery without MODERATE or any task that acts as the Page (an advertiser). */
+    clarke: '100000000000016',
     ...EXTRA_IDS.users,
   }),
   pages: Object.freeze({

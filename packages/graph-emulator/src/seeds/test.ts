@@ -6,12 +6,21 @@
  * shop a `javascript:` website and no posts. Tests load it through the seed
  * control (README#seeds); the demo never shows it.
  */
-import { BAKERY_IDENTITY, BAKERY_WEEKDAYS, deepFreeze, openingHours, people, sameHours, withMedia } from './common';
+import {
+  BAKERY_IDENTITY,
+  BAKERY_WEEKDAYS,
+  deepFreeze,
+  openingHours,
+  people,
+  sameHours,
+  withMedia,
+  withModerationQueue,
+} from './common';
 import { extraBusinesses, extraPages } from './extra';
 import { SEED_IDS } from './ids';
 import { BAKERY_MEDIA, CAFE_MEDIA } from './test-media';
 import { bakeryFeed, cafeFeed } from './test-posts';
-import type { Seed, SeedPage } from './types';
+import type { Seed, SeedPage, SeedUser } from './types';
 
 const P = SEED_IDS.pages;
 
@@ -25,7 +34,18 @@ const bakery: SeedPage = {
   parking: { lot: 1, street: 1, valet: 0 },
   // Sunday is closed (no keys); Saturday has two intervals.
   hours: openingHours({ ...BAKERY_WEEKDAYS, fri: ['07:00-19:30'], sat: ['08:00-12:00', '17:00-21:00'] }),
-  feed: withMedia(bakeryFeed(P.bakery), BAKERY_MEDIA),
+  // "Bakers of the month": the comments a manager would moderate (docs/reference.md#seeds).
+  feed: withModerationQueue(withMedia(bakeryFeed(P.bakery), BAKERY_MEDIA), 11, 1000),
+};
+
+/** Sees the bakery's comments but may not act on them: the app's "no controls" case. */
+const ADVERTISER: SeedUser = {
+  id: SEED_IDS.users.clarke,
+  name: 'Joan Clarke',
+  first_name: 'Joan',
+  last_name: 'Clarke',
+  email: 'joan@example.com',
+  roles: [{ pageId: P.bakery, tasks: ['ADVERTISE', 'ANALYZE'] }],
 };
 
 const sparse: SeedPage = {
@@ -56,7 +76,7 @@ const cafe: SeedPage = {
 };
 
 export const TEST_SEED: Seed = deepFreeze({
-  users: people(),
+  users: [...people(), ADVERTISER],
   pages: [bakery, sparse, cafe, ...extraPages()],
   businesses: extraBusinesses(P.bakery),
 });

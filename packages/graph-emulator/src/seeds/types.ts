@@ -42,6 +42,10 @@ export interface SeedComment {
   /** Who wrote it; a made-up visitor when the seed names nobody. A Page's own comment names the Page. */
   from?: { id: string; name: string };
   like_count?: number;
+  /** Hidden by the Page (Comment reference `is_hidden`): still served to the Page's token. */
+  is_hidden?: boolean;
+  /** The Page itself likes it (its `user_likes` read with the Page's token); counted in `like_count`. */
+  page_likes?: boolean;
   replies?: SeedComment[];
 }
 

@@ -3,7 +3,7 @@
  * feeds. `reset()` returns to the seed, `load()` switches to another; tests change single page fields with
  * `setPageField` (e.g. to inject HTML-looking text).
  */
-import type { Seed, SeedBusiness, SeedPost, SeedRole, SeedUser } from '../seed';
+import type { Seed, SeedBusiness, SeedComment, SeedPost, SeedRole, SeedUser } from '../seed';
 
 /** Fields a Page node has in the emulator. Anything else is a "nonexisting field". */
 export const PAGE_FIELDS: readonly string[] = Object.freeze([
@@ -39,6 +39,46 @@ export interface PageState {
   /** Field name → value; absent = unset (omitted from responses). */
   fields: Map<string, unknown>;
   feed: SeedPost[];
+}
+
+/** A comment of a page's post, found by its id (`<post number>_<n>`), with its post and its parent if a reply. */
+export function findComment(
+  page: PageState,
+  id: string,
+): { post: SeedPost; comment: SeedComment; parent?: SeedComment } | undefined {
+  for (const post of page.feed) {
+    if (post.id.split('_')[1] !== id.split('_')[0]) continue;
+    for (const comment of post.comments ?? []) {
+      if (comment.id === id) return { post, comment };
+      const reply = comment.replies?.find((r) => r.id === id);
+      if (reply !== undefined) return { post, comment: reply, parent: comment };
+    }
+  }
+  return undefined;
+}
+
+/** Made-up visitors for seeded comments that name nobody: one per comment, fixed by its id. */
+const VISITORS = [
+  'Mary Somerville',
+  'Charles Babbage',
+  'Hedy Lamarr',
+  'Alan Kay',
+  'Radia Perlman',
+  'Edsger D.',
+  'Katherine Johnson',
+  'Claude Shannon',
+  'Margaret Hamilton',
+  'Donald K.',
+  'Frances Allen',
+  'Tim B.',
+  'Barbara Liskov',
+];
+
+/** Who wrote a comment: the seed's `from`, else a made-up visitor fixed by its id. */
+export function authorOf(comment: SeedComment): { id: string; name: string } {
+  if (comment.from !== undefined) return comment.from;
+  const n = Number(comment.id.split('_')[1] ?? '0') % VISITORS.length;
+  return { id: String(100000000200000 + n), name: VISITORS[n]! };
 }
 
 export class DataStore {

@@ -16,7 +16,8 @@ import { createHmac } from 'node:crypto';
 export interface FeedChangeValue {
   from: { id: string; name: string };
   item: 'status' | 'reaction' | 'comment';
-  verb: 'add' | 'edited' | 'remove';
+  /** `hide`/`unhide`: a comment the Page hid or showed again (public reports, docs/reference.md#comment-moderation). */
+  verb: 'add' | 'edited' | 'remove' | 'hide' | 'unhide';
   post_id: string;
   /** Unix seconds, an int as in the reference. */
   created_time: number;
