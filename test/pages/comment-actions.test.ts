@@ -1,0 +1,223 @@
+import { MODERATION_IDS, SEED_IDS, TEST_SEED } from '@pagelight/graph-emulator';
+import { formsIn, linksIn, textOfId, type FormFound } from '../support/dom';
+import { connectedAgent } from '../support/flow';
+import type { Agent, Stack } from '../support/stack';
+import { useStack } from '../support/stack';
+import { visibleText } from '../support/words';
+
+/**
+ * The post page's actions (docs/architecture.md#comment-actions) on the one write path (docs/architecture.md#writes):
+ * each offered where the provider and the person's role allow, each one provider write, nothing lost.
+ */
+
+const BAKERY = SEED_IDS.pages.bakery;
+const CAFE = SEED_IDS.pages.cafe;
+const { postId: POST, spam: SPAM, abusive: ABUSIVE, question: QUESTION } = MODERATION_IDS.test;
+const CAFE_POST = TEST_SEED.pages.find((p) => p.id === CAFE)!.feed[0]!.id;
+const SCOPES = 'pages_show_list pages_read_engagement pages_read_user_content pages_manage_engagement';
+const WITH_ACTIONS = { env: { FB_SCOPES: SCOPES } };
+
+/** The Graph writes the app made (a POST or DELETE of a node or edge), as the emulator logged them. */
+function writesMade(stack: Stack): { method: string; path: string }[] {
+  return stack.emulator.controls.log.filter(
+    (e) =>
+      (e.method === 'POST' || e.method === 'DELETE') &&
+      !/^\/v\d+\.\d+\/?$/.test(e.path) &&
+      !e.path.includes('oauth/access_token'),
+  );
+}
+
+const postPage = `/pages/${BAKERY}/posts/${POST}`;
+
+async function view(agent: Agent): Promise<string> {
+  return (await agent.get(postPage).expect(200)).text;
+}
+
+/** The form in the comment (or the post's comments section) that asks for `what`. */
+function formFor(html: string, what: string, target: string): FormFound {
+  const form = formsIn(html).find((f) => f.hidden.do === what && f.hidden.target === target);
+  if (!form) throw new Error(`no ${what} form for ${target}`);
+  return form;
+}
+
+/** Sends a form as the browser would, with the text box filled in. */
+function send(agent: Agent, form: FormFound, text?: string) {
+  const body = { ...form.hidden, ...(form.textbox ? { [form.textbox.name]: text ?? form.textbox.value } : {}) };
+  return agent.post(form.action).type('form').send(body);
+}
+
+describe('the post page’s actions for a manager', () => {
+  const stack = useStack(WITH_ACTIONS);
+
+  it('when Ada (every task) opens a post with comments to moderate, then each comment offers its actions with a fresh one-time key, the post a reply box as the Page, and one line says what hiding means', async () => {
+    const agent = await connectedAgent(stack, BAKERY);
+    const html = await view(agent);
+    const forms = formsIn(html);
+    const spam = forms.filter((f) => f.inside.includes(`comment-${SPAM}`)).map((f) => f.button);
+    expect(spam).toEqual(expect.arrayContaining(['Like', 'Hide', 'Send', 'Delete the comment']));
+    const reply = formFor(html, 'reply', POST);
+    expect(reply.textbox?.label).toMatch(/^Comment as /);
+    expect(reply.method).toBe('post');
+    expect(reply.hidden._csrf).toMatch(/\S{20,}/);
+    const keys = forms.map((f) => f.hidden._key);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(visibleText(html)).toContain(
+      'Hiding a comment keeps it from everyone but its author and their friends; deleting removes it for good.',
+    );
+  });
+
+  it('when Ada replies to the post, then one provider write is made, the page shows the reply as the Page’s, and says it is posted', async () => {
+    const agent = await connectedAgent(stack, BAKERY);
+    const before = writesMade(stack).length;
+    const res = await send(agent, formFor(await view(agent), 'reply', POST), 'Thank you, see you Saturday!').expect(
+      303,
+    );
+    expect(writesMade(stack).length - before).toBe(1);
+    expect(res.headers.location).toMatch(new RegExp(`^${postPage}#comment-\\d+_\\d+$`));
+    const id = res.headers.location!.split('#comment-')[1]!;
+    const after = await view(agent);
+    expect(textOfId(after, `comment-${id}`)).toContain('Thank you, see you Saturday!');
+    expect(textOfId(after, `comment-${id}`)).toContain('Page');
+    expect(visibleText(after)).toContain('Your reply is posted.');
+  });
+
+  it('when the same reply form is sent twice at once (a double click), then one provider write is made and both answers lead to the same reply', async () => {
+    const agent = await connectedAgent(stack, BAKERY);
+    const form = formFor(await view(agent), 'reply', QUESTION);
+    const before = writesMade(stack).length;
+    const [a, b] = await Promise.all([send(agent, form, 'We open at 7.'), send(agent, form, 'We open at 7.')]);
+    expect(writesMade(stack).length - before).toBe(1);
+    expect([a.status, b.status]).toEqual([303, 303]);
+    expect(a.headers.location).toBe(b.headers.location);
+    // Sent again later (the browser's resubmission): still that one write.
+    const again = await send(agent, form, 'We open at 7.').expect(303);
+    expect(again.headers.location).toBe(a.headers.location);
+    expect(writesMade(stack).length - before).toBe(1);
+  });
+
+  it('when Ada hides a comment, then it shows as hidden with what that means and an Unhide, and unhiding shows it again', async () => {
+    const agent = await connectedAgent(stack, BAKERY);
+    await send(agent, formFor(await view(agent), 'hide', ABUSIVE)).expect(303);
+    const hidden = await view(agent);
+    expect(textOfId(hidden, `comment-${ABUSIVE}`)).toContain('Hidden: only its author and their friends still see it.');
+    expect(visibleText(hidden)).toContain('The comment is hidden.');
+    await send(agent, formFor(hidden, 'unhide', ABUSIVE)).expect(303);
+    const shown = await view(agent);
+    expect(textOfId(shown, `comment-${ABUSIVE}`)).not.toContain('Hidden:');
+    expect(formFor(shown, 'hide', ABUSIVE).button).toBe('Hide');
+  });
+
+  it('when Ada likes a comment as the Page, then its likes count one more and it offers Unlike, which takes it back', async () => {
+    const agent = await connectedAgent(stack, BAKERY);
+    const likes = (html: string) => /(\d+) likes?\b/.exec(textOfId(html, `comment-${QUESTION}`) ?? '')?.[1] ?? '0';
+    const first = await view(agent);
+    await send(agent, formFor(first, 'like', QUESTION)).expect(303);
+    const liked = await view(agent);
+    expect(Number(likes(liked))).toBe(Number(likes(first)) + 1);
+    expect(formFor(liked, 'unlike', QUESTION).button).toBe('Unlike');
+    await send(agent, formFor(liked, 'unlike', QUESTION)).expect(303);
+    expect(formFor(await view(agent), 'like', QUESTION).button).toBe('Like');
+  });
+
+  it('when Ada deletes a comment after confirming, then it is gone from the post page', async () => {
+    const agent = await connectedAgent(stack, BAKERY);
+    const html = await view(agent);
+    const form = formFor(html, 'delete', SPAM);
+    expect(form.button).toBe('Delete the comment');
+    const res = await send(agent, form).expect(303);
+    expect(res.headers.location).toBe(`${postPage}#comments`);
+    const after = await view(agent);
+    expect(textOfId(after, `comment-${SPAM}`)).toBeUndefined();
+    expect(visibleText(after)).toContain('The comment is deleted.');
+  });
+});
+
+describe('the write path refuses before any provider call', () => {
+  const stack = useStack(WITH_ACTIONS);
+
+  it('when a form has no CSRF token, then 403 and no write', async () => {
+    const agent = await connectedAgent(stack, BAKERY);
+    const form = formFor(await view(agent), 'hide', QUESTION);
+    const before = writesMade(stack).length;
+    await agent
+      .post(form.action)
+      .type('form')
+      .send({ ...form.hidden, _csrf: 'forged' })
+      .expect(403);
+    expect(writesMade(stack).length).toBe(before);
+  });
+
+  it('when a forged form names a comment of another Page’s post, or another Page the session holds no token for, then 403 and no write', async () => {
+    const agent = await connectedAgent(stack, BAKERY);
+    const form = formFor(await view(agent), 'hide', QUESTION);
+    const before = writesMade(stack).length;
+    const otherComment = `${CAFE_POST.split('_')[1]}_1`;
+    await agent
+      .post(`/pages/${BAKERY}/posts/${CAFE_POST}/write`)
+      .type('form')
+      .send({ ...form.hidden, target: otherComment })
+      .expect(403);
+    await agent
+      .post(form.action)
+      .type('form')
+      .send({ ...form.hidden, target: otherComment })
+      .expect(403);
+    const res = await agent
+      .post(`/pages/${CAFE}/posts/${CAFE_POST}/write`)
+      .type('form')
+      .send({ ...form.hidden, target: otherComment })
+      .expect(403);
+    expect(visibleText(res.text)).toContain('nothing was sent');
+    expect(writesMade(stack).length).toBe(before);
+  });
+
+  it('when Joan, whose role has no task to act, opens the post, then she reads the comments without controls and one line says why; her forged form gets 403', async () => {
+    const agent = await connectedAgent(stack, BAKERY, { user: SEED_IDS.users.clarke });
+    const html = await view(agent);
+    expect(textOfId(html, `comment-${SPAM}`)).toBeDefined();
+    expect(formsIn(html).filter((f) => f.hidden.do !== undefined)).toEqual([]);
+    expect(visibleText(html)).toContain('Your role on this Page lets you read comments, not answer or moderate them.');
+    const ada = await connectedAgent(stack, BAKERY);
+    const form = formFor(await view(ada), 'hide', QUESTION);
+    const before = writesMade(stack).length;
+    const token = await joanCsrf(agent);
+    await agent
+      .post(form.action)
+      .type('form')
+      .send({ ...form.hidden, _csrf: token })
+      .expect(403);
+    expect(writesMade(stack).length).toBe(before);
+  });
+});
+
+/** Joan's CSRF token, from a form of hers (the picker's). */
+async function joanCsrf(agent: Agent): Promise<string> {
+  const html = (await agent.get('/pages').expect(200)).text;
+  return formsIn(html).find((f) => f.hidden._csrf !== undefined)!.hidden._csrf!;
+}
+
+describe('without pages_manage_engagement', () => {
+  const stack = useStack(WITH_ACTIONS);
+
+  it('when Ada declined it, then the comments show without controls and one line offers Ask again', async () => {
+    const agent = await connectedAgent(stack, BAKERY, { decline: ['pages_manage_engagement'] });
+    const html = await view(agent);
+    expect(formsIn(html).filter((f) => f.hidden.do !== undefined)).toEqual([]);
+    expect(visibleText(html)).toContain(
+      'To answer and moderate comments here, allow “Reply to and moderate comments on your Page” on Facebook.',
+    );
+    const ask = linksIn(html).find((l) => l.text === 'Ask again' && l.href.includes('rerequest=1'));
+    expect(ask?.href).toContain(encodeURIComponent(postPage));
+  });
+});
+
+describe('when the app does not ask for pages_manage_engagement', () => {
+  const stack = useStack({ env: { FB_SCOPES: 'pages_show_list pages_read_engagement pages_read_user_content' } });
+
+  it('then the post page offers no actions and says nothing about them', async () => {
+    const agent = await connectedAgent(stack, BAKERY);
+    const html = await view(agent);
+    expect(formsIn(html).filter((f) => f.hidden.do !== undefined)).toEqual([]);
+    expect(visibleText(html)).not.toContain('moderate');
+  });
+});
