@@ -103,12 +103,16 @@ export const ERROR_PAGES: Readonly<Record<ErrorCode, PageCopy>> = {
     (err, _req, locale) => locale.t('error.signedOut', { reason: signedOutReason(err.subcode) }),
     ['connect'],
   ),
-  graph_permission: copy(
-    'error.graph_permission.title',
-    (err, _req, locale) =>
-      locale.t('error.graph_permission.text', { permission: permissionWords(locale, err.permission) }),
-    ['ask_again', 'home'],
-  ),
+  graph_permission: {
+    ...copy(
+      'error.graph_permission.title',
+      (err, _req, locale) =>
+        locale.t('error.graph_permission.text', { permission: permissionWords(locale, err.permission) }),
+      ['ask_again', 'home'],
+    ),
+    // 200 and 10 on a write: the permission, or the person's task on the Page (the provider's code is the same).
+    write: (err, _req, locale) => locale.t('write.notAllowed', { permission: permissionWords(locale, err.permission) }),
+  },
   graph_rate_limit: copy(
     'error.graph_rate_limit.title',
     waiting('error.graph_rate_limit.text'),

@@ -199,7 +199,9 @@ async function post(ctx: AppContext, req: Request, res: Response, links: Shown, 
   const locale = res.locals.locale as Locale;
   // What this person may do on the post (./write-routes.ts): a view with controls is made for this request alone.
   const actions =
-    'page' in comments ? postActions(ctx, req, access, changes.tasks ?? access.tasks, postId, locale) : undefined;
+    'page' in comments
+      ? postActions(ctx, req, access, changes.tasks ?? access.tasks, postId, locale, replies)
+      : undefined;
   const toView = () => toPostPageView(post, comments, { ...links, media, pageId, after, locale, actions });
   // The plain view is the same for every session served these answers: made once (./fragments).
   const plain = after === undefined && replies === undefined && !('missing' in comments) && actions === undefined;

@@ -4,7 +4,7 @@ import type { AppContext } from '../context';
 import { BadRequestError } from '../errors';
 import { ENGAGEMENT_SCOPE } from '../graph/provider';
 import { refusalWords } from '../http/errors';
-import { pageIdParam } from '../http/params';
+import { pageIdParam, singleParam } from '../http/params';
 import type { MessageKey } from '../i18n/catalogs';
 import type { Locale } from '../i18n/locale';
 import type { PageAccess, PageChanges } from '../session/access';
@@ -98,7 +98,10 @@ async function write(ctx: AppContext, req: Request, res: Response): Promise<void
   if (outcome.status === 'done') {
     req.session.flash = { key: `write.done.${what}` satisfies MessageKey };
     await save(req);
-    res.redirect(303, what === 'delete' ? `${post}#comments` : `${post}#comment-${outcome.objectId}`);
+    // Back where the comment shows: its thread open when it is a reply (the form's `replies`, or the comment replied to).
+    const thread = what === 'reply' && target !== postId ? target : openThread(req.query, postId);
+    const at = thread === undefined ? post : `${post}?replies=${encodeURIComponent(thread)}`;
+    res.redirect(303, what === 'delete' ? `${at}#comments` : `${at}#comment-${outcome.objectId}`);
     return;
   }
   const locale = res.locals.locale as Locale;
@@ -120,6 +123,14 @@ async function write(ctx: AppContext, req: Request, res: Response): Promise<void
     textbox: message !== undefined ? { label: locale.t('write.textLabel'), kept: message } : undefined,
     back: post,
   });
+}
+
+/** `replies` on the form's address: the thread open on the page the form was on, a comment of this post. */
+function openThread(query: Request['query'], postId: string): string | undefined {
+  const value = singleParam(query, 'replies', 80);
+  return value !== undefined && POST_OR_COMMENT.test(value) && value.split('_')[0] === postId.split('_')[1]
+    ? value
+    : undefined;
 }
 
 const ACTION_WORDS: Record<Exclude<CommentActionName, 'reply'>, MessageKey> = {
@@ -184,11 +195,12 @@ export function postActions(
   tasks: readonly string[] | undefined,
   postId: string,
   locale: Locale,
+  replies?: string,
 ): PostActions | undefined {
   if (!asksFor(ctx.config, ENGAGEMENT_SCOPE)) return undefined;
   const post = `/pages/${access.pageId}/posts/${postId}`;
   const base = {
-    href: `${post}/write`,
+    href: `${post}/write${replies === undefined ? '' : `?replies=${encodeURIComponent(replies)}`}`,
     csrf: csrfToken(req),
     key: newFormKey,
     pageName: access.name || locale.t('page.fallbackName', { id: access.pageId }),

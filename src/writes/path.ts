@@ -164,7 +164,9 @@ export async function runWrite<I>(
     outcome = { status: 'done', objectId: written.objectId };
     action.applied(ctx, writer, input, written);
   } catch (err) {
-    outcome = noAnswer(err) ? { status: 'unknown', since } : { status: 'refused', refusal: refusalOf(err) };
+    outcome = noAnswer(err)
+      ? { status: 'unknown', since }
+      : { status: 'refused', refusal: refusalOf(err, action.permission) };
     if (outcome.status === 'refused') ctx.logger.info({ err, action: action.name, pageId }, 'write refused');
   }
   return settle(ctx, key, audit, outcome);
@@ -245,12 +247,14 @@ function noAnswer(err: unknown): boolean {
 }
 
 /** A refusal as kept for repeats: the typed error's code and what its words need (src/http/errors.ts). */
-function refusalOf(err: unknown): Refusal {
+function refusalOf(err: unknown, permission?: string): Refusal {
   if (!(err instanceof AppError)) return { code: 'provider_unreachable' };
   const refusal: Refusal = { code: err.code };
   if (err instanceof GraphApiError) refusal.graphCode = err.graph.code;
   if (err.subcode !== undefined) refusal.subcode = err.subcode;
+  // A permission refusal that names none is the action's own permission (or the person's task: the words say both).
   if (err.permission !== undefined) refusal.permission = err.permission;
+  else if (err.code === 'graph_permission' && permission !== undefined) refusal.permission = permission;
   if (err.retryAfterSec !== undefined) refusal.retryAfterSec = err.retryAfterSec;
   if (err.userTitle !== undefined) refusal.userTitle = err.userTitle;
   if (err.userMessage !== undefined) refusal.userMessage = err.userMessage;
