@@ -2,6 +2,7 @@ import type { AppContext } from '../context';
 import { GraphApiError } from '../graph/errors';
 import { ENGAGEMENT_SCOPE } from '../graph/provider';
 import type { Comment } from '../graph/schemas';
+import { writtenKey } from '../writes/keys';
 import type { WriteAction, Writer, Written } from '../writes/path';
 
 /**
@@ -53,7 +54,10 @@ function changed(ctx: AppContext, writer: Writer, input: CommentInput, written: 
     ctx.pageCache.dropPart(writer.pageId, 'post');
     ctx.pageCache.dropPart(writer.pageId, 'feed');
   }
-  void ctx.writeKeys.record(`written:${written.objectId}`, { pageId: writer.pageId }).catch(() => undefined);
+  // A new comment's own webhook then tells the open pages nothing new (src/webhooks/routes.ts).
+  if (counts) void ctx.writeKeys.record(writtenKey(written.objectId), { pageId: writer.pageId }).catch(() => undefined);
+  // The page views' counts changed too when a comment came or went.
+  if (counts) ctx.events.publish(writer.pageId, { kind: 'feed-changed' });
   ctx.events.publish(writer.pageId, { kind: 'new-comment', postId: input.postId });
 }
 

@@ -45,6 +45,11 @@ export function intentKey(sessionId: string, formKey: string, what: string): str
 
 const PENDING = 'pending';
 
+/** Where the write path notes an object it made, so the provider's webhook for it tells open pages nothing new. */
+export function writtenKey(objectId: string): string {
+  return `written:${objectId}`;
+}
+
 /** This process's keys: enough for one instance. */
 export class MemoryWriteKeys implements WriteKeys {
   private readonly keys = new LRUCache<string, string>({ max: 50_000, ttl: KEY_TTL_MS });

@@ -4,6 +4,8 @@ import { connectedAgent } from '../support/flow';
 import type { Agent, Stack } from '../support/stack';
 import { useStack } from '../support/stack';
 import { visibleText } from '../support/words';
+import { afterAnswer, feedDelivery, signed } from '../webhooks/deliver';
+import type { PageEvent } from '../../src/live/bus';
 
 /**
  * The post page's actions (docs/architecture.md#comment-actions) on the one write path (docs/architecture.md#writes):
@@ -219,5 +221,57 @@ describe('when the app does not ask for pages_manage_engagement', () => {
     const html = await view(agent);
     expect(formsIn(html).filter((f) => f.hidden.do !== undefined)).toEqual([]);
     expect(visibleText(html)).not.toContain('moderate');
+  });
+});
+
+describe('read after write, and the provider’s webhook for the same change', () => {
+  const stack = useStack({
+    env: { FB_SCOPES: SCOPES, FB_WEBHOOK_VERIFY_TOKEN: 'verify-token-0001', PAGE_CACHE_TTL: '60' },
+  });
+
+  function webhook(agent: Agent, postId: string, commentId: string) {
+    const { raw, signature } = signed(
+      feedDelivery(BAKERY, { item: 'comment', verb: 'add', post_id: postId, comment_id: commentId, parent_id: postId }),
+    );
+    return agent
+      .post('/webhooks/facebook')
+      .set('content-type', 'application/json')
+      .set('x-hub-signature-256', signature)
+      .send(raw)
+      .expect(200);
+  }
+
+  it('when Ada replies, then open pages of the post are told once: the provider’s webhook for her reply tells them nothing new, another comment’s does', async () => {
+    const agent = await connectedAgent(stack, BAKERY);
+    const heard: PageEvent[] = [];
+    const unsubscribe = stack.events.subscribe(BAKERY, (e) => heard.push(e));
+    try {
+      const res = await send(agent, formFor(await view(agent), 'reply', POST), 'Once only').expect(303);
+      const id = res.headers.location!.split('#comment-')[1]!;
+      const told = [{ kind: 'feed-changed' }, { kind: 'new-comment', postId: POST }];
+      expect(heard).toEqual(told);
+      await webhook(agent, POST, id);
+      await afterAnswer();
+      expect(heard).toEqual(told);
+      await webhook(agent, POST, `${POST.split('_')[1]}_999999`);
+      await afterAnswer();
+      expect(heard).toEqual([...told, ...told]);
+    } finally {
+      unsubscribe();
+    }
+  });
+
+  it('when Ada hides a comment, then that is one provider call, and the next view of the post reads its comments again and nothing else', async () => {
+    const agent = await connectedAgent(stack, BAKERY);
+    const html = await view(agent);
+    await view(agent);
+    const log = stack.emulator.controls.log;
+    const before = log.length;
+    await send(agent, formFor(html, 'hide', QUESTION)).expect(303);
+    expect(log.slice(before).map((e) => e.method)).toEqual(['POST']);
+    const after = log.length;
+    const shown = await view(agent);
+    expect(log.slice(after).map((e) => e.path)).toEqual([expect.stringMatching(new RegExp(`/${POST}/comments$`))]);
+    expect(textOfId(shown, `comment-${QUESTION}`)).toContain('Hidden:');
   });
 });
