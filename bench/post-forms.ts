@@ -9,7 +9,7 @@
  * Env: L (ms, default 50), VIEWS (default 40), SHARE (default 4).
  */
 import { startEmulator, DEFAULT_SEED, SEED_IDS } from '@pagelight/graph-emulator';
-import { ReadShares } from '../src/pages/limits';
+import { ConcurrentReadLimit } from '../src/pages/fairness';
 
 const L = Number(process.env.L ?? 50);
 const VIEWS = Number(process.env.VIEWS ?? 40);
@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   const bakery = SEED_IDS.pages.bakery;
   const post = DEFAULT_SEED.pages.find((p) => p.id === bakery)!.feed[2]!.id;
   const page = emulator.controls.issueToken({ userId: SEED_IDS.users.ada, pageId: bakery }).access_token;
-  const shares = new ReadShares(SHARE);
+  const shares = new ConcurrentReadLimit(SHARE);
   const base = `${emulator.url}/v27.0`;
   const auth = { authorization: `Bearer ${page}` };
   const get = (path: string) =>

@@ -130,7 +130,7 @@ export async function scaleOut(bench: Bench): Promise<Row[]> {
   const env: Record<string, string> = {
     SESSION_STORE: 'redis',
     REDIS_URL: redisUrl,
-    REDIS_PREFIX: `${prefix}sess:`,
+    REDIS_KEY_PREFIX: prefix,
     BASE_URL: bench.appUrl,
     ...(shared ? { PAGE_CACHE_STORE: 'redis' } : {}),
   };

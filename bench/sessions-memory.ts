@@ -85,7 +85,7 @@ async function redisStore(url: string): Promise<[string, string][]> {
   const prefix = `pagelight-bench:${process.pid}:`;
   const logger = createLogger({ level: 'silent' });
   const redis = await connectRedis({ redisUrl: url }, logger, { startWaitMs: 1000 });
-  const handle = createRedisSessionStore(redis, { redisPrefix: prefix });
+  const handle = createRedisSessionStore(redis, { redisKeyPrefix: prefix });
   if (!handle.healthy()) {
     await redis.close();
     return [['redis', `not reachable at ${url}`]];
@@ -103,10 +103,10 @@ async function redisStore(url: string): Promise<[string, string][]> {
   let usage = 0;
   let length = 0;
   for (const sid of sids) {
-    usage += Number(await admin.sendCommand(['MEMORY', 'USAGE', `${prefix}${sid}`, 'SAMPLES', '0']));
-    length += Number(await admin.strLen(`${prefix}${sid}`));
+    usage += Number(await admin.sendCommand(['MEMORY', 'USAGE', `${prefix}sess:${sid}`, 'SAMPLES', '0']));
+    length += Number(await admin.strLen(`${prefix}sess:${sid}`));
   }
-  await admin.del(sids.map((sid) => `${prefix}${sid}`));
+  await admin.del(sids.map((sid) => `${prefix}sess:${sid}`));
   await admin.close();
   await redis.close();
   return [

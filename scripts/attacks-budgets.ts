@@ -4,7 +4,7 @@
  * `npm run report:reliability`; every figure a ratio to the same measure without the attack.
  */
 import { SEED_IDS, TEST_SEED } from '@pagelight/graph-emulator';
-import { PageCache } from '../src/cache/memory-page-cache';
+import { MemoryPageCache } from '../src/cache/memory-page-cache';
 import { connectedClient } from '../test/support/login';
 import type { Stack } from '../test/support/stack';
 import type { Row } from './attacks';
@@ -68,7 +68,7 @@ export async function postPageBudget(base: string, stack: Stack, limit: number, 
 export async function cacheShare(): Promise<Row> {
   const posts = 720;
   const kept = async (attack: boolean): Promise<{ kept: number; attacker: number }> => {
-    const cache = new PageCache({ ttlSec: 60 });
+    const cache = new MemoryPageCache({ ttlSec: 60 });
     const mine = Array.from({ length: 300 }, (_, i) => [`page-${i % 10}`, `post-${i}`] as const);
     for (const [page, post] of mine)
       await cache.get(page, 'post', post, () => Promise.resolve({ id: post }), { session: 'quiet' });

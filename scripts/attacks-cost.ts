@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import request from 'supertest';
 import { LISTED_AT_ONCE } from '../src/pages/picker-view';
 import { CookieClient } from '../test/support/cookie-client';
-import { logIn, overFetch } from '../test/support/login';
+import { signInThrough, overFetch } from '../test/support/login';
 import { manyPagesSeed, WITH_BUSINESS } from '../test/support/many-pages';
 import { startServedStack } from '../test/support/stack';
 import { startObservedStack } from '../test/observe/observed-stack';
@@ -115,7 +115,7 @@ export async function longPageList(views: number): Promise<Row> {
     let lost = 0;
     const reloads = async (user: string) => {
       const person = new CookieClient(served.url);
-      await logIn(overFetch(person), { user });
+      await signInThrough(overFetch(person), { user });
       let bytes = 0;
       const cpu = await cpuOf(async () => {
         for (let i = 0; i < views; i++) {

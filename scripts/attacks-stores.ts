@@ -4,7 +4,7 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
-import type { PageCache } from '../src/cache/memory-page-cache';
+import type { MemoryPageCache } from '../src/cache/memory-page-cache';
 import type { Config } from '../src/config';
 import { escapeHtml } from '../src/html';
 import { englishLocale } from '../src/i18n/catalogs';
@@ -14,9 +14,9 @@ import { createRedisSessionStore } from '../src/session/redis';
 import { MAX_SESSIONS_PER_PERSON } from '../src/session/user-index';
 import { HANDSHAKE_LIMIT, REFUSED_DELIVERY_LIMIT } from '../src/webhooks/routes';
 import { CookieClient } from '../test/support/cookie-client';
-import { loginAndConnect } from '../test/support/flow';
+import { signInAndConnect } from '../test/support/flow';
 import { configFor, startSharedEmulator, storeLoggedInSession } from '../test/support/instances';
-import { connectedClient, csrfFrom, logIn, logInAndConnect, overFetch } from '../test/support/login';
+import { connectedClient, csrfFrom, signInThrough, signInAndConnectThrough, overFetch } from '../test/support/login';
 import { keysUnder, REDIS_URL, redisAnswers, redisClient, valueOfKey, type RedisClient } from '../test/support/redis';
 import { signedRequest } from '../test/support/signed-request';
 import { agentFor, APP_SECRET, startInstance, startStack, type Stack, type Instance } from '../test/support/stack';
@@ -64,7 +64,7 @@ async function withRedis(check: string, run: (r: RedisRun) => Promise<Row>): Pro
           SESSION_STORE: 'redis',
           PAGE_CACHE_STORE: 'redis',
           REDIS_URL,
-          REDIS_PREFIX: prefix,
+          REDIS_KEY_PREFIX: prefix,
           PAGE_CACHE_TTL: '60',
           ...env,
         }),
@@ -113,7 +113,7 @@ export async function noTokenAtRest(): Promise<Row> {
     const own = await startOwn(configFor(emulator, { PAGE_CACHE_TTL: '60', ACCOUNTS_CACHE_TTL: '60' }));
     try {
       walked += await walkTheFeed(own.url);
-      const entries = [...(own.ctx.pageCache as PageCache).entries(), ...own.ctx.accounts.entries()];
+      const entries = [...(own.ctx.pageCache as MemoryPageCache).entries(), ...own.ctx.accounts.entries()];
       tried += entries.length;
       failures += entries.filter((e) => holdsToken(e, emulator.controls.issuedTokens())).length;
     } finally {
@@ -206,7 +206,7 @@ export function joinersKeepTheirToken(rounds: number): Promise<Row> {
 /** Connect in a loop past the per-session limit: 429s, bounded page-token reads; another person still connects. */
 export async function connectLoop(base: string, stack: Stack, limit: number): Promise<Row> {
   const loop = new CookieClient(base);
-  await logIn(overFetch(loop), { user: ADA });
+  await signInThrough(overFetch(loop), { user: ADA });
   const csrf = csrfFrom(await (await loop.get('/pages')).text());
   const reads = () =>
     stack.emulator.controls.log.filter((e) => e.method === 'GET' && /\/\d+$/.test(e.path) && e.tokenKind === 'user')
@@ -222,7 +222,7 @@ export async function connectLoop(base: string, stack: Stack, limit: number): Pr
   const upstream = reads() - before;
   const connected = statuses.filter((s) => s === 303).length;
   const errors = statuses.filter((s) => s >= 500).length;
-  const other = await logInAndConnect(overFetch(new CookieClient(base)), BAKERY, { user: GRACE }, true);
+  const other = await signInAndConnectThrough(overFetch(new CookieClient(base)), BAKERY, { user: GRACE }, true);
   return {
     check: 'attack: connect in a loop',
     tried: tries,
@@ -235,7 +235,7 @@ export async function connectLoop(base: string, stack: Stack, limit: number): Pr
 /** A stream of signed deliveries for the attacker's own Page during every view of another: that Page stays cached. */
 export async function dropsByPage(base: string, stack: Stack, views: number): Promise<Row> {
   const viewer = new CookieClient(base);
-  const outcome = await logInAndConnect(overFetch(viewer), BAKERY, { user: ADA });
+  const outcome = await signInAndConnectThrough(overFetch(viewer), BAKERY, { user: ADA });
   if (!outcome.ok) throw new Error(`login failed at ${outcome.step}`);
   const reads = () => stack.emulator.controls.calls({ path: `/${BAKERY}`, tokenKind: 'page' });
   const before = reads();
@@ -384,16 +384,17 @@ export async function dataDeletion(): Promise<Row> {
       tried++;
       if (!(await receiptOf(own.url, await callback(own.url, '/auth/data-deletion')))) failures++;
       tried++;
-      const held = [...(own.ctx.pageCache as PageCache).entries(), ...own.ctx.accounts.entries()];
+      const held = [...(own.ctx.pageCache as MemoryPageCache).entries(), ...own.ctx.accounts.entries()];
       if (holdsToken(held, issued) || JSON.stringify(held).includes(BAKERY)) failures++;
       // The app was removed 5 s from now: a login that begins now and completes then began before it.
       shift = 5_000;
       await (await callback(own.url, '/auth/deauthorize', Date.now() + shift)).arrayBuffer();
       shift = 0;
       tried++;
-      if ((await logIn(overFetch(new CookieClient(own.url)), { user: ADA })).status !== 403) failures++;
+      if ((await signInThrough(overFetch(new CookieClient(own.url)), { user: ADA })).status !== 403) failures++;
       shift = 6_000;
-      if (!(await logInAndConnect(overFetch(new CookieClient(own.url)), BAKERY, { user: ADA }, true)).ok) lost++;
+      if (!(await signInAndConnectThrough(overFetch(new CookieClient(own.url)), BAKERY, { user: ADA }, true)).ok)
+        lost++;
     } finally {
       await own.close();
     }
@@ -419,7 +420,7 @@ export async function dataDeletion(): Promise<Row> {
     // A login begun on A before the removal reached B (5 s ahead) is refused.
     const c = r.keep(await startInstance(config, { now: () => Date.now() + 5_000 }));
     await (await callback(c.url, '/auth/deauthorize', Date.now() + 5_000)).arrayBuffer();
-    const late = await logInAndConnect(overFetch(new CookieClient(a.url)), BAKERY, { user: ADA });
+    const late = await signInAndConnectThrough(overFetch(new CookieClient(a.url)), BAKERY, { user: ADA });
     if (late.ok || late.status !== 403) wrong++;
     return { check, tried: 3, failures: wrong, lost: 0, note: '' };
   });
@@ -532,14 +533,14 @@ export function indexBound(logins: number): Promise<Row> {
   return withRedis(check, async (r) => {
     const redis = await connectRedis({ redisUrl: REDIS_URL }, createLogger({ level: 'silent' }));
     r.keep(redis);
-    const handle = createRedisSessionStore(redis, { redisPrefix: r.prefix });
+    const handle = createRedisSessionStore(redis, { redisKeyPrefix: r.prefix });
     const signIn = (sid: string, userId: string, lifetimeSec: number) =>
       storeLoggedInSession(handle, sid, userId, lifetimeSec);
     await signIn('grace-1', GRACE, 3600);
     let largest = 0;
     for (let i = 0; i < logins; i++) {
       await signIn(`ada-${i}`, ADA, 3600 + i);
-      largest = Math.max(largest, await r.admin.sCard(`${r.prefix}user:${ADA}`));
+      largest = Math.max(largest, await r.admin.sCard(`${r.prefix}sess:user:${ADA}`));
     }
     const kept = (await handle.index.sessionsOf(ADA)).length;
     const grace = await handle.index.sessionsOf(GRACE);
@@ -567,9 +568,9 @@ export async function roleFreshness(rounds: number): Promise<Row> {
   try {
     const pageReads = () => stack.emulator.controls.calls({ path: `/${BAKERY}`, tokenKind: 'page' });
     const ada = agentFor(stack);
-    await loginAndConnect(ada, BAKERY);
+    await signInAndConnect(ada, BAKERY);
     const grace = agentFor(stack);
-    await loginAndConnect(grace, BAKERY, { user: GRACE });
+    await signInAndConnect(grace, BAKERY, { user: GRACE });
     await ada.get(`/pages/${BAKERY}`);
     clock += ttlMs + 1000;
     let failures = 0;

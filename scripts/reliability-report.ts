@@ -12,12 +12,12 @@ import autocannon from 'autocannon';
 import type { SessionData } from 'express-session';
 import fc from 'fast-check';
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { createLimitedServer, serverLimits } from '../src/http/limits';
+import { createLimitedServer, serverLimits } from '../src/http/server-limits';
 import { burstFrom } from '../test/support/burst';
 import { CookieClient } from '../test/support/cookie-client';
 import { FAULTS } from '../test/support/faults';
 import { queryString, segment } from '../test/support/inputs';
-import { connectedClient, logInAndConnect, overFetch, realLogin } from '../test/support/login';
+import { connectedClient, signInAndConnectThrough, overFetch, realLogin } from '../test/support/login';
 import { startServedStack, startStack, type Stack, type StackOptions } from '../test/support/stack';
 import { eventually } from '../test/support/wait';
 import {
@@ -373,7 +373,7 @@ async function logoutRace(base: string, stack: Stack): Promise<Row> {
   let resurrected = 0;
   for (let i = 0; i < RACES; i++) {
     const browser = new CookieClient(base);
-    const outcome = await logInAndConnect(overFetch(browser), BAKERY, { user: SEED_IDS.users.ada });
+    const outcome = await signInAndConnectThrough(overFetch(browser), BAKERY, { user: SEED_IDS.users.ada });
     const csrf = outcome.csrf ?? '';
     stack.emulator.controls.setLatency(300);
     const reads = stack.emulator.controls.calls();

@@ -18,9 +18,8 @@ import { errorHandler, notFound } from './http/errors';
 import { chooseLocale, languageRoutes } from './http/language';
 import { isMessageKey } from './i18n/catalogs';
 import { observeRequests } from './observe/requests';
-import type { Locale } from './i18n/locale';
 import { csrfToken } from './session/csrf';
-import { sessionCookieName, sessionMiddleware } from './session/middleware';
+import { sessionMiddleware } from './session/middleware';
 import { sessionLapses } from './session/lapse';
 
 /** The project root, from src/ under ts-jest and from dist/ once built. */
@@ -36,7 +35,6 @@ export function createApp(ctx: AppContext): Express {
   app.disable('x-powered-by');
   if (config.trustProxy !== undefined) app.set('trust proxy', config.trustProxy);
   useViews(app);
-  app.set('session cookie', sessionCookieName(config));
   if (config.nodeEnv === 'production') app.set('view cache', true);
   // Pages are no-store and personal: an ETag (a SHA-1 of every body) would validate nothing. Static files keep theirs.
   app.set('etag', false);
@@ -88,15 +86,14 @@ export function createApp(ctx: AppContext): Express {
     res.locals.userName = connection?.userName;
     const flash = req.session.flash;
     // Said in this page's language; a key the catalogs no longer have (an older version's) is not shown.
-    res.locals.flash =
-      flash && isMessageKey(flash.key) ? (res.locals.locale as Locale).t(flash.key, flash.values) : undefined;
+    res.locals.flash = flash && isMessageKey(flash.key) ? res.locals.locale.t(flash.key, flash.values) : undefined;
     if (req.session.flash && req.method === 'GET') delete req.session.flash;
     next();
   });
 
   app.use('/', homeRoutes(ctx));
   app.use('/', privacyRoutes(ctx));
-  app.use('/', languageRoutes(ctx.locales, config.secureCookies));
+  app.use('/', languageRoutes(ctx.locales, config.servedOverHttps));
   app.use('/auth', authRoutes(ctx));
   app.use('/pages', liveRoutes(ctx));
   app.use('/pages', pageRoutes(ctx));
@@ -134,13 +131,13 @@ function securityHeaders(config: Config) {
         baseUri: ["'none'"],
         formAction: ["'self'", config.authUrl],
         frameAncestors: ["'none'"],
-        ...(config.secureCookies ? { upgradeInsecureRequests: [] } : {}),
+        ...(config.servedOverHttps ? { upgradeInsecureRequests: [] } : {}),
       },
     },
     referrerPolicy: { policy: 'no-referrer' },
     frameguard: { action: 'deny' },
     // HSTS only when we are really served over https.
-    strictTransportSecurity: config.secureCookies ? { maxAge: 31536000, includeSubDomains: true } : false,
+    strictTransportSecurity: config.servedOverHttps ? { maxAge: 31536000, includeSubDomains: true } : false,
     crossOriginEmbedderPolicy: false,
   });
 }

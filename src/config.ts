@@ -266,12 +266,12 @@ const envSchema = z
     FB_MEDIA_ORIGINS: imageOrigins.optional(),
     FB_JWKS_URL: httpUrl.optional(),
     REDIS_URL: redisUrl.default('redis://127.0.0.1:6379'),
-    REDIS_PREFIX: z
+    REDIS_KEY_PREFIX: z
       .string()
       .regex(/^[\x21-\x7e]{1,100}$/, {
-        error: 'must be 1 to 100 printable characters without spaces, such as "pagelight:sess:"',
+        error: 'must be 1 to 100 printable characters without spaces, such as "pagelight:"',
       })
-      .default('pagelight:sess:'),
+      .default('pagelight:'),
     PROVIDER_PORT: portNumber(3001),
     EMULATOR_ACTIVITY: onOff(20).default(false),
     TRUST_PROXY: trustProxy.optional(),
@@ -408,11 +408,13 @@ function derive(vars: Vars) {
     sessionStore: vars.SESSION_STORE,
     pageCacheStore: vars.PAGE_CACHE_STORE ?? vars.SESSION_STORE,
     redisUrl: vars.REDIS_URL,
-    redisPrefix: vars.REDIS_PREFIX,
+    /** Every Redis key starts with this; sessions under `<prefix>sess:` (docs/configuration.md#redis-keys). */
+    redisKeyPrefix: vars.REDIS_KEY_PREFIX,
     providerPort: vars.PROVIDER_PORT,
     emulatorActivity: vars.EMULATOR_ACTIVITY,
     trustProxy: vars.TRUST_PROXY,
-    secureCookies: baseUrl.startsWith('https:'),
+    /** BASE_URL is https: cookies are Secure (with a __Host- name), and HSTS and upgrade-insecure-requests are sent. */
+    servedOverHttps: baseUrl.startsWith('https:'),
     sessionIdleSec: vars.SESSION_IDLE_SECONDS,
     sessionMaxSec: vars.SESSION_MAX_SECONDS,
     providerTimeoutMs: vars.PROVIDER_TIMEOUT_MS,
@@ -455,6 +457,12 @@ export type Config = Readonly<ReturnType<typeof derive>>;
 
 type Env = Readonly<Record<string, string | undefined>>;
 
+/** Variables an earlier version read, and what they are called now: setting the old one is an error, not ignored. */
+const RENAMED: Readonly<Record<string, string>> = {
+  // It prefixed every key, not only the sessions'.
+  REDIS_PREFIX: 'REDIS_KEY_PREFIX (sessions are kept under its value + "sess:", docs/configuration.md#redis-keys)',
+};
+
 /** A value that is empty or only spaces counts as unset. */
 function read(env: Env, name: string): string | undefined {
   const trimmed = env[name]?.trim();
@@ -467,6 +475,8 @@ function read(env: Env, name: string): string | undefined {
  * the day FB_API_VERSION is checked against its end (docs/provider-interface.md#version-ends).
  */
 export function loadConfig(env: Env = process.env, now: number = Date.now()): Config {
+  for (const [old, name] of Object.entries(RENAMED))
+    if (read(env, old) !== undefined) throw new ConfigError(old, `was renamed ${name}; set that instead`);
   const result = envSchema.safeParse(Object.fromEntries(CONFIG_VARIABLES.map((name) => [name, read(env, name)])));
   if (!result.success) {
     const [issue] = result.error.issues;
@@ -512,8 +522,8 @@ export function operatorWarning(config: Pick<Config, 'demo' | 'operatorName' | '
  * express-session will not set a Secure cookie on a request it sees as http,
  * so logins would loop. Unset and an explicit `false` are the same case.
  */
-export function proxyWarning(config: Pick<Config, 'secureCookies' | 'trustProxy'>): string | undefined {
-  if (!config.secureCookies || (config.trustProxy !== undefined && config.trustProxy !== false)) return undefined;
+export function proxyWarning(config: Pick<Config, 'servedOverHttps' | 'trustProxy'>): string | undefined {
+  if (!config.servedOverHttps || (config.trustProxy !== undefined && config.trustProxy !== false)) return undefined;
   const was = config.trustProxy === false ? 'false' : 'unset';
   return `BASE_URL is https but TRUST_PROXY is ${was}: if TLS ends at a proxy in front of the app, set TRUST_PROXY (e.g. 1) or the session cookie will not be set`;
 }

@@ -10,13 +10,13 @@ import { Readiness } from './http/probes';
 import { Locales } from './i18n/catalogs';
 import type { Logger } from './log/logger';
 import { AccountsCache } from './cache/accounts';
-import { PageCache } from './cache/memory-page-cache';
+import { MemoryPageCache } from './cache/memory-page-cache';
 import type { PageCacheStore } from './cache/page-cache';
 import { PROVIDER_ANSWERS, RedisPageCache } from './cache/redis-page-cache';
 import type { Metrics } from './observe/metrics';
 import { together, type Observer } from './observe/observer';
 import type { Tracing } from './observe/tracing';
-import { ReadShares, SessionRateLimit } from './pages/limits';
+import { ConcurrentReadLimit, SessionRateLimit } from './pages/fairness';
 import type { RedisConnection, SharedRedis } from './redis';
 import { Connections } from './session/connection';
 import { createRedisSessionStore } from './session/redis';
@@ -39,7 +39,7 @@ export interface AppContext {
   /** Each person's list of pages, briefly, per user token. */
   accounts: AccountsCache;
   /** Each session's share of concurrent provider reads. */
-  readShares: ReadShares;
+  concurrentReadLimit: ConcurrentReadLimit;
   /** Each session's requests a minute that read upstream (docs/architecture.md#fairness-between-sessions). */
   sessionRateLimit: SessionRateLimit;
   /** Each session's writes a minute, counted apart from its reads (docs/architecture.md#writes). */
@@ -136,24 +136,24 @@ function buildParts(config: Config, deps: ContextDeps): AppContext {
       (shared
         ? new RedisPageCache(shared, {
             ttlSec: config.pageCacheTtlSec,
-            prefix: `${config.redisPrefix}cache:`,
+            prefix: `${config.redisKeyPrefix}cache:`,
             logger,
             now,
             answers: PROVIDER_ANSWERS,
           })
-        : new PageCache({ ttlSec: config.pageCacheTtlSec })),
+        : new MemoryPageCache({ ttlSec: config.pageCacheTtlSec })),
     accounts: new AccountsCache(config.accountsCacheTtlSec),
-    readShares: new ReadShares(config.sessionUpstreamConcurrency),
+    concurrentReadLimit: new ConcurrentReadLimit(config.sessionUpstreamConcurrency),
     sessionRateLimit: new SessionRateLimit(config.sessionRateLimit),
     writeRateLimit: new SessionRateLimit(config.sessionRateLimit),
-    writeKeys: shared ? new RedisWriteKeys(shared, `${config.redisPrefix}writes:`) : new MemoryWriteKeys(),
+    writeKeys: shared ? new RedisWriteKeys(shared, `${config.redisKeyPrefix}writes:`) : new MemoryWriteKeys(),
     now,
     idTokens: new IdTokenVerifier(config, now),
     connections: new Connections(new TokenSealer(config.tokenKeys), config.sessionMaxSec * 1000, now),
     events:
       deps.events ??
       (shared
-        ? new RedisPageEvents(shared, `${config.redisPrefix}events`, logger, now)
+        ? new RedisPageEvents(shared, `${config.redisKeyPrefix}events`, logger, now)
         : new LocalPageEvents((err) => logger.error({ err }, 'a live-update listener failed'), now)),
     streams:
       deps.streams ??
@@ -163,7 +163,7 @@ function buildParts(config: Config, deps: ContextDeps): AppContext {
       }),
     // The counts bound what one address puts in the session store, so they live where the sessions do.
     ...(config.sessionStore === 'redis' && redis && config.loginRateLimit > 0
-      ? { loginCounts: redisCounts((args) => redis.send(args), `rl:login:${config.redisPrefix}`) }
+      ? { loginCounts: redisCounts((args) => redis.send(args), `${config.redisKeyPrefix}rl:login:`) }
       : {}),
     ...(redis ? { redis } : {}),
     readiness: new Readiness(),

@@ -17,6 +17,8 @@ export async function startDemoProvider(config: Config, logger: Logger): Promise
   // Where the emulator delivers page webhooks, and the token its handshake must present (docs/architecture.md#live-updates).
   const client = {
     ...DEMO_CLIENT,
+    // The emulator's demo app is neutral; the dialog and the provider's settings page name this app.
+    name: 'Pagelight (demo)',
     // Registered like the provider's dashboard fields: deauthorize and data-deletion callbacks too.
     ...appUrls(config.baseUrl),
     redirectUri: config.callbackUrl,

@@ -4,7 +4,7 @@ import { ConfigError, loadConfig, operatorWarning, proxyWarning, versionWarning,
 import { createApp } from './app';
 import { buildContext, contextClosers } from './context';
 import { startDemoProvider, type DemoProvider } from './demo';
-import { createLimitedServer, serverLimits } from './http/limits';
+import { createLimitedServer, serverLimits } from './http/server-limits';
 import { createLogger } from './log/logger';
 import { tracingFor } from './observe/tracing';
 import { redisFor } from './redis';

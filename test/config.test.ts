@@ -43,7 +43,7 @@ describe('loadConfig', () => {
     expect(config.oidc).toBe(true);
     expect(config.sessionStore).toBe('memory');
     expect(config.providerPort).toBe(3001);
-    expect(config.secureCookies).toBe(false);
+    expect(config.servedOverHttps).toBe(false);
     expect(config.sessionSecretGenerated).toBe(true);
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -62,7 +62,7 @@ describe('loadConfig', () => {
   });
 
   it('when BASE_URL is https, then cookies are Secure', () => {
-    expect(loadConfig({ BASE_URL: 'https://pages.example.com' }).secureCookies).toBe(true);
+    expect(loadConfig({ BASE_URL: 'https://pages.example.com' }).servedOverHttps).toBe(true);
   });
 
   it('when FB_APP_ID is set, then PKCE is off, openid is not asked for, and the id_token would be checked against the dialog origin’s JWKS', () => {

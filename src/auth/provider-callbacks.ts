@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { Locale } from '../i18n/locale';
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import type { AppContext } from '../context';
@@ -67,7 +66,7 @@ export function providerCallbackRoutes(ctx: AppContext): Router {
     const raw = await ctx.sessions.records.get(`deletion:${code}`);
     const parsed = raw === undefined ? undefined : recordSchema.safeParse(parseJson(raw));
     if (!parsed?.success) throw new NotFoundError({ key: 'error.deletion.unknownCode' });
-    const locale = res.locals.locale as Locale;
+    const locale = res.locals.locale;
     res.render('deletion', {
       title: locale.t('deletion.title'),
       code,
@@ -122,7 +121,7 @@ const ACCOUNTS_KEY = /^[\w-]{43}$/;
 function accountsForgetting(ctx: AppContext): (key: string) => void {
   const { redis } = ctx;
   if (ctx.config.pageCacheStore !== 'redis' || !redis) return () => undefined;
-  const channel = `${ctx.config.redisPrefix}accounts:forget`;
+  const channel = `${ctx.config.redisKeyPrefix}accounts:forget`;
   redis
     .subscribe(channel, (key) => {
       if (ACCOUNTS_KEY.test(key)) ctx.accounts.forgetKey(key);

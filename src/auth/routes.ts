@@ -8,7 +8,7 @@ import { ownPath, pageIdOf } from '../http/return-to';
 import { connectPage } from '../pages/connect';
 import { requireCsrf } from '../session/csrf';
 import { shortenIfPendingOnly } from '../session/lifetimes';
-import { sessionCookieAttributes } from '../session/middleware';
+import { sessionCookieAttributes, sessionCookieName, sessionIdOf } from '../session/middleware';
 import { destroy, regenerate, save } from '../session/persist';
 import { deniedMessage, isCancel, parseCallback } from './callback';
 import { AuthorizationError, IdTokenError, PkceRefusedError, StateMismatchError } from './errors';
@@ -18,7 +18,6 @@ import { removedSince } from './removals';
 import { codeChallenge } from './pkce';
 import { loginRateLimit } from './rate-limit';
 import type { LoginOutcome } from '../observe/observer';
-import type { Locale } from '../i18n/locale';
 
 /** /auth: start the login, take the provider's redirect, log out. */
 export function authRoutes(ctx: AppContext): Router {
@@ -75,7 +74,7 @@ async function callback(ctx: AppContext, req: Request, res: Response): Promise<L
   if (params.kind === 'denied') {
     dropState(req, params.state);
     if (isCancel(params)) {
-      res.status(200).render('cancelled', { title: (res.locals.locale as Locale).t('cancelled.documentTitle') });
+      res.status(200).render('cancelled', { title: res.locals.locale.t('cancelled.documentTitle') });
       return 'cancelled';
     }
     throw new AuthorizationError(deniedMessage(params));
@@ -176,7 +175,7 @@ function sameMachineElsewhere(baseUrl: string, req: Request): string | undefined
 function logHostMismatch(ctx: AppContext, req: Request, reason: string): void {
   const callbackHost = req.hostname;
   const baseHost = new URL(ctx.config.baseUrl).hostname;
-  const cookieSent = (req.get('cookie') ?? '').includes(`${String(req.app.get('session cookie'))}=`);
+  const cookieSent = sessionIdOf(req.headers.cookie, ctx.config) !== undefined;
   const hint =
     callbackHost !== baseHost
       ? `the callback came to host ${callbackHost}, but BASE_URL's host is ${baseHost}, where the session cookie is set`
@@ -267,6 +266,6 @@ async function logout(ctx: AppContext, req: Request, res: Response): Promise<voi
   ctx.streams.closeSession(req.sessionID);
   await destroy(req);
   // A browser deletes a cookie only when the clearing one has its attributes (a __Host- cookie needs Secure).
-  res.clearCookie(req.app.get('session cookie') as string, sessionCookieAttributes(ctx.config));
+  res.clearCookie(sessionCookieName(ctx.config), sessionCookieAttributes(ctx.config));
   res.redirect(303, '/?logged_out=1');
 }

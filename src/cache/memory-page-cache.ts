@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { CACHED_PARTS, MAX_SHARE, type CachedPart, type PageCacheStore, type ReadOptions } from './page-cache';
 
-export interface PageCacheOptions {
+export interface MemoryPageCacheOptions {
   /** Seconds an answer is served from the cache; 0 turns the cache off (PAGE_CACHE_TTL). */
   ttlSec: number;
   /** Most entries kept (two per page viewed, more once its insights are). */
@@ -48,7 +48,7 @@ interface InFlight {
  * dropped when the provider refuses a token for it, and those of one grant and role when it refuses a
  * permission to a session holding them; a load of a part under way when that part is dropped is not kept.
  */
-export class PageCache implements PageCacheStore {
+export class MemoryPageCache implements PageCacheStore {
   readonly enabled: boolean;
   /** Answers served from the cache / loaded upstream, for tests and the benchmark. */
   hits = 0;
@@ -70,7 +70,7 @@ export class PageCache implements PageCacheStore {
   private readonly inFlight = new Map<string, InFlight>();
   private readonly revalidating = new Set<string>();
 
-  constructor(options: PageCacheOptions) {
+  constructor(options: MemoryPageCacheOptions) {
     this.enabled = options.ttlSec > 0;
     this.ttlMs = options.ttlSec * 1000;
     this.staleFactor = options.staleFactor ?? 10;

@@ -18,7 +18,7 @@ import { CACHED_PARTS, MAX_SHARE, type CachedPart, type PageCacheStore, type Rea
 export interface SharedCacheOptions {
   /** PAGE_CACHE_TTL, seconds; 0 turns the cache off. */
   ttlSec: number;
-  /** Key prefix (REDIS_PREFIX + `cache:`). */
+  /** Key prefix (REDIS_KEY_PREFIX + `cache:`). */
   prefix: string;
   logger: Logger;
   now?: () => number;

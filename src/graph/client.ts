@@ -46,7 +46,7 @@ import {
 } from './schemas';
 import { callTemplate, type ProviderCall } from './calls';
 import { RemovedFields } from './removed-fields';
-import { GraphTransport, type Budget, type GraphRequest, type RetryPolicy, type TransportOptions } from './transport';
+import { GraphTransport, type Budget, type GraphRequest, type RetryPolicy } from './transport';
 import type { UsageReadings } from './usage';
 
 export interface GraphClientOptions {
@@ -59,7 +59,6 @@ export interface GraphClientOptions {
   logger?: Logger;
   retry?: RetryPolicy;
   maxSockets?: number;
-  onResponse?: TransportOptions['onResponse'];
   /** The clock (epoch ms): token expiry, retry deadlines, usage readings. */
   now: () => number;
 }
@@ -123,7 +122,7 @@ export type VerifiedCallback = {
  * reads). Applied only to the read that goes upstream: a caller that joins an
  * identical read already under way does not pass it again.
  */
-export type ReadGate = <T>(read: () => Promise<T>) => Promise<T>;
+export type AdmitRead = <T>(read: () => Promise<T>) => Promise<T>;
 
 /** Calls to `/me/accounts` one picker view may make (100 pages each). */
 export const ACCOUNTS_CALLS = 10;
@@ -183,7 +182,6 @@ export class GraphClient {
       logger: options.logger,
       secrets: [options.appSecret],
       retry: options.retry ?? DEFAULT_RETRY,
-      onResponse: options.onResponse,
       now: options.now,
       apiVersion: options.apiVersion,
     });
@@ -242,7 +240,7 @@ export class GraphClient {
    * (cursor `after`) for at most ACCOUNTS_CALLS calls; `cut` says the list
    * went on beyond that (docs/provider-interface.md#managed-pages).
    */
-  async listPages(userToken: string, gate?: ReadGate): Promise<PageList> {
+  async listPages(userToken: string, admit?: AdmitRead): Promise<PageList> {
     const pages: PageSummary[] = [];
     const kept = new Set<string>();
     let after: string | undefined;
@@ -253,7 +251,7 @@ export class GraphClient {
         { fields: ACCOUNT_FIELDS_PARAM, limit: '100', ...(after ? { after } : {}) },
         accountsSchema,
         'app',
-        gate,
+        admit,
       );
       // A Page listed twice keeps its first entry; by a set, so a long list costs time in proportion to its length.
       const fresh = body.data.filter((p) => firstTime(kept, p.id));
@@ -272,16 +270,16 @@ export class GraphClient {
    * PORTFOLIO_CALLS calls in all. Needs `business_management`; without it the provider's permission error is
    * thrown as it came. A Page listed twice keeps its first portfolio.
    */
-  async listPortfolioPages(userToken: string, gate?: ReadGate): Promise<PortfolioPages> {
+  async listPortfolioPages(userToken: string, admit?: AdmitRead): Promise<PortfolioPages> {
     const calls = { left: PORTFOLIO_CALLS };
-    const businesses = await this.readEdge(userToken, '/me/businesses', 'id,name', businessesSchema, calls, gate);
+    const businesses = await this.readEdge(userToken, '/me/businesses', 'id,name', businessesSchema, calls, admit);
     const pages: ListedPage[] = [];
     const kept = new Set<string>();
     let cut = businesses.cut;
     for (const business of businesses.items) {
       const edges = await Promise.all(
         (['owned_pages', 'client_pages'] as const).map((edge) =>
-          this.readEdge(userToken, `/${business.id}/${edge}`, 'id,name,category', portfolioPagesSchema, calls, gate),
+          this.readEdge(userToken, `/${business.id}/${edge}`, 'id,name,category', portfolioPagesSchema, calls, admit),
         ),
       );
       for (const edge of edges) {
@@ -318,7 +316,7 @@ export class GraphClient {
    * The Page's details. A field the provider removed is left out and the rest shown; `name` is required
    * (docs/provider-interface.md#removed-fields).
    */
-  async pageDetails(pageToken: string, pageId: string, gate?: ReadGate): Promise<PageDetails> {
+  async pageDetails(pageToken: string, pageId: string, admit?: AdmitRead): Promise<PageDetails> {
     const shape = callTemplate(`/${this.options.apiVersion}/${pageId}`);
     // Each pass leaves out at least one more field the provider refused, so this ends within PAGE_FIELD_ITEMS passes.
     for (;;) {
@@ -330,7 +328,7 @@ export class GraphClient {
           { fields: asked.join(',') },
           pageDetailsSchema,
           { page: pageId },
-          gate,
+          admit,
         );
         return { ...body, id: pageId };
       } catch (err) {
@@ -345,7 +343,7 @@ export class GraphClient {
    * person does not land on an empty page; past the bound the empty page is returned with its `next`, and the
    * view still offers "Older posts". What is returned holds the checked cursor, never the provider's link.
    */
-  async feed(pageToken: string, pageId: string, query: FeedQuery = {}, gate?: ReadGate): Promise<FeedResponse> {
+  async feed(pageToken: string, pageId: string, query: FeedQuery = {}, admit?: AdmitRead): Promise<FeedResponse> {
     const params = (after: string | undefined, before: string | undefined): Record<string, string> => ({
       fields: FEED_FIELDS_PARAM,
       limit: String(query.limit ?? 25),
@@ -360,7 +358,7 @@ export class GraphClient {
         params(after, before),
         feedSchema,
         { page: pageId },
-        gate,
+        admit,
       );
       const next = nextCursor(paging, this.listAt(path), this.options.logger);
       const cursors = { before: paging?.cursors?.before, after: next };
@@ -383,7 +381,7 @@ export class GraphClient {
    * the post's failure is the read's; a kind's leaves that kind unknown (null), never 0. `pageId`: the Page whose
    * token this is, whose budget every operation counts against.
    */
-  async post(pageToken: string, pageId: string, postId: string, gate?: ReadGate): Promise<PostDetails> {
+  async post(pageToken: string, pageId: string, postId: string, admit?: AdmitRead): Promise<PostDetails> {
     const reads = [
       { path: `/${postId}`, query: { fields: POST_FIELDS_PARAM } },
       ...REACTION_KINDS.map((kind) => ({
@@ -391,7 +389,7 @@ export class GraphClient {
         query: { type: kind.toUpperCase(), summary: 'total_count', limit: '0' },
       })),
     ];
-    const parts = await this.batch(pageToken, reads, pageId, gate);
+    const parts = await this.batch(pageToken, reads, pageId, admit);
     const part = (i: number): { req: GraphRequest; answer: BatchAnswer[number] } => {
       const path = `/${this.options.apiVersion}${reads[i]!.path}`;
       const req: GraphRequest = { method: 'GET', path, bearer: pageToken, idempotent: true, budget: { page: pageId } };
@@ -423,7 +421,7 @@ export class GraphClient {
     pageId: string,
     parentId: string,
     query: CommentsQuery = {},
-    gate?: ReadGate,
+    admit?: AdmitRead,
   ): Promise<CommentsPage> {
     const params: Record<string, string> = {
       fields: query.moderation ? `${COMMENT_FIELDS_PARAM},${MODERATION_FIELDS_PARAM}` : COMMENT_FIELDS_PARAM,
@@ -435,7 +433,7 @@ export class GraphClient {
       ...(query.after ? { after: query.after } : {}),
     };
     const path = `/${parentId}/comments`;
-    const { data, paging, summary } = await this.read(pageToken, path, params, commentsSchema, { page: pageId }, gate);
+    const { data, paging, summary } = await this.read(pageToken, path, params, commentsSchema, { page: pageId }, admit);
     const after = nextCursor(paging, this.listAt(path), this.options.logger);
     return { data, ...(after !== undefined ? { after } : {}), ...(summary !== undefined ? { summary } : {}) };
   }
@@ -450,10 +448,10 @@ export class GraphClient {
     pageId: string,
     metrics: readonly string[],
     range: { since: number; until: number },
-    gate?: ReadGate,
+    admit?: AdmitRead,
   ): Promise<InsightsResponse> {
     const query = { metric: metrics.join(','), period: 'day', since: String(range.since), until: String(range.until) };
-    return this.read(pageToken, `/${pageId}/insights`, query, insightsSchema, { page: pageId }, gate);
+    return this.read(pageToken, `/${pageId}/insights`, query, insightsSchema, { page: pageId }, admit);
   }
 
   /** A post's lifetime figure of `metric` (its viewers): `/{post-id}/insights` (docs/provider-interface.md#insights). */
@@ -462,10 +460,10 @@ export class GraphClient {
     pageId: string,
     postId: string,
     metric: string,
-    gate?: ReadGate,
+    admit?: AdmitRead,
   ): Promise<InsightsResponse> {
     const query = { metric, period: 'lifetime' };
-    return this.read(pageToken, `/${postId}/insights`, query, insightsSchema, { page: pageId }, gate);
+    return this.read(pageToken, `/${postId}/insights`, query, insightsSchema, { page: pageId }, admit);
   }
 
   /**
@@ -543,7 +541,7 @@ export class GraphClient {
       paging?: ListPaging | undefined;
     }>,
     calls: { left: number },
-    gate?: ReadGate,
+    admit?: AdmitRead,
   ): Promise<{ items: T[]; cut: boolean }> {
     const items: T[] = [];
     let after: string | undefined;
@@ -556,7 +554,7 @@ export class GraphClient {
         { fields, limit: '100', ...(after ? { after } : {}) },
         schema,
         'app',
-        gate,
+        admit,
       );
       items.push(...body.data);
       after = nextCursor(body.paging, this.listAt(path), this.options.logger);
@@ -570,11 +568,11 @@ export class GraphClient {
     query: Record<string, string>,
     schema: ZodType<T>,
     budget: Budget,
-    gate?: ReadGate,
+    admit?: AdmitRead,
   ): Promise<T> {
     const versioned = `/${this.options.apiVersion}${path}`;
     const once = () => this.readOnce(token, versioned, query, schema, budget);
-    return this.inflight.run(readKey('GET', versioned, query, token), gate ? () => gate(once) : once);
+    return this.inflight.run(readKey('GET', versioned, query, token), admit ? () => admit(once) : once);
   }
 
   private async readOnce<T>(
@@ -595,13 +593,13 @@ export class GraphClient {
 
   /**
    * Reads in one synchronous batch request (`POST /{version}/` with `batch`, docs/provider-interface.md#batch-requests):
-   * the answer of each read, in order, still to be checked (`GraphTransport.part`). Coalesced and gated like a read.
+   * the answer of each read, in order, still to be checked (`GraphTransport.part`). Coalesced and admitted like a read.
    */
   private batch(
     token: string,
     reads: readonly { path: string; query: Record<string, string> }[],
     pageId: string,
-    gate?: ReadGate,
+    admit?: AdmitRead,
   ): Promise<BatchAnswer> {
     const path = `/${this.options.apiVersion}/`;
     const batch = JSON.stringify(
@@ -618,7 +616,7 @@ export class GraphClient {
           batchSchema,
         ),
       );
-    return this.inflight.run(readKey('POST', path, { batch }, token), gate ? () => gate(once) : once);
+    return this.inflight.run(readKey('POST', path, { batch }, token), admit ? () => admit(once) : once);
   }
 
   /** `appsecret_proof` for `token` (docs/provider-interface.md#appsecret-proof), with every call. */

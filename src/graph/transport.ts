@@ -25,8 +25,6 @@ export interface TransportOptions {
   now: () => number;
   /** The version the app asks for; an answer at another `facebook-api-version` is warned about once. */
   apiVersion?: string;
-  /** Told about every answer, e.g. to read the provider's usage headers. */
-  onResponse?: (info: { path: string; status: number; headers: Record<string, unknown>; ms: number }) => void;
 }
 
 export interface RetryPolicy {
@@ -187,12 +185,6 @@ export class GraphTransport {
     seen.fbtraceId = headerString(res.headers['x-fb-trace-id']);
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     this.usage.record(res.headers, pageId);
-    this.options.onResponse?.({
-      path: req.path,
-      status: res.status,
-      headers: res.headers,
-      ms,
-    });
     const body = typeof res.data === 'string' && res.data.length > 0 ? parseJson(res.data) : undefined;
     // Only a body with an `error` key can be the provider's error: a feed of 25 posts is not run through its schema.
     const graphError = hasErrorKey(body) ? graphErrorSchema.safeParse(body) : undefined;

@@ -331,7 +331,7 @@ export function errorHandler(logger: Logger, connections: Connections, locales: 
       return;
     }
     // Set by src/http/language.ts; an error before it (a static file, a probe) reads in English.
-    const locale = (res.locals.locale as Locale | undefined) ?? locales.english;
+    const locale = (res.locals as Partial<Express.Locals>).locale ?? locales.english;
     const page = describe(err, req, locale);
     log(logger, req, err, page.status);
     res.status(page.status);
@@ -358,7 +358,7 @@ const refusals = new LRUCache<string, string>({ max: 1000 });
  * (no stack to capture) and no "request failed" line is written: the access log has the 429.
  */
 export function sendRefusal(res: Response, retryAfterSec: number, fail: (err: unknown) => void): void {
-  const locale = res.locals.locale as Locale;
+  const locale = res.locals.locale;
   const seconds = Math.max(1, Math.ceil(retryAfterSec));
   const key = `${locale.tag} ${seconds}`;
   res.status(429).setHeader('Retry-After', String(seconds));

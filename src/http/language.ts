@@ -65,7 +65,7 @@ function menu(locale: Locale, here: string): LanguageLink[] {
  * choice in a cookie (SameSite=Lax, a year) and goes back to the page it was chosen on, when that is one of
  * ours (src/http/return-to.ts); else home.
  */
-export function languageRoutes(locales: Locales, secure: boolean): Router {
+export function languageRoutes(locales: Locales, servedOverHttps: boolean): Router {
   const router = Router();
   router.get('/language', (req, res) => {
     const tag = localeTagOf(singleParam(req.query, 'lang', 16), locales.pseudo);
@@ -73,7 +73,13 @@ export function languageRoutes(locales: Locales, secure: boolean): Router {
     const back = sitePath(singleParam(req.query, 'returnTo', 700)) ?? '/';
     res.append(
       'Set-Cookie',
-      serialize(LANGUAGE_COOKIE, tag, { path: '/', maxAge: A_YEAR_SEC, sameSite: 'lax', httpOnly: true, secure }),
+      serialize(LANGUAGE_COOKIE, tag, {
+        path: '/',
+        maxAge: A_YEAR_SEC,
+        sameSite: 'lax',
+        httpOnly: true,
+        secure: servedOverHttps,
+      }),
     );
     res.redirect(303, back);
   });

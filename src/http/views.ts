@@ -3,6 +3,32 @@ import ejs from 'ejs';
 import type { Application } from 'express';
 import { escapeHtml, RenderedHtml } from '../html';
 import { englishLocale } from '../i18n/catalogs';
+import type { Locale } from '../i18n/locale';
+import type { LanguageLink } from './language';
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    /** What every view may read, typed once: set per request by the middlewares named beside each. */
+    interface Locals {
+      /** The request's language (./language.ts `chooseLocale`, before every route); `t` and `html` are its own. */
+      locale: Locale;
+      t: Locale['t'];
+      html: Locale['html'];
+      /** The footer's language menu (./language.ts). */
+      languages: () => LanguageLink[];
+      /** The CSRF token, made only when a form asks for it (src/app.ts). */
+      csrf: () => string;
+      /** The person is connected, under this name (src/app.ts). */
+      connected: boolean;
+      userName: string | undefined;
+      /** The one-time message, in this page's language (src/app.ts). */
+      flash: string | undefined;
+      /** The request named a session the store could not read (src/session/middleware.ts). */
+      sessionUnknown?: boolean;
+    }
+  }
+}
 
 /** The EJS templates (views/), from src/http or dist/http alike. */
 export const VIEWS_DIR = path.resolve(__dirname, '..', '..', 'views');

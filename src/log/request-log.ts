@@ -18,22 +18,18 @@ export interface RequestLogOptions {
   trustRequestId: boolean;
   /** Requests not logged when they complete (e.g. the health check). */
   ignore?: (req: IncomingMessage) => boolean;
-  /**
-   * The access line (LOG_REQUESTS): `all` logs every request at info (5xx as errors), `errors` only 4xx and 5xx,
-   * `off` none. Unset: the older completion line (the request serialized, 2xx at debug), for callers that
-   * still read it.
-   */
-  requests?: 'all' | 'errors' | 'off';
+  /** The access line (LOG_REQUESTS): `all` logs every request at info (5xx as errors), `errors` only 4xx and 5xx, `off` none. */
+  requests: 'all' | 'errors' | 'off';
 }
 
 const CHILD = Symbol('request logger');
 type WithChild = IncomingMessage & { [CHILD]?: Logger };
 
 /**
- * A request id, `req.log`, and one line per completed request: 5xx as errors, 4xx as info, the rest at debug.
- * What pino-http did here, at a fraction of its cost per request: `req.log` is made when a line is first
- * logged (pino-http serialized and redacted the request into a child logger on every request, logged or not),
- * and the completion line is built only when its level is enabled (docs/architecture.md#request-path).
+ * A request id, `req.log`, and the access line. What pino-http did here, at a fraction of its cost per request:
+ * `req.log` is made when a line is first logged (pino-http serialized and redacted the request into a child
+ * logger on every request, logged or not), and the access line is built only when its level is enabled
+ * (docs/architecture.md#request-path).
  */
 export function requestLogging(logger: Logger, options: RequestLogOptions): RequestHandler {
   return (req, res, next) => {
@@ -55,25 +51,10 @@ export function requestLogging(logger: Logger, options: RequestLogOptions): Requ
     }
     const started = Date.now();
     const { requests } = options;
-    if (requests === undefined) {
-      // 'close' comes once per response: after it was sent, or when the connection went first.
-      res.once('close', () => completed(logger, req, res, started));
-    } else {
-      res.once('close', () => accessLine(logger, req, res, started, requests));
-    }
+    // 'close' comes once per response: after it was sent, or when the client went first.
+    res.once('close', () => accessLine(logger, req, res, started, requests));
     next();
   };
-}
-
-function completed(logger: Logger, req: IncomingMessage, res: ServerResponse, started: number): void {
-  const failed = res.statusCode >= 500;
-  const level = failed ? 'error' : res.statusCode >= 400 ? 'info' : 'debug';
-  // Checked on the base logger: the line's child logger is made only for a line that is written.
-  if (!logger.isLevelEnabled(level)) return;
-  const line = { res, responseTime: Date.now() - started };
-  if (failed)
-    req.log.error({ ...line, err: new Error(`failed with status code ${res.statusCode}`) }, 'request errored');
-  else req.log[level](line, 'request completed');
 }
 
 /**

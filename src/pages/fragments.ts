@@ -21,34 +21,34 @@ import type { FeedView, PageView } from './view-model';
  * language: a German and an English view of the same answer each get their own (docs/architecture.md#languages).
  * Weak: what renders an answer goes when the answer leaves the cache.
  */
-export interface ShownPage {
+export interface RenderedPage {
   view: PageView;
   card: RenderedHtml;
   details: RenderedHtml;
 }
 
-export interface ShownFeed {
+export interface RenderedFeed {
   view: FeedView;
   posts: RenderedHtml;
 }
 
-export interface ShownInsights {
+export interface RenderedInsights {
   view: InsightsView;
   charts: RenderedHtml;
 }
 
-type Shown = ShownPage | ShownFeed | ShownInsights;
+type Rendered = RenderedPage | RenderedFeed | RenderedInsights;
 
 /** Per answer, what renders it in each language it was shown in (by the Locale, one object per language). */
-const shown = new WeakMap<object, Map<Locale, Shown>>();
+const rendered = new WeakMap<object, Map<Locale, Rendered>>();
 
 /** The page's header card and details for its details answer, in `locale`: made the first time, the same after. */
-export function showPage(
+export function renderedPage(
   app: Application,
   locale: Locale,
   details: PageDetails,
   toView: (details: PageDetails) => PageView,
-): ShownPage {
+): RenderedPage {
   return memo(details, locale, 'card', () => {
     const view = toView(details);
     return {
@@ -60,12 +60,12 @@ export function showPage(
 }
 
 /** The posts of a feed answer, in `locale`: made the first time, the same after. */
-export function showFeed(
+export function renderedFeed(
   app: Application,
   locale: Locale,
   feed: FeedResponse,
   toView: (feed: FeedResponse) => FeedView,
-): ShownFeed {
+): RenderedFeed {
   return memo(feed, locale, 'posts', () => {
     const view = toView(feed);
     return { view, posts: renderPartial(app, locale, 'posts', view) };
@@ -73,64 +73,64 @@ export function showFeed(
 }
 
 /** The charts of an insights answer, in `locale`: made the first time, the same after. */
-export function showInsights(
+export function renderedInsights(
   app: Application,
   locale: Locale,
   answer: InsightsAnswer,
   toView: (answer: InsightsAnswer) => InsightsView,
-): ShownInsights {
+): RenderedInsights {
   return memo(answer, locale, 'charts', () => {
     const view = toView(answer);
     return { view, charts: renderPartial(app, locale, 'insight-charts', view) };
   });
 }
 
-export interface ShownPost {
+export interface RenderedPost {
   view: PostPageView;
   body: RenderedHtml;
 }
 
 /** By the post answer, then by its comments answer (the post answer itself when no comments were read), then by language. */
-const shownPosts = new WeakMap<object, WeakMap<object, Map<Locale, ShownPost>>>();
+const renderedPosts = new WeakMap<object, WeakMap<object, Map<Locale, RenderedPost>>>();
 
 /**
  * The post page's body (views/partials/post-page) for a post answer and its first comments answer, in `locale`,
  * as the page view's parts: made the first time, the same after, gone with the answers. Only for the view that
  * depends on nothing else (no later page of comments, no replies open): the warm case.
  */
-export function showPost(
+export function renderedPost(
   app: Application,
   locale: Locale,
   post: PostDetails,
   comments: CommentsPage | undefined,
   toView: () => PostPageView,
-): ShownPost {
-  let byComments = shownPosts.get(post);
-  if (byComments === undefined) shownPosts.set(post, (byComments = new WeakMap()));
+): RenderedPost {
+  let byComments = renderedPosts.get(post);
+  if (byComments === undefined) renderedPosts.set(post, (byComments = new WeakMap()));
   let byLocale = byComments.get(comments ?? post);
-  if (byLocale === undefined) byComments.set(comments ?? post, (byLocale = new Map<Locale, ShownPost>()));
+  if (byLocale === undefined) byComments.set(comments ?? post, (byLocale = new Map<Locale, RenderedPost>()));
   const known = byLocale.get(locale);
   if (known !== undefined) return known;
-  const made = makePost(app, locale, toView);
+  const made = renderPost(app, locale, toView);
   byLocale.set(locale, made);
   return made;
 }
 
 /** The post page's body for a view made for one request alone (a later page of comments, replies open). */
-export function makePost(app: Application, locale: Locale, toView: () => PostPageView): ShownPost {
+export function renderPost(app: Application, locale: Locale, toView: () => PostPageView): RenderedPost {
   const view = toView();
   return { view, body: renderPartial(app, locale, 'post-page', view) };
 }
 
 /** Answers of different parts are never the same object; the field tells the kinds apart. */
-function memo<S extends Shown>(answer: object, locale: Locale, field: keyof S, make: () => S): S {
-  let languages = shown.get(answer);
+function memo<S extends Rendered>(answer: object, locale: Locale, field: keyof S, make: () => S): S {
+  let languages = rendered.get(answer);
   const known = languages?.get(locale);
   if (known !== undefined && field in known) return known as S;
   const made = make();
   if (languages === undefined) {
     languages = new Map();
-    shown.set(answer, languages);
+    rendered.set(answer, languages);
   }
   languages.set(locale, made);
   return made;

@@ -1,5 +1,5 @@
 import type { AppContext } from '../context';
-import type { ReadGate } from '../graph/client';
+import type { AdmitRead } from '../graph/client';
 import { GraphApiError } from '../graph/errors';
 import {
   ANALYZE_TASK,
@@ -10,7 +10,7 @@ import {
 } from '../graph/provider';
 import type { InsightsAnswer } from '../graph/schemas';
 import type { PageAccess, PageChanges } from '../session/access';
-import { forPage, gateOf, isPermissionError, readShared, roleOf, withChanges } from './load';
+import { forPage, admitReads, isPermissionError, readThroughCache, roleOf, withChanges } from './load';
 import { asksFor } from './offered';
 
 /**
@@ -51,7 +51,7 @@ export interface InsightsLoad<T = InsightsOutcome> {
 /** The Page's figures for the 56 days of {@link insightsRange}, in one call while the provider serves every metric. */
 export function loadPageInsights(ctx: AppContext, access: PageAccess, token: string): Promise<InsightsLoad> {
   const range = insightsRange(ctx.now());
-  const read = (gate: ReadGate) => readMetrics(ctx, token, access.pageId, range, gate);
+  const read = (admit: AdmitRead) => readMetrics(ctx, token, access.pageId, range, admit);
   return loadInsights(ctx, access, 'page', read);
 }
 
@@ -64,10 +64,10 @@ export async function loadPostViewers(
   token: string,
   postId: string,
 ): Promise<InsightsLoad<ViewersOutcome>> {
-  const read = async (gate: ReadGate): Promise<InsightsAnswer> => {
+  const read = async (admit: AdmitRead): Promise<InsightsAnswer> => {
     try {
       return {
-        ...(await ctx.graph.postInsights(token, access.pageId, postId, POST_VIEWERS_METRIC, gate)),
+        ...(await ctx.graph.postInsights(token, access.pageId, postId, POST_VIEWERS_METRIC, admit)),
         refused: [],
       };
     } catch (err) {
@@ -90,7 +90,7 @@ async function loadInsights(
   ctx: AppContext,
   access: PageAccess,
   what: string,
-  read: (gate: ReadGate) => Promise<InsightsAnswer>,
+  read: (admit: AdmitRead) => Promise<InsightsAnswer>,
 ): Promise<InsightsLoad> {
   const changes: PageChanges = {};
   if (!asksFor(ctx.config, INSIGHTS_SCOPE)) return { outcome: { blocked: 'not_asked' }, changes };
@@ -98,7 +98,7 @@ async function loadInsights(
   const tasks = await roleOf(ctx, access, changes);
   if (tasks && !tasks.includes(ANALYZE_TASK)) return { outcome: { blocked: 'no_analyze' }, changes };
   const known = withChanges(access, changes);
-  const load = () => read(gateOf(ctx, access));
+  const load = () => read(admitReads(ctx, access));
   try {
     const answer = await forPage(ctx, known, throughCache(ctx, known, what, load, changes));
     const empty = answer.data.every((s) => s.values.length === 0) && answer.refused.length === 0;
@@ -112,7 +112,7 @@ async function loadInsights(
 }
 
 /**
- * One read through the page cache, by the page view's rules (./load.ts `readShared`): shared only between
+ * One read through the page cache, by the page view's rules (./load.ts `readThroughCache`): shared only between
  * sessions with the same grant and role, served from the cache only while this session's token proved
  * itself upstream within PAGE_CACHE_TTL, else read upstream, stored, and the proof noted.
  */
@@ -123,7 +123,7 @@ async function throughCache(
   load: () => Promise<InsightsAnswer>,
   changes: PageChanges,
 ): Promise<InsightsAnswer> {
-  const read = await readShared(ctx, access, [{ part: 'insights', variant: what, load }] as const);
+  const read = await readThroughCache(ctx, access, [{ part: 'insights', variant: what, load }] as const);
   Object.assign(changes, read.changes);
   const [answer] = read.answers;
   if (answer.status === 'rejected') throw answer.reason;
@@ -140,15 +140,15 @@ async function readMetrics(
   token: string,
   pageId: string,
   range: { since: number; until: number },
-  gate: ReadGate,
+  admit: AdmitRead,
 ): Promise<InsightsAnswer> {
   try {
-    return { ...(await ctx.graph.pageInsights(token, pageId, PAGE_INSIGHT_METRICS, range, gate)), refused: [] };
+    return { ...(await ctx.graph.pageInsights(token, pageId, PAGE_INSIGHT_METRICS, range, admit)), refused: [] };
   } catch (err) {
     if (!isRefusedMetric(err)) throw err;
   }
   const each = await Promise.allSettled(
-    PAGE_INSIGHT_METRICS.map((metric) => ctx.graph.pageInsights(token, pageId, [metric], range, gate)),
+    PAGE_INSIGHT_METRICS.map((metric) => ctx.graph.pageInsights(token, pageId, [metric], range, admit)),
   );
   const answer: InsightsAnswer = { data: [], refused: [] };
   each.forEach((result, i) => {

@@ -3,7 +3,7 @@ import { AppError, NotFoundError } from '../errors';
 import type { CommentsPage, PostDetails } from '../graph/schemas';
 import { COMMENTS_SCOPE, ENGAGEMENT_SCOPE } from '../graph/provider';
 import type { PageAccess, PageChanges } from '../session/access';
-import { dropOnRefusal, gateOf, isPermissionError, readShared, withChanges, type SharedRead } from './load';
+import { dropOnRefusal, admitReads, isPermissionError, readThroughCache, withChanges, type CachedRead } from './load';
 import { GraphApiError } from '../graph/errors';
 import { withinDeadline } from './deadline';
 import { asksFor } from './offered';
@@ -33,13 +33,13 @@ export type CommentsRead =
   | { notAsked: true }
   | { missing: true };
 
-export interface PostShown {
+export interface PostOutcome {
   post: PostDetails;
   comments: CommentsRead;
 }
 
 export interface PostLoad {
-  outcome: PostShown | { error: unknown };
+  outcome: PostOutcome | { error: unknown };
   changes: PageChanges;
 }
 
@@ -55,20 +55,20 @@ export async function loadPost(
   postId: string,
   query: PostQuery,
 ): Promise<PostLoad> {
-  const gate = gateOf(ctx, access);
-  const postRead: SharedRead<PostDetails> = {
+  const admit = admitReads(ctx, access);
+  const postRead: CachedRead<PostDetails> = {
     part: 'post',
     variant: postId,
-    load: () => ctx.graph.post(token, access.pageId, postId, gate),
+    load: () => ctx.graph.post(token, access.pageId, postId, admit),
   };
   // Comments and replies are extras: each within its own deadline, so that a late or failing one leaves the post.
   const deadlineMs = ctx.config.postExtrasDeadlineMs;
   // What the Page may do with each comment, read with them when the app asks for the actions' permission.
   const moderation = asksFor(ctx.config, ENGAGEMENT_SCOPE);
-  const firstComments: SharedRead<CommentsPage> = {
+  const firstComments: CachedRead<CommentsPage> = {
     part: 'comments',
     variant: postId,
-    load: () => ctx.graph.comments(token, access.pageId, postId, { moderation }, gate),
+    load: () => ctx.graph.comments(token, access.pageId, postId, { moderation }, admit),
     deadlineMs,
   };
   const asked = asksFor(ctx.config, COMMENTS_SCOPE);
@@ -78,12 +78,12 @@ export async function loadPost(
   const reads = cachedComments ? [postRead, firstComments] : [postRead];
   const [shared, later, replies] = await Promise.all([
     cachedComments
-      ? readShared(ctx, access, [postRead, firstComments] as const)
-      : readShared(ctx, access, [postRead] as const),
+      ? readThroughCache(ctx, access, [postRead, firstComments] as const)
+      : readThroughCache(ctx, access, [postRead] as const),
     mayRead && query.after !== undefined
       ? settle(
           withinDeadline(
-            ctx.graph.comments(token, access.pageId, postId, { after: query.after, moderation }, gate),
+            ctx.graph.comments(token, access.pageId, postId, { after: query.after, moderation }, admit),
             deadlineMs,
           ),
         )
@@ -91,7 +91,7 @@ export async function loadPost(
     mayRead && query.replies !== undefined
       ? settle(
           withinDeadline(
-            ctx.graph.comments(token, access.pageId, query.replies, { replies: true, moderation }, gate),
+            ctx.graph.comments(token, access.pageId, query.replies, { replies: true, moderation }, admit),
             deadlineMs,
           ),
         )

@@ -1,5 +1,5 @@
 import type { AppContext } from '../context';
-import type { ReadGate } from '../graph/client';
+import type { AdmitRead } from '../graph/client';
 import { GraphApiError } from '../graph/errors';
 import {
   PAGE_FIELDS_PARAM,
@@ -32,12 +32,12 @@ export interface PageRead {
 }
 
 /** What the page view shows, or the failure that is the page's error. */
-export type PageShown =
+export type PageOutcome =
   | { details: PageDetails; feed: FeedResponse; refusal?: undefined; fallbackName: '' }
   | { details: PageDetails; feed?: undefined; refusal: GraphApiError; fallbackName: string };
 
 export interface PageLoad {
-  outcome: PageShown | { error: unknown };
+  outcome: PageOutcome | { error: unknown };
   changes: PageChanges;
 }
 
@@ -52,16 +52,16 @@ export interface PageLoad {
  */
 export async function readPage(ctx: AppContext, access: PageAccess, token: string): Promise<PageRead> {
   const { pageId } = access;
-  const gate = gateOf(ctx, access);
-  const { answers, changes } = await readShared(ctx, access, [
-    { part: 'details', variant: DETAILS_FIELDS, load: () => ctx.graph.pageDetails(token, pageId, gate) },
-    { part: 'feed', variant: 'first', load: () => ctx.graph.feed(token, pageId, {}, gate) },
+  const admit = admitReads(ctx, access);
+  const { answers, changes } = await readThroughCache(ctx, access, [
+    { part: 'details', variant: DETAILS_FIELDS, load: () => ctx.graph.pageDetails(token, pageId, admit) },
+    { part: 'feed', variant: 'first', load: () => ctx.graph.feed(token, pageId, {}, admit) },
   ] as const);
   return { answers, changes };
 }
 
 /** One read of a part the cache keeps: `variant` names it within the part (fields, post), without the share. */
-export interface SharedRead<T> {
+export interface CachedRead<T> {
   part: CachedPart;
   variant: string;
   load: () => Promise<T>;
@@ -77,16 +77,16 @@ type Answers<T extends readonly unknown[]> = { -readonly [K in keyof T]: Promise
  * upstream with its token and refresh the cache, and when all succeeded the confirmation goes into `changes`.
  * Sessions share an answer only with the same grant and role (`shareKey`).
  */
-export async function readShared<T extends readonly unknown[]>(
+export async function readThroughCache<T extends readonly unknown[]>(
   ctx: AppContext,
   access: PageAccess,
-  reads: { readonly [K in keyof T]: SharedRead<T[K]> },
+  reads: { readonly [K in keyof T]: CachedRead<T[K]> },
 ): Promise<{ answers: Answers<T>; changes: PageChanges }> {
   const cache = ctx.pageCache;
-  const timed = (read: SharedRead<unknown>, answer: Promise<unknown>) =>
+  const timed = (read: CachedRead<unknown>, answer: Promise<unknown>) =>
     read.deadlineMs === undefined ? answer : withinDeadline(answer, read.deadlineMs);
-  const all = (run: (read: SharedRead<unknown>) => Promise<unknown>) =>
-    Promise.allSettled((reads as readonly SharedRead<unknown>[]).map((r) => timed(r, run(r)))) as Promise<Answers<T>>;
+  const all = (run: (read: CachedRead<unknown>) => Promise<unknown>) =>
+    Promise.allSettled((reads as readonly CachedRead<unknown>[]).map((r) => timed(r, run(r)))) as Promise<Answers<T>>;
   if (!cache.enabled) return { answers: await all((r) => r.load()), changes: {} };
   const changes: PageChanges = {};
   const share = await shareKey(ctx, access, changes);
@@ -109,15 +109,15 @@ export async function readShared<T extends readonly unknown[]>(
 
 /**
  * The Page's details alone, for the header card of an older-posts page, by the page view's cache rules
- * ({@link readShared}): a warm cache serves them with no call, otherwise one call with the session's own token.
+ * ({@link readThroughCache}): a warm cache serves them with no call, otherwise one call with the session's own token.
  */
 export async function readDetails(
   ctx: AppContext,
   access: PageAccess,
   token: string,
 ): Promise<{ details: PageDetails; changes: PageChanges }> {
-  const load = () => ctx.graph.pageDetails(token, access.pageId, gateOf(ctx, access));
-  const read = await readShared(ctx, access, [{ part: 'details', variant: DETAILS_FIELDS, load }] as const);
+  const load = () => ctx.graph.pageDetails(token, access.pageId, admitReads(ctx, access));
+  const read = await readThroughCache(ctx, access, [{ part: 'details', variant: DETAILS_FIELDS, load }] as const);
   const [details] = read.answers;
   if (details.status === 'rejected') throw details.reason;
   return { details: details.value, changes: read.changes };
@@ -203,7 +203,7 @@ export function dropOnRefusal(
   ctx: AppContext,
   access: PageAccess,
   err: unknown,
-  reads: readonly Pick<SharedRead<unknown>, 'part' | 'variant'>[] = [],
+  reads: readonly Pick<CachedRead<unknown>, 'part' | 'variant'>[] = [],
 ): void {
   if (!(err instanceof GraphApiError)) return;
   if (err.kind === 'token') ctx.pageCache.dropPage(access.pageId);
@@ -219,7 +219,7 @@ export function dropOnRefusal(
 function dropOwnShare(
   ctx: AppContext,
   access: PageAccess,
-  reads: readonly Pick<SharedRead<unknown>, 'part' | 'variant'>[],
+  reads: readonly Pick<CachedRead<unknown>, 'part' | 'variant'>[],
 ): void {
   // Unknown grant or role: nothing was ever cached for it.
   if (!access.scopes || !access.tasks) return;
@@ -239,10 +239,10 @@ export function isPermissionError(err: unknown): err is GraphApiError {
  * Admits one of this request's reads upstream: counted against the session's requests a minute (once per
  * request), then within its share of concurrent reads (./limits). Only reads that miss the shared cache pass here.
  */
-export function gateOf(ctx: AppContext, access: Pick<UserAccess, 'sessionId' | 'request'>): ReadGate {
+export function admitReads(ctx: AppContext, access: Pick<UserAccess, 'sessionId' | 'request'>): AdmitRead {
   return async (read) => {
     await ctx.sessionRateLimit.count(access);
-    return ctx.readShares.run(access.sessionId, read);
+    return ctx.concurrentReadLimit.run(access.sessionId, read);
   };
 }
 
@@ -256,9 +256,9 @@ export function listPages(
   userToken: string,
   scopes: readonly string[] | undefined,
 ): Promise<PageList> {
-  const gate = gateOf(ctx, who);
+  const admit = admitReads(ctx, who);
   return ctx.accounts.get(userToken, async () =>
-    withPortfolioPages(ctx, await ctx.graph.listPages(userToken, gate), userToken, scopes, gate),
+    withPortfolioPages(ctx, await ctx.graph.listPages(userToken, admit), userToken, scopes, admit),
   );
 }
 

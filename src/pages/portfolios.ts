@@ -1,6 +1,6 @@
 import type { AppContext } from '../context';
 import { BUSINESS_SCOPE } from '../graph/provider';
-import { MAX_LISTED_PAGES, type ReadGate } from '../graph/client';
+import { MAX_LISTED_PAGES, type AdmitRead } from '../graph/client';
 import type { PageList } from '../graph/schemas';
 import { GraphApiError } from '../graph/errors';
 
@@ -16,10 +16,10 @@ export async function withPortfolioPages(
   accounts: PageList,
   userToken: string,
   scopes: readonly string[] | undefined,
-  gate: ReadGate,
+  admit: AdmitRead,
 ): Promise<PageList> {
   if (!scopes?.includes(BUSINESS_SCOPE)) return accounts;
-  const portfolio = await ctx.graph.listPortfolioPages(userToken, gate).catch((err: unknown) => {
+  const portfolio = await ctx.graph.listPortfolioPages(userToken, admit).catch((err: unknown) => {
     if (err instanceof GraphApiError && err.kind === 'permission') return undefined;
     throw err;
   });

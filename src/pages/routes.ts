@@ -12,21 +12,21 @@ import { sessionIdOf } from '../session/middleware';
 import { save } from '../session/persist';
 import { connectChosenPage } from './connect';
 import { MAX_QUERY, toPickerView } from './picker-view';
-import { makePost, showFeed, showInsights, showPage, showPost } from './fragments';
+import { renderPost, renderedFeed, renderedInsights, renderedPage, renderedPost } from './fragments';
 import { imageFilter } from './images';
 import { loadPageInsights, loadPostViewers } from './insights-load';
 import { blockedView, toInsightsView } from './insights-view';
-import { SessionRateLimit } from './limits';
+import { SessionRateLimit } from './fairness';
 import {
   bothOrDrop,
   forPage,
-  gateOf,
+  admitReads,
   isPermissionError,
   listPages,
   loadPage,
   readDetails,
   readPage,
-  type PageShown,
+  type PageOutcome,
 } from './load';
 import { providerWeb, toFeedView, toPageView, type ViewOptions } from './view-model';
 import { loadPost, type CommentsRead } from './load-post';
@@ -44,7 +44,7 @@ import { postActions } from './write-routes';
  * comments or a comment's replies, connecting a page). Mounted before the session middleware, so that a
  * session over its limit is refused before its session is read: the refusals of a burst cost next to nothing
  * and do not delay other people's views. Reads the cache may serve (the page, a post, insights) count at their
- * first read upstream instead (./limits.ts). Connecting counts in a bucket of its own, with the same figure: a
+ * first read upstream instead (./fairness.ts). Connecting counts in a bucket of its own, with the same figure: a
  * person who connects a few pages keeps their reads of posts.
  */
 export function pageRateLimits(ctx: AppContext): Router {
@@ -89,7 +89,7 @@ export function pageRoutes(ctx: AppContext): Router {
   return router;
 }
 
-async function picker(ctx: AppContext, req: Request, res: Response, images: Shown['images']): Promise<void> {
+async function picker(ctx: AppContext, req: Request, res: Response, images: ViewSettings['images']): Promise<void> {
   const user = ctx.connections.userAccess(req);
   if (!user.userToken) throw new NotConnectedError({ key: 'error.notConnected.choose' });
   if (ctx.config.pageId) {
@@ -103,7 +103,7 @@ async function picker(ctx: AppContext, req: Request, res: Response, images: Show
     throw err;
   });
   const connected = new Set(user.pages.map((p) => p.id));
-  const locale = res.locals.locale as Locale;
+  const locale = res.locals.locale;
   res.render('picker', {
     title: locale.t('picker.title'),
     listBlocked: list === undefined,
@@ -148,7 +148,7 @@ async function connect(ctx: AppContext, req: Request, res: Response): Promise<vo
   const pageId = req.params.pageId as string;
   const user = ctx.connections.userAccess(req);
   // Within the session's share of provider calls, as every read (docs/architecture.md#fairness-between-sessions).
-  const changes = await ctx.readShares.run(user.sessionId, () =>
+  const changes = await ctx.concurrentReadLimit.run(user.sessionId, () =>
     connectChosenPage(ctx, user, pageId, req.log ?? ctx.logger),
   );
   ctx.connections.applyPageChanges(req, pageId, changes);
@@ -157,10 +157,10 @@ async function connect(ctx: AppContext, req: Request, res: Response): Promise<vo
 }
 
 /** How every view of a page shows the provider's images and links. */
-type Shown = Required<Pick<ViewOptions, 'images' | 'web' | 'insights'>>;
+type ViewSettings = Required<Pick<ViewOptions, 'images' | 'web' | 'insights'>>;
 
 /** A Page: what the session holds for it, the load, what the load taught the session, the view. */
-async function page(ctx: AppContext, req: Request, res: Response, shown: Shown): Promise<void> {
+async function page(ctx: AppContext, req: Request, res: Response, settings: ViewSettings): Promise<void> {
   const pageId = req.params.pageId as string;
   const access = ctx.connections.pageAccess(req, pageId);
   // Authorization first: the shared cache is read only for a session that holds a token for this page.
@@ -169,11 +169,17 @@ async function page(ctx: AppContext, req: Request, res: Response, shown: Shown):
   const { outcome, changes } = await loadPage(ctx, access, token);
   ctx.connections.applyPageChanges(req, pageId, changes);
   if ('error' in outcome) throw outcome.error;
-  res.render('page', pageLocals(ctx, req.app, res.locals.locale as Locale, access, outcome, shown));
+  res.render('page', pageLocals(ctx, req.app, res.locals.locale, access, outcome, settings));
 }
 
 /** A post of its own: what the session holds for its page, the load, what the load taught the session, the view. */
-async function post(ctx: AppContext, req: Request, res: Response, links: Shown, media: Shown['images']): Promise<void> {
+async function post(
+  ctx: AppContext,
+  req: Request,
+  res: Response,
+  links: ViewSettings,
+  media: ViewSettings['images'],
+): Promise<void> {
   const pageId = req.params.pageId as string;
   const postId = postIdParam(pageId, req.params.postId);
   const after = cursor(req.query, 'after', COMMENTS_LINK);
@@ -196,7 +202,7 @@ async function post(ctx: AppContext, req: Request, res: Response, links: Shown, 
     throw outcome.error;
   }
   const { post, comments } = outcome;
-  const locale = res.locals.locale as Locale;
+  const locale = res.locals.locale;
   // What this person may do on the post (./write-routes.ts): a view with controls is made for this request alone.
   const actions =
     'page' in comments
@@ -206,14 +212,14 @@ async function post(ctx: AppContext, req: Request, res: Response, links: Shown, 
   // The plain view is the same for every session served these answers: made once (./fragments).
   const plain = after === undefined && replies === undefined && !('missing' in comments) && actions === undefined;
   const first = 'page' in comments ? comments.page : undefined;
-  const shown = plain ? showPost(req.app, locale, post, first, toView) : makePost(req.app, locale, toView);
+  const rendered = plain ? renderedPost(req.app, locale, post, first, toView) : renderPost(req.app, locale, toView);
   const name = access.name || locale.t('page.fallbackName', { id: pageId });
   res.render('post', {
-    title: locale.t('post.documentTitle', { name, time: shown.view.post.timeText }),
+    title: locale.t('post.documentTitle', { name, time: rendered.view.post.timeText }),
     page: { id: pageId, name },
-    pageHref: shown.view.pageHref,
+    pageHref: rendered.view.pageHref,
     postId,
-    body: shown.body,
+    body: rendered.body,
     viewers: 'viewers' in viewers.outcome ? locale.t('post.viewers', { count: viewers.outcome.viewers }) : undefined,
     missing: missingExtras(locale, req, 'error' in viewers.outcome, comments),
     live: access.live,
@@ -256,14 +262,14 @@ function pageLocals(
   app: Application,
   locale: Locale,
   access: PageAccess,
-  loaded: PageShown,
-  shown: Shown,
+  loaded: PageOutcome,
+  settings: ViewSettings,
 ): object {
   const { details, feed, refusal, fallbackName } = loaded;
   // A view of a refusal's fallback (no cached answer to key it by) is made for this view alone.
-  const page = showPage(app, locale, details, (d) => toPageView(d, fallbackName, { ...shown, locale }));
+  const page = renderedPage(app, locale, details, (d) => toPageView(d, fallbackName, { ...settings, locale }));
   const posts = feed
-    ? showFeed(app, locale, feed, (f) => toFeedView(f, 'first', { ...shown, locale, pageId: access.pageId }))
+    ? renderedFeed(app, locale, feed, (f) => toFeedView(f, 'first', { ...settings, locale, pageId: access.pageId }))
     : undefined;
   // Details that could not be read are not "not given": the card alone, no details section.
   const noDetails = refusal !== undefined && details.name === undefined;
@@ -318,14 +324,14 @@ async function insights(ctx: AppContext, req: Request, res: Response): Promise<v
   const { outcome, changes } = await loadPageInsights(ctx, access, token);
   ctx.connections.applyPageChanges(req, pageId, changes);
   if ('error' in outcome) throw outcome.error;
-  const locale = res.locals.locale as Locale;
+  const locale = res.locals.locale;
   const name = access.name || locale.t('page.fallbackName', { id: pageId });
   res.render('insights', {
     title: locale.t('insights.documentTitle', { name }),
     page: { id: pageId, name },
     ...(outcome.blocked
       ? { blocked: blockedView(outcome.blocked, pageId, locale) }
-      : { charts: showInsights(req.app, locale, outcome.answer, (a) => toInsightsView(a, locale)).charts }),
+      : { charts: renderedInsights(req.app, locale, outcome.answer, (a) => toInsightsView(a, locale)).charts }),
   });
 }
 
@@ -334,7 +340,7 @@ async function insights(ctx: AppContext, req: Request, res: Response): Promise<v
  * button of a live page (docs/architecture.md#live-updates). Read like the page view, cache included, and
  * the same HTML for the same answer.
  */
-async function freshPosts(ctx: AppContext, req: Request, res: Response, shown: Shown): Promise<void> {
+async function freshPosts(ctx: AppContext, req: Request, res: Response, settings: ViewSettings): Promise<void> {
   const pageId = req.params.pageId as string;
   const access = ctx.connections.pageAccess(req, pageId);
   const token = pageTokenOrRedirect(ctx, req, res, access);
@@ -342,13 +348,15 @@ async function freshPosts(ctx: AppContext, req: Request, res: Response, shown: S
   const read = await forPage(ctx, access, readPage(ctx, access, token));
   ctx.connections.applyPageChanges(req, pageId, read.changes);
   const [, feed] = bothOrDrop(ctx, access, read);
-  const locale = res.locals.locale as Locale;
+  const locale = res.locals.locale;
   res
     .type('html')
-    .send(showFeed(req.app, locale, feed, (f) => toFeedView(f, 'first', { ...shown, locale, pageId })).posts.html);
+    .send(
+      renderedFeed(req.app, locale, feed, (f) => toFeedView(f, 'first', { ...settings, locale, pageId })).posts.html,
+    );
 }
 
-async function olderPosts(ctx: AppContext, req: Request, res: Response, shown: Shown): Promise<void> {
+async function olderPosts(ctx: AppContext, req: Request, res: Response, settings: ViewSettings): Promise<void> {
   const pageId = req.params.pageId as string;
   const after = cursor(req.query, 'after', POSTS_LINK);
   const before = cursor(req.query, 'before', POSTS_LINK);
@@ -359,7 +367,7 @@ async function olderPosts(ctx: AppContext, req: Request, res: Response, shown: S
   if (!token) return;
   // The header card as on the page view, read alongside the feed: one round trip of latency.
   const [feed, read] = await Promise.all([
-    forPage(ctx, access, ctx.graph.feed(token, pageId, { after, before }, gateOf(ctx, access))).catch(staleCursor),
+    forPage(ctx, access, ctx.graph.feed(token, pageId, { after, before }, admitReads(ctx, access))).catch(staleCursor),
     forPage(ctx, access, readDetails(ctx, access, token)).catch((err: unknown) => {
       // Details refused (a declined permission) still leave the posts worth showing, under the name alone.
       if (isPermissionError(err)) return { details: { id: pageId }, changes: {} };
@@ -367,14 +375,14 @@ async function olderPosts(ctx: AppContext, req: Request, res: Response, shown: S
     }),
   ]);
   ctx.connections.applyPageChanges(req, pageId, read.changes);
-  const locale = res.locals.locale as Locale;
+  const locale = res.locals.locale;
   const fallbackName = access.name || locale.t('page.fallbackName', { id: pageId });
-  const page = showPage(req.app, locale, read.details, (d) => toPageView(d, fallbackName, { ...shown, locale }));
+  const page = renderedPage(req.app, locale, read.details, (d) => toPageView(d, fallbackName, { ...settings, locale }));
   res.render('feed', {
     title: locale.t('feed.olderTitle', { name: page.view.name }),
     page: page.view,
     card: page.card,
-    feed: toFeedView(feed, 'older', { ...shown, locale, pageId, offset }),
+    feed: toFeedView(feed, 'older', { ...settings, locale, pageId, offset }),
   });
 }
 

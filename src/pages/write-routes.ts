@@ -104,7 +104,7 @@ async function write(ctx: AppContext, req: Request, res: Response): Promise<void
     res.redirect(303, what === 'delete' ? `${at}#comments` : `${at}#comment-${outcome.objectId}`);
     return;
   }
-  const locale = res.locals.locale as Locale;
+  const locale = res.locals.locale;
   const page = notSent(req, locale, outcome, key);
   res.status(page.status).render('write', {
     title: page.title,

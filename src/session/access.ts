@@ -5,11 +5,11 @@
 
 /** The person's side of the session, read once per request. */
 export interface UserAccess {
-  /** The session's id: each session's share of provider reads is counted by it (src/pages/limits.ts). */
+  /** The session's id: each session's share of provider reads is counted by it (src/pages/fairness.ts). */
   readonly sessionId: string;
   /**
    * This request's number in the process: its upstream reads count once against the session's per-minute
-   * limit however many they are (src/pages/limits.ts `SessionRateLimit`).
+   * limit however many they are (src/pages/fairness.ts `SessionRateLimit`).
    */
   readonly request: number;
   /** The user token, opened; undefined when not connected. */

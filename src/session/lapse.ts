@@ -39,7 +39,7 @@ export async function markSessionsSince(records: RecordStore, now: number): Prom
  */
 export function sessionLapses(
   handle: SessionStoreHandle,
-  config: Pick<Config, 'secureCookies' | 'sessionSecrets'>,
+  config: Pick<Config, 'servedOverHttps' | 'sessionSecrets'>,
   idleSec: number,
   now: () => number,
 ): RequestHandler {

@@ -8,14 +8,14 @@ import type { SessionStoreHandle } from './store';
 import './types';
 
 /** The attributes the session cookie is set with; clearing it takes the same ones. */
-export function sessionCookieAttributes(config: Pick<Config, 'secureCookies'>) {
-  return { httpOnly: true, sameSite: 'lax', secure: config.secureCookies, path: '/' } as const;
+export function sessionCookieAttributes(config: Pick<Config, 'servedOverHttps'>) {
+  return { httpOnly: true, sameSite: 'lax', secure: config.servedOverHttps, path: '/' } as const;
 }
 
 /** The session cookie: HttpOnly, SameSite=Lax, Secure on https, a name that says nothing of the stack (docs/architecture.md#cookie). */
 /** The session cookie's name: `__Host-` (Secure, no Domain, Path=/) on https. */
-export function sessionCookieName(config: Pick<Config, 'secureCookies'>): string {
-  return config.secureCookies ? '__Host-pagelight' : 'pagelight';
+export function sessionCookieName(config: Pick<Config, 'servedOverHttps'>): string {
+  return config.servedOverHttps ? '__Host-pagelight' : 'pagelight';
 }
 
 /**
@@ -32,7 +32,7 @@ function storelessSession(req: Request): Request['session'] {
  * An empty session for this request; a person whose cookie names a session is told the app cannot tell
  * whether they are signed in, instead of a signed-out page with no hint (docs/operations.md#when-redis-is-down).
  */
-function storelessFor(config: Pick<Config, 'secureCookies' | 'sessionSecrets'>) {
+function storelessFor(config: Pick<Config, 'servedOverHttps' | 'sessionSecrets'>) {
   return (req: Request, res: Response) => {
     if (sessionIdOf(req.headers.cookie, config) !== undefined) res.locals.sessionUnknown = true;
     req.session = storelessSession(req);
@@ -105,7 +105,7 @@ export function sessionMiddleware(
  */
 export function sessionIdOf(
   header: string | undefined,
-  config: Pick<Config, 'secureCookies' | 'sessionSecrets'>,
+  config: Pick<Config, 'servedOverHttps' | 'sessionSecrets'>,
 ): string | undefined {
   if (header === undefined) return undefined;
   const raw = parseCookies(header)[sessionCookieName(config)];

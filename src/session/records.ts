@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 /**
  * Small records kept beside the sessions, in the same backend and with their
  * own expiry: the data-deletion confirmations (docs/architecture.md#data-deletion).
- * In Redis they are plain keys under REDIS_PREFIX, so every instance sees them.
+ * In Redis they are plain keys under REDIS_KEY_PREFIX, so every instance sees them.
  */
 export interface RecordStore {
   put(key: string, value: string, ttlSec: number): Promise<void>;

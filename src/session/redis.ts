@@ -177,19 +177,29 @@ function settle(work: Promise<unknown>, cb?: Callback): Promise<unknown> {
 }
 
 /**
+ * Where the session store's keys live: sessions `<prefix><sid>`, the index `<prefix>user:<id>` and the records
+ * (deletion codes, `sessions-since`). `sess:` under REDIS_KEY_PREFIX, so the default `pagelight:` keeps the keys
+ * that REDIS_PREFIX's default `pagelight:sess:` made (docs/configuration.md#redis-keys).
+ */
+export function sessionKeyPrefix(config: Pick<Config, 'redisKeyPrefix'>): string {
+  return `${config.redisKeyPrefix}sess:`;
+}
+
+/**
  * Sessions in Redis (connect-redis over the app's connection, src/redis.ts), shared by every instance. Keys
  * expire with the cookie (connect-redis takes the TTL from `cookie.expires`, and `touch` pushes it back on
  * each request). Closing the connection is its owner's part (src/context.ts contextClosers).
  */
 export function createRedisSessionStore(
   redis: RedisConnection,
-  config: Pick<Config, 'redisPrefix'>,
+  config: Pick<Config, 'redisKeyPrefix'>,
 ): SessionStoreHandle {
+  const prefix = sessionKeyPrefix(config);
   const store = new BoundedRedisStore(
-    { client: redis.client, prefix: config.redisPrefix, serializer: tolerantJson },
+    { client: redis.client, prefix: prefix, serializer: tolerantJson },
     (work) => redis.bound(work),
     { eval: (script, options) => redis.client.eval(script, options) },
-    config.redisPrefix,
+    prefix,
   );
   return {
     store,
@@ -198,8 +208,8 @@ export function createRedisSessionStore(
       sessionsOf: async (userId) => {
         const sids = await redis.eval(
           SESSIONS_OF,
-          [indexKey(config.redisPrefix, userId)],
-          [config.redisPrefix, `"userId":${JSON.stringify(userId)}`],
+          [indexKey(prefix, userId)],
+          [prefix, `"userId":${JSON.stringify(userId)}`],
         );
         return Array.isArray(sids) ? sids.filter((sid): sid is string => typeof sid === 'string') : [];
       },
@@ -209,12 +219,12 @@ export function createRedisSessionStore(
       if (!current) return false;
       const done = await redis.eval(
         REPLACE,
-        [config.redisPrefix + sid],
-        [JSON.stringify({ ...sess, cookie: current.cookie }), TOMBSTONE, config.redisPrefix + INDEX_INFIX, sid],
+        [prefix + sid],
+        [JSON.stringify({ ...sess, cookie: current.cookie }), TOMBSTONE, prefix + INDEX_INFIX, sid],
       );
       return done === 1;
     },
-    records: redisRecords((args) => redis.send(args), config.redisPrefix),
+    records: redisRecords((args) => redis.send(args), prefix),
     healthy: () => redis.healthy(),
     close: () => Promise.resolve(),
   };

@@ -1,7 +1,6 @@
 import { Router } from 'express';
 import type { AppContext } from '../context';
 import { ownPath } from '../http/return-to';
-import type { Locale } from '../i18n/locale';
 
 /** The home page: Connect page; signed in, the Page(s) this session has connected, each a way in. */
 export function homeRoutes(ctx: AppContext): Router {
@@ -12,13 +11,13 @@ export function homeRoutes(ctx: AppContext): Router {
     // (repeated, too long, another site) is ignored rather than refused, since home must always open.
     const returnTo = ownPath(req.query.return_to);
     res.render('home', {
-      title: (res.locals.locale as Locale).t('home.documentTitle'),
+      title: res.locals.locale.t('home.documentTitle'),
       signedIn: conn !== undefined,
       // Named as the session knows them; a Page connected before its name was read is named by its id.
       pages: conn
         ? ctx.connections.connectedPages(req).map((p) => ({
             id: p.id,
-            name: p.name || (res.locals.locale as Locale).t('page.fallbackName', { id: p.id }),
+            name: p.name || res.locals.locale.t('page.fallbackName', { id: p.id }),
           }))
         : [],
       configuredPageId: ctx.config.pageId,

@@ -12,7 +12,7 @@ export function privacyRoutes(ctx: AppContext): Router {
   // The page follows the configuration alone: made once per language.
   const views = new Map<Locale, object>();
   router.get('/privacy', (_req, res) => {
-    const locale = res.locals.locale as Locale;
+    const locale = res.locals.locale;
     let view = views.get(locale);
     if (view === undefined) {
       view = privacyView(config, locale);

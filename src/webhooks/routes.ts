@@ -91,7 +91,7 @@ function handshake(req: Request, res: Response, verifyToken: string): void {
 }
 
 /**
- * Deliveries seen lately, by digest: in Redis (`SET NX PX` under REDIS_PREFIX) when the page cache is shared, so
+ * Deliveries seen lately, by digest: in Redis (`SET NX PX` under REDIS_KEY_PREFIX) when the page cache is shared, so
  * a delivery is handled once across instances; else in this process. When Redis does not answer, this process's
  * memory decides: handling a delivery twice is harmless, missing one is not.
  */
@@ -104,7 +104,7 @@ function replayGuard(ctx: AppContext): SeenBefore {
   };
   const { redis } = ctx;
   if (ctx.config.pageCacheStore !== 'redis' || !redis) return (digest) => Promise.resolve(seenHere(digest));
-  const prefix = `${ctx.config.redisPrefix}webhook:`;
+  const prefix = `${ctx.config.redisKeyPrefix}webhook:`;
   return async (digest) => {
     try {
       const set = await redis.send(['SET', prefix + digest, '1', 'NX', 'PX', String(REPLAY_WINDOW_MS)]);

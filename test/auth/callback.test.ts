@@ -1,6 +1,6 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { completeDialog } from '../support/dialog';
-import { login, pathOf, startLogin, connectedAgent } from '../support/flow';
+import { signIn, pathOf, startLogin, connectedAgent } from '../support/flow';
 import { agentFor, startStack, type Stack, useStack } from '../support/stack';
 import { tokenCalls } from '../support/emulator';
 
@@ -174,7 +174,7 @@ describe('declined permissions at the dialog', () => {
 
   it('when the person unchecks a permission the app asks for, then the picker names it and offers to ask again with auth_type=rerequest', async () => {
     const agent = agentFor(stack);
-    await login(agent, { decline: ['pages_read_engagement'] });
+    await signIn(agent, { decline: ['pages_read_engagement'] });
     const picker = await agent.get('/pages').expect(200);
     expect(picker.text).toContain('You didn&#39;t allow “Read your Page&#39;s posts and details”');
     expect(picker.text).toContain('href="/auth/login?rerequest=1"');
@@ -182,7 +182,7 @@ describe('declined permissions at the dialog', () => {
 
   it('when every permission is granted, then no such notice', async () => {
     const agent = agentFor(stack);
-    await login(agent);
+    await signIn(agent);
     expect((await agent.get('/pages').expect(200)).text).not.toContain('You didn&#39;t allow');
   });
 });

@@ -42,7 +42,7 @@ describeRedis('data deletion across instances sharing Redis', () => {
       PAGE_CACHE_STORE: 'redis',
       PAGE_CACHE_TTL: '60',
       REDIS_URL: REDIS_URL!,
-      REDIS_PREFIX: prefix,
+      REDIS_KEY_PREFIX: prefix,
     });
   const start = async (config: Config, now?: () => number) => {
     const instance = await startInstance(config, now ? { now } : {});

@@ -5,7 +5,7 @@ import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { buildContext, contextClosers, type AppContext } from '../../src/context';
 import { createLogger } from '../../src/log/logger';
-import { login, loginAndConnect } from '../support/flow';
+import { signIn, signInAndConnect } from '../support/flow';
 import { signedRequest } from '../support/signed-request';
 import { APP_ID, APP_SECRET, appEnv, BASE_URL } from '../support/stack';
 
@@ -61,7 +61,7 @@ describe('removing the app, then asking for deletion', () => {
 
   it('when deauthorize came first, then the receipt counts the sessions and Pages it ended, and no token of theirs is left in a cache', async () => {
     const ada = request.agent(app);
-    await loginAndConnect(ada, BAKERY, { user: ADA });
+    await signInAndConnect(ada, BAKERY, { user: ADA });
     await ada.get(`/pages/${BAKERY}`).expect(200);
     const issued = emulator.controls.issuedTokens();
     expect(issued.length).toBeGreaterThan(0);
@@ -87,7 +87,7 @@ describe('removing the app, then asking for deletion', () => {
 
   it('when the deletion comes alone, then it counts what it ended itself, and the person is not named in any record', async () => {
     const ada = request.agent(app);
-    await loginAndConnect(ada, BAKERY, { user: ADA });
+    await signInAndConnect(ada, BAKERY, { user: ADA });
     const res = await callback('/auth/data-deletion');
     const { confirmation_code: code } = res.body as { confirmation_code: string };
     const receipt = await request(app).get(`/auth/data-deletion/${code}`).expect(200);
@@ -108,8 +108,8 @@ describe('removing the app, then asking for deletion', () => {
     await callback('/auth/deauthorize');
     shift = 0;
     const late = request.agent(app);
-    // login() begins and completes at the same app time: before the removal, as a dialog left open would.
-    const refused = await login(late, { user: ADA });
+    // signIn() begins and completes at the same app time: before the removal, as a dialog left open would.
+    const refused = await signIn(late, { user: ADA });
     expect(refused.status).toBe(403);
     expect(refused.text).toContain('This login began before you removed Pagelight');
     expect(refused.text).toContain('href="/auth/login"');
@@ -118,7 +118,7 @@ describe('removing the app, then asking for deletion', () => {
 
     shift = 6_000;
     const fresh = request.agent(app);
-    expect((await login(fresh, { user: ADA })).status).toBe(303);
+    expect((await signIn(fresh, { user: ADA })).status).toBe(303);
     expect((await fresh.get('/').expect(200)).text).toContain('Signed in as <bdi>Ada Lovelace</bdi>');
   });
 });

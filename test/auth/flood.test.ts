@@ -6,7 +6,7 @@ import { graphClientFor } from '../../src/graph/client';
 import { createLogger } from '../../src/log/logger';
 import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
 import { createMemorySessionStore, type SessionStoreHandle } from '../../src/session/store';
-import { loginAndConnect } from '../support/flow';
+import { signInAndConnect } from '../support/flow';
 import { LogCapture, useStack } from '../support/stack';
 import { configFor, startSharedEmulator } from '../support/instances';
 
@@ -62,7 +62,7 @@ describe('anonymous requests and the session store', () => {
     const [pending] = await allOf(stack.sessions);
     expect(new Date(pending!.cookie.expires!).getTime() - Date.now()).toBeLessThanOrEqual(600_000);
 
-    await loginAndConnect(agent, BAKERY);
+    await signInAndConnect(agent, BAKERY);
     const after = await agent.get('/').expect(200);
     const idle = secondsLeft(after.headers['set-cookie']);
     expect(idle).toBeGreaterThan(600);
@@ -85,7 +85,7 @@ describe('the memory store under a flood of login starts', () => {
     const app = createApp(buildContext(config, { graph, sessions, logger }));
     try {
       const person = request.agent(app);
-      await loginAndConnect(person, BAKERY);
+      await signInAndConnect(person, BAKERY);
       for (let i = 0; i < 200; i++) await request(app).get('/auth/login').expect(303);
       await person.get(`/pages/${BAKERY}`).expect(200);
       expect(await lengthOf(sessions)).toBeLessThanOrEqual(1 + 20);

@@ -1,7 +1,7 @@
 import { exportJWK, generateKeyPair, SignJWT, type JWK, type KeyLike } from 'jose';
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { completeDialog } from '../support/dialog';
-import { login, pathOf, startLogin } from '../support/flow';
+import { signIn, pathOf, startLogin } from '../support/flow';
 import {
   agentFor,
   APP_ID,
@@ -212,7 +212,7 @@ describe('FB_PKCE=on without openid against the provider (profile "facebook")', 
 
   it('when the token endpoint refuses the verifier, then the person reads plain words with Connect again, and the log names the fix', async () => {
     const agent = agentFor(stack);
-    const res = await login(agent);
+    const res = await signIn(agent);
     expect(res.status).toBe(502);
     expect(res.text).toMatch(/We couldn&#39;t finish connecting/);
     expect(res.text).toMatch(/This is a problem with the site’s setup, not with your account/);
@@ -231,7 +231,7 @@ describe('FB_PKCE=on against a plain RFC 7636 stand-in (profile "strict-rfc")', 
 
   it('when a person logs in, then the verifier is checked against the challenge and the login works without an id_token', async () => {
     const agent = agentFor(stack);
-    const res = await login(agent);
+    const res = await signIn(agent);
     expect(res.status).toBe(303);
     expect(exchangeForm(stack)?.code_verifier).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(stack.emulator.controls.log.filter((e) => (e.status ?? 0) >= 400)).toEqual([]);

@@ -65,7 +65,7 @@ describeRedis('GET /auth/login rate limit with Redis sessions', () => {
     const config = configFor(emulator, {
       SESSION_STORE: 'redis',
       REDIS_URL: REDIS_URL!,
-      REDIS_PREFIX: prefix,
+      REDIS_KEY_PREFIX: prefix,
       LOGIN_RATE_LIMIT: '4',
     });
     const first = await startInstance(config);
@@ -81,11 +81,11 @@ describeRedis('GET /auth/login rate limit with Redis sessions', () => {
       expect(statuses).toEqual([303, 303, 303, 303, 429, 429]);
       // Pending sessions expire with the login: at most 10 minutes. (The store's own record of when it started
       // keeping sessions, src/session/lapse.ts, is no session.)
-      const keys = (await admin.keys(`${prefix}*`)).filter((key) => !key.endsWith(SESSIONS_SINCE_KEY));
+      const keys = (await admin.keys(`${prefix}sess:*`)).filter((key) => !key.endsWith(SESSIONS_SINCE_KEY));
       expect(keys).toHaveLength(4);
       for (const key of keys) expect(await admin.ttl(key)).toBeLessThanOrEqual(600);
     } finally {
-      const keys = [...(await admin.keys(`${prefix}*`)), ...(await admin.keys(`rl:login:${prefix}*`))];
+      const keys = await admin.keys(`${prefix}*`);
       if (keys.length) await admin.del(keys);
       await admin.close();
       await first.close();

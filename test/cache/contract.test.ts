@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { createClient } from 'redis';
-import { PageCache } from '../../src/cache/memory-page-cache';
+import { MemoryPageCache } from '../../src/cache/memory-page-cache';
 import { RedisPageCache } from '../../src/cache/redis-page-cache';
 import { createLogger } from '../../src/log/logger';
 import type { SharedRedis } from '../../src/redis';
 import { redisMissing } from '../support/redis';
 import { pageCacheContract } from './contract';
 
-pageCacheContract('PageCache (memory)', {
-  make: (options) => new PageCache(options),
+pageCacheContract('MemoryPageCache (memory)', {
+  make: (options) => new MemoryPageCache(options),
   // Everything is kept before the answer is returned; a background refresh needs the loop to turn.
   written: () => new Promise((resolve) => setImmediate(resolve)),
 });

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { loginAndConnect } from '../support/flow';
+import { signInAndConnect } from '../support/flow';
 import { agentFor, APP_SECRET, startStack, type Stack } from '../support/stack';
 
 /** The Page whose views go on. */
@@ -52,7 +52,7 @@ describe('the memory page cache under a stream of webhook deliveries for another
 
   it("when deliveries for one Page arrive during every view of another, then the other Page's views cost no upstream read after the first", async () => {
     const viewer = agentFor(stack);
-    await loginAndConnect(viewer, VIEWED);
+    await signInAndConnect(viewer, VIEWED);
     const reads = () => stack.emulator.controls.calls({ path: `/${VIEWED}`, tokenKind: 'page' });
     const before = reads();
     // Each read of the viewed Page is under way long enough for a delivery to land in the middle of it.

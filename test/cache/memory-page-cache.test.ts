@@ -1,11 +1,11 @@
 import { ConfigError, loadConfig } from '../../src/config';
-import { PageCache } from '../../src/cache/memory-page-cache';
+import { MemoryPageCache } from '../../src/cache/memory-page-cache';
 
 const later = <T>(value: T, ms = 20) => new Promise<T>((resolve) => setTimeout(() => resolve(value), ms));
 
-describe('PageCache', () => {
+describe('MemoryPageCache', () => {
   it('when an answer is cached, then the next get returns it without loading', async () => {
-    const cache = new PageCache({ ttlSec: 60 });
+    const cache = new MemoryPageCache({ ttlSec: 60 });
     const load = jest.fn(async () => ({ id: '1', about: 'x' }));
     await cache.get('1', 'details', 'f', load);
     const again = await cache.get('1', 'details', 'f', load);
@@ -15,7 +15,7 @@ describe('PageCache', () => {
   });
 
   it('when pages, parts or variants differ, then they are cached apart', async () => {
-    const cache = new PageCache({ ttlSec: 60 });
+    const cache = new MemoryPageCache({ ttlSec: 60 });
     await cache.get('1', 'details', 'f', async () => 'a');
     expect(await cache.get('2', 'details', 'f', async () => 'b')).toBe('b');
     expect(await cache.get('1', 'feed', 'f', async () => 'c')).toBe('c');
@@ -24,7 +24,7 @@ describe('PageCache', () => {
   });
 
   it('when the TTL is 0, then nothing is kept', async () => {
-    const cache = new PageCache({ ttlSec: 0 });
+    const cache = new MemoryPageCache({ ttlSec: 0 });
     const load = jest.fn(async () => 'v');
     await cache.get('1', 'details', 'f', load);
     await cache.get('1', 'details', 'f', load);
@@ -34,7 +34,7 @@ describe('PageCache', () => {
   });
 
   it('when the TTL has passed, then the answer is loaded again', async () => {
-    const cache = new PageCache({ ttlSec: 1 });
+    const cache = new MemoryPageCache({ ttlSec: 1 });
     const load = jest.fn(async () => 'v');
     await cache.get('1', 'details', 'f', load);
     await later(null, 1100);
@@ -44,7 +44,7 @@ describe('PageCache', () => {
 
   it('when answers exceed the byte budget, then the least recently used are evicted and the total stays within it', async () => {
     // One Page may hold the whole budget here: this is the LRU's bound, not the share's.
-    const cache = new PageCache({ ttlSec: 60, maxBytes: 1000, shareBytes: 1000 });
+    const cache = new MemoryPageCache({ ttlSec: 60, maxBytes: 1000, shareBytes: 1000 });
     const blob = (n: number) => ({ n, text: 'x'.repeat(380) });
     for (let i = 0; i < 5; i++) await cache.get(String(i), 'details', 'f', async () => blob(i));
     expect(cache.bytes).toBeLessThanOrEqual(1000);
@@ -58,19 +58,19 @@ describe('PageCache', () => {
   });
 
   it('when an answer is bigger than the whole budget, then it is returned but not kept', async () => {
-    const cache = new PageCache({ ttlSec: 60, maxBytes: 100 });
+    const cache = new MemoryPageCache({ ttlSec: 60, maxBytes: 100 });
     expect(await cache.get('1', 'feed', 'f', async () => 'y'.repeat(500))).toHaveLength(500);
     expect(cache.size).toBe(0);
   });
 
   it('when there are more entries than allowed, then the oldest go', async () => {
-    const cache = new PageCache({ ttlSec: 60, maxEntries: 3 });
+    const cache = new MemoryPageCache({ ttlSec: 60, maxEntries: 3 });
     for (let i = 0; i < 10; i++) await cache.get(String(i), 'details', 'f', async () => i);
     expect(cache.size).toBe(3);
   });
 
   it('when a page is dropped, then only its entries go', async () => {
-    const cache = new PageCache({ ttlSec: 60 });
+    const cache = new MemoryPageCache({ ttlSec: 60 });
     await cache.get('1', 'details', 'f', async () => 'a');
     await cache.get('1', 'feed', 'first', async () => 'b');
     await cache.get('2', 'details', 'f', async () => 'c');
@@ -82,7 +82,7 @@ describe('PageCache', () => {
   });
 
   it("when one entry is dropped, then the page's other variants and parts stay", async () => {
-    const cache = new PageCache({ ttlSec: 60 });
+    const cache = new MemoryPageCache({ ttlSec: 60 });
     await cache.get('1', 'details', 'f narrow', async () => 'a');
     await cache.get('1', 'details', 'f full', async () => 'b');
     await cache.get('1', 'feed', 'first full', async () => 'c');
@@ -96,7 +96,7 @@ describe('PageCache', () => {
   });
 
   it('when an entry is dropped while another load is under way, then that load is still kept', async () => {
-    const cache = new PageCache({ ttlSec: 60 });
+    const cache = new MemoryPageCache({ ttlSec: 60 });
     const pending = cache.get('2', 'feed', 'first full', () => later('b'));
     cache.dropEntry('1', 'feed', 'first narrow');
     expect(await pending).toBe('b');
@@ -106,7 +106,7 @@ describe('PageCache', () => {
   });
 
   it('when a page is dropped while a load is under way, then that load does not refill the cache', async () => {
-    const cache = new PageCache({ ttlSec: 60 });
+    const cache = new MemoryPageCache({ ttlSec: 60 });
     const pending = cache.get('1', 'details', 'f', () => later('stale'));
     cache.dropPage('1');
     expect(await pending).toBe('stale');
@@ -114,7 +114,7 @@ describe('PageCache', () => {
   });
 
   it('when a load fails, then nothing is cached and the error reaches the caller', async () => {
-    const cache = new PageCache({ ttlSec: 60 });
+    const cache = new MemoryPageCache({ ttlSec: 60 });
     await expect(cache.get('1', 'details', 'f', async () => Promise.reject(new Error('190')))).rejects.toThrow('190');
     expect(cache.size).toBe(0);
   });

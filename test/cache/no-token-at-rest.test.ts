@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createClient } from 'redis';
 import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
 import { loadConfig } from '../../src/config';
-import { PageCache } from '../../src/cache/memory-page-cache';
+import { MemoryPageCache } from '../../src/cache/memory-page-cache';
 import { connectedClient } from '../support/login';
 import { appEnv, startInstance, type Instance } from '../support/stack';
 import { valueOfKey } from '../support/redis';
@@ -83,7 +83,7 @@ describe('no token at rest in any cache', () => {
     try {
       const pages = await walk(instance, emulator);
       expect(pages).toBeGreaterThan(1);
-      const cache = instance.ctx.pageCache as PageCache;
+      const cache = instance.ctx.pageCache as MemoryPageCache;
       const entries = cache.entries();
       const lists = instance.ctx.accounts.entries();
       expect(entries.length).toBeGreaterThanOrEqual(2);
@@ -108,7 +108,7 @@ describe('no token at rest in any cache', () => {
       admin.on('error', () => undefined);
       await admin.connect();
       const instance = await startOne(
-        { SESSION_STORE: 'redis', REDIS_URL: REDIS_URL!, REDIS_PREFIX: prefix },
+        { SESSION_STORE: 'redis', REDIS_URL: REDIS_URL!, REDIS_KEY_PREFIX: prefix },
         emulator,
       );
       try {

@@ -41,7 +41,7 @@ describeRedis('the page cache shared through Redis', () => {
     config = configFor(emulator, {
       SESSION_STORE: 'redis',
       REDIS_URL,
-      REDIS_PREFIX: prefix,
+      REDIS_KEY_PREFIX: prefix,
       PAGE_CACHE_TTL: '60',
       FB_WEBHOOK_VERIFY_TOKEN: VERIFY,
       // Granted, so connecting subscribes the page and it is live.

@@ -41,7 +41,7 @@ describeRedis('the shared page cache, attacked', () => {
       PROVIDER_TIMEOUT_MS: '4000',
       SESSION_STORE: 'redis',
       REDIS_URL: REDIS_URL!,
-      REDIS_PREFIX: prefix,
+      REDIS_KEY_PREFIX: prefix,
       PAGE_CACHE_TTL: '60',
     });
   const start = async (): Promise<Instance> => {

@@ -1,5 +1,5 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { csrfFrom, connectedAgent, login } from '../support/flow';
+import { csrfFrom, connectedAgent, signIn } from '../support/flow';
 import { agentFor, useStack } from '../support/stack';
 
 /**
@@ -25,7 +25,7 @@ describe('throttling by token kind', () => {
 
   it('when user-token calls are throttled at the user level (17), then the picker is 429 with the default wait, X-App-Usage having no estimate', async () => {
     const agent = agentFor(stack);
-    await login(agent);
+    await signIn(agent);
     stack.emulator.controls.setRateLimit({ calls: 1, windowMs: 10 * 60_000 });
     await agent.get('/pages').expect(200);
     const res = await agent.get('/pages');
@@ -35,7 +35,7 @@ describe('throttling by token kind', () => {
 
   it('when a user-token call about a Page is throttled (32), then connecting it is 429 and the person stays signed in', async () => {
     const agent = agentFor(stack);
-    await login(agent);
+    await signIn(agent);
     const picker = await agent.get('/pages').expect(200);
     stack.emulator.controls.setRateLimit({ calls: 1, windowMs: 60_000 });
     await agent.get('/pages').expect(200);

@@ -1,6 +1,6 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { graphCalls } from '../support/emulator';
-import { loginAndConnect } from '../support/flow';
+import { signInAndConnect } from '../support/flow';
 import { agentFor, startStack, type Stack } from '../support/stack';
 
 const BAKERY = SEED_IDS.pages.bakery;
@@ -12,7 +12,7 @@ describe('odd requests', () => {
   beforeAll(async () => {
     stack = await startStack();
     agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY);
+    await signInAndConnect(agent, BAKERY);
   });
   afterAll(() => stack.close());
 

@@ -1,7 +1,7 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { SESSIONS_SINCE_KEY } from '../../src/session/lapse';
 import { completeDialog } from '../support/dialog';
-import { csrfFrom, login, pathOf, startLogin, connectedAgent } from '../support/flow';
+import { csrfFrom, signIn, pathOf, startLogin, connectedAgent } from '../support/flow';
 import { agentFor, startStack, type Agent, useStack } from '../support/stack';
 import { headline, hrefOf, jargonIn, visibleText } from '../support/words';
 
@@ -101,7 +101,7 @@ describe('pages that speak to people', () => {
 
     it('when a form post meets a timeout, then Try again leads back to the page the form was on', async () => {
       const agent = agentFor(stack);
-      await login(agent);
+      await signIn(agent);
       const picker = await agent.get('/pages').expect(200);
       stack.emulator.controls.failNext(6, { kind: 'hang' });
       const res = await agent
@@ -177,7 +177,7 @@ describe('pages that speak to people', () => {
     it('when the permission to list Pages was declined, then the picker says so, with Ask again', async () => {
       const agent = agentFor(stack);
       // Mary Fairfax declines this one, so Grace's later logins keep their Page list.
-      await login(agent, { user: SEED_IDS.users.fairfax, decline: ['pages_show_list'] });
+      await signIn(agent, { user: SEED_IDS.users.fairfax, decline: ['pages_show_list'] });
       const res = await agent.get('/pages').expect(200);
       expect(visibleText(res.text)).toContain("Pagelight can't see your Pages");
       expect(visibleText(res.text)).not.toContain('You manage no Pages');
@@ -187,7 +187,7 @@ describe('pages that speak to people', () => {
 
     it('when the person manages no Pages, then the picker says that, not that a permission was declined', async () => {
       const agent = agentFor(stack);
-      await login(agent, { user: SEED_IDS.users.alan });
+      await signIn(agent, { user: SEED_IDS.users.alan });
       const res = await agent.get('/pages').expect(200);
       expect(visibleText(res.text)).toContain('You manage no Pages that Pagelight can see');
       expect(visibleText(res.text)).not.toContain("can't see your Pages");
@@ -209,7 +209,7 @@ describe('pages that speak to people', () => {
       const pinned = await startStack({ env: { FB_PAGE_ID: BAKERY } });
       try {
         const agent = agentFor(pinned);
-        await login(agent).then((r) => expect(r.headers.location).toBe(`/pages/${BAKERY}`));
+        await signIn(agent).then((r) => expect(r.headers.location).toBe(`/pages/${BAKERY}`));
         const res = await agent.get(`/pages/${BAKERY}`).expect(200);
         expect(visibleText(res.text)).toContain('Log out');
         expect(hrefOf(res.text, 'Switch page')).toBeUndefined();

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { NEGOTIATED_CHARS, NEGOTIATED_ENTRIES, negotiatedPart } from '../../src/i18n/locales';
 import { agentFor, useStack } from '../support/stack';
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { loginAndConnect } from '../support/flow';
+import { signInAndConnect } from '../support/flow';
 
 const BAKERY = SEED_IDS.pages.bakery;
 
@@ -59,7 +59,7 @@ describe('choosing the language', () => {
 
   it('when the menu is used on a Page, then the person goes back to that Page, signed in, in the new language', async () => {
     const agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY);
+    await signInAndConnect(agent, BAKERY);
     const page = await agent.get(`/pages/${BAKERY}`).expect(200);
     expect(page.text).toContain(`href="/language?lang=de&amp;returnTo=%2Fpages%2F${BAKERY}"`);
     const back = await agent.get(`/language?lang=de&returnTo=%2Fpages%2F${BAKERY}`).expect(303);

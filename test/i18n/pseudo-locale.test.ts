@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { SEED_IDS, TEST_SEED } from '@pagelight/graph-emulator';
-import { loginAndConnect } from '../support/flow';
+import { signInAndConnect } from '../support/flow';
 import { wordsOutsideCatalogs } from '../support/pseudo';
 import { signedRequest } from '../support/signed-request';
 import { agentFor, APP_SECRET, useStack } from '../support/stack';
@@ -57,7 +57,7 @@ describe('no words outside the catalogs', () => {
   it('when a person signs in and reads a Page, its older posts, the picker and the errors, then every word is from a catalog', async () => {
     const agent = agentFor(stack);
     await agent.get('/language?lang=en-XA').expect(303);
-    await loginAndConnect(agent, BAKERY, { user: ADA });
+    await signInAndConnect(agent, BAKERY, { user: ADA });
     const screens: [string, number][] = [
       ['/', 200],
       ['/pages', 200],
@@ -116,7 +116,7 @@ describe('no words outside the catalogs', () => {
     const signedIn = async () => {
       const agent = agentFor(granted);
       await agent.get('/language?lang=en-XA').expect(303);
-      await loginAndConnect(agent, BAKERY, { user: ADA });
+      await signInAndConnect(agent, BAKERY, { user: ADA });
       return agent;
     };
 

@@ -41,7 +41,7 @@ describeWithRedis()('live streams when another instance hears of the removal', (
         SESSION_STORE: 'redis',
         PAGE_CACHE_STORE: 'redis',
         REDIS_URL,
-        REDIS_PREFIX: prefix,
+        REDIS_KEY_PREFIX: prefix,
         FB_WEBHOOK_VERIFY_TOKEN: 'verify-token-for-tests-0001',
         FB_SCOPES: 'pages_show_list pages_read_engagement pages_manage_metadata',
         // An hour between heartbeats: a stream that ends did not wait for one.

@@ -4,7 +4,7 @@ import request from 'supertest';
 import { ConfigError, loadConfig } from '../../src/config';
 import { createLogger } from '../../src/log/logger';
 import { connectRedis } from '../../src/redis';
-import { login, loginAndConnect } from '../support/flow';
+import { signIn, signInAndConnect } from '../support/flow';
 import { APP_SECRET } from '../support/stack';
 import { startObservedStack, type ObservedStack } from './observed-stack';
 
@@ -34,14 +34,14 @@ describe('GET /metrics (METRICS_PORT)', () => {
       FB_WEBHOOK_VERIFY_TOKEN: VERIFY_TOKEN,
     });
     const owner = request.agent(stack.app);
-    await loginAndConnect(owner, BAKERY);
+    await signInAndConnect(owner, BAKERY);
     await owner.get(`/pages/${BAKERY}`).expect(200);
     await owner.get(`/pages/${BAKERY}`).expect(200);
     await owner.get('/privacy').expect(200);
     await request(stack.app).get('/no/such/page?token=secret-looking').expect(404);
     // A login whose state is not this session's, and a cancelled one.
     await request(stack.app).get('/auth/callback?code=abc&state=not-ours').expect(403);
-    await login(request.agent(stack.app), { action: 'cancel' });
+    await signIn(request.agent(stack.app), { action: 'cancel' });
     // Webhook deliveries: one signed, one not.
     const body = JSON.stringify({
       object: 'page',
@@ -164,7 +164,7 @@ describe('METRICS_PORT', () => {
       METRICS_PORT: '9464',
       SESSION_STORE: 'redis',
       REDIS_URL: redisUrl,
-      REDIS_PREFIX: `test:observe:${Date.now()}:`,
+      REDIS_KEY_PREFIX: `test:observe:${Date.now()}:`,
     };
     const stack = await startObservedStack(env, undefined, redis);
     try {
@@ -184,7 +184,7 @@ describe('pagelight_provider_calls_total when the provider refuses', () => {
     const stack = await startObservedStack({ METRICS_PORT: '9464' });
     try {
       const owner = request.agent(stack.app);
-      await loginAndConnect(owner, BAKERY);
+      await signInAndConnect(owner, BAKERY);
       stack.emulator.controls.failNext(2, { status: 400, error: { code: 987654, message: 'Something new' } });
       await owner.get(`/pages/${BAKERY}`);
       stack.emulator.controls.failNext(2, {

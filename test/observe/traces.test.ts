@@ -88,7 +88,7 @@ describe('traces (OTEL_EXPORTER_OTLP_ENDPOINT), against a running app', () => {
         FB_IMAGE_ORIGINS: emulator.url,
         SESSION_SECRET: 'test-session-secret-0123456789abcdef',
         // Sessions in Redis when this run has one (its commands are spans too), else in memory.
-        ...(REDIS_URL ? { SESSION_STORE: 'redis', REDIS_URL, REDIS_PREFIX: prefix } : {}),
+        ...(REDIS_URL ? { SESSION_STORE: 'redis', REDIS_URL, REDIS_KEY_PREFIX: prefix } : {}),
         LOGIN_RATE_LIMIT: '0',
         // Every view asks the provider, so the refused one below reaches it.
         PAGE_CACHE_TTL: '0',

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { createLogger } from '../../src/log/logger';
 import { tracingFor } from '../../src/observe/tracing';
-import { loginAndConnect } from '../support/flow';
+import { signInAndConnect } from '../support/flow';
 import { startObservedStack } from './observed-stack';
 import { SEED_IDS } from '@pagelight/graph-emulator';
 
@@ -27,7 +27,7 @@ describe('tracing, with OTEL_EXPORTER_OTLP_ENDPOINT unset', () => {
     try {
       expect(await tracingFor(stack.ctx.config, createLogger({ level: 'silent' }))).toBeUndefined();
       const owner = request.agent(stack.app);
-      await loginAndConnect(owner, SEED_IDS.pages.bakery);
+      await signInAndConnect(owner, SEED_IDS.pages.bakery);
       await owner.get(`/pages/${SEED_IDS.pages.bakery}`).expect(200);
       expect(stack.ctx.tracing).toBeUndefined();
       expect(mockLoaded).toEqual([]);

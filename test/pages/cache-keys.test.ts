@@ -1,6 +1,6 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { graphCalls } from '../support/emulator';
-import { loginAndConnect, connectedAgent } from '../support/flow';
+import { signInAndConnect, connectedAgent } from '../support/flow';
 import { agentFor, type Agent, useStack } from '../support/stack';
 
 const BAKERY = SEED_IDS.pages.bakery;
@@ -26,7 +26,7 @@ describe('who shares an entry of the page cache', () => {
       error: { code: 100, message: 'Unsupported get request.' },
       match: 'permissions',
     });
-    await loginAndConnect(agent, BAKERY);
+    await signInAndConnect(agent, BAKERY);
     return agent;
   }
 

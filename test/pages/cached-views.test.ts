@@ -1,7 +1,7 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { agentFor, type Agent, type Stack, useStack } from '../support/stack';
 import { graphCalls } from '../support/emulator';
-import { login, loginAndConnect, postIds, connectedAgent } from '../support/flow';
+import { signIn, signInAndConnect, postIds, connectedAgent } from '../support/flow';
 
 const BAKERY = SEED_IDS.pages.bakery;
 const SPARSE = SEED_IDS.pages.sparse;
@@ -85,7 +85,7 @@ describe('the page cache', () => {
 
     // Logged in as someone who manages no page at all.
     const alan = agentFor(stack);
-    await login(alan, { user: SEED_IDS.users.alan });
+    await signIn(alan, { user: SEED_IDS.users.alan });
     const none = await alan.get(`/pages/${BAKERY}`).expect(303);
     expect(none.text).not.toContain('Bread computed');
 
@@ -186,8 +186,8 @@ describe('with PAGE_CACHE_TTL=0', () => {
   it('when two sessions with different tokens read at once, then each read goes upstream with its own token', async () => {
     const a = agentFor(stack);
     const b = agentFor(stack);
-    await loginAndConnect(a, BAKERY);
-    await loginAndConnect(b, BAKERY);
+    await signInAndConnect(a, BAKERY);
+    await signInAndConnect(b, BAKERY);
     stack.emulator.controls.setLatency(100);
     try {
       const before = graphCalls(stack);

@@ -1,5 +1,6 @@
 import { MODERATION_IDS, SEED_IDS, TEST_SEED } from '@pagelight/graph-emulator';
-import { formsIn, linksIn, textOfId, type FormFound } from '../support/dom';
+import { csrfToken, find, linkTo, textOf } from '../support/dom';
+import { sendForm as send, writeForm as formFor, writeForms } from '../support/write-forms';
 import { connectedAgent } from '../support/flow';
 import type { Agent, Stack } from '../support/stack';
 import { useStack } from '../support/stack';
@@ -31,21 +32,14 @@ function writesMade(stack: Stack): { method: string; path: string }[] {
 
 const postPage = `/pages/${BAKERY}/posts/${POST}`;
 
+/** What the element with this id reads, undefined when the page has none. */
+function commentText(html: string, id: string): string | undefined {
+  const node = find(html, { id });
+  return node ? textOf(node) : undefined;
+}
+
 async function view(agent: Agent): Promise<string> {
   return (await agent.get(postPage).expect(200)).text;
-}
-
-/** The form in the comment (or the post's comments section) that asks for `what`. */
-function formFor(html: string, what: string, target: string): FormFound {
-  const form = formsIn(html).find((f) => f.hidden.do === what && f.hidden.target === target);
-  if (!form) throw new Error(`no ${what} form for ${target}`);
-  return form;
-}
-
-/** Sends a form as the browser would, with the text box filled in. */
-function send(agent: Agent, form: FormFound, text?: string) {
-  const body = { ...form.hidden, ...(form.textbox ? { [form.textbox.name]: text ?? form.textbox.value } : {}) };
-  return agent.post(form.action).type('form').send(body);
 }
 
 describe('the post page’s actions for a manager', () => {
@@ -54,14 +48,13 @@ describe('the post page’s actions for a manager', () => {
   it('when Ada (every task) opens a post with comments to moderate, then each comment offers its actions with a fresh one-time key, the post a reply box as the Page, and one line says what hiding means', async () => {
     const agent = await connectedAgent(stack, BAKERY);
     const html = await view(agent);
-    const forms = formsIn(html);
-    const spam = forms.filter((f) => f.inside.includes(`comment-${SPAM}`)).map((f) => f.button);
+    const forms = writeForms(html);
+    const spam = writeForms(find(html, { id: `comment-${SPAM}` })!).map((f) => f.button);
     expect(spam).toEqual(expect.arrayContaining(['Like', 'Hide', 'Send', 'Delete the comment']));
     const reply = formFor(html, 'reply', POST);
     expect(reply.textbox?.label).toMatch(/^Comment as /);
-    expect(reply.method).toBe('post');
-    expect(reply.hidden._csrf).toMatch(/\S{20,}/);
-    const keys = forms.map((f) => f.hidden._key);
+    expect(reply.values._csrf).toMatch(/\S{20,}/);
+    const keys = forms.map((f) => f.values._key);
     expect(new Set(keys).size).toBe(keys.length);
     expect(visibleText(html)).toContain(
       'Hiding a comment keeps it from everyone but its author and their friends; deleting removes it for good.',
@@ -78,8 +71,8 @@ describe('the post page’s actions for a manager', () => {
     expect(res.headers.location).toMatch(new RegExp(`^${postPage}#comment-\\d+_\\d+$`));
     const id = res.headers.location!.split('#comment-')[1]!;
     const after = await view(agent);
-    expect(textOfId(after, `comment-${id}`)).toContain('Thank you, see you Saturday!');
-    expect(textOfId(after, `comment-${id}`)).toContain('Page');
+    expect(commentText(after, `comment-${id}`)).toContain('Thank you, see you Saturday!');
+    expect(commentText(after, `comment-${id}`)).toContain('Page');
     expect(visibleText(after)).toContain('Your reply is posted.');
   });
 
@@ -101,17 +94,22 @@ describe('the post page’s actions for a manager', () => {
     const agent = await connectedAgent(stack, BAKERY);
     await send(agent, formFor(await view(agent), 'hide', ABUSIVE)).expect(303);
     const hidden = await view(agent);
-    expect(textOfId(hidden, `comment-${ABUSIVE}`)).toContain('Hidden: only its author and their friends still see it.');
+    expect(commentText(hidden, `comment-${ABUSIVE}`)).toContain(
+      'Hidden: only its author and their friends still see it.',
+    );
     expect(visibleText(hidden)).toContain('The comment is hidden.');
     await send(agent, formFor(hidden, 'unhide', ABUSIVE)).expect(303);
     const shown = await view(agent);
-    expect(textOfId(shown, `comment-${ABUSIVE}`)).not.toContain('Hidden:');
+    expect(commentText(shown, `comment-${ABUSIVE}`)).not.toContain('Hidden:');
     expect(formFor(shown, 'hide', ABUSIVE).button).toBe('Hide');
   });
 
   it('when Ada likes a comment as the Page, then its likes count one more and it offers Unlike, which takes it back', async () => {
     const agent = await connectedAgent(stack, BAKERY);
-    const likes = (html: string) => /(\d+) likes?\b/.exec(textOfId(html, `comment-${QUESTION}`) ?? '')?.[1] ?? '0';
+    const likes = (html: string) => {
+      const foot = find(find(html, { id: `comment-${QUESTION}` })!, { class: 'comment-foot' });
+      return /(\d+) likes?/.exec(foot ? textOf(foot) : '')?.[1] ?? '0';
+    };
     const first = await view(agent);
     await send(agent, formFor(first, 'like', QUESTION)).expect(303);
     const liked = await view(agent);
@@ -129,7 +127,7 @@ describe('the post page’s actions for a manager', () => {
     const res = await send(agent, form).expect(303);
     expect(res.headers.location).toBe(`${postPage}#comments`);
     const after = await view(agent);
-    expect(textOfId(after, `comment-${SPAM}`)).toBeUndefined();
+    expect(commentText(after, `comment-${SPAM}`)).toBeUndefined();
     expect(visibleText(after)).toContain('The comment is deleted.');
   });
 });
@@ -144,7 +142,7 @@ describe('the write path refuses before any provider call', () => {
     await agent
       .post(form.action)
       .type('form')
-      .send({ ...form.hidden, _csrf: 'forged' })
+      .send({ ...form.values, _csrf: 'forged' })
       .expect(403);
     expect(writesMade(stack).length).toBe(before);
   });
@@ -157,17 +155,17 @@ describe('the write path refuses before any provider call', () => {
     await agent
       .post(`/pages/${BAKERY}/posts/${CAFE_POST}/write`)
       .type('form')
-      .send({ ...form.hidden, target: otherComment })
+      .send({ ...form.values, target: otherComment })
       .expect(403);
     await agent
       .post(form.action)
       .type('form')
-      .send({ ...form.hidden, target: otherComment })
+      .send({ ...form.values, target: otherComment })
       .expect(403);
     const res = await agent
       .post(`/pages/${CAFE}/posts/${CAFE_POST}/write`)
       .type('form')
-      .send({ ...form.hidden, target: otherComment })
+      .send({ ...form.values, target: otherComment })
       .expect(403);
     expect(visibleText(res.text)).toContain('nothing was sent');
     expect(writesMade(stack).length).toBe(before);
@@ -176,8 +174,8 @@ describe('the write path refuses before any provider call', () => {
   it('when Joan, whose role has no task to act, opens the post, then she reads the comments without controls and one line says why; her forged form gets 403', async () => {
     const agent = await connectedAgent(stack, BAKERY, { user: SEED_IDS.users.clarke });
     const html = await view(agent);
-    expect(textOfId(html, `comment-${SPAM}`)).toBeDefined();
-    expect(formsIn(html).filter((f) => f.hidden.do !== undefined)).toEqual([]);
+    expect(commentText(html, `comment-${SPAM}`)).toBeDefined();
+    expect(writeForms(html)).toEqual([]);
     expect(visibleText(html)).toContain('Your role on this Page lets you read comments, not answer or moderate them.');
     const ada = await connectedAgent(stack, BAKERY);
     const form = formFor(await view(ada), 'hide', QUESTION);
@@ -186,7 +184,7 @@ describe('the write path refuses before any provider call', () => {
     await agent
       .post(form.action)
       .type('form')
-      .send({ ...form.hidden, _csrf: token })
+      .send({ ...form.values, _csrf: token })
       .expect(403);
     expect(writesMade(stack).length).toBe(before);
   });
@@ -195,7 +193,7 @@ describe('the write path refuses before any provider call', () => {
 /** Joan's CSRF token, from a form of hers (the picker's). */
 async function joanCsrf(agent: Agent): Promise<string> {
   const html = (await agent.get('/pages').expect(200)).text;
-  return formsIn(html).find((f) => f.hidden._csrf !== undefined)!.hidden._csrf!;
+  return csrfToken(html)!;
 }
 
 describe('without pages_manage_engagement', () => {
@@ -204,11 +202,12 @@ describe('without pages_manage_engagement', () => {
   it('when Ada declined it, then the comments show without controls and one line offers Ask again', async () => {
     const agent = await connectedAgent(stack, BAKERY, { decline: ['pages_manage_engagement'] });
     const html = await view(agent);
-    expect(formsIn(html).filter((f) => f.hidden.do !== undefined)).toEqual([]);
+    expect(writeForms(html)).toEqual([]);
     expect(visibleText(html)).toContain(
       'To answer and moderate comments here, allow “Reply to and moderate comments on your Page” on Facebook.',
     );
-    const ask = linksIn(html).find((l) => l.text === 'Ask again' && l.href.includes('rerequest=1'));
+    const ask = linkTo(html, 'Ask again');
+    expect(ask?.href).toContain('rerequest=1');
     expect(ask?.href).toContain(encodeURIComponent(postPage));
   });
 });
@@ -219,7 +218,7 @@ describe('when the app does not ask for pages_manage_engagement', () => {
   it('then the post page offers no actions and says nothing about them', async () => {
     const agent = await connectedAgent(stack, BAKERY);
     const html = await view(agent);
-    expect(formsIn(html).filter((f) => f.hidden.do !== undefined)).toEqual([]);
+    expect(writeForms(html)).toEqual([]);
     expect(visibleText(html)).not.toContain('moderate');
   });
 });
@@ -272,6 +271,6 @@ describe('read after write, and the provider’s webhook for the same change', (
     const after = log.length;
     const shown = await view(agent);
     expect(log.slice(after).map((e) => e.path)).toEqual([expect.stringMatching(new RegExp(`/${POST}/comments$`))]);
-    expect(textOfId(shown, `comment-${QUESTION}`)).toContain('Hidden:');
+    expect(commentText(shown, `comment-${QUESTION}`)).toContain('Hidden:');
   });
 });

@@ -1,5 +1,5 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { csrfFrom, login } from '../support/flow';
+import { csrfFrom, signIn } from '../support/flow';
 import { agentFor, startStack, type Stack } from '../support/stack';
 
 const BAKERY = SEED_IDS.pages.bakery;
@@ -20,7 +20,7 @@ describe('POST /pages/:pageId/connect, bounded like every route that calls the p
 
   it('when a session connects in a loop, then past its per-minute limit it gets 429 with Retry-After and no upstream call, and another person still logs in and connects', async () => {
     const loop = agentFor(stack);
-    await login(loop).then((r) => expect(r.status).toBe(303));
+    await signIn(loop).then((r) => expect(r.status).toBe(303));
     const csrf = csrfFrom((await loop.get('/pages').expect(200)).text);
     const statuses: number[] = [];
     const before = pageTokenReads(stack);
@@ -34,7 +34,7 @@ describe('POST /pages/:pageId/connect, bounded like every route that calls the p
     expect(pageTokenReads(stack) - before).toBe(LIMIT);
 
     const other = agentFor(stack);
-    await login(other).then((r) => expect(r.status).toBe(303));
+    await signIn(other).then((r) => expect(r.status).toBe(303));
     const picker = await other.get('/pages').expect(200);
     await other
       .post(`/pages/${BAKERY}/connect`)
@@ -45,7 +45,7 @@ describe('POST /pages/:pageId/connect, bounded like every route that calls the p
 
   it('when a person connects up to the limit, then the picker and older posts are still served: connects count in a bucket of their own', async () => {
     const agent = agentFor(stack);
-    await login(agent).then((r) => expect(r.status).toBe(303));
+    await signIn(agent).then((r) => expect(r.status).toBe(303));
     const csrf = csrfFrom((await agent.get('/pages').expect(200)).text);
     for (let i = 0; i < LIMIT; i++)
       await agent.post(`/pages/${BAKERY}/connect`).type('form').send({ _csrf: csrf }).expect(303);
@@ -62,7 +62,7 @@ describe('concurrent connects of one session', () => {
 
   it('when a session fires 12 connects at once while the provider hangs, then at most its share of page-token reads goes upstream and the rest get 429', async () => {
     const agent = agentFor(stack);
-    await login(agent).then((r) => expect(r.status).toBe(303));
+    await signIn(agent).then((r) => expect(r.status).toBe(303));
     const csrf = csrfFrom((await agent.get('/pages').expect(200)).text);
     const before = pageTokenReads(stack);
     // Every page-token read hangs until the provider timeout (and its one retry too).

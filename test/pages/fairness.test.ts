@@ -1,4 +1,4 @@
-import { ReadShares, TooManyRequestsError } from '../../src/pages/limits';
+import { ConcurrentReadLimit, TooManyRequestsError } from '../../src/pages/fairness';
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { CookieClient } from '../support/cookie-client';
 import { graphCalls } from '../support/emulator';
@@ -10,7 +10,7 @@ import { hrefOf } from '../support/words';
 
 const BAKERY = SEED_IDS.pages.bakery;
 
-describe('ReadShares (concurrent provider reads per session)', () => {
+describe('ConcurrentReadLimit (concurrent provider reads per session)', () => {
   const deferred = () => {
     let resolve!: () => void;
     const promise = new Promise<void>((r) => (resolve = r));
@@ -18,14 +18,14 @@ describe('ReadShares (concurrent provider reads per session)', () => {
   };
 
   it('when a session has its share of reads under way, then the next waits for a slot, and another session does not wait', async () => {
-    const gate = new ReadShares(2, 1000);
+    const limit = new ConcurrentReadLimit(2, 1000);
     const first = deferred();
-    const reads = [gate.run('a', () => first.promise), gate.run('a', () => new Promise<void>(() => undefined))];
+    const reads = [limit.run('a', () => first.promise), limit.run('a', () => new Promise<void>(() => undefined))];
     let thirdStarted = false;
-    const third = gate.run('a', async () => {
+    const third = limit.run('a', async () => {
       thirdStarted = true;
     });
-    await expect(gate.run('b', async () => 'b')).resolves.toBe('b');
+    await expect(limit.run('b', async () => 'b')).resolves.toBe('b');
     expect(thirdStarted).toBe(false);
     first.resolve();
     await third;
@@ -34,12 +34,12 @@ describe('ReadShares (concurrent provider reads per session)', () => {
   });
 
   it('when no slot frees within the wait, then the read fails with a 429 that says when to retry', async () => {
-    const gate = new ReadShares(1, 20);
-    void gate.run('a', () => new Promise<void>(() => undefined));
-    const refused = gate.run('a', async () => 'never');
+    const limit = new ConcurrentReadLimit(1, 20);
+    void limit.run('a', () => new Promise<void>(() => undefined));
+    const refused = limit.run('a', async () => 'never');
     await expect(refused).rejects.toBeInstanceOf(TooManyRequestsError);
     await expect(refused).rejects.toMatchObject({ status: 429, retryAfterSec: 1 });
-    expect(gate.refused).toBe(1);
+    expect(limit.refused).toBe(1);
   });
 });
 

@@ -1,6 +1,6 @@
 import express from 'express';
 import { useViews } from '../../src/http/views';
-import { renderPartial, showFeed, showPage } from '../../src/pages/fragments';
+import { renderPartial, renderedFeed, renderedPage } from '../../src/pages/fragments';
 import { imageFilter } from '../../src/pages/images';
 import { englishLocale } from '../../src/i18n/catalogs';
 import { toFeedView, toPageView } from '../../src/pages/view-model';
@@ -72,7 +72,7 @@ describe('renderPartial', () => {
   );
 });
 
-describe('showPage and showFeed: one memo from a cached answer to what renders it', () => {
+describe('renderedPage and renderedFeed: one memo from a cached answer to what renders it', () => {
   const feedAnswer = (): FeedResponse => ({
     data: [{ id: '1_2', created_time: '2026-10-01T12:00:00+0000', message: 'Rye & caraway' }],
   });
@@ -82,11 +82,11 @@ describe('showPage and showFeed: one memo from a cached answer to what renders i
     const app = appWith(true);
     const answer = feedAnswer();
     const toView = jest.fn((f: FeedResponse) => toFeedView(f, 'first', { images, pageId: '1' }));
-    const first = showFeed(app, english, answer, toView);
-    expect(showFeed(app, english, answer, toView)).toBe(first);
-    expect(first.posts).toBe(showFeed(app, english, answer, toView).posts);
+    const first = renderedFeed(app, english, answer, toView);
+    expect(renderedFeed(app, english, answer, toView)).toBe(first);
+    expect(first.posts).toBe(renderedFeed(app, english, answer, toView).posts);
     expect(toView).toHaveBeenCalledTimes(1);
-    const empty = showFeed(app, english, { data: [] }, toView);
+    const empty = renderedFeed(app, english, { data: [] }, toView);
     expect(empty.posts.html).not.toBe(first.posts.html);
     expect(empty.posts.html).not.toContain('post-1_2');
     expect(toView).toHaveBeenCalledTimes(2);
@@ -95,9 +95,9 @@ describe('showPage and showFeed: one memo from a cached answer to what renders i
   it("when a page's details answer is shown, then its card and details are the partials' HTML for its view model, made once", async () => {
     const app = appWith(true);
     const answer = detailsAnswer();
-    const shown = showPage(app, english, answer, (d) => toPageView(d, '', { images }));
+    const shown = renderedPage(app, english, answer, (d) => toPageView(d, '', { images }));
     expect(shown.card.html).toBe(await rendered(app, 'partials/page-card', { page: shown.view }));
     expect(shown.details.html).toBe(await rendered(app, 'partials/page-details', { page: shown.view }));
-    expect(showPage(app, english, answer, () => toPageView({ id: '2' }, '', { images }))).toBe(shown);
+    expect(renderedPage(app, english, answer, () => toPageView({ id: '2' }, '', { images }))).toBe(shown);
   });
 });

@@ -1,10 +1,10 @@
 import { SEED_IDS, TEST_SEED } from '@pagelight/graph-emulator';
 import { AccountsCache } from '../../src/cache/accounts';
-import { PageCache } from '../../src/cache/memory-page-cache';
+import { MemoryPageCache } from '../../src/cache/memory-page-cache';
 import type { AppContext } from '../../src/context';
 import { PAGE_INSIGHT_METRICS, POST_VIEWERS_METRIC } from '../../src/graph/provider';
 import { insightsRange, loadPostViewers } from '../../src/pages/insights-load';
-import { ReadShares, SessionRateLimit } from '../../src/pages/limits';
+import { ConcurrentReadLimit, SessionRateLimit } from '../../src/pages/fairness';
 import type { PageAccess } from '../../src/session/access';
 import { useStack, type Stack } from '../support/stack';
 
@@ -18,9 +18,9 @@ function contextOf(stack: Stack): AppContext {
     // The app asks for read_insights: the loads are offered (src/pages/offered.ts).
     config: { pageCacheTtlSec: 60, scopes: ['pages_show_list', 'pages_read_engagement', 'read_insights'] },
     graph: stack.graph,
-    pageCache: new PageCache({ ttlSec: 60 }),
+    pageCache: new MemoryPageCache({ ttlSec: 60 }),
     accounts: new AccountsCache(60),
-    readShares: new ReadShares(4),
+    concurrentReadLimit: new ConcurrentReadLimit(4),
     sessionRateLimit: new SessionRateLimit(1000),
     now: Date.now,
   } as unknown as AppContext;

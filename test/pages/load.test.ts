@@ -1,10 +1,10 @@
 import { AccountsCache } from '../../src/cache/accounts';
-import { PageCache } from '../../src/cache/memory-page-cache';
+import { MemoryPageCache } from '../../src/cache/memory-page-cache';
 import type { AppContext } from '../../src/context';
 import { GraphApiError } from '../../src/graph/errors';
 import type { FeedResponse, PageDetails, PageList } from '../../src/graph/schemas';
 import { loadPage } from '../../src/pages/load';
-import { ReadShares, SessionRateLimit } from '../../src/pages/limits';
+import { ConcurrentReadLimit, SessionRateLimit } from '../../src/pages/fairness';
 import type { PageAccess } from '../../src/session/access';
 
 /**
@@ -28,9 +28,9 @@ function contextWith(graph: { details?: () => Promise<PageDetails>; feed?: () =>
         return LIST;
       },
     },
-    pageCache: new PageCache({ ttlSec: 60 }),
+    pageCache: new MemoryPageCache({ ttlSec: 60 }),
     accounts: new AccountsCache(60),
-    readShares: new ReadShares(4),
+    concurrentReadLimit: new ConcurrentReadLimit(4),
     sessionRateLimit: new SessionRateLimit(1000),
     now: () => NOW,
   } as unknown as AppContext;

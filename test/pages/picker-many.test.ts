@@ -1,7 +1,7 @@
 import { parse, type DefaultTreeAdapterMap } from 'parse5';
 import { MAX_LISTED_PAGES } from '../../src/graph/client';
 import { LISTED_AT_ONCE } from '../../src/pages/picker-view';
-import { login } from '../support/flow';
+import { signIn } from '../support/flow';
 import { manyPagesSeed, WITH_BUSINESS } from '../support/many-pages';
 import { stubGraphClient } from '../support/graph-client';
 import { agentFor, listen, startStack, type Stack } from '../support/stack';
@@ -50,7 +50,7 @@ describe('the picker with many Pages', () => {
   it(`when the person manages 750 Pages, then ${LISTED_AT_ONCE} are listed with a note, and the filter finds the last one`, async () => {
     stack = await startStack({ seed: seedOf(750), emulator: { accountsPageSize: 100 }, env: WITH_BUSINESS });
     const agent = agentFor(stack);
-    await login(agent, { user: MANY });
+    await signIn(agent, { user: MANY });
     const first = picker((await agent.get('/pages').expect(200)).text);
     expect(first.names).toHaveLength(LISTED_AT_ONCE);
     expect(first.notes).toContain(

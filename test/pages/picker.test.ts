@@ -1,5 +1,5 @@
 import { SEED_IDS, TEST_SEED } from '@pagelight/graph-emulator';
-import { login } from '../support/flow';
+import { signIn } from '../support/flow';
 import { agentFor, useStack, type Agent } from '../support/stack';
 
 /** The Pages a picker shows, in order, with whether the filter hid them. */
@@ -31,12 +31,12 @@ describe('the picker of a person with many Pages', () => {
   let agent: Agent;
   beforeAll(async () => {
     agent = agentFor(stack);
-    await login(agent, { user: SEED_IDS.users.fairfax });
+    await signIn(agent, { user: SEED_IDS.users.fairfax });
   });
 
   it('when it lists 30 Pages, then each shows its picture, category, followers and the person’s role, from the same 3 calls', async () => {
     const fresh = agentFor(stack);
-    await login(fresh, { user: SEED_IDS.users.fairfax });
+    await signIn(fresh, { user: SEED_IDS.users.fairfax });
     stack.emulator.controls.clearLog();
     const res = await fresh.get('/pages').expect(200);
     const items = pickerItems(res.text);
@@ -112,7 +112,7 @@ describe('the picker of a person with a few Pages', () => {
 
   it('when the person manages eight Pages or fewer, then there is no filter box and ?q= hides nothing', async () => {
     const agent = agentFor(stack);
-    await login(agent, { user: SEED_IDS.users.ada });
+    await signIn(agent, { user: SEED_IDS.users.ada });
     const res = await agent.get('/pages?q=zz').expect(200);
     expect(res.text).not.toContain('picker-filter');
     expect(visible(res.text).length).toBeGreaterThan(0);
@@ -121,7 +121,7 @@ describe('the picker of a person with a few Pages', () => {
 
   it('when a Page has no picture, then its first letter stands in; when it has no followers, none are claimed', async () => {
     const agent = agentFor(stack);
-    await login(agent, { user: SEED_IDS.users.ada });
+    await signIn(agent, { user: SEED_IDS.users.ada });
     const items = pickerItems((await agent.get('/pages').expect(200)).text);
     const bakery = items.find((i) => i.name === 'Lovelace Analytical Bakery')!;
     expect(bakery.text).toContain('<img class="avatar"');

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { sessionCookie, login } from '../support/flow';
+import { sessionCookie, signIn } from '../support/flow';
 import { agentFor, startStack, type Stack } from '../support/stack';
 
 /**
@@ -16,7 +16,7 @@ describe('SESSION_RATE_LIMIT and the spelling of the session cookie', () => {
 
   it('when one session’s cookie is sent in five spellings, then they share one count and the sixth request is refused', async () => {
     const agent = agentFor(stack);
-    const done = await login(agent);
+    const done = await signIn(agent);
     const cookie = sessionCookie(done)!;
     const value = cookie.slice('pagelight='.length);
     const decoded = decodeURIComponent(value);

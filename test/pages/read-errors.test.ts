@@ -1,6 +1,6 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { graphCalls } from '../support/emulator';
-import { login, startLogin, connectedAgent } from '../support/flow';
+import { signIn, startLogin, connectedAgent } from '../support/flow';
 import { agentFor, useStack } from '../support/stack';
 
 const BAKERY = SEED_IDS.pages.bakery;
@@ -63,7 +63,7 @@ describe('page reads that fail', () => {
 
   it('when a page that was not connected is opened, then back to the picker with a message and no upstream call', async () => {
     const agent = agentFor(stack);
-    await login(agent);
+    await signIn(agent);
     const calls = graphCalls(stack);
     await agent.get('/pages/999').expect(303).expect('location', '/pages');
     expect(graphCalls(stack)).toBe(calls);

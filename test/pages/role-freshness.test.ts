@@ -1,5 +1,5 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { loginAndConnect } from '../support/flow';
+import { signInAndConnect } from '../support/flow';
 import { agentFor, startStack, type Stack } from '../support/stack';
 
 const BAKERY = SEED_IDS.pages.bakery;
@@ -39,7 +39,7 @@ describe('a person whose role on the Page changed', () => {
 
   it('when the role narrowed after the session learned it, then once its confirmation is older than PAGE_CACHE_TTL the view is cached for the new role, and shared with others holding it', async () => {
     const ada = agentFor(stack);
-    await loginAndConnect(ada, BAKERY);
+    await signInAndConnect(ada, BAKERY);
     await ada.get(`/pages/${BAKERY}`).expect(200);
 
     clock += TTL_MS + 1000;
@@ -51,7 +51,7 @@ describe('a person whose role on the Page changed', () => {
 
     // Grace holds that role: her first view is served from what Ada's view stored for it.
     const grace = agentFor(stack);
-    await loginAndConnect(grace, BAKERY, { user: SEED_IDS.users.grace });
+    await signInAndConnect(grace, BAKERY, { user: SEED_IDS.users.grace });
     const graceBefore = pageReads();
     await grace.get(`/pages/${BAKERY}`).expect(200);
     expect(pageReads() - graceBefore).toBe(0);
@@ -59,7 +59,7 @@ describe('a person whose role on the Page changed', () => {
 
   it('when the person no longer manages the Page, then past PAGE_CACHE_TTL nothing cached is served to them: every view asks the provider with their own token', async () => {
     const ada = agentFor(stack);
-    await loginAndConnect(ada, BAKERY);
+    await signInAndConnect(ada, BAKERY);
     await ada.get(`/pages/${BAKERY}`).expect(200);
 
     clock += TTL_MS + 1000;
@@ -73,7 +73,7 @@ describe('a person whose role on the Page changed', () => {
 
   it('when the role is unchanged, then it is read again once per PAGE_CACHE_TTL, not on every view', async () => {
     const ada = agentFor(stack);
-    await loginAndConnect(ada, BAKERY);
+    await signInAndConnect(ada, BAKERY);
     await ada.get(`/pages/${BAKERY}`).expect(200);
     clock += TTL_MS + 1000;
     await ada.get(`/pages/${BAKERY}`).expect(200);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { MODERATION_IDS, SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
 import { loadConfig } from '../../src/config';
-import { formsIn } from '../support/dom';
+import { writeForm } from '../support/write-forms';
 import { startSharedEmulator } from '../support/instances';
 import { connectedClient } from '../support/login';
 import { describeWithRedis, REDIS_URL, redisClient, type RedisClient } from '../support/redis';
@@ -33,7 +33,7 @@ describeRedis('the repeat key on two instances sharing Redis', () => {
       SESSION_STORE: 'redis',
       PAGE_CACHE_STORE: 'redis',
       REDIS_URL,
-      REDIS_PREFIX: PREFIX,
+      REDIS_KEY_PREFIX: PREFIX,
     });
     instances.push(await startInstance(config), await startInstance(config));
   });
@@ -50,8 +50,8 @@ describeRedis('the repeat key on two instances sharing Redis', () => {
     const [a, b] = instances as [Instance, Instance];
     const browser = await connectedClient(a.url, BAKERY, SEED_IDS.users.ada);
     const html = await (await browser.get(`/pages/${BAKERY}/posts/${POST}`)).text();
-    const form = formsIn(html).find((f) => f.hidden.do === 'reply' && f.hidden.target === POST)!;
-    const body = { ...form.hidden, message: 'One reply, two instances' };
+    const form = writeForm(html, 'reply', POST);
+    const body = { ...form.values, message: 'One reply, two instances' };
     const writes = () =>
       emulator.controls.log.filter((e) => e.method === 'POST' && e.path.endsWith(`${POST}/comments`)).length;
     const before = writes();

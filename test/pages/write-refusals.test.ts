@@ -1,5 +1,5 @@
 import { MODERATION_IDS, SEED_IDS } from '@pagelight/graph-emulator';
-import { formsIn, type FormFound } from '../support/dom';
+import { writeForm, writeForms, type WriteForm } from '../support/write-forms';
 import { connectedAgent } from '../support/flow';
 import type { Agent, Stack } from '../support/stack';
 import { useStack } from '../support/stack';
@@ -19,23 +19,20 @@ function repliesMade(stack: Stack): number {
   return stack.emulator.controls.log.filter((e) => e.method === 'POST' && e.path.endsWith('/comments')).length;
 }
 
-async function replyForm(agent: Agent, target = POST): Promise<FormFound> {
-  const html = (await agent.get(postPage).expect(200)).text;
-  const form = formsIn(html).find((f) => f.hidden.do === 'reply' && f.hidden.target === target);
-  if (!form) throw new Error('no reply form');
-  return form;
+async function replyForm(agent: Agent, target = POST): Promise<WriteForm> {
+  return writeForm((await agent.get(postPage).expect(200)).text, 'reply', target);
 }
 
-function send(agent: Agent, form: FormFound, text: string) {
+function send(agent: Agent, form: WriteForm, text: string) {
   return agent
     .post(form.action)
     .type('form')
-    .send({ ...form.hidden, message: text });
+    .send({ ...form.values, message: text });
 }
 
 /** The form a not-sent page offers again. */
-function keptForm(html: string): FormFound {
-  const form = formsIn(html).find((f) => f.hidden.do === 'reply');
+function keptForm(html: string): WriteForm {
+  const form = writeForms(html).find((f) => f.values.do === 'reply');
   if (!form) throw new Error('no kept form');
   return form;
 }
@@ -65,7 +62,7 @@ describe('when the provider refuses a reply', () => {
       expect(visibleText(res.text)).toContain('Nothing you wrote is lost');
       const kept = keptForm(res.text);
       expect(kept.textbox?.value).toBe(text);
-      expect(kept.hidden._key).not.toBe(form.hidden._key);
+      expect(kept.values._key).not.toBe(form.values._key);
       // Sent again once the provider takes it: one reply, with the text as typed.
       const again = await send(agent, kept, kept.textbox!.value).expect(303);
       expect(again.headers.location).toMatch(/#comment-\d+_\d+$/);
@@ -96,7 +93,7 @@ describe('when a reply gets no answer in time', () => {
     expect(visibleText(res.text)).toContain('Check first: nothing is sent twice.');
     const kept = keptForm(res.text);
     expect(kept.textbox?.value).toBe('Yes, from 7 every day.');
-    expect(kept.hidden._key).toBe(form.hidden._key);
+    expect(kept.values._key).toBe(form.values._key);
     expect(kept.button).toBe('Check whether it arrived');
     const checked = await send(agent, kept, kept.textbox!.value).expect(303);
     expect(checked.headers.location).toMatch(new RegExp(`\\?replies=${QUESTION}#comment-\\d+_\\d+$`));
@@ -115,7 +112,7 @@ describe('when a reply gets no answer in time', () => {
     expect(headline(checked.text)).toBe("It didn't arrive");
     const again = keptForm(checked.text);
     expect(again.textbox?.value).toBe('Lost on the way?');
-    expect(again.hidden._key).not.toBe(form.hidden._key);
+    expect(again.values._key).not.toBe(form.values._key);
     expect(again.button).toBe('Send again');
     const before = repliesMade(stack);
     await send(agent, again, again.textbox!.value).expect(303);

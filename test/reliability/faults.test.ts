@@ -1,7 +1,8 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { FAULTS } from '../support/faults';
+import { visibleText } from '../support/words';
 import { graphCalls } from '../support/emulator';
-import { loginAndConnect, connectedAgent } from '../support/flow';
+import { signInAndConnect, connectedAgent } from '../support/flow';
 import { agentFor, startStack, type Stack } from '../support/stack';
 
 const BAKERY = SEED_IDS.pages.bakery;
@@ -12,7 +13,7 @@ describe('faults injected by the provider during a page view', () => {
   beforeAll(async () => {
     stack = await startStack({ timeoutMs: 300 });
     agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY);
+    await signInAndConnect(agent, BAKERY);
   });
   afterAll(() => stack.close());
   beforeEach(() => stack.emulator.controls.reset());
@@ -25,7 +26,7 @@ describe('faults injected by the provider during a page view', () => {
       // page of the fault is itself the proof that the app stopped waiting (docs/architecture.md#error-model).
       const res = await agent.get(`/pages/${BAKERY}`);
       expect(res.status).toBe(status);
-      expect(res.text).toMatch(text);
+      expect(visibleText(res.text)).toMatch(text);
       if (status === 429) expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
       stack.emulator.controls.reset();
       await agent.get('/healthz').expect(200);
@@ -43,7 +44,7 @@ describe('faults injected by the provider during a page view', () => {
     expect((await person.get('/')).text).toContain(
       'Facebook signed you out of Pagelight — connect again. Your Facebook password was changed',
     );
-    await loginAndConnect(person, BAKERY);
+    await signInAndConnect(person, BAKERY);
     await person.get(`/pages/${BAKERY}`).expect(200);
   });
 

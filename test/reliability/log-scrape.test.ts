@@ -1,12 +1,12 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { credentialsSeenBy, leakedLines } from '../support/log-scrape';
-import { loginAndConnect, connectedAgent } from '../support/flow';
+import { signInAndConnect, connectedAgent } from '../support/flow';
 import { agentFor, APP_SECRET, startStack } from '../support/stack';
 
 describe('the log scrape that every stack runs when it closes', () => {
   it('when a credential is written to the log, then closing the stack fails and names it only by a prefix', async () => {
     const stack = await startStack();
-    await loginAndConnect(agentFor(stack), SEED_IDS.pages.bakery);
+    await signInAndConnect(agentFor(stack), SEED_IDS.pages.bakery);
     const token = stack.emulator.controls.issuedTokens()[0]!;
     expect(leakedLines(stack.logs.lines, credentialsSeenBy(stack.emulator, APP_SECRET))).toEqual([]);
     stack.logs.write(`{"msg":"oops ${token}"}\n`);

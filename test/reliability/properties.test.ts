@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { graphCalls, tokenCalls } from '../support/emulator';
-import { loginAndConnect } from '../support/flow';
+import { signInAndConnect } from '../support/flow';
 import { queryString, segment } from '../support/inputs';
 import { agentFor, startStack, type Stack } from '../support/stack';
 
@@ -15,7 +15,7 @@ describe('properties of the routes under arbitrary input', () => {
     // Thousands of arbitrary requests from one session: the per-session rate limit has tests of its own.
     stack = await startStack({ env: { SESSION_RATE_LIMIT: '100000' } });
     agent = agentFor(stack);
-    await loginAndConnect(agent, BAKERY);
+    await signInAndConnect(agent, BAKERY);
   });
   afterAll(() => stack.close());
 

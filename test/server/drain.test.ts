@@ -2,7 +2,7 @@ import net, { type AddressInfo } from 'node:net';
 import { createApp } from '../../src/app';
 import { buildContext, contextClosers } from '../../src/context';
 import { loadConfig } from '../../src/config';
-import { createLimitedServer, serverLimits } from '../../src/http/limits';
+import { createLimitedServer, serverLimits } from '../../src/http/server-limits';
 import { createLogger } from '../../src/log/logger';
 import { shutdown } from '../../src/shutdown';
 import { LogCapture } from '../support/stack';

@@ -62,7 +62,7 @@ describe('GET /livez, /readyz, /healthz', () => {
       ...SECRETS,
       SESSION_STORE: 'redis',
       REDIS_URL: `redis://127.0.0.1:${hop.port}`,
-      REDIS_PREFIX: prefix,
+      REDIS_KEY_PREFIX: prefix,
     });
     const logs = new LogCapture();
     const logger = createLogger({ level: 'info', destination: logs });

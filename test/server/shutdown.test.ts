@@ -6,7 +6,7 @@ import type { RunningEmulator } from '@pagelight/graph-emulator';
 import { createApp } from '../../src/app';
 import { buildContext } from '../../src/context';
 import { ConfigError, loadConfig, type Config } from '../../src/config';
-import { createLimitedServer, serverLimits } from '../../src/http/limits';
+import { createLimitedServer, serverLimits } from '../../src/http/server-limits';
 import { createLogger } from '../../src/log/logger';
 import { redisFor } from '../../src/redis';
 import { shutdown, type Closer } from '../../src/shutdown';
@@ -87,7 +87,7 @@ describe('shutdown(server, closers)', () => {
   }
 
   const stores: [string, Record<string, string>][] = [['memory', {}]];
-  if (withRedis) stores.push(['redis', { SESSION_STORE: 'redis', REDIS_URL: REDIS_URL!, REDIS_PREFIX: prefix }]);
+  if (withRedis) stores.push(['redis', { SESSION_STORE: 'redis', REDIS_URL: REDIS_URL!, REDIS_KEY_PREFIX: prefix }]);
 
   it.each(stores)(
     'when shutdown starts during a slow login (%s store), then that request completes, new connections are refused, and the store closes after it',

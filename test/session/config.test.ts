@@ -6,7 +6,7 @@ describe('session configuration', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
       sessionStore: 'memory',
-      redisPrefix: 'pagelight:sess:',
+      redisKeyPrefix: 'pagelight:',
       sessionIdleSec: 7200,
       sessionMaxSec: 604800,
     });
@@ -16,13 +16,19 @@ describe('session configuration', () => {
     const config = loadConfig({
       SESSION_STORE: 'redis',
       REDIS_URL: 'rediss://:pw@cache.internal:6380/2',
-      REDIS_PREFIX: 'app1:s:',
+      REDIS_KEY_PREFIX: 'app1:s:',
     });
     expect(config).toMatchObject({
       sessionStore: 'redis',
       redisUrl: 'rediss://:pw@cache.internal:6380/2',
-      redisPrefix: 'app1:s:',
+      redisKeyPrefix: 'app1:s:',
     });
+  });
+
+  it('when the old REDIS_PREFIX is set, then one line naming REDIS_KEY_PREFIX, its new name', () => {
+    expect(() => loadConfig({ SESSION_STORE: 'redis', REDIS_PREFIX: 'app1:sess:' })).toThrow(
+      /^REDIS_PREFIX: was renamed REDIS_KEY_PREFIX .*; set that instead$/,
+    );
   });
 
   it('when TOKEN_ENCRYPTION_KEY lists keys, then they are kept newest first, apart from SESSION_SECRET', () => {
@@ -38,8 +44,8 @@ describe('session configuration', () => {
     [{ REDIS_URL: 'redis://127.0.0.1:6379/sessions' }, 'REDIS_URL'],
     [{ REDIS_URL: 'redis://127.0.0.1:99999' }, 'REDIS_URL'],
     [{ REDIS_URL: 'redis:///0' }, 'REDIS_URL'],
-    [{ REDIS_PREFIX: 'has space' }, 'REDIS_PREFIX'],
-    [{ REDIS_PREFIX: 'x'.repeat(101) }, 'REDIS_PREFIX'],
+    [{ REDIS_KEY_PREFIX: 'has space' }, 'REDIS_KEY_PREFIX'],
+    [{ REDIS_KEY_PREFIX: 'x'.repeat(101) }, 'REDIS_KEY_PREFIX'],
     [{ SESSION_IDLE_SECONDS: '0' }, 'SESSION_IDLE_SECONDS'],
     [{ SESSION_MAX_SECONDS: 'a week' }, 'SESSION_MAX_SECONDS'],
     [{ TOKEN_ENCRYPTION_KEY: `${'n'.repeat(32)},short` }, 'TOKEN_ENCRYPTION_KEY'],

@@ -52,8 +52,8 @@ describe('the start-up warning about TRUST_PROXY', () => {
     [false, false, false],
   ] as const)(
     'when BASE_URL is https: %s and TRUST_PROXY is %s, then a warning: %s',
-    (secureCookies, trustProxy, warns) => {
-      const warning = proxyWarning({ secureCookies, trustProxy });
+    (servedOverHttps, trustProxy, warns) => {
+      const warning = proxyWarning({ servedOverHttps, trustProxy });
       if (warns) expect(warning).toMatch(/TRUST_PROXY/);
       else expect(warning).toBeUndefined();
     },

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { loginAndConnect } from '../support/flow';
+import { signInAndConnect } from '../support/flow';
 import { startStack, type Stack, useStack } from '../support/stack';
 
 const BAKERY = SEED_IDS.pages.bakery;
@@ -10,7 +10,7 @@ describe('answers that may show session data', () => {
 
   it('when a page shows session data, then it says Cache-Control: no-store (Back after logout shows nothing)', async () => {
     const agent = request.agent(stack.app);
-    await loginAndConnect(agent, BAKERY);
+    await signInAndConnect(agent, BAKERY);
     for (const path of ['/', '/pages', `/pages/${BAKERY}`, `/pages/${BAKERY}/feed?after=x`, '/no/such/page']) {
       const res = await agent.get(path);
       expect([path, res.headers['cache-control']]).toEqual([path, 'no-store']);

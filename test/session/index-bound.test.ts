@@ -30,7 +30,7 @@ describeRedis('the Redis session index, one person signing in many times', () =>
     await admin.connect();
     const quiet = new Writable({ write: (_c, _e, done) => done() });
     redis = await connectRedis({ redisUrl: REDIS_URL! }, createLogger({ level: 'silent', destination: quiet }));
-    handle = createRedisSessionStore(redis, { redisPrefix: PREFIX });
+    handle = createRedisSessionStore(redis, { redisKeyPrefix: PREFIX });
   });
   afterAll(async () => {
     const left = await keysUnder(admin, PREFIX);
@@ -54,7 +54,7 @@ describeRedis('the Redis session index, one person signing in many times', () =>
     // Each login lives longer than the one before: the first ones are the least recently used.
     for (let i = 0; i < logins; i++) {
       await signIn(`ada-${i}`, ADA, 3600 + i);
-      largest = Math.max(largest, await admin.sCard(`${PREFIX}user:${ADA}`));
+      largest = Math.max(largest, await admin.sCard(`${PREFIX}sess:user:${ADA}`));
     }
     expect(largest).toBe(MAX_SESSIONS_PER_PERSON);
     const kept = await handle.index.sessionsOf(ADA);

@@ -7,7 +7,7 @@ import { graphClientFor, type GraphClient } from '../../src/graph/client';
 import { createLogger } from '../../src/log/logger';
 import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
 import { createMemorySessionStore, type SessionStoreHandle } from '../../src/session/store';
-import { loginAndConnect, sessionCookie } from '../support/flow';
+import { signInAndConnect, sessionCookie } from '../support/flow';
 import { LogCapture } from '../support/stack';
 import { configFor, startSharedEmulator } from '../support/instances';
 
@@ -65,7 +65,7 @@ describe('sessions in memory: sealing, tampering, rotation and lifetime', () => 
   /** A connected person: their cookie and their one stored session. */
   async function connected(app: ReturnType<typeof appWith>, handle: SessionStoreHandle) {
     const agent = request.agent(app);
-    await loginAndConnect(agent, BAKERY);
+    await signInAndConnect(agent, BAKERY);
     const cookie = sessionCookie(await agent.get('/').expect(200))!;
     const entries = Object.entries(await storeOf(handle).all()).filter(([, s]) => s.connection);
     expect(entries).toHaveLength(1);
@@ -207,7 +207,7 @@ describe('sessions in memory: sealing, tampering, rotation and lifetime', () => 
       const handle = memory(config);
       const app = appWith(config, handle);
       const agent = request.agent(app);
-      await loginAndConnect(agent, BAKERY);
+      await signInAndConnect(agent, BAKERY);
       const res = await agent.get(`/pages/${BAKERY}`).expect(200);
       const setCookie = String(res.headers['set-cookie']);
       expect(setCookie).toMatch(/Max-Age=3\b|Expires=/);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
 import type { Config } from '../../src/config';
 import { CookieClient } from '../support/cookie-client';
-import { logIn, overFetch } from '../support/login';
+import { signInThrough, overFetch } from '../support/login';
 import { signedRequest } from '../support/signed-request';
 import { APP_SECRET, startInstance, type Instance } from '../support/stack';
 import { configFor, startSharedEmulator } from '../support/instances';
@@ -33,7 +33,7 @@ describeRedis('the session index in Redis', () => {
     return (config = configFor(emulator, {
       SESSION_STORE: 'redis',
       REDIS_URL,
-      REDIS_PREFIX: prefix,
+      REDIS_KEY_PREFIX: prefix,
       ...env,
     }));
   };
@@ -49,7 +49,7 @@ describeRedis('the session index in Redis', () => {
   /** `user` logged in on `instance`; the jar goes to any instance by absolute URL, as behind a load balancer. */
   async function signIn(instance: Instance, user: string): Promise<CookieClient> {
     const browser = new CookieClient(instance.url, 10_000);
-    expect((await logIn(overFetch(browser), { user })).status).toBe(303);
+    expect((await signInThrough(overFetch(browser), { user })).status).toBe(303);
     return browser;
   }
 
@@ -68,7 +68,7 @@ describeRedis('the session index in Redis', () => {
       const [a, b] = [await start(), await start()];
       const ada = await signIn(a, ADA);
       const grace = await signIn(a, GRACE);
-      expect(await admin.client.sMembers(`${prefix}user:${ADA}`)).toHaveLength(1);
+      expect(await admin.client.sMembers(`${prefix}sess:user:${ADA}`)).toHaveLength(1);
 
       const forged = await fetch(`${b.url}${path}`, {
         method: 'POST',
@@ -91,13 +91,13 @@ describeRedis('the session index in Redis', () => {
       expect(html).not.toContain('Signed in as');
       expect((await ada.get(`${a.url}/pages/${BAKERY}`)).status).toBe(401);
       expect(await (await grace.get(`${a.url}/`)).text()).toContain('Signed in as <bdi>Grace Hopper</bdi>');
-      expect(await admin.client.sMembers(`${prefix}user:${ADA}`)).toEqual([]);
+      expect(await admin.client.sMembers(`${prefix}sess:user:${ADA}`)).toEqual([]);
 
       if (path === '/auth/data-deletion') {
         const { url } = (await res.json()) as { url: string };
         const code = url.split('/').pop()!;
         // Stored in Redis for 30 days, and readable from either instance.
-        const ttl = await admin.client.ttl(`${prefix}deletion:${code}`);
+        const ttl = await admin.client.ttl(`${prefix}sess:deletion:${code}`);
         expect(ttl).toBeGreaterThan(29 * 86400);
         expect((await fetch(`${a.url}/auth/data-deletion/${code}`)).status).toBe(200);
       }
@@ -109,23 +109,23 @@ describeRedis('the session index in Redis', () => {
     const ada = await signIn(a, ADA);
     const home = await (await ada.get(`${a.url}/`)).text();
     const csrf = /name="_csrf" value="([^"]+)"/.exec(home)![1]!;
-    expect(await admin.client.sCard(`${prefix}user:${ADA}`)).toBe(1);
+    expect(await admin.client.sCard(`${prefix}sess:user:${ADA}`)).toBe(1);
     expect((await ada.post(`${a.url}/auth/logout`, { _csrf: csrf })).status).toBe(303);
-    expect(await admin.client.sCard(`${prefix}user:${ADA}`)).toBe(0);
+    expect(await admin.client.sCard(`${prefix}sess:user:${ADA}`)).toBe(0);
   });
 
   it('when many sessions are created and expire, then the index sets expire with them', async () => {
     // Long-lived sessions for the count: how long 20 logins take on a busy machine must not matter.
     const a = await start(fresh({ SESSION_IDLE_SECONDS: '60' }));
     for (let i = 0; i < 20; i++) await signIn(a, i % 2 ? ADA : GRACE);
-    expect(await admin.client.sCard(`${prefix}user:${ADA}`)).toBe(10);
-    const ttl = await admin.client.ttl(`${prefix}user:${ADA}`);
+    expect(await admin.client.sCard(`${prefix}sess:user:${ADA}`)).toBe(10);
+    const ttl = await admin.client.ttl(`${prefix}sess:user:${ADA}`);
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(60);
     // Short-lived ones for the expiry: the index goes when its sessions do (waited for, not timed).
     const b = await start(fresh({ SESSION_IDLE_SECONDS: '1' }));
     for (const who of [ADA, GRACE]) await signIn(b, who);
-    const userKeys = async () => (await admin.keys()).filter((k) => k.startsWith(`${prefix}user:`));
+    const userKeys = async () => (await admin.keys()).filter((k) => k.startsWith(`${prefix}sess:user:`));
     await eventually(async () => (await userKeys()).length === 0, 100);
     expect(await userKeys()).toEqual([]);
   });

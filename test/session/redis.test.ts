@@ -61,7 +61,7 @@ describeRedis('sessions in Redis', () => {
 
   beforeAll(async () => {
     emulator = await startSharedEmulator();
-    config = configFor(emulator, { SESSION_STORE: 'redis', REDIS_URL, REDIS_PREFIX: PREFIX });
+    config = configFor(emulator, { SESSION_STORE: 'redis', REDIS_URL, REDIS_KEY_PREFIX: PREFIX });
   });
   afterAll(async () => {
     await Promise.all([...running].map((i) => i.close()));
@@ -94,13 +94,13 @@ describeRedis('sessions in Redis', () => {
     const browser = await connectedAcross(instance);
     expect((await browser.get(`${instance.url}/pages/${BAKERY}`)).status).toBe(200);
     const sid = browser.sessionId()!;
-    const raw = (await admin.client.get(`${PREFIX}${sid}`))!;
+    const raw = (await admin.client.get(`${PREFIX}sess:${sid}`))!;
     expect(raw).toContain('"connection"');
     const tokens = emulator.controls.issuedTokens();
     expect(tokens.length).toBeGreaterThanOrEqual(2);
     for (const token of tokens) expect(raw).not.toContain(token);
     // TTL from the cookie: the idle timeout, renewed on each request.
-    const ttl = await admin.client.ttl(`${PREFIX}${sid}`);
+    const ttl = await admin.client.ttl(`${PREFIX}sess:${sid}`);
     expect(ttl).toBeGreaterThan(config.sessionIdleSec - 30);
     expect(ttl).toBeLessThanOrEqual(config.sessionIdleSec);
   });
@@ -108,7 +108,7 @@ describeRedis('sessions in Redis', () => {
   it('when a stored value is not a session at all, then the person is simply not connected (no 500, no 503)', async () => {
     const instance = await start();
     const browser = await connectedAcross(instance);
-    await admin.client.set(`${PREFIX}${browser.sessionId()!}`, '{not json', { EX: 60 });
+    await admin.client.set(`${PREFIX}sess:${browser.sessionId()!}`, '{not json', { EX: 60 });
     const page = await browser.get(`${instance.url}/pages/${BAKERY}`);
     expect(page.status).toBe(401);
     expect((await browser.get(`${instance.url}/`)).status).toBe(200);
@@ -117,7 +117,7 @@ describeRedis('sessions in Redis', () => {
   it('when a session was stored in the previous shape (short keys), then the person is simply not connected (no 500)', async () => {
     const instance = await start();
     const browser = await connectedAcross(instance);
-    const key = `${PREFIX}${browser.sessionId()!}`;
+    const key = `${PREFIX}sess:${browser.sessionId()!}`;
     const { connection, ...rest } = JSON.parse((await admin.client.get(key))!) as {
       connection: {
         userToken: string;
@@ -149,7 +149,7 @@ describeRedis('sessions in Redis', () => {
       const url = new URL(redis);
       url.hostname = '127.0.0.1';
       url.port = String(proxy.port);
-      viaProxy = configFor(emulator, { SESSION_STORE: 'redis', REDIS_URL: url.toString(), REDIS_PREFIX: PREFIX });
+      viaProxy = configFor(emulator, { SESSION_STORE: 'redis', REDIS_URL: url.toString(), REDIS_KEY_PREFIX: PREFIX });
     });
     afterEach(() => proxy.close());
 

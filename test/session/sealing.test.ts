@@ -7,7 +7,7 @@ import { createLogger } from '../../src/log/logger';
 import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
 import { TokenSealer } from '../../src/session/sealer';
 import { createMemorySessionStore, type SessionStoreHandle } from '../../src/session/store';
-import { loginAndConnect } from '../support/flow';
+import { signInAndConnect } from '../support/flow';
 import { LogCapture } from '../support/stack';
 import { configFor, startSharedEmulator } from '../support/instances';
 
@@ -49,14 +49,14 @@ describe('sealed tokens copied to another session', () => {
     const store = sessions.store;
     try {
       const ada = request.agent(app);
-      await loginAndConnect(ada, BAKERY, { user: SEED_IDS.users.ada });
+      await signInAndConnect(ada, BAKERY, { user: SEED_IDS.users.ada });
       const all = () =>
         new Promise<Record<string, SessionData>>((resolve) =>
           store.all!((_e, a) => resolve((a ?? {}) as Record<string, SessionData>)),
         );
       const adaSid = Object.keys(await all())[0]!;
       const grace = request.agent(app);
-      await loginAndConnect(grace, SEED_IDS.pages.cafe, { user: SEED_IDS.users.grace });
+      await signInAndConnect(grace, SEED_IDS.pages.cafe, { user: SEED_IDS.users.grace });
       const graceSid = Object.keys(await all()).find((sid) => sid !== adaSid)!;
       const both = await all();
       const stolen = { ...both[graceSid]!, connection: both[adaSid]!.connection };

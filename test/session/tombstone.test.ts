@@ -9,7 +9,7 @@ import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
 import { connectRedis } from '../../src/redis';
 import { createRedisSessionStore } from '../../src/session/redis';
 import { createMemorySessionStore, type SessionStoreHandle } from '../../src/session/store';
-import { csrfFrom, loginAndConnect } from '../support/flow';
+import { csrfFrom, signInAndConnect } from '../support/flow';
 import { LogCapture } from '../support/stack';
 import { configFor, startSharedEmulator } from '../support/instances';
 import { eventually } from '../support/wait';
@@ -32,7 +32,11 @@ const stores: [string, (config: Config) => Promise<SessionStoreHandle> | Session
               );
               return { ...createRedisSessionStore(redis, config), close: () => redis.close() };
             },
-            { SESSION_STORE: 'redis', REDIS_URL, REDIS_PREFIX: `pagelight:test:tomb:${process.pid}:${Date.now()}:` },
+            {
+              SESSION_STORE: 'redis',
+              REDIS_URL,
+              REDIS_KEY_PREFIX: `pagelight:test:tomb:${process.pid}:${Date.now()}:`,
+            },
           ] as (typeof stores)[number],
         ]
       : []),
@@ -53,7 +57,7 @@ describe.each(stores)('logout while a request is in flight (%s store)', (_kind, 
     const app = createApp(buildContext(config, { graph, sessions, logger }));
     try {
       const agent = request.agent(app);
-      await loginAndConnect(agent, BAKERY);
+      await signInAndConnect(agent, BAKERY);
       const csrf = csrfFrom((await agent.get('/').expect(200)).text);
       const cookie = String(
         agent.jar.getCookies({ domain: '127.0.0.1', path: '/', secure: false, script: false }).toValueString(),

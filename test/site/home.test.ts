@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { connectedAgent, login } from '../support/flow';
+import { connectedAgent, signIn } from '../support/flow';
 import { agentFor, useStack } from '../support/stack';
 import { hrefOf } from '../support/words';
 
@@ -58,7 +58,7 @@ describe('home when signed in', () => {
 
   it('when signed in with no Page connected yet, then home leads to the picker', async () => {
     const agent = agentFor(stack);
-    await login(agent, { user: SEED_IDS.users.grace });
+    await signIn(agent, { user: SEED_IDS.users.grace });
     const res = await agent.get('/').expect(200);
     expect(hrefOf(res.text, 'Choose a Page')).toBe('/pages');
     expect(hrefOf(res.text, 'Connect page')).toBeUndefined();

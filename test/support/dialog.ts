@@ -2,6 +2,7 @@
  * Drives the emulator's login dialog over real HTTP the way a browser would:
  * load the page, read its form, submit it with Continue or Cancel.
  */
+import { forms } from './dom';
 
 export interface DialogChoice {
   /** Which seeded person to sign in as (the radio's value); the first by default. */
@@ -18,41 +19,21 @@ interface ParsedForm {
   radios: { name: string; value: string }[];
 }
 
-const attr = (tag: string, name: string): string | undefined => {
-  const m = new RegExp(`\\s${name}="([^"]*)"`, 'i').exec(tag);
-  return m ? decode(m[1]!) : undefined;
-};
-
-function decode(s: string): string {
-  return s
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
-}
-
 export function parseDialogForm(html: string, choice: DialogChoice): ParsedForm {
-  const formTag = /<form\b[^>]*>/i.exec(html);
-  if (!formTag) throw new Error(`no form in the dialog page: ${html.slice(0, 300)}`);
+  const form = forms(html)[0];
+  if (!form) throw new Error(`no form in the dialog page: ${html.slice(0, 300)}`);
   const fields: [string, string][] = [];
   const radios: { name: string; value: string }[] = [];
-  for (const [tag] of html.matchAll(/<input\b[^>]*>/gi)) {
-    const type = (attr(tag, 'type') ?? 'text').toLowerCase();
-    const name = attr(tag, 'name');
-    const value = attr(tag, 'value') ?? 'on';
-    if (!name) continue;
-    if (type === 'radio') radios.push({ name, value });
-    else if (type === 'checkbox') {
-      if (/\schecked\b/i.test(tag) && !(choice.decline ?? []).includes(value)) fields.push([name, value]);
-    } else if (type !== 'submit') fields.push([name, value]);
+  for (const field of form.fields) {
+    const value = field.value ?? 'on';
+    if (!field.name || field.tag !== 'input') continue;
+    if (field.type === 'radio') radios.push({ name: field.name, value });
+    else if (field.type === 'checkbox') {
+      if (field.checked && !(choice.decline ?? []).includes(value)) fields.push([field.name, value]);
+    } else if (field.type !== 'submit') fields.push([field.name, value]);
   }
-  const buttons = [...html.matchAll(/<button\b([^>]*)>([\s\S]*?)<\/button>/gi)].map((m) => ({
-    name: attr(m[0], 'name') ?? '',
-    value: attr(m[0], 'value') ?? '',
-    label: m[2]!.replace(/<[^>]+>/g, '').trim(),
-  }));
-  return { action: attr(formTag[0], 'action') ?? '', fields, buttons, radios };
+  const buttons = form.buttons.map((b) => ({ name: b.name ?? '', value: b.value ?? '', label: b.text }));
+  return { action: form.action ?? '', fields, buttons, radios };
 }
 
 /** Opens the dialog URL, submits the form, returns the redirect target (the app's callback URL). */

@@ -32,6 +32,6 @@ export const FAULTS: [string, number, Failure, RegExp][] = [
     'a permission error (code 200)',
     200,
     graphError(403, 200, '(#200) Requires pages_read_engagement permission to manage the object'),
-    /Read your Page&#39;s posts/,
+    /Read your Page's posts/,
   ],
 ];

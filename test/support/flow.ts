@@ -1,6 +1,7 @@
 import { agentFor, type Agent, type Stack } from './stack';
 import type { DialogChoice } from './dialog';
-import { logIn, logInAndConnect, overSupertest } from './login';
+import { attr, findAll } from './dom';
+import { signInThrough, signInAndConnectThrough, overSupertest } from './login';
 
 export { csrfFrom, pathOf } from './login';
 
@@ -10,14 +11,14 @@ export async function startLogin(agent: Agent, query = ''): Promise<string> {
   return res.headers.location as string;
 }
 
-/** The whole login over supertest: app → dialog → Continue → callback. Returns the callback's response. */
-export async function login(agent: Agent, choice: DialogChoice = {}) {
-  return (await logIn(overSupertest(agent), choice)).raw;
+/** Signs in over supertest: app → dialog → Continue → callback. Returns the callback's supertest response. */
+export async function signIn(agent: Agent, choice: DialogChoice = {}) {
+  return (await signInThrough(overSupertest(agent), choice)).raw;
 }
 
-/** Logs in and connects one page through the picker over supertest, as a person would; throws at a failed step. */
-export async function loginAndConnect(agent: Agent, pageId: string, choice: DialogChoice = {}): Promise<void> {
-  const outcome = await logInAndConnect(overSupertest(agent), pageId, choice);
+/** Signs in and connects one page through the picker over supertest, as a person would; throws at a failed step. */
+export async function signInAndConnect(agent: Agent, pageId: string, choice: DialogChoice = {}): Promise<void> {
+  const outcome = await signInAndConnectThrough(overSupertest(agent), pageId, choice);
   if (!outcome.ok)
     throw new Error(`login ended at ${outcome.step} with ${outcome.status}: ${outcome.text?.slice(0, 500)}`);
 }
@@ -25,7 +26,7 @@ export async function loginAndConnect(agent: Agent, pageId: string, choice: Dial
 /** A new person (their own cookie jar) logged in with `choice` and connected to `pageId`. */
 export async function connectedAgent(stack: Stack, pageId: string, choice: DialogChoice = {}): Promise<Agent> {
   const agent = agentFor(stack);
-  await loginAndConnect(agent, pageId, choice);
+  await signInAndConnect(agent, pageId, choice);
   return agent;
 }
 
@@ -36,5 +37,7 @@ export function sessionCookie(res: { headers: Record<string, unknown> }): string
 
 /** The post ids rendered on a feed page, in order. */
 export function postIds(html: string): string[] {
-  return [...html.matchAll(/id="post-([\d_]+)"/g)].map((m) => m[1]!);
+  return findAll(html, (node) => /^post-[\d_]+$/.test(attr(node, 'id') ?? '')).map((node) =>
+    attr(node, 'id')!.slice(5),
+  );
 }

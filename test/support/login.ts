@@ -7,6 +7,8 @@
 import type { Agent } from './stack';
 import { CookieClient } from './cookie-client';
 import { completeDialog, type DialogChoice } from './dialog';
+import { csrfToken, forms } from './dom';
+import { headline } from './words';
 
 /** One answer, read the same whichever client fetched it; `raw` is the client's own response. */
 export interface Reply<Raw = unknown> {
@@ -57,14 +59,18 @@ export function pathOf(url: URL): string {
   return `${url.pathname}${url.search}`;
 }
 
+/** The CSRF token of the page's forms; throws when the page has none. */
 export function csrfFrom(html: string): string {
-  const m = /name="_csrf" value="([^"]+)"/.exec(html);
-  if (!m) throw new Error(`no CSRF token in the page: ${html.slice(0, 200)}`);
-  return m[1]!;
+  const token = csrfToken(html);
+  if (!token) throw new Error(`no CSRF token in the page: ${html.slice(0, 200)}`);
+  return token;
 }
 
-/** GET /auth/login, the dialog, Continue (or the choice's action), and the callback; the callback's answer. */
-export async function logIn<Raw>(browser: Browser<Raw>, choice: DialogChoice = {}): Promise<Reply<Raw>> {
+/**
+ * Signs in through any `Browser` (supertest or fetch): GET /auth/login, the dialog, Continue (or the choice's
+ * action), and the callback. Returns the callback's answer; `signIn` in flow.ts is this over supertest.
+ */
+export async function signInThrough<Raw>(browser: Browser<Raw>, choice: DialogChoice = {}): Promise<Reply<Raw>> {
   const start = await browser.get('/auth/login');
   if (start.status !== 303 || !start.location) throw new Error(`GET /auth/login answered ${start.status}`);
   return browser.get(pathOf(await completeDialog(start.location, choice)));
@@ -86,11 +92,11 @@ export interface LoginOutcome {
 }
 
 /**
- * The whole flow up to a connected page, and with `view` the page itself.
- * Never throws on an answer: the outcome names the step that failed, so load
+ * Signs in and connects `pageId` through any `Browser`, and with `view` opens the page itself.
+ * Never throws on an answer (unlike `signInAndConnect` in flow.ts): the outcome names the step that failed, so load
  * tests can count failures and suites can assert on them.
  */
-export async function logInAndConnect<Raw>(
+export async function signInAndConnectThrough<Raw>(
   browser: Browser<Raw>,
   pageId: string,
   choice: DialogChoice = {},
@@ -109,15 +115,15 @@ export async function logInAndConnect<Raw>(
   if (done.status !== 303) return fail('callback', done);
   const picker = await browser.get('/pages');
   if (picker.status !== 200) return fail('picker', picker);
-  offered.push(...[...picker.text.matchAll(/action="\/pages\/(\d+)\/connect"/g)].map((m) => m[1]!));
-  const csrf = /name="_csrf" value="([^"]+)"/.exec(picker.text)?.[1];
+  offered.push(...forms(picker.text).flatMap((f) => /^\/pages\/(\d+)\/connect$/.exec(f.action ?? '')?.[1] ?? []));
+  const csrf = csrfToken(picker.text);
   if (!csrf) return fail('csrf');
   const connect = await browser.post(`/pages/${pageId}/connect`, { _csrf: csrf });
   if (connect.status !== 303) return fail('connect', connect);
   if (!view) return { ok: true, step: 'done', csrf, offered };
   const page = await browser.get(`/pages/${pageId}`);
   if (page.status !== 200) return fail('page', page);
-  const pageName = /<h1[^>]*>([^<]*)<\/h1>/.exec(page.text)?.[1];
+  const pageName = headline(page.text);
   return { ok: true, step: 'done', csrf, pageName, offered };
 }
 
@@ -133,7 +139,12 @@ export function realLogin(
   /** Permissions to untick at the dialog. */
   decline: string[] = [],
 ): Promise<LoginOutcome> {
-  return logInAndConnect(overFetch(browser), pageId, { ...(user === undefined ? {} : { user }), decline }, true);
+  return signInAndConnectThrough(
+    overFetch(browser),
+    pageId,
+    { ...(user === undefined ? {} : { user }), decline },
+    true,
+  );
 }
 
 /** A person connected to `pageId` over real HTTP, or an error naming the step that failed. */

@@ -168,6 +168,8 @@ export async function startEmulatorProcess(
       FB_APP_ID: creds.appId,
       FB_APP_SECRET: creds.appSecret,
       BASE_URL: appUrl,
+      // The name the dialog and the provider's settings page show (the emulator's own default is a neutral demo app).
+      EMULATOR_APP_NAME: 'Pagelight',
       ...env,
     },
   });

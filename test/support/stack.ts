@@ -8,7 +8,7 @@ import { buildContext, contextClosers, type AppContext } from '../../src/context
 import { loadConfig, type Config } from '../../src/config';
 import { graphClientFor, type GraphClient } from '../../src/graph/client';
 import { createLogger } from '../../src/log/logger';
-import { PageCache, type PageCacheOptions } from '../../src/cache/memory-page-cache';
+import { MemoryPageCache, type MemoryPageCacheOptions } from '../../src/cache/memory-page-cache';
 import { LocalPageEvents } from '../../src/live/bus';
 import type { StreamRegistry } from '../../src/live/streams';
 import { redisFor, type RedisOptions, type SharedRedis } from '../../src/redis';
@@ -48,7 +48,7 @@ export interface Stack {
   sessions: SessionStoreHandle;
   graph: GraphClient;
   /** The page cache the app uses (off unless the test sets PAGE_CACHE_TTL). */
-  cache: PageCache;
+  cache: MemoryPageCache;
   /** The bus webhook deliveries publish to and live-update streams listen on. */
   events: LocalPageEvents;
   /** The open live-update streams, to wait until the server has let go of a closed one. */
@@ -78,7 +78,7 @@ export interface StackOptions {
   timeoutMs?: number;
   now?: () => number;
   /** Bounds of the page cache; its TTL comes from PAGE_CACHE_TTL in `env`. */
-  cache?: Omit<PageCacheOptions, 'ttlSec'>;
+  cache?: Omit<MemoryPageCacheOptions, 'ttlSec'>;
   /** The emulator's PKCE behaviour (default `facebook`, as the provider). */
   profile?: EmulatorProfile;
   /** Emulator options beyond the registered client (e.g. `accountsPageSize`). */
@@ -137,7 +137,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const logger = createLogger({ level: 'debug', destination: logs });
   const sessions = createMemorySessionStore(config);
   const graph = graphClientFor(config, logger, { retry: { retries: 1, baseMs: 10, capMs: 50, deadlineMs: 4000 } });
-  const cache = new PageCache({ ...options.cache, ttlSec: config.pageCacheTtlSec });
+  const cache = new MemoryPageCache({ ...options.cache, ttlSec: config.pageCacheTtlSec });
   const events = new LocalPageEvents();
   const ctx = buildContext(config, {
     graph,

@@ -3,18 +3,14 @@
  * (docs/architecture.md#error-model): the operator's `<details>` and the
  * markup are removed first.
  */
+import { find, linkTo, textOf, textsWithin } from './dom';
 
 /** The visible text of a page: no `<details>`, scripts, styles or tags; entities decoded; spaces collapsed. */
 export function visibleText(html: string): string {
-  return html
-    .replace(/<details\b[\s\S]*?<\/details>/gi, ' ')
-    .replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, ' ')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&#39;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&')
+  return textsWithin(html, (node, hidden: boolean) => hidden || node.nodeName === 'details', false)
+    .filter(({ within }) => !within)
+    .map(({ text }) => text)
+    .join(' ')
     .replace(/\s+/g, ' ')
     .trim();
 }
@@ -41,13 +37,11 @@ export function jargonIn(html: string): string[] {
 
 /** The page's `<h1>`, as read. */
 export function headline(html: string): string {
-  return visibleText(/<h1\b[^>]*>([\s\S]*?)<\/h1>/i.exec(html)?.[1] ?? '');
+  const h1 = find(html, 'h1');
+  return h1 ? textOf(h1) : '';
 }
 
-/** The href of the link or button labelled `label` (exactly, after trimming). */
+/** The href of the link labelled `label` (exactly, after trimming), entities decoded. */
 export function hrefOf(html: string, label: string): string | undefined {
-  for (const m of html.matchAll(/<a\b[^>]*href="([^"]*)"[^>]*>([\s\S]*?)<\/a>/gi)) {
-    if (visibleText(m[2]!) === label) return m[1]!.replace(/&amp;/g, '&').replace(/&#39;/g, "'");
-  }
-  return undefined;
+  return linkTo(html, label)?.href;
 }

@@ -1,7 +1,7 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import type { PageEvent } from '../../src/live/bus';
 import { graphCalls } from '../support/emulator';
-import { loginAndConnect } from '../support/flow';
+import { signInAndConnect } from '../support/flow';
 import { agentFor, startStack, type Agent, type Stack } from '../support/stack';
 import { afterAnswer, feedDelivery, signatureOf, signed } from './deliver';
 
@@ -18,7 +18,7 @@ describe('/webhooks/facebook', () => {
     stack = await startStack({ env: { PAGE_CACHE_TTL: '60', FB_WEBHOOK_VERIFY_TOKEN: VERIFY_TOKEN } });
     stack.events.subscribe(BAKERY, (e) => heard.push(e));
     owner = agentFor(stack);
-    await loginAndConnect(owner, BAKERY);
+    await signInAndConnect(owner, BAKERY);
   });
   afterAll(() => stack.close());
   beforeEach(async () => {

@@ -28,7 +28,7 @@ function configWith(env: Record<string, string>): Config {
     SESSION_STORE: 'redis',
     PAGE_CACHE_STORE: 'redis',
     REDIS_URL: REDIS_URL!,
-    REDIS_PREFIX: PREFIX,
+    REDIS_KEY_PREFIX: PREFIX,
     ...env,
   });
 }

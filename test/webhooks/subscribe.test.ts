@@ -1,5 +1,5 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { loginAndConnect, connectedAgent } from '../support/flow';
+import { signInAndConnect, connectedAgent } from '../support/flow';
 import { agentFor, startStack, type Stack } from '../support/stack';
 
 const BAKERY = SEED_IDS.pages.bakery;
@@ -38,7 +38,7 @@ describe('subscribing a connected page to webhooks', () => {
 
   it('when webhooks are not configured, then nothing is subscribed even with the permission', async () => {
     stack = await startStack({ env: { FB_SCOPES: `${SCOPES} pages_manage_metadata` } });
-    await loginAndConnect(agentFor(stack), BAKERY);
+    await signInAndConnect(agentFor(stack), BAKERY);
     expect(subscribeCalls(stack)).toBe(0);
   });
 });

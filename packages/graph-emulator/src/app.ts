@@ -41,6 +41,12 @@ export function buildEmulator(opts: EmulatorOptions): BuiltEmulator {
 
   const app = express();
   app.disable('x-powered-by');
+  // Every answer names the emulator, so an app or a test can tell it is not talking to the provider (README#production-guard).
+  const product = `graph-emulator/${packageVersion(viewsDir)}`;
+  app.use((_req, res, next) => {
+    res.set(EMULATOR_HEADER, product);
+    next();
+  });
   app.set('query parser', 'simple');
   app.set('views', viewsDir);
   app.set('view engine', 'ejs');
@@ -79,6 +85,16 @@ export function buildEmulator(opts: EmulatorOptions): BuiltEmulator {
   return { app, controls, ctx };
 }
 
+/** The header every answer carries, naming the emulator and its version. */
+export const EMULATOR_HEADER = 'X-Graph-Emulator';
+
+/** The package's version, from the package.json beside its views/ folder. */
+function packageVersion(viewsDir: string): string {
+  const parsed: unknown = JSON.parse(readFileSync(path.join(path.dirname(viewsDir), 'package.json'), 'utf8'));
+  const version = (parsed as { version?: unknown }).version;
+  return typeof version === 'string' ? version : 'unknown';
+}
+
 /** Creates the emulator app (no listening); drive it with supertest or mount it. */
 export function createEmulator(opts: EmulatorOptions): { app: express.Express; controls: EmulatorControls } {
   const { app, controls } = buildEmulator(opts);
@@ -96,7 +112,7 @@ function errorHandler(err: unknown, req: Request, res: Response, next: NextFunct
   if (res.headersSent) return next(err);
   const status = clientErrorStatus(err);
   if (!(err instanceof GraphError) && status === undefined) {
-    console.error('[provider emulator] unexpected error', err);
+    console.error('[graph-emulator] unexpected error', err);
   }
   if (requestKind(req.path) === 'dialog') {
     renderError(

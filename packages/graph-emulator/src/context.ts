@@ -42,6 +42,8 @@ export interface Context {
   publicUrl: string;
   /** The port it listens on, once known: the controls accept only a loopback Host with this port. */
   port: number | undefined;
+  /** Host names besides loopback it answers as its own (the `hosts` option), lower case. */
+  hosts: ReadonlySet<string>;
   now: () => number;
   /** What unversioned calls run at (the app's dashboard version). */
   appVersion: string;
@@ -113,6 +115,7 @@ export function createContext(opts: EmulatorOptions): Context {
     initialLatencyMs,
     publicUrl: publicOrigin(opts.publicUrl ?? 'http://localhost'),
     port: undefined,
+    hosts: hostNames(opts.hosts ?? []),
     now,
     appVersion: appVersionOf(opts.appVersion),
     removedFields: new RemovedFields(checkRemovedFields(opts.removedFields ?? [], 'createEmulator: removedFields')),
@@ -305,4 +308,14 @@ function configurationMap(list: readonly LoginConfiguration[]): Map<string, Logi
     map.set(c.id, { ...c, permissions: [...c.permissions] });
   }
   return map;
+}
+
+/** The `hosts` option: plain DNS names (a container's service name), checked so a typo fails at start. */
+function hostNames(given: readonly string[]): ReadonlySet<string> {
+  for (const name of given) {
+    if (!/^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?)*$/i.test(name)) {
+      throw new Error(`createEmulator: hosts: "${name.slice(0, 80)}" is not a host name`);
+    }
+  }
+  return new Set(given.map((name) => name.toLowerCase()));
 }

@@ -1,16 +1,17 @@
 /**
- * The client the emulator registers when no real app is configured. The
- * app's demo mode imports the same values so both sides agree.
+ * The client the emulator registers when no real app is configured: a neutral
+ * demo app. An app using it names itself (`{ ...DEMO_CLIENT, name }`); its id
+ * and secret are what both sides must agree on.
  */
 import type { EmulatorClient } from './types';
 
 export const DEMO_CLIENT = Object.freeze({
   clientId: '1234567890123456',
   clientSecret: 'demo-app-secret-not-for-production',
-  name: 'Pagelight (demo)',
+  name: 'Demo App',
 });
 
-/** The demo client with its callback, `${baseUrl}/auth/callback` (docs/architecture.md#configuration), and its provider callbacks. */
+/** The demo client with its callback, `${baseUrl}/auth/callback`, and its provider callbacks (README#on-its-own). */
 export function demoClient(baseUrl: string): EmulatorClient {
   return { ...DEMO_CLIENT, ...appUrls(baseUrl) };
 }

@@ -3,14 +3,21 @@
  * from the same variables the app reads, so both agree on the client.
  */
 import { DEFAULT_EMPTY_FEED_PAGES, feedPositions } from './context';
-import { appUrls, demoClient } from './demo';
+import { appUrls, DEMO_CLIENT, demoClient } from './demo';
 import { checkCreated } from './graph/legacy';
+import { loopbackAddress } from './hosts';
 import { checkRemovedFields } from './removed-fields';
 import { isSeedName, SEED_NAMES, type SeedName } from './seed';
 import { EMULATOR_PROFILES, type EmulatorClient, type EmulatorProfile } from './types';
 
 export interface ProviderEnv {
   port: number;
+  /** EMULATOR_HOST: the address it listens on, loopback unless `expose` (README#production-guard). */
+  host: string;
+  /** EMULATOR_EXPOSE=on: listening on another address, or a privileged port, is meant. */
+  expose: boolean;
+  /** EMULATOR_HOSTS: host names besides loopback its pages and controls answer (README#in-a-container). */
+  hosts: string[];
   client: EmulatorClient;
   demo: boolean;
   profile: EmulatorProfile;
@@ -42,6 +49,47 @@ function portOf(env: NodeJS.ProcessEnv, name: string, fallback: number): number 
     throw new ProviderEnvError(name, `must be a port number between 1 and 65535, got "${raw.slice(0, 40)}"`);
   }
   return Number(raw);
+}
+
+function exposeOf(env: NodeJS.ProcessEnv): boolean {
+  const raw = env.EMULATOR_EXPOSE;
+  if (raw === undefined || raw === '' || raw === 'off') return false;
+  if (raw === 'on') return true;
+  throw new ProviderEnvError('EMULATOR_EXPOSE', `must be "on" or "off", got "${raw.slice(0, 20)}"`);
+}
+
+/** The production guard: loopback and an unprivileged port, unless EMULATOR_EXPOSE=on says otherwise. */
+function hostOf(env: NodeJS.ProcessEnv, port: number, expose: boolean): string {
+  const raw = env.EMULATOR_HOST;
+  const host = raw === undefined || raw === '' ? '127.0.0.1' : raw;
+  if (!/^[0-9a-zA-Z.:-]{1,100}$/.test(host)) {
+    throw new ProviderEnvError('EMULATOR_HOST', `must be an IP address or a host name, got "${host.slice(0, 40)}"`);
+  }
+  if (!expose && !loopbackAddress(host)) {
+    throw new ProviderEnvError(
+      'EMULATOR_HOST',
+      `is ${host}, not a loopback address: the controls have no authentication, so set EMULATOR_EXPOSE=on to listen there anyway`,
+    );
+  }
+  if (!expose && port < 1024) {
+    throw new ProviderEnvError(
+      'PROVIDER_PORT',
+      `is ${port}, a privileged port a real service would hold: set EMULATOR_EXPOSE=on to listen there anyway`,
+    );
+  }
+  return host;
+}
+
+function hostsOf(env: NodeJS.ProcessEnv): string[] {
+  const names = (env.EMULATOR_HOSTS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const bad = names.find((n) => !/^[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?$/i.test(n));
+  if (bad !== undefined) {
+    throw new ProviderEnvError('EMULATOR_HOSTS', `must list host names separated by commas, got "${bad.slice(0, 40)}"`);
+  }
+  return names;
 }
 
 function baseUrlOf(env: NodeJS.ProcessEnv): string {
@@ -134,6 +182,16 @@ function appCreatedOf(env: NodeJS.ProcessEnv): string | undefined {
   }
 }
 
+/** EMULATOR_APP_NAME: the registered app's name, shown by the dialog and the settings page; unset, the demo app's. */
+function appNameOf(env: NodeJS.ProcessEnv): string {
+  const raw = env.EMULATOR_APP_NAME;
+  if (raw === undefined || raw === '') return DEMO_CLIENT.name;
+  if (raw.length > 100 || [...raw].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) {
+    throw new ProviderEnvError('EMULATOR_APP_NAME', 'must be at most 100 characters, without control characters');
+  }
+  return raw;
+}
+
 /** With FB_WEBHOOK_VERIFY_TOKEN set, the app's webhook is registered as its dashboard would have it (README#webhooks). */
 function withWebhook(client: EmulatorClient, env: NodeJS.ProcessEnv, baseUrl: string): EmulatorClient {
   const token = env.FB_WEBHOOK_VERIFY_TOKEN;
@@ -143,6 +201,9 @@ function withWebhook(client: EmulatorClient, env: NodeJS.ProcessEnv, baseUrl: st
 
 export function loadProviderEnv(env: NodeJS.ProcessEnv): ProviderEnv {
   const port = portOf(env, 'PROVIDER_PORT', 3001);
+  const expose = exposeOf(env);
+  const host = hostOf(env, port, expose);
+  const hosts = hostsOf(env);
   const baseUrl = baseUrlOf(env);
   const profile = profileOf(env);
   const activity = activityOf(env);
@@ -150,11 +211,13 @@ export function loadProviderEnv(env: NodeJS.ProcessEnv): ProviderEnv {
   const emptyFeedPages = emptyFeedPagesOf(env);
   const removedFields = removedFieldsOf(env);
   const created = appCreatedOf(env);
-  const dated = (client: EmulatorClient): EmulatorClient => (created === undefined ? client : { ...client, created });
+  const name = appNameOf(env);
+  const dated = (client: EmulatorClient): EmulatorClient =>
+    created === undefined ? { ...client, name } : { ...client, name, created };
   const appId = env.FB_APP_ID;
   if (appId === undefined || appId === '') {
     const client = dated(withWebhook(demoClient(baseUrl), env, baseUrl));
-    return { port, client, demo: true, profile, activity, seed, emptyFeedPages, removedFields };
+    return { port, host, expose, hosts, client, demo: true, profile, activity, seed, emptyFeedPages, removedFields };
   }
   const secret = env.FB_APP_SECRET;
   if (secret === undefined || secret === '') {
@@ -162,15 +225,16 @@ export function loadProviderEnv(env: NodeJS.ProcessEnv): ProviderEnv {
   }
   return {
     port,
+    host,
+    expose,
+    hosts,
     demo: false,
     profile,
     activity,
     seed,
     emptyFeedPages,
     removedFields,
-    client: dated(
-      withWebhook({ clientId: appId, clientSecret: secret, name: 'Pagelight', ...appUrls(baseUrl) }, env, baseUrl),
-    ),
+    client: dated(withWebhook({ clientId: appId, clientSecret: secret, name, ...appUrls(baseUrl) }, env, baseUrl)),
   };
 }
 

@@ -13,9 +13,22 @@ function hostParts(host: string | undefined): { name: string; port: number } | u
  * answer nothing else, so a page on another site that rebinds its name to this address (DNS rebinding) gets no
  * answer from them.
  */
-export function loopbackHost(host: string | undefined, port: number | undefined): boolean {
+export function loopbackHost(
+  host: string | undefined,
+  port: number | undefined,
+  opened: ReadonlySet<string> = new Set(),
+): boolean {
   const parts = hostParts(host);
-  return parts !== undefined && LOOPBACK_NAMES.has(parts.name) && (port === undefined || parts.port === port);
+  return (
+    parts !== undefined &&
+    (LOOPBACK_NAMES.has(parts.name) || opened.has(parts.name)) &&
+    (port === undefined || parts.port === port)
+  );
+}
+
+/** A listening address on this machine only: the emulator binds nothing else unless told to (README#on-its-own). */
+export function loopbackAddress(address: string): boolean {
+  return address === 'localhost' || address === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(address);
 }
 
 /**
@@ -26,8 +39,9 @@ export function knownHost(
   host: string | undefined,
   port: number | undefined,
   clients: Iterable<EmulatorClient>,
+  opened: ReadonlySet<string> = new Set(),
 ): boolean {
-  if (loopbackHost(host, port)) return true;
+  if (loopbackHost(host, port, opened)) return true;
   const parts = hostParts(host);
   if (parts === undefined || (port !== undefined && parts.port !== port)) return false;
   for (const client of clients) if (new URL(client.redirectUri).hostname.toLowerCase() === parts.name) return true;

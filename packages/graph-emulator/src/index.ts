@@ -1,8 +1,8 @@
 /**
- * Pagelight's provider emulator: Facebook Login dialog + Graph API, in process
+ * Graph emulator: a stand-in for Facebook Login's dialog and the Graph API, in process
  * or on its own port. See its README and the app's docs/provider-interface.md.
  */
-export { createEmulator } from './app';
+export { createEmulator, EMULATOR_HEADER } from './app';
 export { startEmulator } from './server';
 export { appUrls, DEMO_CLIENT, demoClient } from './demo';
 export { DEFAULT_SEED, DEMO_SEED, MODERATION_IDS, SEED_IDS, SEED_NAMES, TEST_SEED } from './seed';

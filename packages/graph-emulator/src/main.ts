@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `npm run provider`: the emulator on its own, on PROVIDER_PORT (see its README).
- * Binds loopback only — its /__emulator controls are unauthenticated.
+ * Binds loopback unless EMULATOR_EXPOSE=on — its /__emulator controls are unauthenticated (README#production-guard).
  */
 import { loadProviderEnv, maskSecret, ProviderEnvError, type ProviderEnv } from './env';
 import { startEmulator } from './server';
@@ -13,7 +13,7 @@ async function main(): Promise<void> {
     env = loadProviderEnv(process.env);
   } catch (err) {
     if (err instanceof ProviderEnvError) {
-      console.error(`provider emulator: ${err.message}`);
+      console.error(`graph-emulator: ${err.message}`);
       process.exit(1);
     }
     throw err;
@@ -24,7 +24,9 @@ async function main(): Promise<void> {
     running = await startEmulator({
       clients: [env.client],
       port: env.port,
-      host: '127.0.0.1',
+      host: env.host,
+      expose: env.expose,
+      hosts: env.hosts,
       httpControls: true,
       profile: env.profile,
       activity: env.activity,
@@ -35,13 +37,13 @@ async function main(): Promise<void> {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const why = code === 'EADDRINUSE' ? 'is already in use' : `cannot be used (${code ?? String(err)})`;
-    console.error(`provider emulator: PROVIDER_PORT ${env.port} ${why}`);
+    console.error(`graph-emulator: PROVIDER_PORT ${env.port} ${why}`);
     process.exit(1);
   }
 
   const { client } = env;
   console.log(
-    `provider emulator listening on ${running.url} — client_id ${client.clientId}, ` +
+    `graph-emulator listening on ${running.url} — client_id ${client.clientId}, ` +
       `secret ${maskSecret(client.clientSecret)}, redirect_uri ${client.redirectUri}${env.demo ? ' (demo client)' : ''}, ` +
       `profile ${env.profile}, seed ${env.seed}; settings page ${running.url}/settings/apps` +
       (env.activity ? ' — activity on: a post now and then' : ''),
@@ -51,7 +53,7 @@ async function main(): Promise<void> {
   const stop = (signal: NodeJS.Signals): void => {
     if (stopping) process.exit(1); // a second signal: stop waiting
     stopping = true;
-    console.log(`provider emulator: ${signal} received, closing`);
+    console.log(`graph-emulator: ${signal} received, closing`);
     running.close().then(
       () => process.exit(0),
       () => process.exit(1),

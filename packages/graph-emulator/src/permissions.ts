@@ -52,7 +52,7 @@ export const ALL_TASKS: readonly string[] = Object.freeze([
   'MANAGE',
 ]);
 
-/** The seeded Login for Business configuration: what Pagelight needs (docs/provider-interface.md#login-dialog). */
+/** The seeded Login for Business configuration: reading a person's Pages, what a Pages app asks for first. */
 export const DEFAULT_CONFIGURATIONS: readonly { id: string; name: string; permissions: string[] }[] = Object.freeze([
-  { id: '900000000000001', name: 'Pagelight: read Pages', permissions: ['pages_show_list', 'pages_read_engagement'] },
+  { id: '900000000000001', name: 'Demo App: read Pages', permissions: ['pages_show_list', 'pages_read_engagement'] },
 ]);

@@ -2,12 +2,21 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildEmulator } from './app';
+import { loopbackAddress } from './hosts';
 import type { EmulatorOptions, RunningEmulator } from './types';
 
 export async function startEmulator(
-  opts: EmulatorOptions & { port?: number; host?: string },
+  opts: EmulatorOptions & { port?: number; host?: string; expose?: boolean },
 ): Promise<RunningEmulator> {
-  const { port = 0, host = '127.0.0.1', ...options } = opts;
+  const { port = 0, host = '127.0.0.1', expose = false, ...options } = opts;
+  // The production guard (README#production-guard): its controls have no authentication, so an address other
+  // machines reach, or a privileged port a real service would hold, takes an explicit `expose`.
+  if (!expose && !loopbackAddress(host)) {
+    throw new Error(`startEmulator: host ${host} is not a loopback address; pass expose: true to listen on it`);
+  }
+  if (!expose && port !== 0 && port < 1024) {
+    throw new Error(`startEmulator: port ${port} is a privileged port; pass expose: true to listen on it`);
+  }
   // Checked before listening, so a bad option leaves no server behind.
   const activity = activityOptions(options.activity);
   const { app, controls, ctx } = buildEmulator(options);

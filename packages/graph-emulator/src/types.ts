@@ -77,6 +77,12 @@ export interface EmulatorOptions {
    * in-process `controls` object is always there.
    */
   httpControls?: boolean;
+  /**
+   * Host names, besides loopback, the emulator answers as its own: its pages and its HTTP controls (a
+   * container network's service name, README#in-a-container). Default none: a request naming another
+   * host is refused, so a web page that rebinds its DNS name to this address gets nothing.
+   */
+  hosts?: readonly string[];
   /** How long one signed callback to an app may take before it counts as failed (default 5000 ms). */
   callbackTimeoutMs?: number;
   /**

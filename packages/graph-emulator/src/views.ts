@@ -14,9 +14,7 @@ export function providerViewsDir(start: string = __dirname): string {
     if (existsSync(path.join(dir, MARKER))) return path.join(dir, 'views');
     const parent = path.dirname(dir);
     if (parent === dir) {
-      throw new Error(
-        `Provider emulator: cannot find ${MARKER} above ${start}; is the package's views/ folder deployed?`,
-      );
+      throw new Error(`graph-emulator: cannot find ${MARKER} above ${start}; is the package's views/ folder deployed?`);
     }
     dir = parent;
   }

@@ -71,6 +71,9 @@ describe('stand-alone configuration (npm run provider)', () => {
   it('when nothing is set, then the demo client on port 3001 with the callbacks of http://localhost:3000', () => {
     expect(loadProviderEnv({})).toEqual({
       port: 3001,
+      host: '127.0.0.1',
+      expose: false,
+      hosts: [],
       demo: true,
       profile: 'facebook',
       activity: false,
@@ -87,7 +90,7 @@ describe('stand-alone configuration (npm run provider)', () => {
     expect(DEMO_CLIENT).toEqual({
       clientId: '1234567890123456',
       clientSecret: 'demo-app-secret-not-for-production',
-      name: 'Pagelight (demo)',
+      name: 'Demo App',
     });
   });
 
@@ -100,6 +103,9 @@ describe('stand-alone configuration (npm run provider)', () => {
     });
     expect(env).toEqual({
       port: 4001,
+      host: '127.0.0.1',
+      expose: false,
+      hosts: [],
       demo: false,
       profile: 'facebook',
       activity: false,
@@ -112,9 +118,17 @@ describe('stand-alone configuration (npm run provider)', () => {
         redirectUri: 'https://pagelight.example/auth/callback',
         deauthorizeUrl: 'https://pagelight.example/auth/deauthorize',
         dataDeletionUrl: 'https://pagelight.example/auth/data-deletion',
-        name: 'Pagelight',
+        name: 'Demo App',
       },
     });
+  });
+
+  it('when EMULATOR_APP_NAME is set, then the registered app, demo or not, has that name; a name with a control character is one line naming it', () => {
+    expect(loadProviderEnv({ EMULATOR_APP_NAME: 'Acme Pages' }).client.name).toBe('Acme Pages');
+    expect(loadProviderEnv({ EMULATOR_APP_NAME: 'Acme', FB_APP_ID: '42', FB_APP_SECRET: 's' }).client.name).toBe(
+      'Acme',
+    );
+    expect(() => loadProviderEnv({ EMULATOR_APP_NAME: 'a\nb' })).toThrow(/^EMULATOR_APP_NAME must/);
   });
 
   it('when EMULATOR_SEED is test, then the test seed; empty means the demo', () => {

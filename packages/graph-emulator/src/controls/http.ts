@@ -34,10 +34,12 @@ import { loopbackHost } from '../hosts';
 export function controlsRouter(ctx: Context, controls: EmulatorControls): Router {
   const router = Router();
   router.use((req, res, next) => {
-    if (!loopbackHost(req.get('host'), ctx.port)) {
-      res
-        .status(403)
-        .json({ error: 'The emulator controls answer only on a loopback address (localhost, 127.0.0.1, [::1])' });
+    if (!loopbackHost(req.get('host'), ctx.port, ctx.hosts)) {
+      res.status(403).json({
+        error:
+          'The emulator controls answer only on a loopback address (localhost, 127.0.0.1, [::1]) ' +
+          'and the host names it was opened to (the hosts option, EMULATOR_HOSTS)',
+      });
       return;
     }
     if (

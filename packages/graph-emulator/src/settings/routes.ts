@@ -23,7 +23,7 @@ export function settingsRouter(ctx: Context): Router {
   const router = Router();
   // Only by the names the emulator is opened by: a page that rebinds its own name to this address gets nothing.
   router.use([PAGE, REMOVE], (req, res, next) => {
-    if (knownHost(req.get('host'), ctx.port, ctx.clients.values())) return next();
+    if (knownHost(req.get('host'), ctx.port, ctx.clients.values(), ctx.hosts)) return next();
     renderError(res, 403, 'problem.forbiddenTitle', 'problem.ownAddress');
   });
   router.get(PAGE, (req, res) => {

@@ -28,7 +28,7 @@ export function wwwPages(ctx: Context) {
     if (match === null || !browserNavigation(req)) return next();
     const page = ctx.data.page(match[1]!);
     if (page === undefined) return next();
-    if (!knownHost(req.get('host'), ctx.port, ctx.clients.values())) {
+    if (!knownHost(req.get('host'), ctx.port, ctx.clients.values(), ctx.hosts)) {
       return renderError(res, 403, 'problem.forbiddenTitle', 'problem.wwwOwnAddress');
     }
     setHtmlHeaders(res);

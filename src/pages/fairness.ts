@@ -36,7 +36,7 @@ interface Waiter {
  * up to `waitMs` for a slot, then fails with a 429. Only reads that really go
  * upstream pass through here: cache hits never wait.
  */
-export class ReadShares {
+export class ConcurrentReadLimit {
   private readonly slots = new Map<string, Slot>();
   /** Reads turned away after waiting (for tests and the report). */
   refused = 0;
@@ -119,7 +119,7 @@ export class ReadShares {
  *   so the refusals of a burst cost others next to nothing. A request that names no session is not connected
  *   and goes nowhere upstream: not counted.
  * - `count`: at a request's first read that misses the shared cache (the page, a post, insights), through the
- *   read gate (./load.ts `gateOf`); a request counts once however many reads it makes, and never twice.
+ *   read admission (./load.ts `admitReads`); a request counts once however many reads it makes, and never twice.
  */
 export class SessionRateLimit {
   private readonly counts = new MemoryStore();

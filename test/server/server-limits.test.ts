@@ -2,7 +2,12 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { loadConfig } from '../../src/config';
-import { createLimitedServer, DEFAULT_SERVER_LIMITS, serverLimits, type ServerLimits } from '../../src/http/limits';
+import {
+  createLimitedServer,
+  DEFAULT_SERVER_LIMITS,
+  serverLimits,
+  type ServerLimits,
+} from '../../src/http/server-limits';
 import { startStack, type Stack } from '../support/stack';
 import { eventually } from '../support/wait';
 
