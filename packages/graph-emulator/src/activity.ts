@@ -6,7 +6,8 @@
  * demo's generator, which posts now and then (README#activity).
  */
 import type { SeedComment, SeedPost } from './seed';
-import { authorOf, findComment, type DataStore } from './store/data';
+import { authorOf, findComment, findPost, type DataStore } from './store/data';
+import { Timers } from './timers';
 import { graphTime } from './seeds/common';
 import type { NewComment, NewPost } from './types';
 import type { FeedChangeValue } from './webhooks/payload';
@@ -28,6 +29,8 @@ export class Activity {
   private sequence = 0;
   private generator: NodeJS.Timeout | undefined;
   private generated = 0;
+  /** The timer that publishes the next scheduled post. */
+  private readonly schedule = new Timers();
 
   constructor(
     private readonly data: DataStore,
@@ -36,37 +39,107 @@ export class Activity {
   ) {}
 
   addPost(post: NewPost): { id: string } {
-    const page = this.data.page(post.pageId);
-    if (page === undefined) throw new Error(`Unknown page ${post.pageId}`);
     if (post.message === undefined && post.story === undefined) throw new Error('A post needs a message or a story');
+    const { pageId, message, story } = post;
+    return this.publish(pageId, {
+      ...(message !== undefined ? { message } : {}),
+      ...(story !== undefined ? { story } : {}),
+    });
+  }
+
+  /**
+   * A new post by the Page: first in its feed now, or kept apart until `scheduledAt` (epoch ms; `null`: an
+   * unpublished post with no time). A `status` change with `published` 1 or 0 (docs/reference.md#publishing).
+   */
+  publish(pageId: string, content: Omit<SeedPost, 'id' | 'created_time'>, scheduledAt?: number | null): { id: string } {
+    const page = this.data.page(pageId);
+    if (page === undefined) throw new Error(`Unknown page ${pageId}`);
     this.sequence += 1;
     // Above every seeded post number, so ids keep growing with time as the provider's do.
     const id = `${page.id}_${String(910_000_000_000 + this.sequence)}`;
     const created = this.now();
-    page.feed.unshift({
-      id,
-      created_time: graphTime(created),
-      ...(post.message !== undefined ? { message: post.message } : {}),
-      ...(post.story !== undefined ? { story: post.story } : {}),
-    });
+    const post: SeedPost = { id, created_time: graphTime(created), ...content };
+    const later = scheduledAt !== undefined;
+    if (later) {
+      if (scheduledAt !== null) post.scheduled_publish_time = Math.floor(scheduledAt / 1000);
+      page.scheduled.push(post);
+      this.arm();
+    } else page.feed.unshift(post);
     this.statusChange(page.id, 'add', id, created, {
-      published: 1,
+      published: later ? 0 : 1,
       ...(post.message !== undefined ? { message: post.message } : {}),
     });
     return { id };
   }
 
+  /** A scheduled or unpublished post goes live now: first in the feed, `created_time` now, a `status` `add`. */
+  publishNow(postId: string): void {
+    const { pageId, post, published } = this.find(postId);
+    if (published) return;
+    const page = this.data.page(pageId)!;
+    page.scheduled = page.scheduled.filter((p) => p.id !== postId);
+    delete post.scheduled_publish_time;
+    const now = this.now();
+    post.created_time = graphTime(now);
+    page.feed.unshift(post);
+    this.statusChange(pageId, 'add', postId, now, {
+      published: 1,
+      ...(post.message !== undefined ? { message: post.message } : {}),
+    });
+    this.arm();
+  }
+
+  /** A scheduled post's new time (epoch ms): an `edited` change, `published: 0`. */
+  reschedule(postId: string, atMs: number): void {
+    const { pageId, post, published } = this.find(postId);
+    if (published) throw new Error(`Post ${postId} is published`);
+    post.scheduled_publish_time = Math.floor(atMs / 1000);
+    this.statusChange(pageId, 'edited', postId, this.now(), {
+      published: 0,
+      ...(post.message !== undefined ? { message: post.message } : {}),
+    });
+    this.arm();
+  }
+
   editPost(postId: string, message: string): void {
-    const { pageId, post } = this.find(postId);
+    const { pageId, post, published } = this.find(postId);
     post.message = message;
-    this.statusChange(pageId, 'edited', postId, this.now(), { published: 1, message });
+    this.statusChange(pageId, 'edited', postId, this.now(), { published: published ? 1 : 0, message });
   }
 
   removePost(postId: string): void {
     const { pageId } = this.find(postId);
     const page = this.data.page(pageId)!;
     page.feed = page.feed.filter((p) => p.id !== postId);
+    page.scheduled = page.scheduled.filter((p) => p.id !== postId);
     this.statusChange(pageId, 'remove', postId, this.now(), { recipient_id: pageId });
+  }
+
+  /**
+   * Publishes every scheduled post whose time has come, oldest first, on the emulator's clock (`now`): called
+   * before each Graph call (so a test clock moved forward publishes at the next call) and by a timer for the
+   * earliest time (so a running emulator publishes on its own and sends the webhook).
+   */
+  publishDue(): void {
+    const nowSec = this.now() / 1000;
+    const due = this.data
+      .allPages()
+      .flatMap((page) => page.scheduled)
+      .filter((p) => p.scheduled_publish_time !== undefined && p.scheduled_publish_time <= nowSec)
+      .sort((a, b) => (a.scheduled_publish_time ?? 0) - (b.scheduled_publish_time ?? 0));
+    for (const post of due) this.publishNow(post.id);
+  }
+
+  /** One timer, for the earliest scheduled time; none when nothing is scheduled. */
+  arm(): void {
+    this.schedule.clear();
+    const times = this.data
+      .allPages()
+      .flatMap((page) => page.scheduled)
+      .flatMap((p) => (p.scheduled_publish_time === undefined ? [] : [p.scheduled_publish_time * 1000]));
+    if (times.length === 0) return;
+    const wait = Math.min(Math.max(0, Math.min(...times) - this.now()), 2 ** 31 - 1);
+    this.schedule.after(wait, () => this.publishDue());
   }
 
   /** Kept on the post itself, so the Graph API's `reactions` edge serves them and `reset` restores the seed's. */
@@ -201,13 +274,15 @@ export class Activity {
   stop(): void {
     if (this.generator !== undefined) clearInterval(this.generator);
     this.generator = undefined;
+    this.schedule.clear();
   }
 
-  private find(postId: string): { pageId: string; post: SeedPost } {
+  private find(postId: string): { pageId: string; post: SeedPost; published: boolean } {
     const pageId = postId.split('_')[0] ?? '';
-    const post = this.data.page(pageId)?.feed.find((p) => p.id === postId);
-    if (post === undefined) throw new Error(`Unknown post ${postId}`);
-    return { pageId, post };
+    const page = this.data.page(pageId);
+    const post = page === undefined ? undefined : findPost(page, postId);
+    if (page === undefined || post === undefined) throw new Error(`Unknown post ${postId}`);
+    return { pageId, post, published: page.feed.includes(post) };
   }
 
   private comment(pageId: string, commentId: string): NonNullable<ReturnType<typeof findComment>> {

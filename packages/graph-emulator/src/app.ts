@@ -36,6 +36,8 @@ export interface BuiltEmulator {
 export function buildEmulator(opts: EmulatorOptions): BuiltEmulator {
   const ctx = createContext(opts);
   const controls = createControls(ctx);
+  // Checked by the control's own schema, so an option names its mistake as the control would.
+  for (const scripted of opts.failNext ?? []) controls.failNext(scripted.n ?? 1, scripted.failure);
   const viewsDir = providerViewsDir();
   const css = readFileSync(path.join(viewsDir, 'dialog.css'));
 

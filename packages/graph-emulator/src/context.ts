@@ -26,6 +26,7 @@ import {
 import { Activity } from './activity';
 import { checkRemovedFields, RemovedFields } from './removed-fields';
 import { MediaSigner } from './media/sign';
+import { Uploads } from './media/uploads';
 import { checkCreated, defaultCreated } from './graph/legacy';
 import { DEFAULT_RETRY_DELAYS_MS, Webhooks } from './webhooks/webhooks';
 
@@ -74,6 +75,8 @@ export interface Context {
   activity: Activity;
   /** Signs and checks the picture URLs Graph answers hand out (README#pictures). */
   media: MediaSigner;
+  /** Pictures Pages uploaded, on the image host; cleared with the seed (docs/reference.md#publishing). */
+  uploads: Uploads;
   /** When this emulator was made: the insights' day 0 (README#insights). */
   startedAt: number;
   /** Each registered app's creation day (`setAppCreated`), and the options' (README#legacy-features). */
@@ -105,6 +108,9 @@ export function createContext(opts: EmulatorOptions): Context {
     'createEmulator: emptyFeedPages',
     opts.emptyFeedPages ?? DEFAULT_EMPTY_FEED_PAGES,
   );
+  const activity = new Activity(data, webhooks, now);
+  // A seed's scheduled posts go live on the emulator's clock.
+  activity.arm();
   return {
     clients,
     profile: profileOf(opts.profile),
@@ -135,8 +141,9 @@ export function createContext(opts: EmulatorOptions): Context {
     callbackTimeoutMs: positive('callbackTimeoutMs', opts.callbackTimeoutMs ?? 5000),
     formKey: randomBytes(32),
     webhooks,
-    activity: new Activity(data, webhooks, now),
+    activity,
     media: new MediaSigner(),
+    uploads: new Uploads(),
     startedAt: now(),
     refusedMetrics: new Set(),
     appCreated: new Map(appCreated),

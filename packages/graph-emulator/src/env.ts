@@ -8,7 +8,9 @@ import { checkCreated } from './graph/legacy';
 import { loopbackAddress } from './hosts';
 import { checkRemovedFields } from './removed-fields';
 import { isSeedName, SEED_NAMES, type SeedName } from './seed';
-import { EMULATOR_PROFILES, type EmulatorClient, type EmulatorProfile } from './types';
+import { z } from 'zod';
+import { describeZodError, failSchema, parseFailure } from './controls/schemas';
+import { EMULATOR_PROFILES, type EmulatorClient, type EmulatorProfile, type Failure } from './types';
 
 export interface ProviderEnv {
   port: number;
@@ -29,6 +31,8 @@ export interface ProviderEnv {
   emptyFeedPages: readonly number[];
   /** EMULATOR_REMOVED_FIELDS: Page fields refused as the provider refuses removed ones (README#removed-fields). */
   removedFields: string[];
+  /** EMULATOR_FAIL_NEXT: failures scripted at start, a JSON list like the fail control's bodies (docs/reference.md). */
+  failNext: { n?: number; failure: Failure }[];
 }
 
 /** A bad value, reported as one line naming the variable. */
@@ -171,6 +175,30 @@ function removedFieldsOf(env: NodeJS.ProcessEnv): string[] {
   }
 }
 
+/**
+ * EMULATOR_FAIL_NEXT: `[{"n"?: 1, "failure": {…}}, …]`, each as `POST /__emulator/fail` takes it, so a person
+ * trying the app sees a refused or late write without a test driving the controls.
+ */
+function failNextOf(env: NodeJS.ProcessEnv): { n?: number; failure: Failure }[] {
+  const raw = env.EMULATOR_FAIL_NEXT;
+  if (raw === undefined || raw === '') return [];
+  try {
+    const list: unknown = JSON.parse(raw);
+    if (!Array.isArray(list) || list.length > 20) throw new Error('not a list of at most 20');
+    return list.map((item) => {
+      const { n, failure, match } = failSchema.parse(item);
+      const withMatch = match === undefined ? failure : { ...(failure as object), match };
+      return { n, failure: parseFailure(withMatch) };
+    });
+  } catch (err) {
+    const why = err instanceof z.ZodError ? describeZodError(err) : (err as Error).message;
+    throw new ProviderEnvError(
+      'EMULATOR_FAIL_NEXT',
+      `must be a JSON list of fail control bodies: ${why.slice(0, 200)}`,
+    );
+  }
+}
+
 /** EMULATOR_APP_CREATED: the day the app was created (README#legacy-features); unset, a new app. */
 function appCreatedOf(env: NodeJS.ProcessEnv): string | undefined {
   const raw = env.EMULATOR_APP_CREATED;
@@ -210,6 +238,7 @@ export function loadProviderEnv(env: NodeJS.ProcessEnv): ProviderEnv {
   const seed = seedOf(env);
   const emptyFeedPages = emptyFeedPagesOf(env);
   const removedFields = removedFieldsOf(env);
+  const failNext = failNextOf(env);
   const created = appCreatedOf(env);
   const name = appNameOf(env);
   const dated = (client: EmulatorClient): EmulatorClient =>
@@ -217,7 +246,20 @@ export function loadProviderEnv(env: NodeJS.ProcessEnv): ProviderEnv {
   const appId = env.FB_APP_ID;
   if (appId === undefined || appId === '') {
     const client = dated(withWebhook(demoClient(baseUrl), env, baseUrl));
-    return { port, host, expose, hosts, client, demo: true, profile, activity, seed, emptyFeedPages, removedFields };
+    return {
+      port,
+      host,
+      expose,
+      hosts,
+      client,
+      demo: true,
+      profile,
+      activity,
+      seed,
+      emptyFeedPages,
+      removedFields,
+      failNext,
+    };
   }
   const secret = env.FB_APP_SECRET;
   if (secret === undefined || secret === '') {
@@ -234,6 +276,7 @@ export function loadProviderEnv(env: NodeJS.ProcessEnv): ProviderEnv {
     seed,
     emptyFeedPages,
     removedFields,
+    failNext,
     client: dated(withWebhook({ clientId: appId, clientSecret: secret, name, ...appUrls(baseUrl) }, env, baseUrl)),
   };
 }

@@ -41,11 +41,16 @@ export class Faults {
 
   /**
    * The Graph error scripted for one operation of a batch (graph/batch.ts), if one names its path with `match`:
-   * an operation is a Graph call of its own, but only an error can be scripted for it (it has no socket).
+   * an operation is a Graph call of its own, but only an error can be scripted for it (it has no socket). One
+   * scripted for `writes` waits for an operation that writes.
    */
-  takeForOperation(path: string): GraphError | undefined {
+  takeForOperation(path: string, write: boolean): GraphError | undefined {
     const index = this.queue.findIndex(
-      (s) => s.failure.match !== undefined && path.includes(s.failure.match) && (s.failure.kind ?? 'graph') === 'graph',
+      (s) =>
+        s.failure.match !== undefined &&
+        path.includes(s.failure.match) &&
+        (s.failure.kind ?? 'graph') === 'graph' &&
+        (s.failure.writes !== true || write),
     );
     const scripted = this.queue[index];
     if (scripted === undefined) return undefined;

@@ -33,6 +33,7 @@ async function main(): Promise<void> {
       seed: env.seed,
       emptyFeedPages: env.emptyFeedPages,
       removedFields: env.removedFields,
+      failNext: env.failNext,
     });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;

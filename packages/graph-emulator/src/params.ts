@@ -12,6 +12,7 @@
  */
 import busboy from 'busboy';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { MAX_UPLOAD_BYTES } from './media/uploads';
 
 /** One limit for every kind of body, in bytes and in parameters. */
 const BODY_LIMIT = 100 * 1024;
@@ -85,19 +86,47 @@ function jsonMustBeObject(req: Request, _res: Response, next: NextFunction): voi
   next();
 }
 
-/** multipart/form-data fields as a form (repeated names become lists); a file part is refused. */
+/** A file sent as the multipart `source` of a photo upload (docs/reference.md#publishing). */
+export interface Upload {
+  data: Buffer;
+}
+
+const uploads = new WeakMap<Request, Upload>();
+
+/** The file a `/photos` request carried as `source`, if any. */
+export function uploadOf(req: Request): Upload | undefined {
+  return uploads.get(req);
+}
+
+/** Only a photo upload (`POST …/photos`) may carry a file: one, named `source`, of at most `MAX_UPLOAD_BYTES`. */
+function takesUpload(req: Request): boolean {
+  return req.method === 'POST' && /\/photos\/?$/.test(req.path);
+}
+
+/**
+ * multipart/form-data fields as a form (repeated names become lists); a file part is refused, except the
+ * `source` of a photo upload.
+ */
 function multipartForm(req: Request, _res: Response, next: NextFunction): void {
   if (req.is('multipart/form-data') !== 'multipart/form-data') return next();
+  const upload = takesUpload(req);
   let parser: busboy.Busboy;
   try {
     parser = busboy({
       headers: req.headers,
-      limits: { fieldSize: BODY_LIMIT, fields: PARAMETER_LIMIT, parts: PARAMETER_LIMIT, files: 0 },
+      limits: {
+        fieldSize: BODY_LIMIT,
+        fields: PARAMETER_LIMIT,
+        parts: PARAMETER_LIMIT,
+        files: upload ? 1 : 0,
+        fileSize: MAX_UPLOAD_BYTES,
+      },
     });
   } catch {
     return next(bodyError(400, 'entity.parse.failed', 'The multipart body has no boundary'));
   }
   const fields: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
+  const limit = upload ? BODY_LIMIT + MAX_UPLOAD_BYTES : BODY_LIMIT;
   let received = 0;
   let finished = false;
   const finish = (err?: Error): void => {
@@ -113,7 +142,19 @@ function multipartForm(req: Request, _res: Response, next: NextFunction): void {
   };
   req.on('data', (chunk: Buffer) => {
     received += chunk.length;
-    if (received > BODY_LIMIT) finish(bodyError(413, 'entity.too.large', 'The request body is too large'));
+    if (received > limit) finish(bodyError(413, 'entity.too.large', 'The request body is too large'));
+  });
+  parser.on('file', (name, stream) => {
+    if (name !== 'source') {
+      stream.resume();
+      return finish(bodyError(400, 'entity.parse.failed', 'The only file accepted is the photo, as source'));
+    }
+    const chunks: Buffer[] = [];
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    stream.on('limit', () => finish(bodyError(413, 'entity.too.large', 'The photo is larger than 4 MB')));
+    stream.on('end', () => {
+      if (!finished) uploads.set(req, { data: Buffer.concat(chunks) });
+    });
   });
   parser.on('field', (name, value) => {
     const known = fields[name];

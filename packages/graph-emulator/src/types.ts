@@ -51,6 +51,12 @@ export interface EmulatorOptions {
   profile?: EmulatorProfile;
   /** Initial injected latency for Graph and token calls (default 0). */
   latencyMs?: number;
+  /**
+   * Failures scripted at start, as `controls.failNext(n, failure)` scripts them, in order (default none;
+   * `reset()` does not script them again). E.g. `[{ failure: { writes: true, error: { code: 368 } } }]` refuses the
+   * first write (docs/reference.md#comment-moderation).
+   */
+  failNext?: { n?: number; failure: Failure }[];
   /** Lifetime of an authorization code (default 10 minutes). */
   codeTtlMs?: number;
   /** Short-lived user token lifetime in seconds (default 7200). */
@@ -250,7 +256,9 @@ export interface EmulatorControls {
   setLatency(ms: number): void;
   /**
    * The next `n` matching Graph/token requests fail as described. An operation of a batch is matched by its path
-   * and query (`match` required) and only a Graph error is scripted for it (README#batch-requests).
+   * and query (`match` required) and only a Graph error is scripted for it (README#batch-requests). With
+   * `writes: true` only writes match: a Graph error refuses the next write, `kind: 'late'` makes it happen and
+   * answers late (docs/reference.md#comment-moderation).
    */
   failNext(n: number, failure: Failure): void;
   /**

@@ -1,5 +1,6 @@
 import request from 'supertest';
-import { DEMO_SEED, MODERATION_IDS, TEST_SEED, type SeedComment } from '../src';
+import { DEMO_SEED, MODERATION_IDS, startEmulator, TEST_SEED, type RunningEmulator, type SeedComment } from '../src';
+import { loadProviderEnv } from '../src/env';
 import { CLIENT, graphError, makeEmulator, PAGES, USERS, type TestEmulator } from './helpers';
 import { startReceiver, type Receiver } from './webhook-receiver';
 
@@ -284,6 +285,17 @@ describe('comment moderation by the Page', () => {
       expect((await comments(QUESTION)).map((c) => c.message)).toEqual(['Did this arrive?']);
     });
 
+    it('when a batch reads and writes, then a failure scripted for writes passes the read and refuses the write', async () => {
+      emulator.controls.failNext(1, { writes: true, match: 'comments', error: { code: 368 } });
+      const ops = [
+        { method: 'GET', relative_url: `${POST}/comments?fields=id` },
+        { method: 'POST', relative_url: `${POST}/comments`, body: 'message=Batched' },
+      ];
+      const res = await write('post', '', ada, { batch: JSON.stringify(ops) }).expect(200);
+      expect((res.body as { code: number }[]).map((a) => a.code)).toEqual([200, 403]);
+      expect((await comments(POST)).map((c) => c.message)).not.toContain('Batched');
+    });
+
     it('when the late answer is awaited, then it is the write’s own answer, after the delay', async () => {
       emulator.controls.failNext(1, { kind: 'late', ms: 300, writes: true });
       const started = Date.now();
@@ -315,4 +327,64 @@ describe('comments to moderate in the seeds', () => {
       expect(post.comments?.find((c) => c.id === ids.question)?.replies).toBeUndefined();
     },
   );
+});
+
+describe('refusing writes from the start (option and environment)', () => {
+  it('when the emulator is made with failNext, then its first write is refused and reads before it pass', async () => {
+    const e = makeEmulator({ failNext: [{ failure: { writes: true, error: { code: 368 } } }] });
+    const token = e.controls.issueToken({ userId: USERS.ada, pageId: PAGES.bakery }).access_token;
+    await request(e.app).get(`/${QUESTION}`).query({ access_token: token }).expect(200);
+    const res = await request(e.app).post(`/${QUESTION}/likes`).type('form').send({ access_token: token }).expect(403);
+    expect(graphError(res.body).code).toBe(368);
+    await request(e.app).post(`/${QUESTION}/likes`).type('form').send({ access_token: token }).expect(200);
+  });
+
+  it('when EMULATOR_FAIL_NEXT holds fail control bodies, then the stand-alone emulator scripts them; a bad one names the variable', () => {
+    const body = [{ n: 2, failure: { kind: 'late', ms: 5000, writes: true } }];
+    expect(loadProviderEnv({ EMULATOR_FAIL_NEXT: JSON.stringify(body) }).failNext).toEqual([
+      { n: 2, failure: { kind: 'late', ms: 5000, writes: true } },
+    ]);
+    expect(loadProviderEnv({}).failNext).toEqual([]);
+    expect(() => loadProviderEnv({ EMULATOR_FAIL_NEXT: '[{"failure":{"kind":"late"}}]' })).toThrow(
+      /EMULATOR_FAIL_NEXT/,
+    );
+    expect(() => loadProviderEnv({ EMULATOR_FAIL_NEXT: 'refuse' })).toThrow(/EMULATOR_FAIL_NEXT/);
+  });
+});
+
+describe('refusing and delaying writes over HTTP', () => {
+  let running: RunningEmulator;
+  beforeAll(async () => {
+    running = await startEmulator({ clients: [CLIENT], port: 0, httpControls: true, seed: 'test' });
+  });
+  afterAll(() => running.close());
+
+  it('when POST /__emulator/fail scripts the next write late and then refused, then reads pass and each write meets its script', async () => {
+    const control = (body: unknown) =>
+      fetch(`${running.url}/__emulator/fail`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    expect((await control({ failure: { kind: 'late', ms: 200, writes: true } })).status).toBe(204);
+    expect((await control({ failure: { writes: true, error: { code: 80001 } } })).status).toBe(204);
+    const token = running.controls.issueToken({ userId: USERS.ada, pageId: PAGES.bakery }).access_token;
+    const like = () =>
+      fetch(`${running.url}/v23.0/${QUESTION}/likes`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-www-form-urlencoded' },
+        body: '',
+      });
+    expect(
+      (await fetch(`${running.url}/v23.0/${QUESTION}?fields=id`, { headers: { authorization: `Bearer ${token}` } }))
+        .status,
+    ).toBe(200);
+    const started = Date.now();
+    expect((await like()).status).toBe(200);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+    const refused = await like();
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { error: { code: number } }).error.code).toBe(80001);
+    expect(await (await fetch(`${running.url}/__emulator/fail`)).json()).toEqual({ data: [] });
+  });
 });

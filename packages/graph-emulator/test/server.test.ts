@@ -80,6 +80,7 @@ describe('stand-alone configuration (npm run provider)', () => {
       seed: 'demo',
       emptyFeedPages: [50],
       removedFields: [],
+      failNext: [],
       client: {
         ...DEMO_CLIENT,
         redirectUri: 'http://localhost:3000/auth/callback',
@@ -112,6 +113,7 @@ describe('stand-alone configuration (npm run provider)', () => {
       seed: 'demo',
       emptyFeedPages: [50],
       removedFields: [],
+      failNext: [],
       client: {
         clientId: '42',
         clientSecret: 's3cret',

@@ -165,6 +165,8 @@ function resetAll(ctx: Context): void {
   ctx.webhooks.reset();
   ctx.removedFields.reset();
   ctx.appCreated = new Map(ctx.initialAppCreated);
+  ctx.uploads.clear();
+  ctx.activity.arm();
 }
 
 /** Mints a token as if the user had approved the dialog (for tests and benchmarks). */

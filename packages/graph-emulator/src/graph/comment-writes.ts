@@ -10,7 +10,7 @@ import type { SeedComment, SeedPost } from '../seed';
 import type { PageState } from '../store/data';
 import { authorOf } from '../store/data';
 import type { GraphCall } from './call';
-import { ENGAGE_TASKS, MODERATE_TASKS, requirePageWrite } from './writes';
+import { booleanOf, ENGAGE_TASKS, MODERATE_TASKS, requirePageWrite } from './writes';
 
 export const ENGAGEMENT_PERMISSION = 'pages_manage_engagement';
 
@@ -98,11 +98,4 @@ function messageOf(params: Record<string, string>): string {
   if (message.length > MAX_COMMENT_LENGTH)
     throw badParam(`Param message must be at most ${MAX_COMMENT_LENGTH} characters long`);
   return message;
-}
-
-/** The provider takes `true`/`false` (and `1`/`0`) for a boolean parameter. */
-function booleanOf(name: string, raw: string): boolean {
-  if (raw === 'true' || raw === '1') return true;
-  if (raw === 'false' || raw === '0') return false;
-  throw badParam(`Param ${name} must be a boolean`);
 }

@@ -9,9 +9,9 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Context } from '../context';
 import { badParam, GraphError, unsupportedGet } from '../errors';
 import { logEntryOf } from '../log';
-import { collectParams, formBody } from '../params';
+import { collectParams, formBody, uploadOf } from '../params';
 import type { SeedBusiness, SeedComment, SeedPost, SeedUser } from '../seed';
-import { findComment, type PageState } from '../store/data';
+import { findComment, findPost, type PageState } from '../store/data';
 import { tokenEndpoint } from '../token/endpoint';
 import { appTokenRequired, isAppToken } from '../token/app-token';
 import { appCall } from './app-calls';
@@ -19,6 +19,7 @@ import { authenticate, findToken, type Caller } from './auth';
 import { businessEdge, businessNode } from './business';
 import { commentNode, commentsEdge } from './comments';
 import { commentWrite } from './comment-writes';
+import { pageWrite, postWrite } from './post-writes';
 import { debugToken } from './debug-token';
 import type { GraphCall } from './call';
 import { pageInsights, postInsights } from './insights';
@@ -42,6 +43,8 @@ type Node =
 
 export function graphHandler(ctx: Context) {
   return (req: Request, res: Response, next: NextFunction): void => {
+    // What the emulator's clock says is due is published before anyone reads (docs/reference.md#publishing).
+    ctx.activity.publishDue();
     dispatch(ctx, req, res, req.path)?.catch(next);
   };
 }
@@ -75,7 +78,8 @@ function graphCall(
     const run = (r: Request, s: Response, path: string) => {
       // `match` may name an operation's query too (`type=LOVE`): its operations share one path.
       const query = new URLSearchParams(r.query as Record<string, string>).toString();
-      const scripted = ctx.faults.takeForOperation(`${path}?${query}`);
+      const write = r.method === 'POST' || r.method === 'DELETE';
+      const scripted = ctx.faults.takeForOperation(`${path}?${query}`, write);
       if (scripted !== undefined) throw scripted;
       return dispatch(ctx, r, s, path);
     };
@@ -139,8 +143,9 @@ function graphCall(
 }
 
 /**
- * The writes the emulator offers: a Page's comment moderation (./comment-writes.ts). Any other write, or one on
- * an object the token cannot see, is the provider's 100/33 naming the method.
+ * The writes the emulator offers: a Page's publishing (./post-writes.ts) and comment moderation
+ * (./comment-writes.ts). Any other write, or one on an object the token cannot see, is the provider's 100/33
+ * naming the method.
  */
 function write(call: GraphCall, nodeId: string, edge: string | undefined, method: 'post' | 'delete'): unknown {
   let node: Node;
@@ -150,6 +155,8 @@ function write(call: GraphCall, nodeId: string, edge: string | undefined, method
     if (err instanceof GraphError) throw unsupportedGet(nodeId, method);
     throw err;
   }
+  if (node.kind === 'page') return pageWrite(call, node.page, edge, method, uploadOf(call.req));
+  if (node.kind === 'post' && edge === undefined) return postWrite(call, node.page, node.post, method);
   if (node.kind === 'post' || node.kind === 'comment') return commentWrite(call, node, edge, method);
   throw unsupportedGet(nodeId, method);
 }
@@ -197,7 +204,7 @@ function resolveNode(ctx: Context, caller: Caller, nodeId: string): Node {
   // Post ids are `<page id>_<post number>`.
   const postId = id === undefined ? undefined : /^(\d+)_\d+$/.exec(id);
   const page = postId?.[1] === undefined ? undefined : ctx.data.page(postId[1]);
-  const post = page?.feed.find((p) => p.id === id);
+  const post = page === undefined || id === undefined ? undefined : findPost(page, id);
   if (page !== undefined && post !== undefined) return { kind: 'post', page, post };
   // Comment ids are `<post number>_<comment number>`: the page is the token's.
   const tokenPage = record.kind === 'page' && record.pageId !== undefined ? ctx.data.page(record.pageId) : undefined;

@@ -29,3 +29,20 @@ export function feedEdge(call: GraphCall, page: PageState, edge: string): Paged<
   );
   return { ...paged, data: paged.data.map((post) => project(call, postValue(call, page, post), fields, POST)) };
 }
+
+/** `GET /{page-id}/scheduled_posts`: the Page's scheduled posts, soonest first, paged and answered like the feed. */
+export function scheduledEdge(call: GraphCall, page: PageState): Paged<Record<string, unknown>> {
+  const fields = withId(parseFields(call.params.fields, POST_DEFAULTS));
+  validate(fields, POST);
+  const waiting = page.scheduled
+    .filter((p) => p.scheduled_publish_time !== undefined)
+    .sort((a, b) => (a.scheduled_publish_time ?? 0) - (b.scheduled_publish_time ?? 0));
+  const paged = paginate(
+    waiting,
+    (post) => post.id,
+    parsePageQuery(call.params),
+    `${page.id}.scheduled`,
+    edgeLinks(call, page.id, 'scheduled_posts'),
+  );
+  return { ...paged, data: paged.data.map((post) => project(call, postValue(call, page, post), fields, POST)) };
+}

@@ -9,7 +9,7 @@ import { grantsPage } from '../store/tokens';
 import { hasScope } from './auth';
 import { BUSINESS_PERMISSION } from './business';
 import type { GraphCall } from './call';
-import { feedEdge } from './feed';
+import { feedEdge, scheduledEdge } from './feed';
 import { namesOf, parseFields, withId, type FieldRequest } from './fields';
 import { mediaUrl } from './post';
 import { pictureOf } from './picture';
@@ -116,6 +116,11 @@ export function requirePageAccess(call: GraphCall, page: PageState): void {
 }
 
 export function pageEdge(call: GraphCall, page: PageState, edge: string): unknown {
+  // The Page Scheduled Posts reference: a page token, the posts waiting, soonest first.
+  if (edge === 'scheduled_posts') {
+    requirePageAccess(call, page);
+    return scheduledEdge(call, page);
+  }
   // `posts` lists the page's own posts; in the emulator every feed post is the page's.
   if (edge !== 'feed' && edge !== 'posts') throw nonexistingField(edge, 'Page');
   // The Page's own posts need only pages_read_engagement with the page token; pages_read_user_content

@@ -51,6 +51,9 @@ export const POST: ObjectType = {
     shares: { kind: 'object', type: scalars('Shares', ['count']) },
     reactions: { kind: 'edge', type: REACTION, defaultLimit: 25, paged: true },
     comments: { kind: 'edge', type: COMMENT, defaultLimit: 25, paged: true, guard: commentsGuard },
+    // Publishing (docs/reference.md#publishing): false until a scheduled or unpublished post goes live.
+    is_published: SCALAR,
+    scheduled_publish_time: SCALAR,
   },
 };
 
@@ -77,6 +80,8 @@ export function postValue(call: GraphCall, page: PageState, post: SeedPost): Rec
     shares: post.shares === undefined ? undefined : { ...post.shares },
     reactions: reactionsOf(post),
     comments: commentsValue(call, page, post, post.comments ?? [], `${post.id}.comments`),
+    is_published: page.feed.includes(post),
+    scheduled_publish_time: post.scheduled_publish_time,
   };
   const expired = post.imageExpired === true;
   if (post.full_picture !== undefined) value.full_picture = mediaUrl(call.ctx, post.full_picture, expired);

@@ -4,7 +4,7 @@
  * The checks run in that order, before anything changes; each refusal is the provider's error.
  */
 import type { Context } from '../context';
-import { GraphError } from '../errors';
+import { badParam, GraphError } from '../errors';
 import type { PageState } from '../store/data';
 import { grantsPage, type TokenRecord } from '../store/tokens';
 import { hasScope } from './auth';
@@ -63,4 +63,11 @@ export function requirePageWrite(call: GraphCall, page: PageState, permission: s
   }
   if (!hasScope(record, permission)) throw writePermissionMissing(permission);
   if (!hasAnyTask(tasksOf(call.ctx, record, page.id), tasks)) throw taskMissing();
+}
+
+/** The provider takes `true`/`false` (and `1`/`0`) for a boolean parameter; anything else is its 100. */
+export function booleanOf(name: string, raw: string): boolean {
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw badParam(`Param ${name} must be a boolean`);
 }

@@ -7,6 +7,7 @@
 import { Router, type Request, type Response } from 'express';
 import type { Context } from '../context';
 import { drawScene, MAX_SIDE } from './art';
+import { UPLOAD_PATH_RE } from './uploads';
 
 /** Scene names are lower-case words joined by dashes; anything else (dots, slashes, escapes) is not a picture. */
 const MEDIA_PATH_RE = /^\/media\/([a-z][a-z0-9-]{0,40})_(\d{1,4})x(\d{1,4})\.(svg|webm)$/;
@@ -29,6 +30,7 @@ export function mediaRouter(ctx: Context): Router {
       return;
     }
     const path = `/media${req.path}`;
+    if (UPLOAD_PATH_RE.test(path)) return uploaded(ctx, path, req, res);
     const match = MEDIA_PATH_RE.exec(path);
     const width = Number(match?.[2]);
     const height = Number(match?.[3]);
@@ -43,20 +45,8 @@ export function mediaRouter(ctx: Context): Router {
       res.status(404).set('Cache-Control', 'no-store').type('text/plain').send('Not found');
       return;
     }
-    const now = ctx.now();
-    const check = ctx.media.check(path, req.query.oh, req.query.oe, now);
-    if (check !== 'ok') {
-      // The CDN's own words (reported by many apps whose stored picture URLs broke).
-      res
-        .status(403)
-        .set('Cache-Control', 'no-store')
-        .type('text/plain')
-        .send(check === 'expired' ? 'URL signature expired' : 'URL signature mismatch');
-      return;
-    }
-    // Checked above: `oe` is upper-case hexadecimal.
-    const left = Math.floor((parseInt(req.query.oe as string, 16) * 1000 - now) / 1000);
-    const maxAge = `public, max-age=${Math.max(0, Math.min(MAX_AGE_SEC, left))}`;
+    const maxAge = signedMaxAge(ctx, path, req, res);
+    if (maxAge === undefined) return;
     if (video) {
       res.set({ 'Content-Type': 'video/webm', 'Cache-Control': maxAge }).send(VIDEO);
       return;
@@ -70,6 +60,38 @@ export function mediaRouter(ctx: Context): Router {
     res.send(svg);
   });
   return router;
+}
+
+/**
+ * The `Cache-Control` of a signed URL that checks out; otherwise answers the CDN's 403 and gives undefined.
+ */
+function signedMaxAge(ctx: Context, path: string, req: Request, res: Response): string | undefined {
+  const now = ctx.now();
+  const check = ctx.media.check(path, req.query.oh, req.query.oe, now);
+  if (check !== 'ok') {
+    // The CDN's own words (reported by many apps whose stored picture URLs broke).
+    res
+      .status(403)
+      .set('Cache-Control', 'no-store')
+      .type('text/plain')
+      .send(check === 'expired' ? 'URL signature expired' : 'URL signature mismatch');
+    return undefined;
+  }
+  // Checked above: `oe` is upper-case hexadecimal.
+  const left = Math.floor((parseInt(req.query.oe as string, 16) * 1000 - now) / 1000);
+  return `public, max-age=${Math.max(0, Math.min(MAX_AGE_SEC, left))}`;
+}
+
+/** An uploaded picture (../media/uploads.ts), as sent, under the type its bytes showed. */
+function uploaded(ctx: Context, path: string, req: Request, res: Response): void {
+  const file = ctx.uploads.get(path);
+  if (file === undefined) {
+    res.status(404).set('Cache-Control', 'no-store').type('text/plain').send('Not found');
+    return;
+  }
+  const maxAge = signedMaxAge(ctx, path, req, res);
+  if (maxAge === undefined) return;
+  res.set({ 'Content-Type': file.type, 'Cache-Control': maxAge }).send(file.data);
 }
 
 function inRange(side: number): boolean {

@@ -413,3 +413,19 @@ export function demoRepairFeed(pageId: string): SeedPost[] {
   };
   return withChatter(withMedia(feed, media), { 0: 41, 1: 6, 3: 2 }, 'Difference Engine Repairs');
 }
+
+/**
+ * The bakery's post waiting to go out (docs/reference.md#publishing): written two hours before the seed's moment,
+ * due the next day, so the composer's scheduled list has one to reschedule, publish now or cancel.
+ */
+export function demoBakeryScheduled(pageId: string): SeedPost[] {
+  return [
+    {
+      id: `${pageId}_905000000001`,
+      created_time: graphTime(DEMO_TIMES_WRITTEN_FOR - 2 * HOUR),
+      message:
+        'Sourdough class this Saturday at 14:00: six places left. Starter, flour and an apron are on us — comment to book yours! 🍞',
+      scheduled_publish_time: Math.floor((DEMO_TIMES_WRITTEN_FOR + 20 * HOUR) / 1000),
+    },
+  ];
+}

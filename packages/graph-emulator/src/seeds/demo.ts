@@ -7,7 +7,13 @@
 import { mediaPath } from '../media/sign';
 import { ALL_TASKS } from '../permissions';
 import { BAKERY_IDENTITY, BAKERY_WEEKDAYS, deepFreeze, openingHours, people, sameHours } from './common';
-import { DEMO_TIMES_WRITTEN_FOR, demoBakeryFeed, demoCafeFeed, demoRepairFeed } from './demo-posts';
+import {
+  DEMO_TIMES_WRITTEN_FOR,
+  demoBakeryFeed,
+  demoBakeryScheduled,
+  demoCafeFeed,
+  demoRepairFeed,
+} from './demo-posts';
 import { extraBusinesses, extraPages } from './extra';
 import { SEED_IDS } from './ids';
 import type { Seed, SeedPage } from './types';
@@ -26,6 +32,7 @@ const bakery: SeedPage = {
   // Sunday is closed (no keys); Saturday has two intervals.
   hours: openingHours({ ...BAKERY_WEEKDAYS, fri: ['07:00-19:30'], sat: ['08:00-12:00', '14:00-17:00'] }),
   feed: demoBakeryFeed(P.bakery),
+  scheduled: demoBakeryScheduled(P.bakery),
 };
 
 /** The Page with missing fields: no hours, e-mail, address, cover, picture, link or follower count. */

@@ -17,6 +17,11 @@ export interface SeedPost {
   reactions?: Record<string, number>;
   /** Visitors' comments, oldest first. */
   comments?: SeedComment[];
+  /**
+   * Unix seconds: a post the Page scheduled, not published yet (it is in `SeedPage.scheduled`, not the feed).
+   * The emulator's clock publishes it then (docs/reference.md#publishing).
+   */
+  scheduled_publish_time?: number;
 }
 
 /** A StoryAttachment (Post reference, `attachments` edge): `photo`, `share` (a link) or `album`. */
@@ -84,6 +89,8 @@ export interface SeedPage {
   cover?: { id: string; source: string; offset_x: number; offset_y: number };
   /** Newest first. */
   feed: SeedPost[];
+  /** Posts not published yet: scheduled (with `scheduled_publish_time`) or unpublished. */
+  scheduled?: SeedPost[];
 }
 
 export interface SeedRole {

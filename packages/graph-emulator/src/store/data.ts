@@ -39,6 +39,13 @@ export interface PageState {
   /** Field name → value; absent = unset (omitted from responses). */
   fields: Map<string, unknown>;
   feed: SeedPost[];
+  /** Not published (yet): scheduled posts and unpublished ones, outside the feed (docs/reference.md#publishing). */
+  scheduled: SeedPost[];
+}
+
+/** A post of the page, published or not, by its id. */
+export function findPost(page: PageState, id: string): SeedPost | undefined {
+  return page.feed.find((p) => p.id === id) ?? page.scheduled.find((p) => p.id === id);
 }
 
 /** A comment of a page's post, found by its id (`<post number>_<n>`), with its post and its parent if a reply. */
@@ -105,7 +112,10 @@ export class DataStore {
     if (copy.timesRelativeTo !== undefined) moveTimes(copy, this.startedAt - copy.timesRelativeTo);
     this.users = new Map(copy.users.map((u) => [u.id, u]));
     this.pages = new Map(
-      copy.pages.map(({ id, feed, ...rest }) => [id, { id, feed, fields: new Map(Object.entries(rest)) }]),
+      copy.pages.map(({ id, feed, scheduled, ...rest }) => [
+        id,
+        { id, feed, scheduled: scheduled ?? [], fields: new Map(Object.entries(rest)) },
+      ]),
     );
     this.businesses = new Map((copy.businesses ?? []).map((b) => [b.id, b]));
   }
@@ -182,6 +192,10 @@ function moveTimes(seed: Seed, byMs: number): void {
     return Number.isNaN(ms) ? time : new Date(ms + byMs).toISOString().replace(/\.\d{3}Z$/, '+0000');
   };
   for (const page of seed.pages) {
+    for (const post of page.scheduled ?? []) {
+      post.created_time = move(post.created_time);
+      if (post.scheduled_publish_time !== undefined) post.scheduled_publish_time += Math.round(byMs / 1000);
+    }
     for (const post of page.feed) {
       post.created_time = move(post.created_time);
       for (const comment of post.comments ?? []) {
