@@ -377,14 +377,15 @@ var PAGE_LANG =
   document.addEventListener('submit', function (event) {
     var form = event.target;
     if (!(form instanceof HTMLFormElement) || !form.hasAttribute('data-write')) return;
+    // The busy marking above (data-busy, aria-busy) keeps a second click from sending it again; undone here.
     event.preventDefault();
     var button = form.querySelector('button[type="submit"]');
-    if (button) {
-      if (button.getAttribute('aria-busy') === 'true') return;
-      button.setAttribute('aria-busy', 'true');
-    }
     var done = function () {
-      if (button) button.removeAttribute('aria-busy');
+      form.removeAttribute('data-busy');
+      if (button) {
+        button.removeAttribute('aria-busy');
+        button.disabled = false;
+      }
     };
     fetch(form.action, {
       method: 'POST',
@@ -417,7 +418,6 @@ var PAGE_LANG =
       })
       .catch(function () {
         // Sent the plain way: the same key, so nothing is written twice.
-        done();
         form.submit();
       });
   });
