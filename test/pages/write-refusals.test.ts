@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { MODERATION_IDS, SEED_IDS } from '@pagelight/graph-emulator';
 import { writeForm, writeForms, type WriteForm } from '../support/write-forms';
 import { connectedAgent } from '../support/flow';
@@ -140,5 +141,24 @@ describe('the audit', () => {
       objectId: id,
     });
     expect(stack.logs.lines.some((l) => l.includes('4711'))).toBe(false);
+  });
+});
+
+describe('the session’s writes a minute', () => {
+  const stack = useStack({ env: { FB_SCOPES: SCOPES, SESSION_RATE_LIMIT: '3' } });
+
+  it('when a session spends its writes, then the next one is refused with its text kept and no provider call, while its reads go on in their own budget', async () => {
+    const agent = await connectedAgent(stack, BAKERY);
+    const form = await replyForm(agent);
+    // Each a new intent: the form rendered again (a fresh key), as after each reply.
+    const fresh = () => ({ ...form, values: { ...form.values, _key: randomBytes(16).toString('base64url') } });
+    for (let i = 0; i < 3; i++) await send(agent, fresh(), `Reply number ${i}`).expect(303);
+    const before = repliesMade(stack);
+    const res = await send(agent, fresh(), 'One too many').expect(429);
+    expect(repliesMade(stack)).toBe(before);
+    expect(keptForm(res.text).textbox?.value).toBe('One too many');
+    expect(visibleText(res.text)).toContain('Nothing you wrote is lost');
+    // The reads' own budget is untouched by the writes.
+    await agent.get(postPage).expect(200);
   });
 });
