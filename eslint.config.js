@@ -4,6 +4,24 @@ const tseslint = require('typescript-eslint');
 const prettier = require('eslint-config-prettier');
 const globals = require('globals');
 
+/**
+ * Markup in a test: a tag, an attribute or an entity (`<h1`, `</a>`, `href="`, `&#39;`) where a page's HTML is
+ * asserted, searched or scraped with a regular expression. Markup given to the app as input is not matched.
+ */
+const MARKUP = String.raw`<[a-zA-Z][a-zA-Z0-9]*(?![\w-])|<\x2f[a-zA-Z]|<!|(^|\s)(href|src|class|id|name|value|action|method|rel|dir|lang|type|role|alt|for|datetime|width|height|poster|(data|aria)-[a-z-]+)="|&(#\d+|amp|lt|gt|quot);`;
+function markupRules(message) {
+  const asserting = 'CallExpression[callee.property.name=/^(toContain|toMatch)$/]';
+  const searching = 'CallExpression[callee.property.name=/^(split|indexOf|lastIndexOf|includes|startsWith|endsWith)$/]';
+  const looked = `:matches(${asserting}, ${searching})`;
+  return [
+    { selector: `${looked} > Literal[value=/${MARKUP}/]`, message },
+    { selector: `${looked} > TemplateLiteral > TemplateElement[value.raw=/${MARKUP}/]`, message },
+    { selector: `Literal[regex.pattern=/${MARKUP}/]`, message },
+    { selector: `NewExpression[callee.name='RegExp'] TemplateElement[value.raw=/${MARKUP}/]`, message },
+    { selector: `NewExpression[callee.name='RegExp'] > Literal[value=/${MARKUP}/]`, message },
+  ];
+}
+
 module.exports = tseslint.config(
   { ignores: ['**/dist/', 'node_modules/', 'coverage/', 'docs/', 'bench/results/'] },
   js.configs.recommended,
@@ -47,6 +65,21 @@ module.exports = tseslint.config(
       '@typescript-eslint/require-await': 'off',
       // Node-style callbacks hand over `unknown` errors; the tests pass them on as they come.
       '@typescript-eslint/prefer-promise-reject-errors': 'off',
+    },
+  },
+  // Outside the browser, tests read a page as a person does: through test/support/dom.ts and words.ts (text,
+  // headings, links by text, forms, images), never through markup strings, so a renamed class or a reordered
+  // attribute fails no test about behaviour (the selectors below say where markup counts).
+  {
+    files: ['test/**/*.ts', 'packages/*/test/**/*.ts'],
+    ignores: ['test/e2e/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...markupRules(
+          'tests outside the browser assert what a person sees through test/support/dom.ts and words.ts (the emulator: its test/dom.ts), not markup',
+        ),
+      ],
     },
   },
   {

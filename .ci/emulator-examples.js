@@ -12,21 +12,10 @@
  */
 const { spawn, spawnSync } = require('node:child_process');
 const { readFileSync, writeFileSync } = require('node:fs');
-const { createServer } = require('node:net');
+const { freePort } = require('./free-port');
 const path = require('node:path');
 
 const [dir, readme] = process.argv.slice(2).map((p) => path.resolve(p));
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** The README's marked examples, in order: `<!-- example: curl -->` then a fenced block. */
 function examples(markdown) {

@@ -13,8 +13,9 @@
  */
 const { spawn, spawnSync } = require('node:child_process');
 const { readFileSync } = require('node:fs');
-const { createServer, connect } = require('node:net');
+const { connect } = require('node:net');
 const path = require('node:path');
+const { freePort } = require('./free-port');
 
 const [dir, dockerfile] = process.argv.slice(2).map((p) => path.resolve(p));
 const text = readFileSync(dockerfile, 'utf8').replace(/\\\n\s*/g, ' ');
@@ -28,17 +29,6 @@ function instruction(name) {
 const env = Object.fromEntries([...instruction('ENV').matchAll(/([A-Z_]+)=(\S+)/g)].map((m) => [m[1], m[2]]));
 const cmd = JSON.parse(instruction('CMD'));
 const probe = JSON.parse(/CMD (\[.*\])$/.exec(instruction('HEALTHCHECK'))[1]);
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function run(extraEnv) {
   const [command, ...args] = cmd;

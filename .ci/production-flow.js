@@ -14,8 +14,8 @@
  * Usage: node .ci/production-flow.js <built copy>   (REDIS_URL from the environment)
  */
 const { spawn } = require('node:child_process');
-const { createServer } = require('node:net');
 const path = require('node:path');
+const { freePort } = require('./free-port');
 
 const dir = path.resolve(process.argv[2] ?? '.');
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -23,17 +23,6 @@ const APP_ID = '1234567890123456';
 const APP_SECRET = 'ci-app-secret-not-for-production';
 // Its own keys, so a run never meets another run's sessions; deleted at the end.
 const REDIS_PREFIX = `pagelight-ci-${process.pid}:`;
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** A child process whose output is kept for the failure message. */
 function start(name, command, args, env) {

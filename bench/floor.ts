@@ -22,7 +22,8 @@ import { englishLocale } from '../src/i18n/catalogs';
 import { templateOptions, useViews, VIEWS_DIR } from '../src/http/views';
 import { imageFilter } from '../src/pages/images';
 import { toPostPageView } from '../src/pages/post-page-view';
-import { toFeedView, toPageView, type FeedView, type PageView } from '../src/pages/view-model';
+import { toFeedView, type FeedView } from '../src/pages/feed-view';
+import { toPageView, type PageView } from '../src/pages/page-view';
 
 function required(name: string): string {
   const value = process.env[name];

@@ -46,7 +46,7 @@ async function main(): Promise<void> {
         path: '/',
         sameSite: 'lax',
       },
-      connection: {
+      signIn: {
         userToken: sealer.seal(user),
         expiresAt: Date.now() + 60 * 86400 * 1000,
         loggedInAt: Date.now(),

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { ROOT, freePort, startAppProcess, startEmulatorProcess, type Child } from '../test/support/processes';
 import { alternate, type Side } from './sequential';
-import { BAKERY, CREDENTIALS, RESULTS, log, loginFlow, stopChild, type Bench, type Row } from './shared';
+import { BAKERY, CREDENTIALS, log, loginFlow, profileArgs, stopChild, type Bench, type Row } from './shared';
 
 const run = promisify(execFile);
 
@@ -69,13 +69,7 @@ export async function againstPrevious(bench: Bench): Promise<Row[]> {
       });
       bench.children.add(emulator);
       started.push(emulator);
-      const nodeArgs = bench.opts.profile
-        ? [
-            '--cpu-prof',
-            `--cpu-prof-dir=${path.join(RESULTS, 'profiles')}`,
-            `--cpu-prof-name=app-${tag}-${Date.now()}.cpuprofile`,
-          ]
-        : [];
+      const nodeArgs = profileArgs(bench, tag);
       const child = await startAppProcess(
         port,
         `http://127.0.0.1:${emulatorPort}`,

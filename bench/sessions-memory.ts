@@ -13,7 +13,7 @@ import type { SessionData, Store } from 'express-session';
 import { createLogger } from '../src/log/logger';
 import { TokenSealer } from '../src/session/sealer';
 import { createMemorySessionStore } from '../src/session/store';
-import { connectRedis } from '../src/redis';
+import { Redis } from '../src/redis';
 import { createRedisSessionStore } from '../src/session/redis';
 
 const COUNT = Number(process.env.BENCH_SESSIONS ?? 100_000);
@@ -39,7 +39,7 @@ function loggedIn(now: number): SessionData {
       secure: false,
       path: '/',
     },
-    connection: {
+    signIn: {
       userToken: sealer.seal(token()),
       expiresAt: now + 60 * 24 * 3600 * 1000,
       loggedInAt: now,
@@ -84,7 +84,7 @@ async function memoryStore(): Promise<[string, string][]> {
 async function redisStore(url: string): Promise<[string, string][]> {
   const prefix = `pagelight-bench:${process.pid}:`;
   const logger = createLogger({ level: 'silent' });
-  const redis = await connectRedis({ redisUrl: url }, logger, { startWaitMs: 1000 });
+  const redis = await Redis.connect({ redisUrl: url }, logger, { startWaitMs: 1000 });
   const handle = createRedisSessionStore(redis, { redisKeyPrefix: prefix });
   if (!handle.healthy()) {
     await redis.close();

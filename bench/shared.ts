@@ -97,6 +97,17 @@ export async function calls(bench: Bench, filter: Record<string, string> = {}): 
  * The built app against the emulator, with the page cache at `cacheTtl` seconds, on `port` (the bench's app port
  * by default). `env` adds to or overrides the bench's settings.
  */
+/** With --profile: Node's flags that write the app process's CPU profile under results/profiles, named by `tag`. */
+export function profileArgs(bench: Bench, tag: string): string[] {
+  return bench.opts.profile
+    ? [
+        '--cpu-prof',
+        `--cpu-prof-dir=${path.join(RESULTS, 'profiles')}`,
+        `--cpu-prof-name=app-${tag}-${Date.now()}.cpuprofile`,
+      ]
+    : [];
+}
+
 export async function startApp(
   bench: Bench,
   cacheTtl: number,
@@ -105,16 +116,7 @@ export async function startApp(
   port = bench.appPort,
   extraNodeArgs: string[] = [],
 ): Promise<Child> {
-  const nodeArgs = [
-    ...extraNodeArgs,
-    ...(bench.opts.profile
-      ? [
-          '--cpu-prof',
-          `--cpu-prof-dir=${path.join(RESULTS, 'profiles')}`,
-          `--cpu-prof-name=app-${tag}-${Date.now()}.cpuprofile`,
-        ]
-      : []),
-  ];
+  const nodeArgs = [...extraNodeArgs, ...profileArgs(bench, tag)];
   const child = await startAppProcess(
     port,
     bench.emulatorUrl,

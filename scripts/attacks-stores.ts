@@ -9,7 +9,7 @@ import type { Config } from '../src/config';
 import { escapeHtml } from '../src/html';
 import { englishLocale } from '../src/i18n/catalogs';
 import { createLogger } from '../src/log/logger';
-import { connectRedis } from '../src/redis';
+import { Redis } from '../src/redis';
 import { createRedisSessionStore } from '../src/session/redis';
 import { MAX_SESSIONS_PER_PERSON } from '../src/session/user-index';
 import { HANDSHAKE_LIMIT, REFUSED_DELIVERY_LIMIT } from '../src/webhooks/routes';
@@ -531,7 +531,7 @@ export async function webhookLimits(base: string): Promise<Row> {
 export function indexBound(logins: number): Promise<Row> {
   const check = 'attack: one person signing in again and again (Redis)';
   return withRedis(check, async (r) => {
-    const redis = await connectRedis({ redisUrl: REDIS_URL }, createLogger({ level: 'silent' }));
+    const redis = await Redis.connect({ redisUrl: REDIS_URL }, createLogger({ level: 'silent' }));
     r.keep(redis);
     const handle = createRedisSessionStore(redis, { redisKeyPrefix: r.prefix });
     const signIn = (sid: string, userId: string, lifetimeSec: number) =>

@@ -11,7 +11,7 @@ import { SEED_IDS } from '@pagelight/graph-emulator';
 import { useViews } from '../src/http/views';
 import { englishLocale } from '../src/i18n/catalogs';
 import { renderPartial } from '../src/pages/fragments';
-import { toFeedView } from '../src/pages/view-model';
+import { toFeedView } from '../src/pages/feed-view';
 import { CookieClient } from '../test/support/cookie-client';
 import { connectedClient } from '../test/support/login';
 import { signedRequest } from '../test/support/signed-request';

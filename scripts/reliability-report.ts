@@ -357,7 +357,7 @@ async function storeFlood(base: string, stack: Stack): Promise<Row> {
       err ? reject(err) : resolve((all ?? {}) as Record<string, SessionData>),
     ),
   );
-  const pending = Object.values(sessions).filter((s) => !s.connection).length;
+  const pending = Object.values(sessions).filter((s) => !s.signIn).length;
   // The limit is per minute: a flood that spans several windows may store that many times the limit.
   const windows = Math.ceil((Date.now() - started) / 60_000);
   const limit = stack.config.loginRateLimit * windows;

@@ -67,9 +67,9 @@ export function createApp(ctx: AppContext): Express {
   });
   // Once per request, before anything that renders: the deletion receipt is one of the provider callbacks' routes.
   app.use(chooseLocale(ctx.locales));
-  // The provider's calls: no session is read and no cookie set (docs/architecture.md#live-updates).
+  // The provider's calls: no session is read and no cookie set: they carry none, and must not create one.
   if (config.webhookVerifyToken !== undefined) app.use('/webhooks', webhookRoutes(ctx, config.webhookVerifyToken));
-  // The provider's server-to-server callbacks: no session read, no cookie set (docs/architecture.md#provider-callbacks).
+  // The provider's server-to-server callbacks: no session read, no cookie set: they carry none, and must not create one.
   app.use('/auth', providerCallbackRoutes(ctx));
   // Before the session is read: a session over its limit costs no store read, token opening or rendering of a page.
   app.use('/pages', pageRateLimits(ctx));
@@ -81,9 +81,9 @@ export function createApp(ctx: AppContext): Express {
   app.use((req, res, next) => {
     // Locals every view may use; the CSRF token is made only when a form asks for it.
     res.locals.csrf = () => csrfToken(req);
-    const connection = ctx.connections.current(req);
-    res.locals.connected = connection !== undefined;
-    res.locals.userName = connection?.userName;
+    const signIn = ctx.signIns.current(req);
+    res.locals.connected = signIn !== undefined;
+    res.locals.userName = signIn?.userName;
     const flash = req.session.flash;
     // Said in this page's language; a key the catalogs no longer have (an older version's) is not shown.
     res.locals.flash = flash && isMessageKey(flash.key) ? res.locals.locale.t(flash.key, flash.values) : undefined;
@@ -99,7 +99,7 @@ export function createApp(ctx: AppContext): Express {
   app.use('/pages', pageRoutes(ctx));
   app.use('/pages', writeRoutes(ctx));
   app.use(notFound);
-  app.use(errorHandler(logger, ctx.connections, ctx.locales));
+  app.use(errorHandler(logger, ctx.signIns, ctx.locales));
   return app;
 }
 
@@ -111,7 +111,7 @@ function needsNoStore(req: Request): boolean {
 /**
  * helmet with a CSP that has no inline scripts or styles, takes images only from here and FB_IMAGE_ORIGINS, lets a form start
  * the dialog redirect (form-action includes the provider's dialog origin),
- * and sends no referrer so the callback URL leaks nowhere (docs/architecture.md#security-rules).
+ * and sends no referrer so the callback URL leaks nowhere.
  */
 function securityHeaders(config: Config) {
   return helmet({

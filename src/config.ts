@@ -317,7 +317,7 @@ const envSchema = z
       });
     }
     // Streams hold their connections for as long as a tab is open: half the connections always stay for the
-    // pages and the probes, whatever a flood of streams does (docs/architecture.md#live-updates).
+    // pages and the probes, whatever a flood of streams does.
     if (vars.LIVE_STREAMS_MAX !== undefined && vars.LIVE_STREAMS_MAX > vars.MAX_CONNECTIONS / 2) {
       ctx.addIssue({
         code: 'custom',
@@ -333,12 +333,12 @@ const envSchema = z
         message: `must differ from PORT (${vars.PORT}): metrics are never served on the public port`,
       });
     }
-    // The shared cache uses the session store's Redis connection (docs/architecture.md#shared-cache).
+    // The shared cache uses the session store's Redis client.
     if (vars.PAGE_CACHE_STORE === 'redis' && vars.SESSION_STORE !== 'redis') {
       ctx.addIssue({
         code: 'custom',
         path: ['PAGE_CACHE_STORE'],
-        message: '"redis" needs SESSION_STORE=redis (it shares that Redis connection)',
+        message: '"redis" needs SESSION_STORE=redis (it shares that Redis client)',
       });
     }
   });
@@ -352,7 +352,7 @@ export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
 function derive(vars: Vars) {
   const demo = vars.FB_APP_ID === undefined;
   // The demo runs the OIDC flow (so it exercises PKCE and the id_token against the emulator), and its
-  // provider delivers webhooks, so its pages may be subscribed (docs/architecture.md#live-updates); its seed has
+  // provider delivers webhooks, so its pages may be subscribed; its seed has
   // a business portfolio, whose Pages the picker lists with business_management (docs/provider-interface.md#portfolio-pages);
   // it reads comments too (the opt-in pages_read_user_content), and answers and moderates them (pages_manage_engagement).
   const scopes =
@@ -418,7 +418,7 @@ function derive(vars: Vars) {
     sessionIdleSec: vars.SESSION_IDLE_SECONDS,
     sessionMaxSec: vars.SESSION_MAX_SECONDS,
     providerTimeoutMs: vars.PROVIDER_TIMEOUT_MS,
-    // The post page's viewers, comments and replies: late, the page shows without them (docs/architecture.md#post-page).
+    // The post page's viewers, comments and replies: late, the page shows without them.
     postExtrasDeadlineMs: vars.POST_EXTRAS_DEADLINE_MS,
     pageCacheTtlSec: vars.PAGE_CACHE_TTL,
     maxConnections: vars.MAX_CONNECTIONS,

@@ -17,8 +17,8 @@ import type { Metrics } from './observe/metrics';
 import { together, type Observer } from './observe/observer';
 import type { Tracing } from './observe/tracing';
 import { ConcurrentReadLimit, SessionRateLimit } from './pages/fairness';
-import type { RedisConnection, SharedRedis } from './redis';
-import { Connections } from './session/connection';
+import type { Redis, SharedRedis } from './redis';
+import { SignIns } from './session/sign-in';
 import { createRedisSessionStore } from './session/redis';
 import { TokenSealer } from './session/sealer';
 import { createMemorySessionStore, type SessionStoreHandle } from './session/store';
@@ -29,7 +29,7 @@ import { MemoryWriteKeys, RedisWriteKeys, type WriteKeys } from './writes/keys';
 export interface AppContext {
   config: Config;
   graph: GraphClient;
-  connections: Connections;
+  signIns: SignIns;
   /** Verifies the id_token of OIDC logins (`openid` in FB_SCOPES). */
   idTokens: IdTokenVerifier;
   sessions: SessionStoreHandle;
@@ -40,21 +40,21 @@ export interface AppContext {
   accounts: AccountsCache;
   /** Each session's share of concurrent provider reads. */
   concurrentReadLimit: ConcurrentReadLimit;
-  /** Each session's requests a minute that read upstream (docs/architecture.md#fairness-between-sessions). */
+  /** Each session's requests a minute that read upstream, so one busy session cannot spend everyone's provider quota. */
   sessionRateLimit: SessionRateLimit;
   /** Each session's writes a minute, counted apart from its reads (docs/architecture.md#writes). */
   writeRateLimit: SessionRateLimit;
   /** The one-time keys of the forms that write: in Redis when the page cache is shared (docs/architecture.md#writes). */
   writeKeys: WriteKeys;
   now: () => number;
-  /** Page changes the provider reported, for the streams open on pages (docs/architecture.md#live-updates). */
+  /** Page changes the provider reported, for the streams open on pages. */
   events: PageEvents;
   /** Open live-update streams, bounded per session and in all. */
   streams: StreamRegistry;
   /** Where the login rate limit counts: in Redis with Redis sessions, else this process's memory (undefined). */
   loginCounts?: Store;
-  /** The Redis connection everything above borrows, when SESSION_STORE=redis (src/redis.ts). */
-  redis?: RedisConnection;
+  /** The Redis client everything above borrows, when SESSION_STORE=redis (src/redis.ts). */
+  redis?: Redis;
   /** The Prometheus registry and its /metrics handler, when METRICS_PORT is set (docs/operations.md#metrics). */
   metrics?: Metrics;
   /** Traces, when OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/operations.md#traces). */
@@ -63,14 +63,14 @@ export interface AppContext {
   observer?: Observer;
   /** Draining or not, for /readyz: set by src/shutdown.ts at SIGTERM. */
   readiness: Readiness;
-  /** Every language's messages and formatters, built once (docs/architecture.md#languages). */
+  /** Every language's messages and formatters, built once. */
   locales: Locales;
 }
 
 export interface ContextDeps {
   logger: Logger;
   /** Required with SESSION_STORE=redis: src/redis.ts redisFor(config, logger). */
-  redis?: RedisConnection;
+  redis?: Redis;
   /** Default: graphClientFor(config, logger). */
   graph?: GraphClient;
   now?: () => number;
@@ -78,7 +78,7 @@ export interface ContextDeps {
   sessions?: SessionStoreHandle;
   /** What the shared page cache and the event bus use of Redis. Default: `redis` (tests pass one that fails). */
   sharedRedis?: SharedRedis;
-  /** Default: built from PAGE_CACHE_TTL, in Redis with PAGE_CACHE_STORE=redis (docs/architecture.md#shared-cache). */
+  /** Default: built from PAGE_CACHE_TTL, in Redis with PAGE_CACHE_STORE=redis. */
   cache?: PageCacheStore;
   /** Default: in this process only; through Redis pub/sub with PAGE_CACHE_STORE=redis. */
   events?: PageEvents;
@@ -86,13 +86,13 @@ export interface ContextDeps {
   streams?: StreamRegistry;
   /** Started by src/server.ts (src/observe/tracing.ts tracingFor) when OTEL_EXPORTER_OTLP_ENDPOINT is set. */
   tracing?: Tracing;
-  /** Tests only: offer the pseudo-locale `en-XA`, every message between markers (docs/architecture.md#languages). */
+  /** Tests only: offer the pseudo-locale `en-XA`, every message between markers. */
   pseudoLocale?: boolean;
 }
 
 /**
  * The composition root: builds what the routes share and makes every memory-or-Redis choice here, from the
- * configuration and the one Redis connection it is lent (sessions, page cache, event bus, login counts).
+ * configuration and the one Redis client it is lent (sessions, page cache, event bus, login counts).
  * Each part can be passed in instead (tests).
  */
 export function buildContext(config: Config, deps: ContextDeps): AppContext {
@@ -119,7 +119,7 @@ function buildParts(config: Config, deps: ContextDeps): AppContext {
   const { logger, redis } = deps;
   const now = deps.now ?? Date.now;
   if (config.sessionStore === 'redis' && !redis && !deps.sessions)
-    throw new Error('SESSION_STORE=redis: buildContext needs the Redis connection (src/redis.ts redisFor)');
+    throw new Error('SESSION_STORE=redis: buildContext needs the Redis client (src/redis.ts redisFor)');
   // One cache and one event bus for every instance when the page cache lives in Redis.
   const shared = config.pageCacheStore === 'redis' ? (deps.sharedRedis ?? redis) : undefined;
   return {
@@ -149,7 +149,7 @@ function buildParts(config: Config, deps: ContextDeps): AppContext {
     writeKeys: shared ? new RedisWriteKeys(shared, `${config.redisKeyPrefix}writes:`) : new MemoryWriteKeys(),
     now,
     idTokens: new IdTokenVerifier(config, now),
-    connections: new Connections(new TokenSealer(config.tokenKeys), config.sessionMaxSec * 1000, now),
+    signIns: new SignIns(new TokenSealer(config.tokenKeys), config.sessionMaxSec * 1000, now),
     events:
       deps.events ??
       (shared
@@ -186,7 +186,7 @@ export function contextClosers(ctx: AppContext): Closer[] {
   return [
     { name: 'the provider agents', close: () => ctx.graph.close() },
     { name: 'the session store', close: () => ctx.sessions.close() },
-    ...(redis ? [{ name: 'the Redis connection', close: () => redis.close() }] : []),
+    ...(redis ? [{ name: 'the Redis client', close: () => redis.close() }] : []),
     ...(ctx.tracing ? [{ name: 'the traces still buffered', close: () => ctx.tracing!.close() }] : []),
   ];
 }

@@ -14,7 +14,7 @@ export interface DemoProvider {
  */
 export async function startDemoProvider(config: Config, logger: Logger): Promise<DemoProvider> {
   const { appUrls, DEMO_CLIENT, startEmulator } = await import('@pagelight/graph-emulator');
-  // Where the emulator delivers page webhooks, and the token its handshake must present (docs/architecture.md#live-updates).
+  // Where the emulator delivers page webhooks, and the token its handshake must present.
   const client = {
     ...DEMO_CLIENT,
     // The emulator's demo app is neutral; the dialog and the provider's settings page name this app.

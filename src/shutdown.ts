@@ -25,7 +25,6 @@ export interface ShutdownOptions {
  * each closer runs in order. A closer that fails is logged, not fatal: the
  * rest still run. Resolves when everything is closed; the caller decides
  * when to give up waiting and how to exit.
- * @see docs/architecture.md#building-and-listening
  */
 export async function shutdown(
   server: Server,

@@ -4,7 +4,7 @@ import type { Locale } from './i18n/locale';
 /**
  * Words people read that depend on a value: a permission in plain words, a wait in minutes. Error pages, the
  * picker and the page view take them from here, in the page's language (src/i18n/catalogs), so no page says
- * "provider", "scope" or a permission's identifier (docs/architecture.md#error-model).
+ * "provider", "scope" or a permission's identifier.
  */
 
 /** The provider as people know it (the catalogs write it in each language's own way). The demo emulates it, so the demo says it too. */

@@ -33,6 +33,7 @@ export class IdTokenVerifier {
   async verify(idToken: string | undefined, nonce: string | undefined): Promise<Identity> {
     if (idToken === undefined) throw new IdTokenError('missing');
     if (nonce === undefined) throw new IdTokenError('no_nonce');
+    // Not through the provider transport: the JWKS is on the login origin, no Graph call (no budget, no Graph errors), and jose caches it and refetches an unknown kid.
     this.keys ??= createRemoteJWKSet(new URL(this.config.jwksUrl), {
       timeoutDuration: this.config.providerTimeoutMs,
       cooldownDuration: JWKS_COOLDOWN_MS,

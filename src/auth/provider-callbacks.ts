@@ -9,7 +9,7 @@ import { signOutUser, type SignOutOutcome } from '../session/sign-out';
 import { addRemoval, settleRemoval } from './removals';
 import { verifySignedRequest } from './signed-request';
 
-/** How long a deletion's confirmation can be looked up (docs/architecture.md#provider-callbacks). */
+/** How long a deletion's confirmation can be looked up. */
 export const DELETION_RECORD_SEC = 30 * 24 * 60 * 60;
 /** Callbacks one address may send per minute: the provider sends one per removal. */
 export const CALLBACK_RATE_LIMIT = 120;
@@ -101,10 +101,10 @@ async function forget(
   const outcome = await signOutUser(ctx.sessions, userId, ctx.now());
   for (const pageId of outcome.pageIds) ctx.pageCache.dropPage(pageId);
   for (const { sid, sealed } of outcome.userTokens) {
-    const token = ctx.connections.storedUserToken(sid, sealed);
+    const token = ctx.signIns.storedUserToken(sid, sealed);
     if (token !== undefined) forgetEverywhere(ctx.accounts.forget(token));
   }
-  // Their open pages stop hearing of changes now, on every instance at once (docs/architecture.md#live-updates).
+  // Their open pages stop hearing of changes now, on every instance at once.
   ctx.events.endPerson(userId);
   return outcome;
 }
@@ -114,7 +114,7 @@ const PUBLISH_DEADLINE_MS = 500;
 const ACCOUNTS_KEY = /^[\w-]{43}$/;
 
 /**
- * With the page cache in Redis the instances share a subscriber connection already: an accounts list forgotten
+ * With the page cache in Redis the instances share a Redis subscriber already: an accounts list forgotten
  * here is forgotten on every instance, by the token's digest (never the token). Otherwise other instances keep it
  * for at most ACCOUNTS_CACHE_TTL, unreachable: no session holds its token any more.
  */

@@ -10,7 +10,7 @@ import { LoginRateLimitError } from './errors';
  * start stores a pending login, so this bounds what one address can put in
  * the session store. The address is `req.ip`, which honours TRUST_PROXY.
  * `counts` is where src/context.ts keeps them: in Redis with Redis sessions,
- * so the limit holds across instances. See docs/architecture.md#sessions.
+ * so the limit holds across instances.
  */
 export function loginRateLimit(config: Pick<Config, 'loginRateLimit'>, counts?: Store): RequestHandler {
   if (config.loginRateLimit === 0) return (_req, _res, next) => next();

@@ -9,7 +9,7 @@ import { PENDING_TTL_MS } from './pending';
  * What removing the app did for one person, kept in the records store (`ctx.sessions.records`, so every instance
  * reads it) under an HMAC of their id with the app secret: a dump of the store does not name them. The deauthorize
  * callback adds to it and the data-deletion callback that follows reports it; its time refuses a login that began
- * before it (docs/architecture.md#provider-callbacks).
+ * before it.
  */
 export interface Removal {
   /** When the provider last told us of a removal or deletion (epoch ms). */

@@ -84,7 +84,7 @@ async function callback(ctx: AppContext, req: Request, res: Response): Promise<L
   if (!check.ok) {
     // Already signed in: a reload of the callback, or Back into the dialog and Continue. Nothing is
     // exchanged or changed, so this is no login CSRF (RFC 6749 §10.12); the person just carries on.
-    if (ctx.connections.current(req)) {
+    if (ctx.signIns.current(req)) {
       req.session.flash = { key: 'flash.alreadyConnected' };
       res.redirect(303, ctx.config.pageId ? `/pages/${ctx.config.pageId}` : '/pages');
       return 'already_connected';
@@ -113,10 +113,10 @@ async function callback(ctx: AppContext, req: Request, res: Response): Promise<L
   const otherTabs = req.session.pending;
   await regenerate(req);
   if (otherTabs) req.session.pending = otherTabs;
-  ctx.connections.start(req, grant, scopes, identity);
+  ctx.signIns.start(req, grant, scopes, identity);
   if (ctx.config.pageId) {
-    const changes = await connectPage(ctx, ctx.connections.userAccess(req), ctx.config.pageId, req.log ?? ctx.logger);
-    ctx.connections.applyPageChanges(req, ctx.config.pageId, changes);
+    const changes = await connectPage(ctx, ctx.signIns.userAccess(req), ctx.config.pageId, req.log ?? ctx.logger);
+    ctx.signIns.applyPageChanges(req, ctx.config.pageId, changes);
   }
   const target = ctx.config.pageId ? `/pages/${ctx.config.pageId}` : await returnTarget(ctx, req, check.returnTo);
   await save(req);
@@ -193,7 +193,6 @@ function logHostMismatch(ctx: AppContext, req: Request, reason: string): void {
  * again: it was kept server-side, but the rules may have changed), connected
  * on the way when it names a page — or the picker, with a note, when that
  * page is not among those the person chose at the dialog.
- * @see docs/architecture.md#return-to
  */
 async function returnTarget(ctx: AppContext, req: Request, kept: string | undefined): Promise<string> {
   const path = ownPath(kept);
@@ -201,8 +200,8 @@ async function returnTarget(ctx: AppContext, req: Request, kept: string | undefi
   const pageId = pageIdOf(path);
   if (!pageId) return path;
   try {
-    const changes = await connectPage(ctx, ctx.connections.userAccess(req), pageId, req.log ?? ctx.logger);
-    ctx.connections.applyPageChanges(req, pageId, changes);
+    const changes = await connectPage(ctx, ctx.signIns.userAccess(req), pageId, req.log ?? ctx.logger);
+    ctx.signIns.applyPageChanges(req, pageId, changes);
     return path;
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
@@ -262,7 +261,7 @@ async function grantedScopes(ctx: AppContext, userToken: string): Promise<string
 }
 
 async function logout(ctx: AppContext, req: Request, res: Response): Promise<void> {
-  // Pages this session has open stop getting live updates (docs/architecture.md#live-updates).
+  // Pages this session has open stop getting live updates.
   ctx.streams.closeSession(req.sessionID);
   await destroy(req);
   // A browser deletes a cookie only when the clearing one has its attributes (a __Host- cookie needs Secure).

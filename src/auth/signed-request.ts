@@ -12,7 +12,7 @@ import { parseJson } from '../json';
 
 /** Longest `signed_request` accepted: the provider's are about 200 characters. */
 export const MAX_SIGNED_REQUEST = 2048;
-/** A request issued longer ago than this is refused as a replay (docs/architecture.md#provider-callbacks). */
+/** A request issued longer ago than this is refused as a replay. */
 export const MAX_AGE_SEC = 60 * 60;
 /** Clock skew tolerated between the provider and us. */
 export const MAX_SKEW_SEC = 5 * 60;

@@ -43,7 +43,7 @@ interface InFlight {
  * Provider answers per page, shared by every session allowed to see that page. It is keyed by page, part
  * and variant (fields, grant, page role), never by token: the caller must have checked that the session
  * holds a page token for the page, and that this token succeeded upstream recently, *before* asking (see
- * pages/load.ts). Bounded in entries and bytes (LRU); entries are served `ttlSec`, and a live page's (webhooks
+ * pages/cache-policy.ts). Bounded in entries and bytes (LRU); entries are served `ttlSec`, and a live page's (webhooks
  * subscribed) up to `staleFactor` TTLs while one refresh runs, as in the shared cache. A page's entries are
  * dropped when the provider refuses a token for it, and those of one grant and role when it refuses a
  * permission to a session holding them; a load of a part under way when that part is dropped is not kept.
@@ -126,7 +126,7 @@ export class MemoryPageCache implements PageCacheStore {
 
   /**
    * Always `load()`s, then keeps the answer for everyone allowed to share it: for a session whose own token
-   * has not proved itself upstream recently (docs/architecture.md#page-cache).
+   * has not proved itself upstream recently.
    */
   async refresh<T>(
     pageId: string,

@@ -44,6 +44,6 @@ export interface PageCacheStore {
   ): Promise<T>;
   dropPage(pageId: string): void;
   dropPart(pageId: string, part: CachedPart): void;
-  /** Forgets one variant of one part: what the cache holds for one grant and role (docs/architecture.md#page-cache). */
+  /** Forgets one variant of one part: what the cache holds for one grant and role. */
   dropEntry(pageId: string, part: CachedPart, variant: string): void;
 }

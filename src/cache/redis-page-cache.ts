@@ -68,7 +68,7 @@ export const PROVIDER_ANSWERS: Readonly<Record<CachedPart, ZodType>> = {
 
 /**
  * A failed load another session started, which a joiner must not take as its own: the provider refused *that*
- * session's token or permission. The joiner loads with its own token instead (docs/architecture.md#shared-cache).
+ * session's token or permission. The joiner loads with its own token instead.
  */
 function refusedTheLoader(err: unknown): boolean {
   return err instanceof GraphApiError && (err.kind === 'token' || err.kind === 'permission');
@@ -83,7 +83,7 @@ if entry and ARGV[2] ~= '' and string.sub(entry, 1, #ARGV[2]) == ARGV[2] then en
 return {redis.call('HGET', KEYS[1], ARGV[1]) or '0', entry or false, redis.call('EXISTS', KEYS[3])}`;
 // Stores only when nothing dropped the part since the load began (the version read then is still current).
 // KEYS[3]: the Page's entries, oldest stored first (a sorted set scored by a sequence of its own); past ARGV[6]
-// entries the Page's own oldest go (docs/architecture.md#bounded-share). All in the page's slot.
+// entries the Page's own oldest go. All in the page's slot.
 const STORE = `
 if (redis.call('HGET', KEYS[1], ARGV[1]) or '0') ~= ARGV[2] then return 0 end
 redis.call('SET', KEYS[2], ARGV[3], 'PX', ARGV[4])
@@ -175,7 +175,7 @@ export class RedisPageCache implements PageCacheStore {
   /**
    * The answers this instance last read or stored, decoded, by entry key. A read that finds the same entry in
    * Redis gets `=` instead of it (READ) and returns the same object, so the view model and the rendered
-   * fragments made for it are used again (docs/architecture.md#shared-cache), as with the memory cache.
+   * fragments made for it are used again, as with the memory cache.
    */
   private readonly decoded = new LRUCache<string, Decoded>({
     max: DECODED_MAX_ENTRIES,
@@ -266,7 +266,7 @@ export class RedisPageCache implements PageCacheStore {
   /**
    * Deletes the entry; its part's version stays, so the other variants stay valid. A load for this variant under
    * way may still store its answer: a session refused a permission is served from the cache only once its own
-   * token succeeded again (pages/load.ts), so that answer reaches no one who was refused.
+   * token succeeded again (pages/cache-policy.ts), so that answer reaches no one who was refused.
    */
   dropEntry(pageId: string, part: CachedPart, variant: string): void {
     if (!this.enabled) return;

@@ -55,7 +55,7 @@ export const OPENID_SCOPE = 'openid';
 export const JWKS_PATH = '/.well-known/oauth/openid/jwks/';
 
 /**
- * The provider's image hosts (docs/architecture.md#images): photos and covers come from its CDN,
+ * The provider's image hosts, the only ones the CSP lets a page load pictures from: photos and covers come from its CDN,
  * `scontent…fbcdn.net` with a host per region, and profile pictures from `platform-lookaside.fbsbx.com`.
  */
 export const DEFAULT_IMAGE_ORIGINS = 'https://*.fbcdn.net https://platform-lookaside.fbsbx.com';
@@ -83,7 +83,7 @@ export const POST_VIEWERS_METRIC = 'post_total_media_view_unique';
 export const ANALYZE_TASK = 'ANALYZE';
 
 /**
- * The provider's video hosts (`media-src`, docs/architecture.md#images): a video's `source` is a file on its
+ * The provider's video hosts (the CSP's `media-src`): a video's `source` is a file on its
  * CDN, `video…fbcdn.net` with a host per region, the same wildcard as its photos.
  */
 export const DEFAULT_MEDIA_ORIGINS = 'https://*.fbcdn.net';

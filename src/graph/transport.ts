@@ -83,7 +83,7 @@ type StopReason = 'deadline' | 'too_large';
 
 /**
  * Every call, read or write, goes out through one axios instance on one pair of keep-alive agents per
- * provider origin (docs/architecture.md#provider-transport). It never throws on a status: every answer goes
+ * provider origin. It never throws on a status: every answer goes
  * through the same checks below, and every failure to get one through the same mapping (transportError).
  */
 export class GraphTransport {

@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { AppError, NotFoundError, type ErrorCode } from '../errors';
 import type { Logger } from '../log/logger';
 import { redactText } from '../log/redact';
-import type { Connections } from '../session/connection';
+import type { SignIns } from '../session/sign-in';
 import type { Locales, MessageKey } from '../i18n/catalogs';
 import type { Locale } from '../i18n/locale';
 import { permissionWords, waitWords } from '../words';
@@ -97,7 +97,7 @@ export const ERROR_PAGES: Readonly<Record<ErrorCode, PageCopy>> = {
     ['home'],
     retryAfterHeader,
   ),
-  // Normally not a page at all: the handler drops the connection and sends the person home with this sentence.
+  // Normally not a page at all: the handler drops the sign-in and sends the person home with this sentence.
   graph_token: copy(
     'error.graph_token.title',
     (err, _req, locale) => locale.t('error.signedOut', { reason: signedOutReason(err.subcode) }),
@@ -304,14 +304,14 @@ function describe(err: unknown, req: Request, locale: Locale): ErrorPage {
  * longer accepts is not an error for the person: their tokens are dropped
  * and they are sent home, with the reason, to connect again.
  */
-export function errorHandler(logger: Logger, connections: Connections, locales: Locales): ErrorRequestHandler {
+export function errorHandler(logger: Logger, signIns: SignIns, locales: Locales): ErrorRequestHandler {
   return (err: unknown, req, res, next) => {
     if (res.headersSent) {
       next(err);
       return;
     }
     if (err instanceof AppError && err.code === 'graph_token' && req.session) {
-      connections.drop(req);
+      signIns.drop(req);
       req.session.flash = { key: 'flash.signedOut', values: { reason: signedOutReason(err.subcode) } };
       logger.info(
         {
@@ -323,7 +323,7 @@ export function errorHandler(logger: Logger, connections: Connections, locales: 
           path: req.path,
           fbtrace_id: err.fbtraceId,
         },
-        'provider refused the token: connection dropped',
+        'provider refused the token: sign-in dropped',
       );
       // Home offers Connect, which brings the person back to the page they were reading (docs/architecture.md#return-to).
       const back = req.method === 'GET' ? ownPath(req.originalUrl) : undefined;

@@ -20,7 +20,7 @@ export interface LanguageLink {
 }
 
 /**
- * Decides the request's language once (docs/architecture.md#languages): the menu's cookie, else the browser's
+ * Decides the request's language once: the menu's cookie, else the browser's
  * `Accept-Language` (its first entries; q-values and fallbacks by Express's negotiator), else English. The Locale goes to the
  * views as `res.locals.locale` (with `t` and `html`), and below the routes as a value; the answer says its
  * language and that it varies by both inputs.

@@ -1,9 +1,12 @@
+import { z } from 'zod';
 import { BadRequestError, NotFoundError } from '../errors';
+import type { MessageKey } from '../i18n/catalogs';
+import type { Say } from '../i18n/locale';
 
 /**
  * Reads one query parameter that must appear at most once, as a plain string
  * of bounded length. Repeated parameters (arrays) and over-long values are a
- * 400, never a crash or an upstream call (docs/architecture.md#security-rules).
+ * 400, never a crash or an upstream call.
  */
 export function singleParam(query: unknown, name: string, maxLength: number): string | undefined {
   const value = (query as Record<string, unknown> | undefined)?.[name];
@@ -15,13 +18,16 @@ export function singleParam(query: unknown, name: string, maxLength: number): st
 
 const PAGE_ID = /^\d{1,32}$/;
 
-/** `:pageId` is all digits (docs/architecture.md#security-rules); checked before anything goes upstream. */
+/** `:pageId` is all digits; checked before anything goes upstream. */
 export function pageIdParam(value: unknown): string {
   if (typeof value !== 'string' || !PAGE_ID.test(value)) {
     throw new BadRequestError({ key: 'error.param.pageId' });
   }
   return value;
 }
+
+/** `:pageId` in a route's input schema: checked as {@link pageIdParam} checks it (router.param, before all else). */
+export const pageIdField = z.string().refine((value) => PAGE_ID.test(value), refusal({ key: 'error.param.pageId' }));
 
 const POST_ID = /^(\d{1,32})_\d{1,32}$/;
 
@@ -30,8 +36,44 @@ const POST_ID = /^(\d{1,32})_\d{1,32}$/;
  * (docs/provider-interface.md#post-page). Anything else is no post of this page: the 404 page, before any
  * upstream call.
  */
-export function postIdParam(pageId: string, value: unknown): string {
-  const match = typeof value === 'string' ? POST_ID.exec(value) : null;
-  if (match === null || match[1] !== pageId) throw new NotFoundError({ key: 'error.post.notThisPage' });
-  return value as string;
+export const pageAndPostParams = z
+  .object({ pageId: pageIdField, postId: z.string() })
+  .refine(({ pageId, postId }) => POST_ID.exec(postId)?.[1] === pageId, {
+    ...refusal({ key: 'error.post.notThisPage' }, true),
+    path: ['postId'],
+  });
+
+/**
+ * A query parameter of a route's input schema, as {@link singleParam} reads one: at most once, a string of at most
+ * `maxLength` characters; refused in the words of `error.param.once` / `error.param.tooLong`, naming it.
+ */
+export function queryParam(maxLength: number): z.ZodString {
+  return z.string({ error: ONCE }).max(maxLength, { error: TOO_LONG });
+}
+
+const ONCE: MessageKey = 'error.param.once';
+const TOO_LONG: MessageKey = 'error.param.tooLong';
+
+/**
+ * What a refinement of a route's input says when the value fails it: the words (a catalog key, with values), and
+ * `notFound` when the value names nothing of ours (a 404, as for a post of another page).
+ */
+export function refusal(say: Say, notFound = false): { error: string; params: { say: Say; notFound: boolean } } {
+  return { error: say.key, params: { say, notFound } };
+}
+
+/**
+ * A route's input (its params, query and body) through its one schema, before anything goes upstream: the value, or
+ * the first failure as the 400 (or 404) its schema names. Each check of a route's schema names its refusal, with
+ * {@link queryParam} or {@link refusal}; any other failure of a shape is a parameter given more than once.
+ */
+export function parseInput<T>(schema: z.ZodType<T>, input: { params: unknown; query: unknown; body?: unknown }): T {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const name = String(issue?.path.at(-1) ?? '');
+  const named = issue?.code === 'custom' ? (issue.params as { say?: Say; notFound?: boolean } | undefined) : undefined;
+  if (named?.say !== undefined) throw named.notFound ? new NotFoundError(named.say) : new BadRequestError(named.say);
+  const key = issue?.message === TOO_LONG ? TOO_LONG : ONCE;
+  throw new BadRequestError({ key, values: { name } });
 }

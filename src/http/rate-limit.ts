@@ -22,7 +22,7 @@ export interface PerMinuteLimit {
 /**
  * The app's one express-rate-limit set-up: a one-minute window and the IETF draft-8 `RateLimit` and
  * `RateLimit-Policy` headers. The login starts, the uncached page reads and the provider's callbacks each
- * pass their own limit, key and answer (docs/architecture.md#fairness-between-sessions).
+ * pass their own limit, key and answer.
  */
 export function perMinuteLimit(options: PerMinuteLimit): RequestHandler {
   const { limit, key, skip, store, refuse, countOnlyRefusals } = options;
@@ -46,7 +46,7 @@ export function perMinuteLimit(options: PerMinuteLimit): RequestHandler {
 }
 
 /**
- * Counts in Redis under `prefix`, shared by every instance, sent through the app's connection (src/redis.ts).
+ * Counts in Redis under `prefix`, shared by every instance, sent through the app's one Redis client (src/redis.ts).
  * rate-limit-redis loads its script once, at start; if Redis was away then, every later count would fail,
  * so a failed count loads it again.
  */

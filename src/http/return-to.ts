@@ -4,7 +4,7 @@
  * Only our own page routes qualify, as a path: anything else — another
  * origin, a scheme, backslashes, encoded slashes, control characters, an
  * over-long value — is refused, so no link can turn Pagelight into an open
- * redirect (docs/architecture.md#return-to).
+ * redirect.
  */
 
 /** Longer than any path the app links to (a page id and a feed cursor), short enough to keep in a session. */

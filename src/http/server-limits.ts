@@ -5,7 +5,6 @@ import { createServer, type RequestListener, type Server } from 'node:http';
  * that trickles its headers or body, or connects and says nothing, would
  * otherwise hold a socket for minutes (Node's `requestTimeout` is 300 s) and
  * enough of them make the app unreachable.
- * @see docs/architecture.md#configuration
  */
 export interface ServerLimits {
   /** The whole request head must arrive within this (also bounds a socket that sends nothing). */

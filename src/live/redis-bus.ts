@@ -25,7 +25,6 @@ const Message = z.union([PageMessage, PersonMessage]);
  * listens on, and each instance's subscriber hands the event (with the publisher's timestamp, the stream's
  * event id) to its own listeners and keeps it for `since`. A webhook received by instance 1 thus reaches tabs
  * open on instance 3. While Redis does not take the message, this instance still tells its own tabs.
- * @see docs/architecture.md#shared-cache
  */
 export class RedisPageEvents implements PageEvents {
   private readonly local: LocalPageEvents;

@@ -1,7 +1,8 @@
 import { Router, type Request, type Response } from 'express';
 import type { AppContext } from '../context';
-import { BadRequestError, NotConnectedError, PageAccessError } from '../errors';
-import { pageIdParam, singleParam } from '../http/params';
+import { z } from 'zod';
+import { NotConnectedError, PageAccessError } from '../errors';
+import { pageIdParam, parseInput, queryParam, refusal } from '../http/params';
 import type { PageEvent } from './bus';
 
 /** A tab that reconnects waits this long first (the `retry:` hint), so a restart is not a stampede. */
@@ -12,7 +13,6 @@ const MAX_QUEUED_BYTES = 64 * 1024;
 /**
  * `GET /pages/:pageId/events`: Server-Sent Events telling an open page that its feed changed. The same
  * authorization as the page view: the session must hold a token for the page.
- * @see docs/architecture.md#live-updates
  */
 export function liveRoutes(ctx: AppContext): Router {
   const router = Router();
@@ -26,13 +26,14 @@ export function liveRoutes(ctx: AppContext): Router {
 
 function stream(ctx: AppContext, req: Request, res: Response): void {
   const pageId = req.params.pageId as string;
-  if (!ctx.connections.pageToken(req, pageId)) {
-    if (!ctx.connections.userToken(req)) throw new NotConnectedError({ key: 'error.notConnected.follow' });
+  // The pages' own access value (../pages/pipeline.ts): the stream follows a page only while its view may be read.
+  const access = ctx.signIns.pageAccess(req, pageId);
+  if (!access.pageToken) {
+    if (!access.userToken) throw new NotConnectedError({ key: 'error.notConnected.follow' });
     throw new PageAccessError();
   }
-  const since = sinceParam(req.query);
-  const sessionId = req.sessionID;
-  const person = ctx.connections.current(req)?.userId;
+  const { since } = parseInput(streamInput, { params: req.params, query: req.query }).query;
+  const { sessionId, userId: person } = access;
   let ended = false;
   const end = () => {
     if (ended) return;
@@ -66,11 +67,11 @@ function stream(ctx: AppContext, req: Request, res: Response): void {
   if (from >= 0) for (const { at, event } of ctx.events.since(pageId, from)) send(event, at);
   // The heartbeat keeps proxies and the server's idle timeout from closing a quiet stream, and notices a session
   // that ended elsewhere: expired, logged out on another instance, or signed out by the provider's deauthorize
-  // callback on any instance (the session is still there, without its connection to the page).
+  // callback on any instance (the session is still there, without the page in its sign-in).
   const heartbeat = setInterval(() => {
     res.write(': heartbeat\n\n');
     ctx.sessions.store.get(sessionId, (err, session) => {
-      if (!err && session?.connection?.pages[pageId] === undefined) end();
+      if (!err && ctx.signIns.heldPage(session?.signIn, pageId) === undefined) end();
     });
   }, ctx.config.liveHeartbeatSec * 1000);
   heartbeat.unref();
@@ -87,12 +88,14 @@ function stream(ctx: AppContext, req: Request, res: Response): void {
 }
 
 /** `since`: when the page was rendered (epoch ms, from the page itself); absent on a plain reconnect. */
-function sinceParam(query: unknown): number | undefined {
-  const raw = singleParam(query, 'since', 16);
-  if (raw === undefined) return undefined;
-  if (!/^\d{1,15}$/.test(raw)) throw new BadRequestError({ key: 'error.param.since' });
-  return Number(raw);
-}
+const streamInput = z.object({
+  query: z.object({
+    since: queryParam(16)
+      .refine((raw) => /^\d{1,15}$/.test(raw), refusal({ key: 'error.param.since' }))
+      .transform(Number)
+      .optional(),
+  }),
+});
 
 /** The id of the last event a reconnecting EventSource received: one of ours (digits), else ignored. */
 function lastEventId(header: string | string[] | undefined): number | undefined {

@@ -32,7 +32,6 @@ export interface StreamBounds {
  * Open live-update streams, bounded per session, per person, per client address and in all: a stream holds a
  * socket and a little memory for as long as the tab stays open, so logging in again and again, or many people
  * behind one address, cannot take every connection. Logout, and the provider's deauthorize callback, end them.
- * @see docs/architecture.md#live-updates
  */
 export class StreamRegistry {
   private readonly bySession = new Map<string, Set<OpenStream>>();

@@ -7,18 +7,18 @@ import type { ProviderCall } from '../graph/calls';
 import type { GraphClient } from '../graph/client';
 import { classifyGraphCode } from '../graph/errors';
 import type { StreamRegistry } from '../live/streams';
-import type { RedisConnection } from '../redis';
+import type { Redis } from '../redis';
 import type { SessionStoreHandle } from '../session/store';
 import type { LoginOutcome, Observer, RequestDone, WebhookOutcome, WriteDone } from './observer';
 
-/** What the metrics read when scraped: counters the parts keep anyway, sizes, the connection's state. */
+/** What the metrics read when scraped: counters the parts keep anyway, sizes, the Redis client's state. */
 export interface MetricSources {
   graph: GraphClient;
   pageCache: PageCacheStore;
   accounts: AccountsCache;
   streams: StreamRegistry;
   sessions: SessionStoreHandle;
-  redis?: RedisConnection | undefined;
+  redis?: Redis | undefined;
 }
 
 export interface Metrics {
@@ -132,7 +132,7 @@ export function createMetrics(sources: MetricSources, host: string): Metrics {
   if (redis)
     new Gauge({
       name: 'pagelight_redis_up',
-      help: '1 while the Redis connection answers, else 0',
+      help: '1 while Redis answers the app client, else 0',
       registers: [registry],
       collect() {
         this.set(redis.healthy() ? 1 : 0);

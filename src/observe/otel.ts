@@ -6,6 +6,7 @@ import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace
 import type { ProviderCall } from '../graph/calls';
 import type { Logger } from '../log/logger';
 import type { Tracing } from './tracing';
+import { withinDeadline } from '../deadline';
 
 /** Longest wait, at shutdown, for the spans still buffered to reach the collector. */
 const SHUTDOWN_FLUSH_MS = 2000;
@@ -101,12 +102,7 @@ export function startOtel(
     async close() {
       redisCommands.unsubscribe(redisHandlers);
       // A collector that is down must not hold the stop past the shutdown's own deadline: what it misses is lost.
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        provider.shutdown().catch(() => undefined),
-        new Promise((resolve) => (timer = setTimeout(resolve, SHUTDOWN_FLUSH_MS).unref())),
-      ]);
-      clearTimeout(timer);
+      await withinDeadline(provider.shutdown(), SHUTDOWN_FLUSH_MS).catch(() => undefined);
       // Another start in this process (tests) registers afresh.
       trace.disable();
       context.disable();

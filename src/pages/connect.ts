@@ -3,12 +3,12 @@ import type { Logger } from '../log/logger';
 import type { PageChanges, UserAccess } from '../session/access';
 import type { AppContext } from '../context';
 import { subscribePage } from '../webhooks/subscribe';
-import { listedPage, listedRole } from './load';
+import { listedPage, listedRole } from './cache-policy';
 
 /**
  * Connects a Page: gets its page token with the user token, then subscribes it to webhooks where it can
  * (../webhooks/subscribe). Gives back what the session keeps — the token, sealed when kept, and whether the
- * page is live — for the route to write with Connections.applyPageChanges.
+ * page is live — for the route to write with SignIns.applyPageChanges.
  */
 export async function connectPage(
   ctx: Pick<AppContext, 'graph' | 'config'>,

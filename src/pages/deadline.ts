@@ -2,7 +2,8 @@ import { AppError } from '../errors';
 
 /**
  * One part of a view that did not come within its own deadline (docs/architecture.md#post-page): the view shows
- * without it and says so. Never a page of its own: the post page catches it.
+ * without it and says so. Never a page of its own: the post page catches it. The read itself goes on
+ * (src/deadline.ts): its answer may still fill the cache, so trying again finds it there.
  */
 export class LateError extends AppError {
   constructor() {
@@ -10,24 +11,5 @@ export class LateError extends AppError {
   }
 }
 
-/**
- * `read`'s outcome, or a {@link LateError} once `ms` passed first. The read itself goes on: its answer may still
- * fill the cache, so trying again finds it there.
- */
-export function withinDeadline<T>(read: Promise<T>, ms: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new LateError()), ms);
-    read.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (err: unknown) => {
-        clearTimeout(timer);
-        // Passed on as it came: the caller tells the provider's refusals from the rest.
-        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
-        reject(err);
-      },
-    );
-  });
-}
+/** What a late extra settles as: `withinDeadline(read, ms, late)`. */
+export const late = (): LateError => new LateError();

@@ -4,6 +4,8 @@ import { LRUCache } from 'lru-cache';
 import { AppError } from '../errors';
 import { sendRefusal } from '../http/errors';
 import { perMinuteLimit } from '../http/rate-limit';
+import type { AppContext } from '../context';
+import type { AdmitRead } from '../graph/client';
 import type { UserAccess } from '../session/access';
 
 /**
@@ -119,7 +121,7 @@ export class ConcurrentReadLimit {
  *   so the refusals of a burst cost others next to nothing. A request that names no session is not connected
  *   and goes nowhere upstream: not counted.
  * - `count`: at a request's first read that misses the shared cache (the page, a post, insights), through the
- *   read admission (./load.ts `admitReads`); a request counts once however many reads it makes, and never twice.
+ *   read admission ({@link admitReads}); a request counts once however many reads it makes, and never twice.
  */
 export class SessionRateLimit {
   private readonly counts = new MemoryStore();
@@ -181,3 +183,14 @@ export class SessionRateLimit {
 const REFUSAL = 'Too many requests from this session.';
 
 const keyOf = (sessionId: string) => `session:${sessionId}`;
+
+/**
+ * Admits one of this request's reads upstream: counted against the session's requests a minute (once per
+ * request), then within its share of concurrent reads (./limits). Only reads that miss the shared cache pass here.
+ */
+export function admitReads(ctx: AppContext, access: Pick<UserAccess, 'sessionId' | 'request'>): AdmitRead {
+  return async (read) => {
+    await ctx.sessionRateLimit.count(access);
+    return ctx.concurrentReadLimit.run(access.sessionId, read);
+  };
+}

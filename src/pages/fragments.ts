@@ -8,7 +8,8 @@ import { RenderedHtml } from '../html';
 import { templateOptions } from '../http/views';
 import type { InsightsView } from './insights-view';
 import type { PostPageView } from './post-page-view';
-import type { FeedView, PageView } from './view-model';
+import type { FeedView } from './feed-view';
+import type { PageView } from './page-view';
 
 /**
  * What renders a cached answer — its view model and the HTML of its parts (views/partials) — made once per

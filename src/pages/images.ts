@@ -32,3 +32,37 @@ export function imageFilter(origins: readonly string[]): (url: string | undefine
     return allowed ? url.href : undefined;
   };
 }
+
+/** An image the view may show: on an origin of FB_IMAGE_ORIGINS, with its box size (no layout shift). */
+export interface ImageView {
+  src: string;
+  width: number;
+  height: number;
+  /** Empty when the image is decorative (the text beside it says what it shows). */
+  alt: string;
+  /** Below the fold: loaded when scrolled near. */
+  lazy: boolean;
+  /** The size is a guess (the provider gave none): the image is cropped to the box. */
+  cropped: boolean;
+}
+
+export function image(
+  src: string | undefined,
+  size: { width?: number | undefined; height?: number | undefined } | undefined,
+  alt: string,
+  lazy: boolean,
+  images: (url: string | undefined) => string | undefined,
+  fallback: { width: number; height: number },
+): ImageView | undefined {
+  const allowed = images(src);
+  if (!allowed) return undefined;
+  const known = size?.width !== undefined && size.height !== undefined;
+  return {
+    src: allowed,
+    width: known ? size.width! : fallback.width,
+    height: known ? size.height! : fallback.height,
+    alt,
+    lazy,
+    cropped: !known,
+  };
+}

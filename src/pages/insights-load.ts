@@ -10,12 +10,15 @@ import {
 } from '../graph/provider';
 import type { InsightsAnswer } from '../graph/schemas';
 import type { PageAccess, PageChanges } from '../session/access';
-import { forPage, admitReads, isPermissionError, readThroughCache, roleOf, withChanges } from './load';
+import { dropOnRefusal, readThroughCache, roleOf, withChanges } from './cache-policy';
+import { admitReads } from './fairness';
+import { isPermissionError } from './load';
 import { asksFor } from './offered';
+import type { Load } from './pipeline';
 
 /**
  * How a Page's insights, and a post's viewers, are loaded: the page view's use-case shape (values in, changes
- * out, no request), through the same cache with the same freshness and revocation rules (./load.ts), and
+ * out, no request), through the same cache with the same freshness and revocation rules (./cache-policy.ts), and
  * identical reads coalesced by the graph client. What the person can do about an empty answer is an
  * outcome, never an exception: the permission not granted, a role without the ANALYZE task, a Page the
  * provider gives no figures for, a metric the provider refuses (docs/provider-interface.md#insights).
@@ -43,13 +46,8 @@ export type InsightsBlocked = 'not_asked' | 'not_granted' | 'no_analyze' | 'no_d
 
 export type InsightsOutcome = { answer: InsightsAnswer; blocked?: undefined } | { blocked: InsightsBlocked };
 
-export interface InsightsLoad<T = InsightsOutcome> {
-  outcome: T | { error: unknown };
-  changes: PageChanges;
-}
-
 /** The Page's figures for the 56 days of {@link insightsRange}, in one call while the provider serves every metric. */
-export function loadPageInsights(ctx: AppContext, access: PageAccess, token: string): Promise<InsightsLoad> {
+export function loadPageInsights(ctx: AppContext, access: PageAccess, token: string): Promise<Load<InsightsOutcome>> {
   const range = insightsRange(ctx.now());
   const read = (admit: AdmitRead) => readMetrics(ctx, token, access.pageId, range, admit);
   return loadInsights(ctx, access, 'page', read);
@@ -63,7 +61,7 @@ export async function loadPostViewers(
   access: PageAccess,
   token: string,
   postId: string,
-): Promise<InsightsLoad<ViewersOutcome>> {
+): Promise<Load<ViewersOutcome>> {
   const read = async (admit: AdmitRead): Promise<InsightsAnswer> => {
     try {
       return {
@@ -91,7 +89,7 @@ async function loadInsights(
   access: PageAccess,
   what: string,
   read: (admit: AdmitRead) => Promise<InsightsAnswer>,
-): Promise<InsightsLoad> {
+): Promise<Load<InsightsOutcome>> {
   const changes: PageChanges = {};
   if (!asksFor(ctx.config, INSIGHTS_SCOPE)) return { outcome: { blocked: 'not_asked' }, changes };
   if (access.scopes && !access.scopes.includes(INSIGHTS_SCOPE)) return { outcome: { blocked: 'not_granted' }, changes };
@@ -99,35 +97,19 @@ async function loadInsights(
   if (tasks && !tasks.includes(ANALYZE_TASK)) return { outcome: { blocked: 'no_analyze' }, changes };
   const known = withChanges(access, changes);
   const load = () => read(admitReads(ctx, access));
-  try {
-    const answer = await forPage(ctx, known, throughCache(ctx, known, what, load, changes));
-    const empty = answer.data.every((s) => s.values.length === 0) && answer.refused.length === 0;
-    return { outcome: empty ? { blocked: 'no_data' } : { answer }, changes };
-  } catch (err) {
-    if (!isPermissionError(err)) return { outcome: { error: err }, changes };
-    // The provider's word wins over the session's: it refused the permission, or the role changed since.
-    const role = /ANALYZE/.test(err.graph.message) ? 'no_analyze' : 'not_granted';
-    return { outcome: { blocked: role }, changes };
+  const cached = await readThroughCache(ctx, known, [{ part: 'insights', variant: what, load }] as const);
+  Object.assign(changes, cached.changes);
+  const [answer] = cached.answers;
+  if (answer.status === 'fulfilled') {
+    const empty = answer.value.data.every((s) => s.values.length === 0) && answer.value.refused.length === 0;
+    return { outcome: empty ? { blocked: 'no_data' } : { answer: answer.value }, changes };
   }
-}
-
-/**
- * One read through the page cache, by the page view's rules (./load.ts `readThroughCache`): shared only between
- * sessions with the same grant and role, served from the cache only while this session's token proved
- * itself upstream within PAGE_CACHE_TTL, else read upstream, stored, and the proof noted.
- */
-async function throughCache(
-  ctx: AppContext,
-  access: PageAccess,
-  what: string,
-  load: () => Promise<InsightsAnswer>,
-  changes: PageChanges,
-): Promise<InsightsAnswer> {
-  const read = await readThroughCache(ctx, access, [{ part: 'insights', variant: what, load }] as const);
-  Object.assign(changes, read.changes);
-  const [answer] = read.answers;
-  if (answer.status === 'rejected') throw answer.reason;
-  return answer.value;
+  const err: unknown = answer.reason;
+  dropOnRefusal(ctx, known, err);
+  if (!isPermissionError(err)) return { outcome: { error: err }, changes };
+  // The provider's word wins over the session's: it refused the permission, or the role changed since.
+  const role = /ANALYZE/.test(err.graph.message) ? 'no_analyze' : 'not_granted';
+  return { outcome: { blocked: role }, changes };
 }
 
 /**

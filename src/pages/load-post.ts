@@ -2,15 +2,20 @@ import type { AppContext } from '../context';
 import { AppError, NotFoundError } from '../errors';
 import type { CommentsPage, PostDetails } from '../graph/schemas';
 import { COMMENTS_SCOPE, ENGAGEMENT_SCOPE } from '../graph/provider';
-import type { PageAccess, PageChanges } from '../session/access';
-import { dropOnRefusal, admitReads, isPermissionError, readThroughCache, withChanges, type CachedRead } from './load';
+import type { PageAccess } from '../session/access';
+import { dropOnRefusal, readThroughCache, withChanges, type CachedRead } from './cache-policy';
+import { admitReads } from './fairness';
+import { isPermissionError, settle, staleLink } from './load';
 import { GraphApiError } from '../graph/errors';
-import { withinDeadline } from './deadline';
+import { withinDeadline } from '../deadline';
+import { late } from './deadline';
 import { asksFor } from './offered';
+import { loadPostViewers, type ViewersOutcome } from './insights-load';
+import { isFailure, type Load } from './pipeline';
 
 /**
  * How a post page is loaded (docs/architecture.md#post-page): the post and the first page of its comments, through
- * the cache shared between sessions with the page view's freshness and revocation rules (./load), in
+ * the cache shared between sessions with the page view's freshness and revocation rules (./cache-policy.ts), in
  * parallel; a later page of comments, or a comment's replies, upstream with the session's token (as older
  * posts are). From values only: the route reads the session and writes the changes.
  */
@@ -38,9 +43,38 @@ export interface PostOutcome {
   comments: CommentsRead;
 }
 
-export interface PostLoad {
-  outcome: PostOutcome | { error: unknown };
-  changes: PageChanges;
+/** The post page's outcome: the post and its comments, and its viewers (an extra of their own). */
+export interface PostPageOutcome extends PostOutcome {
+  viewers: ViewersOutcome | { missing: true };
+}
+
+/**
+ * The post page's load: the post with its comments ({@link loadPost}) and, beside them, its viewers, the
+ * insights' read: their own cache entry, nothing when not granted; an extra as the comments are, within its own
+ * deadline and left out (`missing`) when late or failing. The provider refusing the cursor or comment id the link
+ * brought is an old or edited link: the 400 (./load.ts `staleLink`).
+ */
+export async function loadPostPage(
+  ctx: AppContext,
+  access: PageAccess,
+  token: string,
+  query: PostQuery & { postId: string },
+): Promise<Load<PostPageOutcome>> {
+  const [{ outcome, changes }, viewers] = await Promise.all([
+    loadPost(ctx, access, token, query.postId, query),
+    withinDeadline(loadPostViewers(ctx, access, token, query.postId), ctx.config.postExtrasDeadlineMs, late).catch(
+      (): Load<{ missing: true }> => ({ outcome: { missing: true }, changes: {} }),
+    ),
+  ]);
+  const learned = { ...viewers.changes, ...changes };
+  if (isFailure(outcome)) {
+    const fromLink = query.after !== undefined || query.replies !== undefined;
+    return { outcome: { error: fromLink ? staleLink(outcome.error) : outcome.error }, changes: learned };
+  }
+  return {
+    outcome: { ...outcome, viewers: isFailure(viewers.outcome) ? { missing: true } : viewers.outcome },
+    changes: learned,
+  };
 }
 
 /**
@@ -54,7 +88,7 @@ export async function loadPost(
   token: string,
   postId: string,
   query: PostQuery,
-): Promise<PostLoad> {
+): Promise<Load<PostOutcome>> {
   const admit = admitReads(ctx, access);
   const postRead: CachedRead<PostDetails> = {
     part: 'post',
@@ -85,6 +119,7 @@ export async function loadPost(
           withinDeadline(
             ctx.graph.comments(token, access.pageId, postId, { after: query.after, moderation }, admit),
             deadlineMs,
+            late,
           ),
         )
       : undefined,
@@ -93,6 +128,7 @@ export async function loadPost(
           withinDeadline(
             ctx.graph.comments(token, access.pageId, query.replies, { replies: true, moderation }, admit),
             deadlineMs,
+            late,
           ),
         )
       : undefined,
@@ -131,10 +167,6 @@ export async function loadPost(
     comments.replies = { commentId: query.replies, page: replies.value };
   else if (replies?.status === 'rejected' && !isPermissionError(replies.reason)) comments.repliesMissing = true;
   return { outcome: { post, comments }, changes };
-}
-
-function settle<T>(read: Promise<T>): Promise<PromiseSettledResult<T>> {
-  return Promise.allSettled([read]).then(([result]) => result);
 }
 
 /** The provider's "invalid parameter" (100): what it answers for a cursor or comment id it does not know. */

@@ -1,27 +1,19 @@
 import type { AppContext } from '../context';
-import type { AdmitRead } from '../graph/client';
+import { BadRequestError } from '../errors';
 import { GraphApiError } from '../graph/errors';
-import {
-  PAGE_FIELDS_PARAM,
-  type FeedResponse,
-  type PageDetails,
-  type PageList,
-  type PageSummary,
-} from '../graph/schemas';
-import type { CachedPart } from '../cache/page-cache';
-import type { PageAccess, PageChanges, UserAccess } from '../session/access';
-import { withinDeadline } from './deadline';
-import { withPortfolioPages } from './portfolios';
-import { pageName } from './view-model';
+import type { FeedResponse, PageDetails } from '../graph/schemas';
+import type { PageAccess, PageChanges } from '../session/access';
+import { DETAILS_FIELDS, dropOnRefusal, listPages, readThroughCache, withChanges } from './cache-policy';
+import { admitReads } from './fairness';
+import type { Load } from './pipeline';
+import { pageName } from './page-view';
 
 /**
- * How a Page is loaded for its view: from the cache shared between sessions, or upstream with this session's
- * own page token. Everything here takes what the route read from the session as a value ({@link PageAccess})
- * and gives back what the session should keep ({@link PageChanges}); the route writes it.
- * @see docs/architecture.md#page-cache
+ * How a Page is loaded for its views: through the cache shared between sessions by its policy
+ * (./cache-policy.ts), or upstream with this session's own page token. Everything here takes what the route read
+ * from the session as a value ({@link PageAccess}) and gives back its outcome and what the session should keep;
+ * the pipeline writes it (./pipeline.ts).
  */
-
-const DETAILS_FIELDS = PAGE_FIELDS_PARAM;
 
 export type Settled<A, B> = [PromiseSettledResult<A>, PromiseSettledResult<B>];
 
@@ -35,11 +27,6 @@ export interface PageRead {
 export type PageOutcome =
   | { details: PageDetails; feed: FeedResponse; refusal?: undefined; fallbackName: '' }
   | { details: PageDetails; feed?: undefined; refusal: GraphApiError; fallbackName: string };
-
-export interface PageLoad {
-  outcome: PageOutcome | { error: unknown };
-  changes: PageChanges;
-}
 
 /**
  * Details and the first feed page, fetched in parallel: one upstream round trip of latency. Call only once
@@ -60,86 +47,13 @@ export async function readPage(ctx: AppContext, access: PageAccess, token: strin
   return { answers, changes };
 }
 
-/** One read of a part the cache keeps: `variant` names it within the part (fields, post), without the share. */
-export interface CachedRead<T> {
-  part: CachedPart;
-  variant: string;
-  load: () => Promise<T>;
-  /** An extra of the view: past this many ms it settles as a LateError (./deadline.ts) and the others go on. */
-  deadlineMs?: number;
-}
-
-type Answers<T extends readonly unknown[]> = { -readonly [K in keyof T]: PromiseSettledResult<T[K]> };
-
-/**
- * Reads through the cache shared between sessions, concurrently, each as it ended. The cache serves a session
- * only while its own token succeeded upstream for the page within PAGE_CACHE_TTL; otherwise the reads go
- * upstream with its token and refresh the cache, and when all succeeded the confirmation goes into `changes`.
- * Sessions share an answer only with the same grant and role (`shareKey`).
- */
-export async function readThroughCache<T extends readonly unknown[]>(
-  ctx: AppContext,
-  access: PageAccess,
-  reads: { readonly [K in keyof T]: CachedRead<T[K]> },
-): Promise<{ answers: Answers<T>; changes: PageChanges }> {
-  const cache = ctx.pageCache;
-  const timed = (read: CachedRead<unknown>, answer: Promise<unknown>) =>
-    read.deadlineMs === undefined ? answer : withinDeadline(answer, read.deadlineMs);
-  const all = (run: (read: CachedRead<unknown>) => Promise<unknown>) =>
-    Promise.allSettled((reads as readonly CachedRead<unknown>[]).map((r) => timed(r, run(r)))) as Promise<Answers<T>>;
-  if (!cache.enabled) return { answers: await all((r) => r.load()), changes: {} };
-  const changes: PageChanges = {};
-  const share = await shareKey(ctx, access, changes);
-  if (share === undefined) return { answers: await all((r) => r.load()), changes };
-  const { pageId } = access;
-  const now = ctx.now();
-  // Subscribed to webhooks: a change would have dropped the answer, so it may be served stale while it refreshes.
-  // What this session stores counts against its share of the cache (docs/architecture.md#bounded-share).
-  const options = { live: access.live, session: access.sessionId };
-  if (tokenProvedRecently(ctx, access)) {
-    const answers = await all((r) => cache.get(pageId, r.part, `${r.variant} ${share}`, r.load, options));
-    return { answers, changes };
-  }
-  const answers = await all((r) => cache.refresh(pageId, r.part, `${r.variant} ${share}`, r.load, options));
-  // Kept once per PAGE_CACHE_TTL, not on every warm view; only when every read succeeded with the token.
-  if ((answers as PromiseSettledResult<unknown>[]).every((a) => a.status === 'fulfilled'))
-    changes.tokenConfirmedAt = now;
-  return { answers, changes };
-}
-
-/**
- * The Page's details alone, for the header card of an older-posts page, by the page view's cache rules
- * ({@link readThroughCache}): a warm cache serves them with no call, otherwise one call with the session's own token.
- */
-export async function readDetails(
-  ctx: AppContext,
-  access: PageAccess,
-  token: string,
-): Promise<{ details: PageDetails; changes: PageChanges }> {
-  const load = () => ctx.graph.pageDetails(token, access.pageId, admitReads(ctx, access));
-  const read = await readThroughCache(ctx, access, [{ part: 'details', variant: DETAILS_FIELDS, load }] as const);
-  const [details] = read.answers;
-  if (details.status === 'rejected') throw details.reason;
-  return { details: details.value, changes: read.changes };
-}
-
-/**
- * The cache may serve this session: its own token succeeded upstream for the page within PAGE_CACHE_TTL.
- * Otherwise its reads go upstream (`PageCacheStore.refresh`) and their success is noted as `tokenConfirmedAt`.
- */
-function tokenProvedRecently(ctx: AppContext, access: PageAccess): boolean {
-  return (
-    access.tokenConfirmedAt !== undefined && ctx.now() - access.tokenConfirmedAt < ctx.config.pageCacheTtlSec * 1000
-  );
-}
-
 /**
  * The page view's load: both reads, and when the provider refused a permission (the person declined
  * `pages_read_engagement`, or the Page's settings keep its posts from the app) the details alone when they
  * were read, else only the name the session knows, and no feed (docs/architecture.md#error-model). Any other
  * failure is the page's error, as for every read.
  */
-export async function loadPage(ctx: AppContext, access: PageAccess, token: string): Promise<PageLoad> {
+export async function loadPage(ctx: AppContext, access: PageAccess, token: string): Promise<Load<PageOutcome>> {
   const { answers, changes } = await readPage(ctx, access, token);
   const known = withChanges(access, changes);
   const [detailsRead, feedRead] = answers;
@@ -170,161 +84,75 @@ async function knownName(ctx: AppContext, access: PageAccess): Promise<string> {
   return list?.pages.find((p) => p.id === access.pageId)?.name ?? '';
 }
 
-/** Both answers of a read, or its first failure (the details' before the feed's), dropping what that refusal hid. */
-export function bothOrDrop(
+/**
+ * The first feed page alone, for the "new posts — Show" button of a live page: read as the page view reads it,
+ * cache included, and failing as it does, details included (a refusal drops what it hid).
+ */
+export async function loadFreshPosts(
   ctx: AppContext,
   access: PageAccess,
-  { answers, changes }: PageRead,
-): [PageDetails, FeedResponse] {
+  token: string,
+): Promise<Load<{ feed: FeedResponse }>> {
+  const { answers, changes } = await readPage(ctx, access, token);
   const [details, feed] = answers;
   const failure = details.status === 'rejected' ? details : feed.status === 'rejected' ? feed : undefined;
   if (failure !== undefined) {
     dropOnRefusal(ctx, withChanges(access, changes), failure.reason);
-    throw failure.reason;
+    return { outcome: { error: failure.reason }, changes };
   }
-  return [(details as PromiseFulfilledResult<PageDetails>).value, (feed as PromiseFulfilledResult<FeedResponse>).value];
+  return { outcome: { feed: (feed as PromiseFulfilledResult<FeedResponse>).value }, changes };
 }
 
-/** A read for one page; when the provider refuses the token or a permission for it, cached answers go too. */
-export async function forPage<T>(ctx: AppContext, access: PageAccess, read: Promise<T>): Promise<T> {
-  try {
-    return await read;
-  } catch (err) {
-    dropOnRefusal(ctx, access, err);
-    throw err;
-  }
+/** Where an older (or newer) feed page starts: one of the cursors of our own links. */
+export interface FeedPageQuery {
+  after?: string | undefined;
+  before?: string | undefined;
 }
 
 /**
- * A refused token: the page's cache. A refused permission: what this session's grant and role could be
- * served — the page's parts, and those of `reads` (a post's) when given.
+ * An older (or newer) feed page, upstream with the session's token (a cursor's page is not cached), and the
+ * header card as on the page view, read alongside: one round trip of latency. Details refused (a declined
+ * permission) still leave the posts worth showing, under the name alone.
  */
-export function dropOnRefusal(
+export async function loadOlderPosts(
   ctx: AppContext,
   access: PageAccess,
-  err: unknown,
-  reads: readonly Pick<CachedRead<unknown>, 'part' | 'variant'>[] = [],
-): void {
-  if (!(err instanceof GraphApiError)) return;
-  if (err.kind === 'token') ctx.pageCache.dropPage(access.pageId);
-  else if (err.kind === 'permission') dropOwnShare(ctx, access, reads);
+  token: string,
+  query: FeedPageQuery,
+): Promise<Load<{ feed: FeedResponse; details: PageDetails }>> {
+  const { pageId } = access;
+  const load = () => ctx.graph.pageDetails(token, pageId, admitReads(ctx, access));
+  const [feed, read] = await Promise.all([
+    settle(ctx.graph.feed(token, pageId, { after: query.after, before: query.before }, admitReads(ctx, access))),
+    readThroughCache(ctx, access, [{ part: 'details', variant: DETAILS_FIELDS, load }] as const),
+  ]);
+  const [details] = read.answers;
+  const { changes } = read;
+  if (feed.status === 'rejected') {
+    dropOnRefusal(ctx, access, feed.reason);
+    return { outcome: { error: staleLink(feed.reason) }, changes };
+  }
+  if (details.status === 'fulfilled') return { outcome: { feed: feed.value, details: details.value }, changes };
+  dropOnRefusal(ctx, access, details.reason);
+  if (isPermissionError(details.reason)) return { outcome: { feed: feed.value, details: { id: pageId } }, changes };
+  return { outcome: { error: details.reason }, changes };
 }
 
 /**
- * The provider refused this session a permission for the page: what the cache holds for its grant and role
- * goes, since that is all it could be served. The copies of other grants and roles stay, so a person who
- * declined a permission, viewing the page again and again, does not empty everyone else's cache; their own
- * refusals reach them within PAGE_CACHE_TTL like a revoked token's (docs/architecture.md#page-cache).
+ * The provider's "invalid parameter" (100) on a cursor or comment id the person brought in the link: an old or
+ * edited link, not a fault of ours or the provider's (a 400). Any other failure as it is.
  */
-function dropOwnShare(
-  ctx: AppContext,
-  access: PageAccess,
-  reads: readonly Pick<CachedRead<unknown>, 'part' | 'variant'>[],
-): void {
-  // Unknown grant or role: nothing was ever cached for it.
-  if (!access.scopes || !access.tasks) return;
-  const share = shareKeyOf(access.scopes, access.tasks);
-  ctx.pageCache.dropEntry(access.pageId, 'details', `${DETAILS_FIELDS} ${share}`);
-  ctx.pageCache.dropEntry(access.pageId, 'feed', `first ${share}`);
-  // The Page's insights as ./insights-load.ts keys them; a post's expire by PAGE_CACHE_TTL.
-  ctx.pageCache.dropEntry(access.pageId, 'insights', `page ${share}`);
-  for (const read of reads) ctx.pageCache.dropEntry(access.pageId, read.part, `${read.variant} ${share}`);
+export function staleLink(err: unknown): unknown {
+  if (err instanceof GraphApiError && err.graph.code === 100 && err.code === 'graph_invalid')
+    return new BadRequestError({ key: 'error.feed.staleLink' });
+  return err;
+}
+
+/** A read's outcome as a value, as Promise.allSettled gives each. */
+export function settle<T>(read: Promise<T>): Promise<PromiseSettledResult<T>> {
+  return Promise.allSettled([read]).then(([result]) => result as PromiseSettledResult<T>);
 }
 
 export function isPermissionError(err: unknown): err is GraphApiError {
   return err instanceof GraphApiError && err.kind === 'permission';
-}
-
-/**
- * Admits one of this request's reads upstream: counted against the session's requests a minute (once per
- * request), then within its share of concurrent reads (./limits). Only reads that miss the shared cache pass here.
- */
-export function admitReads(ctx: AppContext, access: Pick<UserAccess, 'sessionId' | 'request'>): AdmitRead {
-  return async (read) => {
-    await ctx.sessionRateLimit.count(access);
-    return ctx.concurrentReadLimit.run(access.sessionId, read);
-  };
-}
-
-/**
- * The pages the person manages, with their portfolios' Pages when `scopes` holds `business_management`
- * (./portfolios.ts), kept briefly per user token (a token's grant does not change).
- */
-export function listPages(
-  ctx: AppContext,
-  who: Pick<UserAccess, 'sessionId' | 'request'>,
-  userToken: string,
-  scopes: readonly string[] | undefined,
-): Promise<PageList> {
-  const admit = admitReads(ctx, who);
-  return ctx.accounts.get(userToken, async () =>
-    withPortfolioPages(ctx, await ctx.graph.listPages(userToken, admit), userToken, scopes, admit),
-  );
-}
-
-/** A page as the picker's list of pages, still at hand, shows it; undefined when not at hand. */
-export function listedPage(
-  ctx: Pick<AppContext, 'accounts'>,
-  userToken: string | undefined,
-  pageId: string,
-): PageSummary | undefined {
-  return userToken ? ctx.accounts.peek(userToken)?.pages.find((p) => p.id === pageId) : undefined;
-}
-
-/** The person's role on a page as the picker's list of pages, still at hand, says; undefined when not at hand. */
-export function listedRole(
-  ctx: Pick<AppContext, 'accounts'>,
-  userToken: string | undefined,
-  pageId: string,
-): string[] | undefined {
-  const tasks = listedPage(ctx, userToken, pageId)?.tasks;
-  return tasks ? [...tasks].sort() : undefined;
-}
-
-/**
- * What sessions must have in common to share a cached answer: the granted permissions and the role on the
- * page, so declining a permission or holding a narrower role still hides what it guards. Undefined — share
- * nothing — when either is unknown: two sessions with unknown grants may hold anything. A role learned on
- * the way goes into `changes`.
- */
-async function shareKey(ctx: AppContext, access: PageAccess, changes: PageChanges): Promise<string | undefined> {
-  if (!access.scopes) return undefined;
-  const tasks = await roleOf(ctx, access, changes);
-  if (!tasks) return undefined;
-  return shareKeyOf(access.scopes, tasks);
-}
-
-export function shareKeyOf(scopes: readonly string[], tasks: readonly string[]): string {
-  return `${[...scopes].sort().join(',')} ${tasks.join(',')}`;
-}
-
-/**
- * The person's role on the page: as the session stored it while its tokens succeeded upstream within
- * PAGE_CACHE_TTL, else as `/me/accounts` says now (through the accounts cache), noted in `changes` when it
- * changed. The provider may change a role at any time; reading it again at the cache's freshness keeps what a
- * changed role is served within PAGE_CACHE_TTL of the change, as for a revoked token. Undefined — share nothing
- * — when the person no longer manages the page, or their list cannot be read: the view then asks the provider
- * with its own token, and no confirmation is noted, so the next view asks again.
- */
-export async function roleOf(
-  ctx: AppContext,
-  access: PageAccess,
-  changes: PageChanges,
-): Promise<readonly string[] | undefined> {
-  // A role is stored at connect with the confirmation; without one (never the case after a connect) it stays.
-  const stale =
-    access.tokenConfirmedAt !== undefined && ctx.now() - access.tokenConfirmedAt >= ctx.config.pageCacheTtlSec * 1000;
-  if (access.tasks && (!stale || !access.userToken)) return access.tasks;
-  if (!access.userToken) return undefined;
-  const list = await listPages(ctx, access, access.userToken, access.scopes).catch(() => undefined);
-  const listed = list?.pages.find((p) => p.id === access.pageId)?.tasks;
-  if (!listed) return undefined;
-  const tasks = [...listed].sort();
-  if (access.tasks?.join(',') !== tasks.join(',')) changes.tasks = tasks;
-  return tasks;
-}
-
-/** The session's value as it will be once `changes` are kept (a role learned during the load). */
-export function withChanges(access: PageAccess, changes: PageChanges): PageAccess {
-  return changes.tasks === undefined ? access : { ...access, tasks: changes.tasks };
 }

@@ -1,7 +1,8 @@
 import type { Locale } from '../i18n/locale';
 import type { ListedPage } from '../graph/schemas';
 import { roleWords } from '../words';
-import { image, type ImageView, type ViewOptions } from './view-model';
+import { image, type ImageView } from './images';
+import { type ViewOptions } from './view-text';
 
 /**
  * The picker's view model (docs/architecture.md#picker): each Page with its picture, category, followers and

@@ -4,7 +4,9 @@ import type { MessageKey } from '../i18n/catalogs';
 import type { Locale } from '../i18n/locale';
 import { permissionWords } from '../words';
 import type { CommentsRead } from './load-post';
-import { formatTime, linkify, toPostView, type ImageView, type PostView, type Segment } from './view-model';
+import { formatTime, linkify, type Segment } from './view-text';
+import { toPostView, type PostView } from './feed-view';
+import { type ImageView } from './images';
 import { COMMENTS_SCOPE } from '../graph/provider';
 
 /**
@@ -126,7 +128,7 @@ export interface PostPageView {
 export interface PostPageOptions {
   images: (url: string | undefined) => string | undefined;
   media: (url: string | undefined) => string | undefined;
-  /** Where the provider's web links lead (./view-model.ts `providerWeb`). */
+  /** Where the provider's web links lead (./view-text.ts `providerWeb`). */
   web?: (href: string) => string;
   pageId: string;
   /** Where this view stands: its own query, so links keep what is open. */

@@ -1,43 +1,36 @@
-import { Router, type Application, type Request, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
+import { z } from 'zod';
 import type { AppContext } from '../context';
-import { BadRequestError, NotConnectedError } from '../errors';
+import { NotConnectedError } from '../errors';
 import { GraphApiError } from '../graph/errors';
 import { BUSINESS_SCOPE, INSIGHTS_SCOPE } from '../graph/provider';
-import { cursorSchema, MAX_CURSOR, type PageList } from '../graph/schemas';
-import { pageIdParam, postIdParam, singleParam } from '../http/params';
-import type { PageAccess, UserAccess } from '../session/access';
+import { commentIdSchema, cursorSchema, MAX_CURSOR, type FeedResponse, type PageList } from '../graph/schemas';
+import { pageAndPostParams, pageIdField, pageIdParam, parseInput, queryParam, refusal } from '../http/params';
+import { ownPath } from '../http/return-to';
+import type { Locale, Say } from '../i18n/locale';
+import type { UserAccess } from '../session/access';
 import { requireCsrf } from '../session/csrf';
-import { requestNumber } from '../session/connection';
+import { requestNumber } from '../session/sign-in';
 import { sessionIdOf } from '../session/middleware';
 import { save } from '../session/persist';
+import { permissionWords } from '../words';
 import { connectChosenPage } from './connect';
-import { MAX_QUERY, toPickerView } from './picker-view';
-import { renderPost, renderedFeed, renderedInsights, renderedPage, renderedPost } from './fragments';
+import { renderedFeed, renderedInsights, renderedPage, renderedPost, renderPost } from './fragments';
 import { imageFilter } from './images';
-import { loadPageInsights, loadPostViewers } from './insights-load';
+import { loadPageInsights, type InsightsOutcome } from './insights-load';
 import { blockedView, toInsightsView } from './insights-view';
 import { SessionRateLimit } from './fairness';
-import {
-  bothOrDrop,
-  forPage,
-  admitReads,
-  isPermissionError,
-  listPages,
-  loadPage,
-  readDetails,
-  readPage,
-  type PageOutcome,
-} from './load';
-import { providerWeb, toFeedView, toPageView, type ViewOptions } from './view-model';
-import { loadPost, type CommentsRead } from './load-post';
-import { withinDeadline } from './deadline';
-import { ownPath } from '../http/return-to';
-import { toPostPageView } from './post-page-view';
-import { commentIdSchema } from '../graph/schemas';
-import type { Locale, Say } from '../i18n/locale';
-import { permissionWords } from '../words';
+import { listPages } from './cache-policy';
+import { isPermissionError, loadFreshPosts, loadOlderPosts, loadPage, type PageOutcome } from './load';
+import { loadPostPage, type CommentsRead, type PostPageOutcome } from './load-post';
 import { asksFor } from './offered';
 import { postActions } from './write-routes';
+import { MAX_QUERY, toPickerView } from './picker-view';
+import { pageRoute, type ViewStep } from './pipeline';
+import { toPostPageView } from './post-page-view';
+import { providerWeb, type ViewOptions } from './view-text';
+import { toFeedView } from './feed-view';
+import { toPageView } from './page-view';
 
 /**
  * The routes that always read upstream, limited per session (the picker, older posts, a later page of a post's
@@ -62,48 +55,290 @@ export function pageRateLimits(ctx: AppContext): Router {
   return router;
 }
 
-/** /pages: the picker, connecting a page, its details and feed, its insights. */
+/**
+ * /pages: the picker, connecting a page, and the views of a page. Each view is a {@link pageRoute}: its input,
+ * its load and its view; ./pipeline.ts runs the steps between, the same for all.
+ */
 export function pageRoutes(ctx: AppContext): Router {
   const router = Router();
-  // Only images the CSP lets the browser load are rendered (docs/architecture.md#images).
-  const images = imageFilter(ctx.config.imageOrigins);
-  // The provider's web links on the configured dialog origin: the emulator's www host in demo mode.
-  const web = providerWeb(ctx.config.authUrl);
-  // Insights are offered only when the app asks for their permission (./offered.ts).
-  const offersInsights = asksFor(ctx.config, INSIGHTS_SCOPE);
-  // Every :pageId is checked before anything goes upstream.
+  const settings: ViewSettings = {
+    // Only images the CSP lets the browser load are rendered (docs/architecture.md#images).
+    images: imageFilter(ctx.config.imageOrigins),
+    // The provider's web links on the configured dialog origin: the emulator's www host in demo mode.
+    web: providerWeb(ctx.config.authUrl),
+    // Insights are offered only when the app asks for their permission (./offered.ts).
+    insights: asksFor(ctx.config, INSIGHTS_SCOPE),
+  };
+  const media = imageFilter(ctx.config.mediaOrigins);
+  // Every :pageId is checked before anything else, a write's CSRF check included.
   router.param('pageId', (req, _res, next, value) => {
     req.params.pageId = pageIdParam(value);
     next();
   });
-  router.get('/', (req, res) => picker(ctx, req, res, images));
+  router.get('/', (req, res) => picker(ctx, req, res, settings.images));
   router.post('/:pageId/connect', requireCsrf, (req, res) => connect(ctx, req, res));
-  router.get('/:pageId', (req, res) => page(ctx, req, res, { images, web, insights: offersInsights }));
-  router.get('/:pageId/feed', (req, res) => olderPosts(ctx, req, res, { images, web, insights: offersInsights }));
-  router.get('/:pageId/feed/fresh', (req, res) => freshPosts(ctx, req, res, { images, web, insights: offersInsights }));
-  router.get('/:pageId/insights', (req, res) => insights(ctx, req, res));
-  const media = imageFilter(ctx.config.mediaOrigins);
-  router.get('/:pageId/posts/:postId', (req, res) =>
-    post(ctx, req, res, { images, web, insights: offersInsights }, media),
+  router.get('/:pageId', pageRoute(ctx, { input: pageInput, load: loadPage, view: pageView(settings) }));
+  router.get(
+    '/:pageId/feed',
+    pageRoute(ctx, { input: olderPostsInput, load: loadOlderPosts, view: olderPostsView(settings) }),
+  );
+  router.get(
+    '/:pageId/feed/fresh',
+    pageRoute(ctx, { input: pageInput, load: loadFreshPosts, view: freshPostsView(settings) }),
+  );
+  router.get('/:pageId/insights', pageRoute(ctx, { input: pageInput, load: loadPageInsights, view: insightsView }));
+  router.get(
+    '/:pageId/posts/:postId',
+    pageRoute(ctx, { input: postInput, load: loadPostPage, view: postView({ ...settings, media }) }),
   );
   return router;
 }
 
+/** The parts of every view's {@link ViewOptions} the configuration fixes: which images show, where links lead. */
+type ViewSettings = Required<Pick<ViewOptions, 'images' | 'web' | 'insights'>>;
+
+// The routes' inputs: one schema each, over params and query, read as one value.
+
+const POSTS_LINK: Say = { key: 'error.feed.badLink' };
+const COMMENTS_LINK: Say = { key: 'error.comments.badLink' };
+const REPLIES_LINK: Say = { key: 'error.replies.badLink' };
+
+/** A cursor from our own link, checked before any upstream call; `problem` says what a changed one was for. */
+const cursor = (problem: Say) =>
+  queryParam(MAX_CURSOR).refine((value) => cursorSchema.safeParse(value).success, refusal(problem));
+
+/** Posts a feed page can stand after: far more than anyone pages through, small enough to print. */
+export const MAX_OFFSET = 100_000;
+
+/**
+ * Where a /feed page stands (`offset`: the posts before it), carried in our own links for "Posts 26–50".
+ * Absent: the position is not shown. Not a small whole number: 400, as for a bad cursor.
+ */
+const offset = queryParam(10)
+  .refine(
+    (value) => /^\d{1,6}$/.test(value) && Number(value) <= MAX_OFFSET,
+    refusal({ key: 'error.param.offset', values: { max: MAX_OFFSET } }),
+  )
+  .transform(Number);
+
+const pageInput = z.object({ params: z.object({ pageId: pageIdField }) }).transform(({ params }) => params);
+
+/** Older or newer posts: exactly one of the cursors, and where the page stands when our link said. */
+const olderPostsInput = z
+  .object({
+    params: z.object({ pageId: pageIdField }),
+    query: z
+      .object({
+        after: cursor(POSTS_LINK).optional(),
+        before: cursor(POSTS_LINK).optional(),
+        offset: offset.optional(),
+      })
+      .refine(({ after, before }) => !after !== !before, refusal(POSTS_LINK)),
+  })
+  .transform(({ params, query }) => ({ ...params, ...query }));
+
+/** A post of the page: `after`, a later page of its comments; `replies`, a comment of this post opened. */
+const postInput = z
+  .object({
+    params: pageAndPostParams,
+    query: z.object({
+      after: cursor(COMMENTS_LINK).optional(),
+      replies: queryParam(80)
+        .refine((value) => commentIdSchema.safeParse(value).success, refusal(REPLIES_LINK))
+        .optional(),
+    }),
+  })
+  // A comment of this post is `{post number}_{n}`; anything else is a changed link.
+  .refine(({ params, query }) => query.replies === undefined || sameNumber(query.replies, params.postId), {
+    ...refusal(REPLIES_LINK),
+    path: ['query', 'replies'],
+  })
+  .transform(({ params, query }) => ({ ...params, ...query }));
+
+/** The comment's first number is the post's second: `{page id}_{post number}` and `{post number}_{n}`. */
+function sameNumber(commentId: string, postId: string): boolean {
+  return commentId.split('_')[0] === postId.split('_')[1];
+}
+
+const pickerInput = z.object({ query: z.object({ q: queryParam(MAX_QUERY).optional() }) });
+
+// The views: each renders its load's outcome.
+
+/** A Page: its header card and details, and its first posts or why they are not shown. */
+const pageView =
+  (settings: ViewSettings) =>
+  ({ ctx, req, res, access, locale }: ViewStep<unknown>, loaded: PageOutcome): void => {
+    const { details, feed, refusal: refused, fallbackName } = loaded;
+    // A view of a refusal's fallback (no cached answer to key it by) is made for this view alone.
+    const page = renderedPage(req.app, locale, details, (d) => toPageView(d, fallbackName, { ...settings, locale }));
+    const posts = feed
+      ? renderedFeed(req.app, locale, feed, (f) =>
+          toFeedView(f, 'first', { ...settings, locale, pageId: access.pageId }),
+        )
+      : undefined;
+    // Details that could not be read are not "not given": the card alone, no details section.
+    const noDetails = refused !== undefined && details.name === undefined;
+    res.render('page', {
+      title: page.view.name,
+      page: page.view,
+      card: page.card,
+      about: noDetails ? undefined : page.details,
+      posts: posts?.posts,
+      // The feed needs a permission the person declined: the page shows what it can, and says so.
+      feedBlocked: refused ? feedBlocked(locale, access.pageId, refused, noDetails) : undefined,
+      live: feed !== undefined && access.live,
+      // The stream replays changes after this moment: what this rendering has not seen.
+      liveSince: ctx.now(),
+    });
+  };
+
+/**
+ * What the feed section says instead of posts — the provider's own words for the person when it wrote
+ * some (escaped by the template), else the permission in words — and the way to grant it, back to this
+ * page after.
+ */
+function feedBlocked(
+  locale: Locale,
+  pageId: string,
+  refused: GraphApiError,
+  noDetails: boolean,
+): { text: string; theirs: boolean; askAgain: string } {
+  // A refusal that names the permission reads best in our words for it; the provider's may name its identifier.
+  const theirs =
+    refused.permission === undefined ? [refused.userTitle, refused.userMessage].filter(Boolean).join(': ') : '';
+  return {
+    text:
+      theirs ||
+      locale.t('page.feedBlocked', {
+        what: noDetails ? 'both' : 'posts',
+        permission: permissionWords(locale, refused.permission ?? FEED_SCOPE),
+      }),
+    theirs: theirs !== '',
+    askAgain: `/auth/login?rerequest=1&return_to=${encodeURIComponent(`/pages/${pageId}`)}`,
+  };
+}
+
+const FEED_SCOPE = 'pages_read_engagement';
+
+/**
+ * The first feed page as a fragment (the posts partial, escaped as on the page), for the "new posts — Show"
+ * button of a live page (docs/architecture.md#live-updates): the same HTML as the page view's for the same answer.
+ */
+const freshPostsView =
+  (settings: ViewSettings) =>
+  ({ req, res, input, locale }: ViewStep<{ pageId: string }>, { feed }: { feed: FeedResponse }): void => {
+    const { pageId } = input;
+    const posts = renderedFeed(req.app, locale, feed, (f) => toFeedView(f, 'first', { ...settings, locale, pageId }));
+    res.type('html').send(posts.posts.html);
+  };
+
+/** An older (or newer) page of posts, under the Page's header card. */
+const olderPostsView =
+  (settings: ViewSettings) =>
+  (
+    { req, res, access, input, locale }: ViewStep<{ pageId: string; offset?: number | undefined }>,
+    { feed, details }: { feed: FeedResponse; details: PageOutcome['details'] },
+  ): void => {
+    const { pageId, offset } = input;
+    const fallbackName = access.name || locale.t('page.fallbackName', { id: pageId });
+    const page = renderedPage(req.app, locale, details, (d) => toPageView(d, fallbackName, { ...settings, locale }));
+    res.render('feed', {
+      title: locale.t('feed.olderTitle', { name: page.view.name }),
+      page: page.view,
+      card: page.card,
+      feed: toFeedView(feed, 'older', { ...settings, locale, pageId, offset }),
+    });
+  };
+
+/** A post of its own: its body (made once for the plain view, ./fragments), its viewers, what is missing. */
+const postView =
+  (settings: ViewSettings & { media: ViewSettings['images'] }) =>
+  (
+    {
+      ctx,
+      req,
+      res,
+      access,
+      input,
+      locale,
+    }: ViewStep<{ pageId: string; postId: string; after?: string; replies?: string }>,
+    { post, comments, viewers }: PostPageOutcome,
+  ): void => {
+    const { pageId, postId, after, replies } = input;
+    // What this person may do on the post (./write-routes.ts): a view with controls is made for this request alone.
+    const actions =
+      'page' in comments ? postActions(ctx, req, access, access.tasks, postId, locale, replies) : undefined;
+    const toView = () => toPostPageView(post, comments, { ...settings, pageId, after, locale, actions });
+    // The plain view is the same for every session served these answers: made once (./fragments).
+    const plain = after === undefined && replies === undefined && !('missing' in comments) && actions === undefined;
+    const first = 'page' in comments ? comments.page : undefined;
+    const rendered = plain ? renderedPost(req.app, locale, post, first, toView) : renderPost(req.app, locale, toView);
+    const name = access.name || locale.t('page.fallbackName', { id: pageId });
+    res.render('post', {
+      title: locale.t('post.documentTitle', { name, time: rendered.view.post.timeText }),
+      page: { id: pageId, name },
+      pageHref: rendered.view.pageHref,
+      postId,
+      body: rendered.body,
+      viewers: 'viewers' in viewers ? locale.t('post.viewers', { count: viewers.viewers }) : undefined,
+      missing: missingExtras(locale, req, 'missing' in viewers, comments),
+      live: access.live,
+      liveSince: ctx.now(),
+    });
+  };
+
+/**
+ * The post page's one line on the extras that failed or were late (docs/architecture.md#post-page), with this
+ * same page again as the way to retry them; undefined when nothing is missing.
+ */
+function missingExtras(
+  locale: Locale,
+  req: Request,
+  viewersMissing: boolean,
+  comments: CommentsRead,
+): { text: string; retry: string } | undefined {
+  const what = [
+    ...(viewersMissing ? [locale.t('post.missing.viewers')] : []),
+    ...('missing' in comments ? [locale.t('post.missing.comments')] : []),
+    ...('repliesMissing' in comments ? [locale.t('post.missing.replies')] : []),
+  ];
+  if (what.length === 0) return undefined;
+  return { text: locale.t('post.missing', { what: locale.list(what, 'and') }), retry: ownPath(req.originalUrl) ?? '/' };
+}
+
+/** A Page's insights: its charts, or what the person can do about there being none. */
+function insightsView(
+  { req, res, input, access, locale }: ViewStep<{ pageId: string }>,
+  outcome: InsightsOutcome,
+): void {
+  const { pageId } = input;
+  const name = access.name || locale.t('page.fallbackName', { id: pageId });
+  res.render('insights', {
+    title: locale.t('insights.documentTitle', { name }),
+    page: { id: pageId, name },
+    ...(outcome.blocked
+      ? { blocked: blockedView(outcome.blocked, pageId, locale) }
+      : { charts: renderedInsights(req.app, locale, outcome.answer, (a) => toInsightsView(a, locale)).charts }),
+  });
+}
+
+// The picker and connecting: the person's side of the session, before any page is theirs here.
+
 async function picker(ctx: AppContext, req: Request, res: Response, images: ViewSettings['images']): Promise<void> {
-  const user = ctx.connections.userAccess(req);
+  const user = ctx.signIns.userAccess(req);
   if (!user.userToken) throw new NotConnectedError({ key: 'error.notConnected.choose' });
   if (ctx.config.pageId) {
     res.redirect(303, `/pages/${ctx.config.pageId}`);
     return;
   }
-  const query = singleParam(req.query, 'q', MAX_QUERY) ?? '';
+  const query = parseInput(pickerInput, { params: req.params, query: req.query }).query.q ?? '';
   // Declining the permission to list Pages is not "you manage no Pages": the picker says which it is.
   const list = await listPages(ctx, user, user.userToken, user.scopes).catch((err: unknown) => {
     if (isPermissionError(err)) return undefined;
     throw err;
   });
   const connected = new Set(user.pages.map((p) => p.id));
-  const locale = res.locals.locale;
+  const { locale } = res.locals;
   res.render('picker', {
     title: locale.t('picker.title'),
     listBlocked: list === undefined,
@@ -146,287 +381,12 @@ function declinedPermissions(ctx: AppContext, user: UserAccess): string[] {
 
 async function connect(ctx: AppContext, req: Request, res: Response): Promise<void> {
   const pageId = req.params.pageId as string;
-  const user = ctx.connections.userAccess(req);
+  const user = ctx.signIns.userAccess(req);
   // Within the session's share of provider calls, as every read (docs/architecture.md#fairness-between-sessions).
   const changes = await ctx.concurrentReadLimit.run(user.sessionId, () =>
     connectChosenPage(ctx, user, pageId, req.log ?? ctx.logger),
   );
-  ctx.connections.applyPageChanges(req, pageId, changes);
+  ctx.signIns.applyPageChanges(req, pageId, changes);
   await save(req);
   res.redirect(303, `/pages/${pageId}`);
-}
-
-/** How every view of a page shows the provider's images and links. */
-type ViewSettings = Required<Pick<ViewOptions, 'images' | 'web' | 'insights'>>;
-
-/** A Page: what the session holds for it, the load, what the load taught the session, the view. */
-async function page(ctx: AppContext, req: Request, res: Response, settings: ViewSettings): Promise<void> {
-  const pageId = req.params.pageId as string;
-  const access = ctx.connections.pageAccess(req, pageId);
-  // Authorization first: the shared cache is read only for a session that holds a token for this page.
-  const token = pageTokenOrRedirect(ctx, req, res, access);
-  if (!token) return;
-  const { outcome, changes } = await loadPage(ctx, access, token);
-  ctx.connections.applyPageChanges(req, pageId, changes);
-  if ('error' in outcome) throw outcome.error;
-  res.render('page', pageLocals(ctx, req.app, res.locals.locale, access, outcome, settings));
-}
-
-/** A post of its own: what the session holds for its page, the load, what the load taught the session, the view. */
-async function post(
-  ctx: AppContext,
-  req: Request,
-  res: Response,
-  links: ViewSettings,
-  media: ViewSettings['images'],
-): Promise<void> {
-  const pageId = req.params.pageId as string;
-  const postId = postIdParam(pageId, req.params.postId);
-  const after = cursor(req.query, 'after', COMMENTS_LINK);
-  const replies = commentId(req.query, postId);
-  const access = ctx.connections.pageAccess(req, pageId);
-  const token = pageTokenOrRedirect(ctx, req, res, access);
-  if (!token) return;
-  // The post's viewers are the insights' read, beside the post's: their own cache entry, nothing when not granted.
-  // An extra, as the comments are: within its own deadline, and left out when late or failing.
-  const [{ outcome, changes }, viewers] = await Promise.all([
-    loadPost(ctx, access, token, postId, { after, replies }),
-    withinDeadline(loadPostViewers(ctx, access, token, postId), ctx.config.postExtrasDeadlineMs).catch(
-      (error: unknown) => ({ outcome: { error }, changes: {} }),
-    ),
-  ]);
-  ctx.connections.applyPageChanges(req, pageId, { ...viewers.changes, ...changes });
-  if ('error' in outcome) {
-    // The provider refusing a cursor or comment id the link brought: an old or edited link.
-    if (after !== undefined || replies !== undefined) staleCursor(outcome.error);
-    throw outcome.error;
-  }
-  const { post, comments } = outcome;
-  const locale = res.locals.locale;
-  // What this person may do on the post (./write-routes.ts): a view with controls is made for this request alone.
-  const actions =
-    'page' in comments
-      ? postActions(ctx, req, access, changes.tasks ?? access.tasks, postId, locale, replies)
-      : undefined;
-  const toView = () => toPostPageView(post, comments, { ...links, media, pageId, after, locale, actions });
-  // The plain view is the same for every session served these answers: made once (./fragments).
-  const plain = after === undefined && replies === undefined && !('missing' in comments) && actions === undefined;
-  const first = 'page' in comments ? comments.page : undefined;
-  const rendered = plain ? renderedPost(req.app, locale, post, first, toView) : renderPost(req.app, locale, toView);
-  const name = access.name || locale.t('page.fallbackName', { id: pageId });
-  res.render('post', {
-    title: locale.t('post.documentTitle', { name, time: rendered.view.post.timeText }),
-    page: { id: pageId, name },
-    pageHref: rendered.view.pageHref,
-    postId,
-    body: rendered.body,
-    viewers: 'viewers' in viewers.outcome ? locale.t('post.viewers', { count: viewers.outcome.viewers }) : undefined,
-    missing: missingExtras(locale, req, 'error' in viewers.outcome, comments),
-    live: access.live,
-    liveSince: ctx.now(),
-  });
-}
-
-/**
- * The post page's one line on the extras that failed or were late (docs/architecture.md#post-page), with this
- * same page again as the way to retry them; undefined when nothing is missing.
- */
-function missingExtras(
-  locale: Locale,
-  req: Request,
-  viewersMissing: boolean,
-  comments: CommentsRead,
-): { text: string; retry: string } | undefined {
-  const what = [
-    ...(viewersMissing ? [locale.t('post.missing.viewers')] : []),
-    ...('missing' in comments ? [locale.t('post.missing.comments')] : []),
-    ...('repliesMissing' in comments ? [locale.t('post.missing.replies')] : []),
-  ];
-  if (what.length === 0) return undefined;
-  return { text: locale.t('post.missing', { what: locale.list(what, 'and') }), retry: ownPath(req.originalUrl) ?? '/' };
-}
-
-const COMMENTS_LINK: Say = { key: 'error.comments.badLink' };
-
-/** `replies`: a comment of this post (`{post number}_{n}`); anything else is a changed link. */
-function commentId(query: Request['query'], postId: string): string | undefined {
-  const value = singleParam(query, 'replies', 80);
-  if (value === undefined) return undefined;
-  if (!commentIdSchema.safeParse(value).success || value.split('_')[0] !== postId.split('_')[1])
-    throw new BadRequestError({ key: 'error.replies.badLink' });
-  return value;
-}
-
-function pageLocals(
-  ctx: AppContext,
-  app: Application,
-  locale: Locale,
-  access: PageAccess,
-  loaded: PageOutcome,
-  settings: ViewSettings,
-): object {
-  const { details, feed, refusal, fallbackName } = loaded;
-  // A view of a refusal's fallback (no cached answer to key it by) is made for this view alone.
-  const page = renderedPage(app, locale, details, (d) => toPageView(d, fallbackName, { ...settings, locale }));
-  const posts = feed
-    ? renderedFeed(app, locale, feed, (f) => toFeedView(f, 'first', { ...settings, locale, pageId: access.pageId }))
-    : undefined;
-  // Details that could not be read are not "not given": the card alone, no details section.
-  const noDetails = refusal !== undefined && details.name === undefined;
-  return {
-    title: page.view.name,
-    page: page.view,
-    card: page.card,
-    about: noDetails ? undefined : page.details,
-    posts: posts?.posts,
-    // The feed needs a permission the person declined: the page shows what it can, and says so.
-    feedBlocked: refusal ? feedBlocked(locale, access.pageId, refusal, noDetails) : undefined,
-    live: feed !== undefined && access.live,
-    // The stream replays changes after this moment: what this rendering has not seen.
-    liveSince: ctx.now(),
-  };
-}
-
-/**
- * What the feed section says instead of posts — the provider's own words for the person when it wrote
- * some (escaped by the template), else the permission in words — and the way to grant it, back to this
- * page after.
- */
-function feedBlocked(
-  locale: Locale,
-  pageId: string,
-  refusal: GraphApiError,
-  noDetails: boolean,
-): { text: string; theirs: boolean; askAgain: string } {
-  // A refusal that names the permission reads best in our words for it; the provider's may name its identifier.
-  const theirs =
-    refusal.permission === undefined ? [refusal.userTitle, refusal.userMessage].filter(Boolean).join(': ') : '';
-  return {
-    text:
-      theirs ||
-      locale.t('page.feedBlocked', {
-        what: noDetails ? 'both' : 'posts',
-        permission: permissionWords(locale, refusal.permission ?? FEED_SCOPE),
-      }),
-    theirs: theirs !== '',
-    askAgain: `/auth/login?rerequest=1&return_to=${encodeURIComponent(`/pages/${pageId}`)}`,
-  };
-}
-
-const FEED_SCOPE = 'pages_read_engagement';
-
-/** A Page's insights, as the page view: the session read once, the load, what it taught the session, the view. */
-async function insights(ctx: AppContext, req: Request, res: Response): Promise<void> {
-  const pageId = req.params.pageId as string;
-  const access = ctx.connections.pageAccess(req, pageId);
-  const token = pageTokenOrRedirect(ctx, req, res, access);
-  if (!token) return;
-  const { outcome, changes } = await loadPageInsights(ctx, access, token);
-  ctx.connections.applyPageChanges(req, pageId, changes);
-  if ('error' in outcome) throw outcome.error;
-  const locale = res.locals.locale;
-  const name = access.name || locale.t('page.fallbackName', { id: pageId });
-  res.render('insights', {
-    title: locale.t('insights.documentTitle', { name }),
-    page: { id: pageId, name },
-    ...(outcome.blocked
-      ? { blocked: blockedView(outcome.blocked, pageId, locale) }
-      : { charts: renderedInsights(req.app, locale, outcome.answer, (a) => toInsightsView(a, locale)).charts }),
-  });
-}
-
-/**
- * The first feed page as a fragment (the posts partial, escaped as on the page), for the "new posts — Show"
- * button of a live page (docs/architecture.md#live-updates). Read like the page view, cache included, and
- * the same HTML for the same answer.
- */
-async function freshPosts(ctx: AppContext, req: Request, res: Response, settings: ViewSettings): Promise<void> {
-  const pageId = req.params.pageId as string;
-  const access = ctx.connections.pageAccess(req, pageId);
-  const token = pageTokenOrRedirect(ctx, req, res, access);
-  if (!token) return;
-  const read = await forPage(ctx, access, readPage(ctx, access, token));
-  ctx.connections.applyPageChanges(req, pageId, read.changes);
-  const [, feed] = bothOrDrop(ctx, access, read);
-  const locale = res.locals.locale;
-  res
-    .type('html')
-    .send(
-      renderedFeed(req.app, locale, feed, (f) => toFeedView(f, 'first', { ...settings, locale, pageId })).posts.html,
-    );
-}
-
-async function olderPosts(ctx: AppContext, req: Request, res: Response, settings: ViewSettings): Promise<void> {
-  const pageId = req.params.pageId as string;
-  const after = cursor(req.query, 'after', POSTS_LINK);
-  const before = cursor(req.query, 'before', POSTS_LINK);
-  const offset = feedOffset(req.query);
-  if (!after === !before) throw new BadRequestError(POSTS_LINK);
-  const access = ctx.connections.pageAccess(req, pageId);
-  const token = pageTokenOrRedirect(ctx, req, res, access);
-  if (!token) return;
-  // The header card as on the page view, read alongside the feed: one round trip of latency.
-  const [feed, read] = await Promise.all([
-    forPage(ctx, access, ctx.graph.feed(token, pageId, { after, before }, admitReads(ctx, access))).catch(staleCursor),
-    forPage(ctx, access, readDetails(ctx, access, token)).catch((err: unknown) => {
-      // Details refused (a declined permission) still leave the posts worth showing, under the name alone.
-      if (isPermissionError(err)) return { details: { id: pageId }, changes: {} };
-      throw err;
-    }),
-  ]);
-  ctx.connections.applyPageChanges(req, pageId, read.changes);
-  const locale = res.locals.locale;
-  const fallbackName = access.name || locale.t('page.fallbackName', { id: pageId });
-  const page = renderedPage(req.app, locale, read.details, (d) => toPageView(d, fallbackName, { ...settings, locale }));
-  res.render('feed', {
-    title: locale.t('feed.olderTitle', { name: page.view.name }),
-    page: page.view,
-    card: page.card,
-    feed: toFeedView(feed, 'older', { ...settings, locale, pageId, offset }),
-  });
-}
-
-/**
- * The provider's "invalid parameter" (100) on a cursor the person brought in
- * the link: an old or edited link, not a fault of ours or the provider's.
- */
-function staleCursor(err: unknown): never {
-  if (err instanceof GraphApiError && err.graph.code === 100 && err.code === 'graph_invalid') {
-    throw new BadRequestError({ key: 'error.feed.staleLink' });
-  }
-  throw err;
-}
-
-const POSTS_LINK: Say = { key: 'error.feed.badLink' };
-
-/** A cursor from our own link, checked before any upstream call; `problem` says what a changed one was for. */
-function cursor(query: Request['query'], name: string, problem: Say): string | undefined {
-  const value = singleParam(query, name, MAX_CURSOR);
-  if (value === undefined) return undefined;
-  if (!cursorSchema.safeParse(value).success) throw new BadRequestError(problem);
-  return value;
-}
-
-/** Posts a feed page can stand after: far more than anyone pages through, small enough to print. */
-export const MAX_OFFSET = 100_000;
-
-/**
- * Where a /feed page stands (`offset`: the posts before it), carried in our own links for "Posts 26–50".
- * Absent: the position is not shown. Not a small whole number: 400, as for a bad cursor.
- */
-function feedOffset(query: Request['query']): number | undefined {
-  const value = singleParam(query, 'offset', 10);
-  if (value === undefined) return undefined;
-  if (!/^\d{1,6}$/.test(value) || Number(value) > MAX_OFFSET)
-    throw new BadRequestError({ key: 'error.param.offset', values: { max: MAX_OFFSET } });
-  return Number(value);
-}
-
-/** The page token the session holds; without one, back to the picker (logged in) or an explanation (not). */
-function pageTokenOrRedirect(ctx: AppContext, req: Request, res: Response, access: PageAccess): string | undefined {
-  if (access.pageToken) return access.pageToken;
-  if (!access.userToken) throw new NotConnectedError({ key: 'error.notConnected.page' });
-  req.session.flash = { key: 'flash.chooseFirst' };
-  res.redirect(303, ctx.config.pageId ? '/' : '/pages');
-  return undefined;
 }

@@ -1,10 +1,9 @@
 import express, { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import type { AppContext } from '../context';
-import { BadRequestError } from '../errors';
 import { ENGAGEMENT_SCOPE } from '../graph/provider';
 import { refusalWords } from '../http/errors';
-import { pageIdParam, singleParam } from '../http/params';
+import { pageIdField, pageIdParam, parseInput, queryParam, refusal } from '../http/params';
 import type { MessageKey } from '../i18n/catalogs';
 import type { Locale } from '../i18n/locale';
 import type { PageAccess, PageChanges } from '../session/access';
@@ -20,7 +19,7 @@ import {
   MODERATE_TASKS,
   type CommentActionName,
 } from './comment-actions';
-import { roleOf } from './load';
+import { roleOf } from './cache-policy';
 import { asksFor } from './offered';
 import type { PostActions, WriteFormView } from './post-page-view';
 
@@ -39,12 +38,27 @@ const WRITE_BODY_LIMIT = '100kb';
 
 const POST_OR_COMMENT = /^\d{1,32}_\d{1,32}$/;
 
-const writeForm = z.object({
-  do: z.enum(COMMENT_ACTIONS as [CommentActionName, ...CommentActionName[]]),
-  target: z.string().regex(POST_OR_COMMENT),
-  _key: z.string().refine(isFormKey),
-  message: z.string().max(MAX_MESSAGE).optional(),
-});
+/**
+ * The write route's input, params and body in one schema (as every page route's, ./pipeline.ts): the post's and the
+ * target's shape only. Whether they are the Page's is the write path's own step (`belongs`): a forged form for
+ * another Page's post or comment is its 403, not a 404.
+ */
+const writeInput = z
+  .object({
+    params: z.object({ pageId: pageIdField, postId: z.string().regex(POST_OR_COMMENT, badForm()) }),
+    query: z.object({ replies: queryParam(80).optional() }).passthrough(),
+    body: z.object({
+      do: z.enum(COMMENT_ACTIONS as [CommentActionName, ...CommentActionName[]], badForm()),
+      target: z.string().regex(POST_OR_COMMENT, badForm()),
+      _key: z.string().refine(isFormKey, badForm()),
+      message: z.string().max(MAX_MESSAGE, badForm()).optional(),
+    }),
+  })
+  .refine(({ body }) => body.do !== 'reply' || (body.message ?? '').trim() !== '', badForm());
+
+function badForm() {
+  return refusal({ key: 'error.badInput.text' });
+}
 
 /**
  * The write route's own body parser, mounted before the app's (8 kB): a reply's text must never be refused for
@@ -71,22 +85,19 @@ export function writeRoutes(ctx: AppContext): Router {
 }
 
 async function write(ctx: AppContext, req: Request, res: Response): Promise<void> {
-  const pageId = req.params.pageId as string;
-  const postId = typeof req.params.postId === 'string' ? req.params.postId : '';
-  const form = writeForm.safeParse(req.body);
-  if (!POST_OR_COMMENT.test(postId) || !form.success) throw new BadRequestError({ key: 'error.badInput.text' });
-  const { do: what, target, _key: key } = form.data;
-  const message = what === 'reply' ? (form.data.message ?? '').trim() : undefined;
-  if (what === 'reply' && message === '') throw new BadRequestError({ key: 'error.badInput.text' });
-  const access = ctx.connections.pageAccess(req, pageId);
+  const { params, query, body } = parseInput(writeInput, { params: req.params, query: req.query, body: req.body });
+  const { pageId, postId } = params;
+  const { do: what, target, _key: key } = body;
+  const message = what === 'reply' ? (body.message ?? '').trim() : undefined;
+  const access = ctx.signIns.pageAccess(req, pageId);
   // The role as the page cache's freshness rules keep it: a role changed on the provider reaches writes as fast.
   const changes: PageChanges = {};
   const tasks = access.pageToken ? await roleOf(ctx, access, changes) : access.tasks;
-  ctx.connections.applyPageChanges(req, pageId, changes);
+  ctx.signIns.applyPageChanges(req, pageId, changes);
   const writer: Writer = {
     sessionId: access.sessionId,
     request: access.request,
-    userId: ctx.connections.current(req)?.userId,
+    userId: ctx.signIns.current(req)?.userId,
     pageId,
     pageToken: access.pageToken,
     tasks,
@@ -99,7 +110,7 @@ async function write(ctx: AppContext, req: Request, res: Response): Promise<void
     req.session.flash = { key: `write.done.${what}` satisfies MessageKey };
     await save(req);
     // Back where the comment shows: its thread open when it is a reply (the form's `replies`, or the comment replied to).
-    const thread = what === 'reply' && target !== postId ? target : openThread(req.query, postId);
+    const thread = what === 'reply' && target !== postId ? target : openThread(query.replies, postId);
     const at = thread === undefined ? post : `${post}?replies=${encodeURIComponent(thread)}`;
     res.redirect(303, what === 'delete' ? `${at}#comments` : `${at}#comment-${outcome.objectId}`);
     return;
@@ -126,8 +137,7 @@ async function write(ctx: AppContext, req: Request, res: Response): Promise<void
 }
 
 /** `replies` on the form's address: the thread open on the page the form was on, a comment of this post. */
-function openThread(query: Request['query'], postId: string): string | undefined {
-  const value = singleParam(query, 'replies', 80);
+function openThread(value: string | undefined, postId: string): string | undefined {
   return value !== undefined && POST_OR_COMMENT.test(value) && value.split('_')[0] === postId.split('_')[1]
     ? value
     : undefined;

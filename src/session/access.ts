@@ -1,6 +1,6 @@
 /**
  * What a route reads from the session once, as plain values, and the changes a use case hands back to be
- * written in one place (Connections.applyPageChanges): below the route handlers, nothing takes the request.
+ * written in one place (SignIns.applyPageChanges): below the route handlers, nothing takes the request.
  */
 
 /** The person's side of the session, read once per request. */
@@ -12,6 +12,8 @@ export interface UserAccess {
    * limit however many they are (src/pages/fairness.ts `SessionRateLimit`).
    */
   readonly request: number;
+  /** The person as the provider names them, when it said (a person's live streams are counted together). */
+  readonly userId?: string | undefined;
   /** The user token, opened; undefined when not connected. */
   readonly userToken: string | undefined;
   /** The permissions granted at login, when the provider listed them. */

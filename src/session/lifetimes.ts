@@ -5,7 +5,7 @@ import type { SessionData } from 'express-session';
  * How long a session that holds only logins in progress lives, in the store
  * and in the cookie: a login takes minutes at most. Only a finished login
  * (regenerated, see src/auth/routes.ts) earns the idle and absolute
- * lifetimes. See docs/architecture.md#sessions.
+ * lifetimes.
  */
 export const PENDING_SESSION_MS = 10 * 60 * 1000;
 
@@ -17,13 +17,13 @@ export const PENDING_SESSION_MS = 10 * 60 * 1000;
 export const TOMBSTONE_MS = 5 * 60 * 1000;
 
 /**
- * A session worth the long lifetime holds a connection, or something a
+ * A session worth the long lifetime holds a sign-in, or something a
  * connected person left in it (a CSRF token, a message for the next page).
  * Everything else — logins in progress, or nothing at all — is short-lived
  * and, in memory, kept apart so it can never push a logged-in person out.
  */
 export function isShortLived(sess: Partial<SessionData>): boolean {
-  return sess.connection === undefined && sess.csrf === undefined && sess.flash === undefined;
+  return sess.signIn === undefined && sess.csrf === undefined && sess.flash === undefined;
 }
 
 /** Gives a session that holds only a login in progress the short lifetime (cookie, and so the store's TTL). */

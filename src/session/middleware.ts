@@ -12,7 +12,7 @@ export function sessionCookieAttributes(config: Pick<Config, 'servedOverHttps'>)
   return { httpOnly: true, sameSite: 'lax', secure: config.servedOverHttps, path: '/' } as const;
 }
 
-/** The session cookie: HttpOnly, SameSite=Lax, Secure on https, a name that says nothing of the stack (docs/architecture.md#cookie). */
+/** The session cookie: HttpOnly, SameSite=Lax, Secure on https, a name that says nothing of the stack. */
 /** The session cookie's name: `__Host-` (Secure, no Domain, Path=/) on https. */
 export function sessionCookieName(config: Pick<Config, 'servedOverHttps'>): string {
   return config.servedOverHttps ? '__Host-pagelight' : 'pagelight';
@@ -58,7 +58,7 @@ export function sessionMiddleware(
     store: handle.store,
     resave: false,
     saveUninitialized: false,
-    // Every answer pushes the idle expiry back; the absolute lifetime is checked in ./connection.
+    // Every answer pushes the idle expiry back; the absolute lifetime is checked in ./sign-in.
     rolling: true,
     proxy: config.trustProxy !== undefined ? undefined : false,
     cookie: { ...sessionCookieAttributes(config), maxAge: config.sessionIdleSec * 1000 },
@@ -78,7 +78,7 @@ export function sessionMiddleware(
     }
     middleware(req, res, (err?: unknown) => {
       if (err && !res.headersSent && optional(req)) {
-        // The store failed this read (a stalled connection): the page is shown signed out, not refused.
+        // The store failed this read (a stalled Redis): the page is shown signed out, not refused.
         storeless(req, res);
         next();
         return;

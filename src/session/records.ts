@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 
 /**
  * Small records kept beside the sessions, in the same backend and with their
- * own expiry: the data-deletion confirmations (docs/architecture.md#data-deletion).
+ * own expiry: the data-deletion confirmations.
  * In Redis they are plain keys under REDIS_KEY_PREFIX, so every instance sees them.
  */
 export interface RecordStore {
@@ -30,7 +30,7 @@ export class MemoryRecords implements RecordStore {
   }
 }
 
-/** Records as Redis keys `<prefix><key>` with a TTL, through the session store's own connection. */
+/** Records as Redis keys `<prefix><key>` with a TTL, through the session store's own Redis client. */
 export function redisRecords(send: (args: string[]) => Promise<unknown>, prefix: string): RecordStore {
   return {
     put: async (key, value, ttlSec) => {

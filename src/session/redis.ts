@@ -1,7 +1,7 @@
 import { RedisStore } from 'connect-redis';
 import type { SessionData } from 'express-session';
 import type { Config } from '../config';
-import type { RedisConnection } from '../redis';
+import type { Redis } from '../redis';
 import { TOMBSTONE_MS } from './lifetimes';
 import { redisRecords } from './records';
 import { tolerantJson } from './serializer';
@@ -76,7 +76,7 @@ class BoundedRedisStore extends RedisStore {
  */
 const TOMBSTONE = '"destroyed"';
 
-/** Sessions by provider user id: a set per person, `<prefix>user:<id>` (docs/architecture.md#session-index). */
+/** Sessions by provider user id: a set per person, `<prefix>user:<id>`. */
 const INDEX_INFIX = 'user:';
 export function indexKey(prefix: string, userId: string): string {
   return `${prefix}${INDEX_INFIX}${userId}`;
@@ -126,15 +126,21 @@ if KEYS[2] and touched == 1 then
 end
 return touched`;
 
+/**
+ * Lua: `owner`, the user id of the decoded session `v` (when `ok`), or false. A session written before the sign-in
+ * had its name keeps it under `connection` (./schema.ts `renamed`).
+ */
+const OWNER = `local s = ok and type(v) == 'table' and (type(v.signIn) == 'table' and v.signIn or v.connection)
+local owner = type(s) == 'table' and type(s.userId) == 'string' and s.userId`;
+
 // The owner is read from the value being replaced (cjson ships with Redis): its index set is named from it.
 const TOMBSTONE_SET = `
 local cur = redis.call('GET', KEYS[1])
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 if cur then
   local ok, v = pcall(cjson.decode, cur)
-  if ok and type(v) == 'table' and type(v.connection) == 'table' and type(v.connection.userId) == 'string' then
-    redis.call('SREM', ARGV[3] .. v.connection.userId, ARGV[4])
-  end
+  ${OWNER}
+  if owner then redis.call('SREM', ARGV[3] .. owner, ARGV[4]) end
 end
 return 1`;
 
@@ -153,9 +159,8 @@ local cur = redis.call('GET', KEYS[1])
 if not cur or cur == ARGV[2] then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'KEEPTTL')
 local ok, v = pcall(cjson.decode, cur)
-if ok and type(v) == 'table' and type(v.connection) == 'table' and type(v.connection.userId) == 'string' then
-  redis.call('SREM', ARGV[3] .. v.connection.userId, ARGV[4])
-end
+${OWNER}
+if owner then redis.call('SREM', ARGV[3] .. owner, ARGV[4]) end
 return 1`;
 
 interface ScriptRunner {
@@ -186,14 +191,11 @@ export function sessionKeyPrefix(config: Pick<Config, 'redisKeyPrefix'>): string
 }
 
 /**
- * Sessions in Redis (connect-redis over the app's connection, src/redis.ts), shared by every instance. Keys
+ * Sessions in Redis (connect-redis over the app's one Redis client, src/redis.ts), shared by every instance. Keys
  * expire with the cookie (connect-redis takes the TTL from `cookie.expires`, and `touch` pushes it back on
- * each request). Closing the connection is its owner's part (src/context.ts contextClosers).
+ * each request). Closing the client is its owner's part (src/context.ts contextClosers).
  */
-export function createRedisSessionStore(
-  redis: RedisConnection,
-  config: Pick<Config, 'redisKeyPrefix'>,
-): SessionStoreHandle {
+export function createRedisSessionStore(redis: Redis, config: Pick<Config, 'redisKeyPrefix'>): SessionStoreHandle {
   const prefix = sessionKeyPrefix(config);
   const store = new BoundedRedisStore(
     { client: redis.client, prefix: prefix, serializer: tolerantJson },

@@ -17,7 +17,7 @@ export const pendingLoginSchema = z.object({
   nonce: z.string().optional(),
   /** Epoch ms. */
   createdAt: z.number().finite(),
-  /** The page the person asked for when the login began, re-checked when used (docs/architecture.md#return-to). */
+  /** The page the person asked for when the login began, re-checked when used. */
   returnTo: z.string().max(600).optional().catch(undefined),
 });
 
@@ -33,7 +33,7 @@ export const connectedPageSchema = z.object({
   live: z.boolean().optional().catch(undefined),
 });
 
-export const connectionSchema = z.object({
+export const signInSchema = z.object({
   /** The sealed user token. */
   userToken: z.string(),
   /** When the user token expires (epoch ms), null when the provider gave no expiry. */
@@ -42,7 +42,7 @@ export const connectionSchema = z.object({
   loggedInAt: z.number().finite(),
   /** Permissions granted at login. */
   scopes: z.array(z.string()).optional(),
-  /** The provider's app-scoped user id: the session index's key (docs/architecture.md#session-index). */
+  /** The provider's app-scoped user id: the session index's key. */
   userId: z
     .string()
     .regex(/^\d{1,32}$/)
@@ -59,29 +59,39 @@ export const flashSchema = z.object({
   values: z.record(z.string(), z.union([z.string().max(1000), z.number()])).optional(),
 });
 
-/** Each part fails alone: a bad connection does not cost the CSRF token, and the reverse. */
+/** Each part fails alone: a bad sign-in does not cost the CSRF token, and the reverse. */
 const part = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
 
 export const storedSessionSchema = z.object({
   /** express-session's own; without it the value is not a session. */
   cookie: z.record(z.string(), z.unknown()),
   pending: part(z.array(pendingLoginSchema)),
-  connection: part(connectionSchema),
+  signIn: part(signInSchema),
   csrf: part(z.string()),
   /** A one-time message for the next page: a message key and its arguments, said in the page's language. */
   flash: part(flashSchema),
-  /** Set when the provider told us the person removed the app: a write of the older content is refused (docs/architecture.md#session-index). */
+  /** Set when the provider told us the person removed the app: a write of the older content is refused. */
   signedOutAt: part(z.number().finite()),
 });
 
 export type PendingLogin = z.infer<typeof pendingLoginSchema>;
 export type Flash = z.infer<typeof flashSchema>;
 export type ConnectedPage = z.infer<typeof connectedPageSchema>;
-export type Connection = z.infer<typeof connectionSchema>;
+export type SignIn = z.infer<typeof signInSchema>;
+
+/**
+ * Sessions written before the sign-in had its name kept it under `connection`: read under the new name, so the
+ * upgrade signs nobody out. None is left SESSION_MAX_SECONDS after it; then this can go (and the `connection` in ./redis.ts OWNER).
+ */
+function renamed(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || !('connection' in value) || 'signIn' in value) return value;
+  const { connection, ...rest } = value as Record<string, unknown>;
+  return { ...rest, signIn: connection };
+}
 
 /** A stored value as the app may use it, or undefined when it is not a session at all. */
 export function readStoredSession(value: unknown): z.infer<typeof storedSessionSchema> | undefined {
-  const parsed = storedSessionSchema.safeParse(value);
+  const parsed = storedSessionSchema.safeParse(renamed(value));
   if (!parsed.success) return undefined;
   // Parts that failed come back as explicit undefined: leave them out of the session.
   const session = parsed.data;

@@ -6,7 +6,7 @@ import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } f
  * 96-bit IV (NIST SP 800-38D); the key id in front lets old keys still
  * decrypt after a rotation. `binding`, when given, is GCM additional data:
  * the value opens only with the same binding, so a sealed token copied
- * under another session id is rejected (see ./connection).
+ * under another session id is rejected (see ./sign-in).
  *
  * Every open deciphers: no plain token is kept between requests
  * (docs/performance.md, removed shortcuts).

@@ -20,7 +20,7 @@ export const tolerantJson = {
  * read, for a store only this process writes to (memory): what it holds went
  * through the schema on the way in, so a read is a plain JSON.parse. Reads
  * outnumber writes (a view only touches its session), and the schema read was
- * the warm view's largest session cost (docs/architecture.md#stores).
+ * the warm view's largest session cost.
  *
  * Stored as two lines, the cookie and then the rest. memorystore's `touch`
  * (every view) parses the stored value, gives it the new cookie and writes it

@@ -19,7 +19,7 @@ export interface SignOutOutcome {
  * Ends every session of `userId`, wherever it was created (the index is in
  * the shared store): each one's content is replaced by a signed-out session
  * that keeps its cookie and carries a message, so the open tab learns why
- * on its next request (docs/architecture.md#provider-callbacks).
+ * on its next request.
  */
 export async function signOutUser(handle: SessionStoreHandle, userId: string, now: number): Promise<SignOutOutcome> {
   const pageIds = new Set<string>();
@@ -29,8 +29,8 @@ export async function signOutUser(handle: SessionStoreHandle, userId: string, no
     const sess = await read(handle.store, sid);
     // Re-checked here: the index may be a step behind a session that changed hands or ended.
     if (!sess || ownerOf(sess) !== userId) continue;
-    for (const pageId of Object.keys(sess.connection?.pages ?? {})) pageIds.add(pageId);
-    if (sess.connection?.userToken) userTokens.push({ sid, sealed: sess.connection.userToken });
+    for (const pageId of Object.keys(sess.signIn?.pages ?? {})) pageIds.add(pageId);
+    if (sess.signIn?.userToken) userTokens.push({ sid, sealed: sess.signIn.userToken });
     if (await handle.replace(sid, { cookie: sess.cookie, flash: SIGNED_OUT_MESSAGE, signedOutAt: now })) sessions++;
   }
   return { sessions, pageIds: [...pageIds], userTokens };

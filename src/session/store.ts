@@ -13,7 +13,7 @@ export interface SessionStoreHandle {
   kind: 'memory' | 'redis';
   /** false while the store cannot answer (Redis down): /healthz says 503. */
   healthy(): boolean;
-  /** Sessions by provider user id (docs/architecture.md#session-index). */
+  /** Sessions by provider user id, so a callback that names a person finds each of their sessions. */
   index: SessionIndex;
   /**
    * Writes `sess` over a live session, keeping its expiry; does nothing when the id is gone. `sess` carries
@@ -106,14 +106,13 @@ type Callback = (err?: unknown, value?: unknown) => void;
  * isShortLived) to `pending` and refuses to write a destroyed id back.
  *
  * Routing is by content on every write, so a session moves when its content
- * changes (a connection dropped: to `pending`), and reads look in the
+ * changes (a sign-in dropped: to `pending`), and reads look in the
  * long-lived store first: a logged-in person's request pays one extra map
  * lookup only when it writes (the copy in the other store is removed).
  *
  * A destroyed id leaves a tombstone for TOMBSTONE_MS: a request that was in
  * flight when the person logged out may finish later and try to save or
- * touch the session it loaded; that write is dropped (see
- * docs/architecture.md#sessions).
+ * touch the session it loaded; that write is dropped.
  */
 function splitByLifetime(
   Base: MemoryStoreClass,
@@ -145,10 +144,18 @@ function splitByLifetime(
         super.set(sid, sess, callback);
       }
     }
+    /**
+     * memorystore's touch is done when it returns, but calls back on the next turn (setImmediate); express-session
+     * answers a touch that calls back later by writing all of the page but its last byte, then that byte once
+     * called back: two writes a view. Called back at once, the page goes out in one. Its one failure, an entry
+     * it cannot read back (which this store wrote), leaves that session's expiry as it was.
+     */
     override touch(sid: string, sess: session.SessionData, callback?: Callback): void {
-      if (gone.has(sid)) callback?.();
-      else if (isShortLived(sess)) pending.touch(sid, sess, callback);
-      else super.touch(sid, sess, callback);
+      if (!gone.has(sid)) {
+        if (isShortLived(sess)) pending.touch(sid, sess);
+        else super.touch(sid, sess);
+      }
+      callback?.();
     }
     override destroy(sid: string, callback?: Callback): void {
       gone.set(sid, true);

@@ -3,11 +3,10 @@ import type { SessionData } from 'express-session';
 /**
  * Sessions by the provider's user id, so a callback that names a person
  * (deauthorize, data deletion) finds every session of theirs. Kept in step by
- * the stores themselves, on every write, destroy, eviction and expiry
- * (docs/architecture.md#session-index).
+ * the stores themselves, on every write, destroy, eviction and expiry.
  */
 export interface SessionIndex {
-  /** Ids of the live sessions whose connection belongs to `userId`; members found stale are dropped. */
+  /** Ids of the live sessions whose sign-in belongs to `userId`; members found stale are dropped. */
   sessionsOf(userId: string): Promise<string[]>;
 }
 
@@ -20,7 +19,7 @@ export const MAX_SESSIONS_PER_PERSON = 50;
 
 /** The user id a stored session is indexed under, if any. */
 export function ownerOf(sess: Partial<SessionData> | null | undefined): string | undefined {
-  return sess?.connection?.userId;
+  return sess?.signIn?.userId;
 }
 
 /**

@@ -6,7 +6,7 @@ import { ownPath } from '../http/return-to';
 export function homeRoutes(ctx: AppContext): Router {
   const router = Router();
   router.get('/', (req, res) => {
-    const conn = ctx.connections.current(req);
+    const conn = ctx.signIns.current(req);
     // Where Connect leads back to after a sign-out by Facebook: one of our own page paths; anything else
     // (repeated, too long, another site) is ignored rather than refused, since home must always open.
     const returnTo = ownPath(req.query.return_to);
@@ -15,7 +15,7 @@ export function homeRoutes(ctx: AppContext): Router {
       signedIn: conn !== undefined,
       // Named as the session knows them; a Page connected before its name was read is named by its id.
       pages: conn
-        ? ctx.connections.connectedPages(req).map((p) => ({
+        ? ctx.signIns.connectedPages(req).map((p) => ({
             id: p.id,
             name: p.name || res.locals.locale.t('page.fallbackName', { id: p.id }),
           }))

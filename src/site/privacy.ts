@@ -5,7 +5,7 @@ import { APP_SETTINGS_PATH } from '../graph/provider';
 import type { MessageKey } from '../i18n/catalogs';
 import type { Locale } from '../i18n/locale';
 
-/** The privacy page (docs/architecture.md#privacy-page): what is stored, what is read, how to leave. */
+/** The privacy page: what is stored, what is read, how to leave. */
 export function privacyRoutes(ctx: AppContext): Router {
   const router = Router();
   const { config } = ctx;

@@ -10,7 +10,6 @@ import { sameSecret, validSignature } from './signature';
 
 /**
  * The provider's largest batch is 1,000 changes: a few hundred bytes each. A bigger body is not the provider's.
- * @see docs/architecture.md#live-updates
  */
 export const WEBHOOK_BODY_LIMIT = 512 * 1024;
 

@@ -15,7 +15,6 @@ export interface SubscribeTarget {
  * `pages_manage_metadata` and webhooks are on. Whether the page gets live updates is the answer, for the
  * session to keep. A refusal or a failure is logged and the page works as before (updates on reload); it
  * never fails the connect.
- * @see docs/architecture.md#live-updates
  */
 export async function subscribePage(
   ctx: Pick<AppContext, 'graph' | 'config'>,

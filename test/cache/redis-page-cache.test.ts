@@ -10,6 +10,8 @@ import { describeWithRedis, REDIS_URL, useRedisAdmin } from '../support/redis';
 import { openStream } from '../support/sse';
 import { eventually } from '../support/wait';
 import { deliver, feedDelivery, signed } from '../webhooks/deliver';
+import { find } from '../support/dom';
+import { headline } from '../support/words';
 
 /**
  * The page cache and page events shared by every instance through Redis (docs/architecture.md#shared-cache):
@@ -120,7 +122,7 @@ describeRedis('the page cache shared through Redis', () => {
     for (let i = 0; i < 3; i++) {
       const res = await narrow.get(`/pages/${BAKERY}`);
       expect(res.status).toBe(200);
-      expect(await res.text()).toContain('class="notice feed-blocked"');
+      expect(find(await res.text(), { class: 'feed-blocked' })).toBeDefined();
     }
     const before = reads();
     expect((await full.get(`/pages/${BAKERY}`)).status).toBe(200);
@@ -249,7 +251,7 @@ describeRedis('the page cache shared through Redis', () => {
       const person = await viewer(instance);
       const view = await person.get(`/pages/${BAKERY}`);
       expect(view.status).toBe(200);
-      expect(await view.text()).toContain('<h1 dir="auto">');
+      expect(headline(await view.text())).not.toBe('');
       expect(since(before)).toEqual({ details: 2, feed: 2 });
     }
   });

@@ -9,6 +9,8 @@ import { startEmulator, SEED_IDS, type RunningEmulator } from '@pagelight/graph-
 import { completeDialog } from '../support/dialog';
 import { LogCapture } from '../support/stack';
 import { CookieClient } from '../support/cookie-client';
+import { csrfToken } from '../support/dom';
+import { postIds } from '../support/flow';
 
 /**
  * Real-provider mode: the emulator runs as a separate provider on its own
@@ -78,14 +80,14 @@ describe('against a separately started provider, configured only by environment'
     expect(done.headers.get('location')).toBe('/pages');
     const picker = await browser.get('/pages');
     const html = await picker.text();
-    const csrf = /name="_csrf" value="([^"]+)"/.exec(html)![1]!;
+    const csrf = csrfToken(html)!;
     const connect = await browser.post(`/pages/${SEED_IDS.pages.bakery}/connect`, { _csrf: csrf });
     expect(connect.status).toBe(303);
     const page = await browser.get(`/pages/${SEED_IDS.pages.bakery}`);
     expect(page.status).toBe(200);
     const body = await page.text();
     expect(body).toContain('Lovelace Analytical Bakery');
-    expect([...body.matchAll(/id="post-/g)]).toHaveLength(25);
+    expect(postIds(body)).toHaveLength(25);
     expect(emulator.controls.calls({ path: '/v25.0/oauth/access_token' })).toBeGreaterThanOrEqual(1);
   });
 });

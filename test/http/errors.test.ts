@@ -6,9 +6,10 @@ import { GraphApiError } from '../../src/graph/errors';
 import { Locales } from '../../src/i18n/catalogs';
 import { ERROR_PAGES, errorHandler } from '../../src/http/errors';
 import { createLogger } from '../../src/log/logger';
-import { Connections } from '../../src/session/connection';
+import { SignIns } from '../../src/session/sign-in';
 import { TokenSealer } from '../../src/session/sealer';
 import { LogCapture } from '../support/stack';
+import { headline, operatorText } from '../support/words';
 
 /** Any code, as the handler sees it: it reads code, status and fields, never the class. */
 class Probe extends AppError {
@@ -31,7 +32,7 @@ function appThrowing(err: unknown) {
   app.use(
     errorHandler(
       createLogger({ level: 'info', destination: logs }),
-      new Connections(new TokenSealer(['k'.repeat(32)]), 1000, () => 0),
+      new SignIns(new TokenSealer(['k'.repeat(32)]), 1000, () => 0),
       new Locales(),
     ),
   );
@@ -56,10 +57,10 @@ describe('error pages', () => {
       const res = await request(app).get('/boom');
       expect(res.status).toBe(ERROR_STATUS[code]);
       // A headline in words, never the status; the status is in the operator's details.
-      const headline = /<h1>([^<]+)<\/h1>/.exec(res.text)?.[1] ?? '';
-      expect(headline.length).toBeGreaterThan(5);
-      expect(headline).not.toContain(String(res.status));
-      expect(res.text).toMatch(new RegExp(`<dt>Status</dt><dd translate="no">${res.status}</dd>`));
+      const title = headline(res.text);
+      expect(title.length).toBeGreaterThan(5);
+      expect(title).not.toContain(String(res.status));
+      expect(operatorText(res.text)).toContain(`Status ${res.status}`);
       const line = failedLine(logs);
       expect(line.status).toBe(res.status);
       expect(line.err?.status).toBe(res.status);

@@ -1,10 +1,11 @@
 import { SEED_IDS, TEST_SEED } from '@pagelight/graph-emulator';
 import { Locales } from '../../src/i18n/catalogs';
 import type { LocaleTag } from '../../src/i18n/locales';
-import { toPageView } from '../../src/pages/view-model';
+import { toPageView } from '../../src/pages/page-view';
 import { connectedAgent, signIn } from '../support/flow';
 import { agentFor, useStack } from '../support/stack';
 import { visibleText } from '../support/words';
+import { find, textOf } from '../support/dom';
 
 const locales = new Locales();
 
@@ -73,7 +74,6 @@ describe('wording on the screens', () => {
     const post = TEST_SEED.pages.find((p) => p.id === bakery)!.feed[0]!.id;
     const agent = await connectedAgent(stack, bakery);
     const html = (await agent.get(`/pages/${bakery}/posts/${post}`).expect(200)).text;
-    const heading = /<h2 id="comments-title">([\s\S]*?)<\/h2>/.exec(html)?.[1] ?? '';
-    expect(visibleText(heading)).toBe('3 comments');
+    expect(textOf(find(html, { id: 'comments-title' })!)).toBe('3 comments');
   });
 });

@@ -5,6 +5,7 @@ import { openStream, type EventStream } from '../support/sse';
 import { eventually } from '../support/wait';
 import { startServedStack, type Stack } from '../support/stack';
 import { deliver, feedDelivery } from '../webhooks/deliver';
+import { csrfToken, dataOf } from '../support/dom';
 
 const BAKERY = SEED_IDS.pages.bakery;
 const SPARSE = SEED_IDS.pages.sparse;
@@ -58,7 +59,7 @@ describe('GET /pages/:pageId/events', () => {
   it('when a post arrives between the page being rendered and its stream opening, then the stream still tells of it', async () => {
     // The page view names the moment it was rendered; the stream replays what the page has not seen since.
     const page = await person.get(`/pages/${BAKERY}`);
-    const events = /data-events="([^"]+)"/.exec(await page.text())?.[1]?.replace(/&amp;/g, '&');
+    const events = dataOf(await page.text(), 'events');
     expect(events).toMatch(new RegExp(`^/pages/${BAKERY}/events\\?since=\\d+$`));
     const res = await deliver(served.url, feedDelivery(BAKERY, { item: 'status', verb: 'add', message: 'in between' }));
     expect(res.status).toBe(200);
@@ -103,7 +104,7 @@ describe('GET /pages/:pageId/events', () => {
     const stream = await open(`/pages/${BAKERY}/events`, other);
     expect(stream.status).toBe(200);
     const home = await (await other.get('/')).text();
-    const csrf = /name="_csrf" value="([^"]+)"/.exec(home)?.[1];
+    const csrf = csrfToken(home);
     expect(csrf).toBeDefined();
     expect((await other.post('/auth/logout', { _csrf: csrf! })).status).toBe(303);
     await stream.ended;

@@ -3,7 +3,7 @@ import { SEED_IDS } from '@pagelight/graph-emulator';
 import request from 'supertest';
 import { ConfigError, loadConfig } from '../../src/config';
 import { createLogger } from '../../src/log/logger';
-import { connectRedis } from '../../src/redis';
+import { Redis } from '../../src/redis';
 import { signIn, signInAndConnect } from '../support/flow';
 import { APP_SECRET } from '../support/stack';
 import { startObservedStack, type ObservedStack } from './observed-stack';
@@ -157,7 +157,7 @@ describe('METRICS_PORT', () => {
 (process.env.REDIS_URL ? describe : describe.skip)('pagelight_redis_up (SESSION_STORE=redis)', () => {
   it('when Redis answers, then 1; once the connection is gone, then 0', async () => {
     const redisUrl = process.env.REDIS_URL!;
-    const redis = await connectRedis({ redisUrl }, createLogger({ level: 'silent' }), {
+    const redis = await Redis.connect({ redisUrl }, createLogger({ level: 'silent' }), {
       clientName: 'pagelight-observe-test',
     });
     const env = {

@@ -7,7 +7,7 @@ import { buildContext, type AppContext } from '../../src/context';
 import { graphClientFor } from '../../src/graph/client';
 import { createLogger } from '../../src/log/logger';
 import type { Tracing } from '../../src/observe/tracing';
-import type { RedisConnection } from '../../src/redis';
+import type { Redis } from '../../src/redis';
 import { APP_SECRET, appEnv } from '../support/stack';
 import { credentialsSeenBy, leakedLines } from '../support/log-scrape';
 
@@ -26,7 +26,7 @@ export interface ObservedStack {
 export async function startObservedStack(
   env: Record<string, string>,
   tracing?: Tracing,
-  redis?: RedisConnection,
+  redis?: Redis,
 ): Promise<ObservedStack> {
   const emulator = await startEmulator({
     clients: [

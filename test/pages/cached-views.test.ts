@@ -2,6 +2,11 @@ import { SEED_IDS } from '@pagelight/graph-emulator';
 import { agentFor, type Agent, type Stack, useStack } from '../support/stack';
 import { graphCalls } from '../support/emulator';
 import { signIn, signInAndConnect, postIds, connectedAgent } from '../support/flow';
+import { find, htmlWithin } from '../support/dom';
+import { headline, hrefOf, visibleText } from '../support/words';
+
+/** Whether the page says its posts are not shown (the feed's notice in place of the posts). */
+const feedBlocked = (html: string) => find(html, { class: 'feed-blocked' }) !== undefined;
 
 const BAKERY = SEED_IDS.pages.bakery;
 const SPARSE = SEED_IDS.pages.sparse;
@@ -13,13 +18,11 @@ async function viewCost(stack: Stack, agent: Agent, status = 200): Promise<{ cal
   return { calls: graphCalls(stack) - before, text: res.text };
 }
 
-/** The posts of a page view, as sent: what `<div id="feed-posts">` holds. */
+/** The posts of a page view, as sent: what the feed's posts element holds, serialized from its parsed tree. */
 function postsHtml(page: string): string {
-  const open = '<div id="feed-posts">';
-  const start = page.indexOf(open);
-  const end = page.lastIndexOf('</div>', page.indexOf('</section>', start));
-  if (start < 0 || end < start) throw new Error('no posts in the page');
-  return page.slice(start + open.length, end);
+  const posts = find(page, { id: 'feed-posts' });
+  if (!posts) throw new Error('no posts in the page');
+  return htmlWithin(posts);
 }
 
 /** docs/architecture.md#page-cache */
@@ -33,12 +36,10 @@ describe('the page cache', () => {
     stack.cache.dropPage(BAKERY);
     const cold = await viewCost(stack, agent);
     expect(cold.calls).toBe(2);
-    const hits = stack.cache.hits;
     const warm = await viewCost(stack, agent);
     expect(warm.calls).toBe(0);
-    expect(stack.cache.hits).toBe(hits + 2);
     expect(postIds(warm.text)).toEqual(postIds(cold.text));
-    expect(warm.text).toContain('<h1 dir="auto">Lovelace Analytical Bakery</h1>');
+    expect(headline(warm.text)).toBe('Lovelace Analytical Bakery');
   });
 
   it('when a cached page is viewed again, then its posts are the HTML a fresh render makes, and a changed feed is rendered anew', async () => {
@@ -53,13 +54,15 @@ describe('the page cache', () => {
     stack.cache.dropPage(BAKERY);
     expect(postsHtml((await viewCost(stack, agent)).text)).toBe(cold);
     // The feed changed at the provider: once the cache lets go, the new post is there.
-    stack.emulator.controls.addPost({ pageId: BAKERY, message: 'Rye & <b>caraway</b> today' });
+    const message = 'Rye & <b>caraway</b> today';
+    stack.emulator.controls.addPost({ pageId: BAKERY, message });
     stack.cache.dropPage(BAKERY);
     const changed = postsHtml((await viewCost(stack, agent)).text);
     expect(changed).not.toBe(cold);
-    expect(changed).toContain('Rye &amp; &lt;b&gt;caraway&lt;/b&gt; today');
+    expect(visibleText(changed)).toContain(message);
     // And the fragment for the live notice's "Show" is the same HTML as the page's.
-    expect((await agent.get(`/pages/${BAKERY}/feed/fresh`).expect(200)).text.trim()).toBe(changed.trim());
+    const fresh = (await agent.get(`/pages/${BAKERY}/feed/fresh`).expect(200)).text;
+    expect(htmlWithin(find(fresh, 'body')!).trim()).toBe(changed.trim());
   });
 
   it('when another session holding a token for the page views it, then it is served from the cache', async () => {
@@ -75,19 +78,19 @@ describe('the page cache', () => {
     const hits = stack.cache.hits;
 
     const anonymous = await agentFor(stack).get(`/pages/${BAKERY}`).expect(401);
-    expect(anonymous.text).not.toContain('Lovelace Analytical Bakery');
+    expect(visibleText(anonymous.text)).not.toContain('Lovelace Analytical Bakery');
 
     // Logged in, connected to another page only.
     const other = await connectedAgent(stack, SPARSE);
     const redirected = await other.get(`/pages/${BAKERY}`).expect(303);
     expect(redirected.headers.location).toBe('/pages');
-    expect(redirected.text).not.toContain('Bread computed');
+    expect(visibleText(redirected.text)).not.toContain('Bread computed');
 
     // Logged in as someone who manages no page at all.
     const alan = agentFor(stack);
     await signIn(alan, { user: SEED_IDS.users.alan });
     const none = await alan.get(`/pages/${BAKERY}`).expect(303);
-    expect(none.text).not.toContain('Bread computed');
+    expect(visibleText(none.text)).not.toContain('Bread computed');
 
     expect(stack.cache.hits).toBe(hits);
   });
@@ -99,7 +102,7 @@ describe('the page cache', () => {
     // The narrower session reads upstream, is refused, and sees the page without its posts.
     const res = await viewCost(stack, narrow);
     expect(res.calls).toBeGreaterThan(0);
-    expect(res.text).toContain('class="notice feed-blocked"');
+    expect(feedBlocked(res.text)).toBe(true);
     expect(postIds(res.text)).toEqual([]);
   });
 
@@ -110,7 +113,7 @@ describe('the page cache', () => {
     for (let i = 0; i < 3; i++) {
       const refused = await viewCost(stack, narrow);
       expect(refused.calls).toBeGreaterThan(0);
-      expect(refused.text).toContain('class="notice feed-blocked"');
+      expect(feedBlocked(refused.text)).toBe(true);
     }
     // Its refusals were about its own grant: the others' views still cost nothing upstream.
     const warm = await viewCost(stack, full);
@@ -121,17 +124,15 @@ describe('the page cache', () => {
   it('when a read for the page gets 190, then the page is dropped from the cache', async () => {
     const agent = await connectedAgent(stack, BAKERY);
     const page = await viewCost(stack, agent);
-    const after = /href="\/pages\/\d+\/feed\?after=([^"&]+)/.exec(page.text)?.[1];
-    expect(after).toBeDefined();
-    expect(stack.cache.size).toBeGreaterThan(0);
+    const older = hrefOf(page.text, 'Older posts');
+    expect(older).toBeDefined();
 
     stack.emulator.controls.failNext(1, {
       status: 400,
       error: { code: 190, subcode: 463, message: 'Error validating access token: Session has expired' },
     });
-    await agent.get(`/pages/${BAKERY}/feed?after=${after!}`).expect(303);
-    expect(stack.cache.size).toBe(0);
-
+    await agent.get(older!).expect(303);
+    // Dropped: the next person's view of the page asks the provider again.
     const again = await connectedAgent(stack, BAKERY);
     expect((await viewCost(stack, again)).calls).toBe(2);
   });
@@ -139,12 +140,12 @@ describe('the page cache', () => {
   it('when a read for the page is refused for permission, then what the cache holds for that grant and role is dropped', async () => {
     const agent = await connectedAgent(stack, BAKERY);
     const page = await viewCost(stack, agent);
-    const after = /href="\/pages\/\d+\/feed\?after=([^"&]+)/.exec(page.text)?.[1];
+    const older = hrefOf(page.text, 'Older posts');
     stack.emulator.controls.failNext(1, {
       status: 403,
       error: { code: 10, message: '(#10) This endpoint requires the pages_read_engagement permission' },
     });
-    await agent.get(`/pages/${BAKERY}/feed?after=${after!}`).expect(403);
+    await agent.get(older!).expect(403);
     expect((await viewCost(stack, agent)).calls).toBe(2);
   });
 
@@ -154,7 +155,9 @@ describe('the page cache', () => {
     stack.emulator.controls.expireTokens();
     const res = await agent.get(`/pages/${BAKERY}`).expect(303);
     expect(res.headers.location).toBe(`/?return_to=${encodeURIComponent(`/pages/${BAKERY}`)}`);
-    expect(stack.cache.size).toBe(0);
+    // Nothing was cached: the next view, once connected again, asks the provider for both reads.
+    const again = await connectedAgent(stack, BAKERY);
+    expect((await viewCost(stack, again)).calls).toBe(2);
   });
 });
 
@@ -166,7 +169,6 @@ describe('with PAGE_CACHE_TTL=0', () => {
     expect(stack.cache.enabled).toBe(false);
     expect((await viewCost(stack, agent)).calls).toBe(2);
     expect((await viewCost(stack, agent)).calls).toBe(2);
-    expect(stack.cache.hits).toBe(0);
   });
 
   it('when the same session asks for the page several times at once, then identical reads share one upstream call', async () => {

@@ -4,6 +4,7 @@ import ejs from 'ejs';
 import { lineChart, niceCeiling, type ChartPoint } from '../../src/pages/chart';
 import { escapeOutput, VIEWS_DIR } from '../../src/http/views';
 import { englishLocale } from '../../src/i18n/catalogs';
+import { attr, find, findAll, images, textOf } from '../support/dom';
 
 /** The chart partial drawn as the insights page draws it: the same escaping. */
 function draw(points: ChartPoint[], summary = 'Views per day'): string {
@@ -24,26 +25,29 @@ const days = (values: number[]): ChartPoint[] => values.map((value, i) => ({ lab
 
 /** docs/architecture.md#views: the insights' charts, drawn on the server. */
 describe('lineChart and its partial', () => {
+  const SCRIPT = '<script>alert(1)</script>';
   it('when labels and the summary hold markup, then the drawn SVG holds them as text only', () => {
     const svg = draw(
       [
-        { label: '<script>alert(1)</script>', value: 3 },
+        { label: SCRIPT, value: 3 },
         { label: '"><img src=x onerror=alert(1)>', value: 5 },
       ],
       'Views" onload="alert(1)',
     );
-    expect(svg).not.toContain('<script>');
-    expect(svg).not.toContain('<img');
-    expect(svg).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
-    expect(svg).toContain('aria-label="Views&#34; onload=&#34;alert(1)"');
+    expect(findAll(svg, 'script')).toEqual([]);
+    expect(images(svg)).toEqual([]);
+    expect(textOf(svg)).toContain(SCRIPT);
+    const drawn = find(svg, 'svg')!;
+    expect(attr(drawn, 'aria-label')).toBe('Views" onload="alert(1)');
+    expect(attr(drawn, 'onload')).toBeUndefined();
   });
 
   it('when the series is empty, then no path is drawn and the partial says there are no figures', () => {
     const chart = lineChart([], (n: number) => englishLocale().number(n), 'ltr');
     expect(chart).toMatchObject({ empty: true, line: '', area: '', dots: [], xTicks: [] });
     const html = draw([]);
-    expect(html).toContain('No figures for these days.');
-    expect(html).not.toContain('<svg');
+    expect(textOf(html)).toContain('No figures for these days.');
+    expect(find(html, 'svg')).toBeUndefined();
   });
 
   it('when every value is zero, then the line lies on the x axis and the only y label is 0', () => {
@@ -64,7 +68,7 @@ describe('lineChart and its partial', () => {
     expect(dot!.y).toBeCloseTo(chart.plot.bottom - (chart.plot.bottom - chart.plot.top) * 0.7, 1);
     expect(chart.area).toBe('');
     expect(chart.xTicks).toEqual([{ at: middle, label: '1 Oct', anchor: 'middle' }]);
-    expect(draw([{ label: '1 Oct', value: 7 }])).toContain('<circle class="dot"');
+    expect(findAll(draw([{ label: '1 Oct', value: 7 }]), { tag: 'circle', class: 'dot' })).toHaveLength(1);
   });
 
   it('when a month is drawn, then the line spans the plot, the y axis tops at a round number and three days are labelled', () => {

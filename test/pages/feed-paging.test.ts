@@ -1,9 +1,10 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { postIds, connectedAgent } from '../support/flow';
 import { startStack, type Stack, useStack } from '../support/stack';
+import { hrefOf } from '../support/words';
 
 const BAKERY = SEED_IDS.pages.bakery;
-const olderLink = (html: string) => /href="(\/pages\/\d+\/feed\?after=[^"]+)"/.exec(html)?.[1]?.replace(/&amp;/g, '&');
+const olderLink = (html: string) => hrefOf(html, 'Older posts');
 
 /** Feed paging as the provider pages (docs/provider-interface.md#feed-paging). */
 describe('feed paging', () => {

@@ -3,8 +3,10 @@ import { useViews } from '../../src/http/views';
 import { renderPartial, renderedFeed, renderedPage } from '../../src/pages/fragments';
 import { imageFilter } from '../../src/pages/images';
 import { englishLocale } from '../../src/i18n/catalogs';
-import { toFeedView, toPageView } from '../../src/pages/view-model';
+import { toFeedView } from '../../src/pages/feed-view';
+import { toPageView } from '../../src/pages/page-view';
 import type { FeedResponse, PageDetails } from '../../src/graph/schemas';
+import { findAll, textOf } from '../support/dom';
 
 /** Parts of the page view rendered once per cached answer (docs/architecture.md#views). */
 const CDN = 'https://scontent.example-cdn.net';
@@ -26,6 +28,9 @@ function rendered(app: express.Express, view: string, locals: object): Promise<s
 }
 
 /** Fresh view models: the HTML is remembered per model object. */
+/** Words that look like markup, which the page must show as words. */
+const HOSTILE = '<script>window.__pwned=1</script> Rye & caraway,';
+const HOSTILE_NAME = 'Bakery "<b>"';
 const models = () => ({
   feed: toFeedView(
     {
@@ -33,7 +38,7 @@ const models = () => ({
         {
           id: '1_2',
           created_time: '2026-10-01T12:00:00+0000',
-          message: '<script>window.__pwned=1</script> Rye & caraway, see https://example.com/a?b=1&c=2',
+          message: `${HOSTILE} see https://example.com/a?b=1&c=2`,
           full_picture: `${CDN}/p.jpg`,
           permalink_url: 'javascript:alert(1)',
         },
@@ -44,7 +49,7 @@ const models = () => ({
     { images, pageId: '1' },
   ),
   page: toPageView(
-    { id: '1', name: 'Bakery "<b>"', category: 'Bakery', about: 'Bread & <i>butter</i>', website: 'javascript:x' },
+    { id: '1', name: HOSTILE_NAME, category: 'Bakery', about: 'Bread & <i>butter</i>', website: 'javascript:x' },
     '',
     { images },
   ),
@@ -58,8 +63,8 @@ describe('renderPartial', () => {
       const { feed, page } = models();
       const posts = renderPartial(app, english, 'posts', feed).html;
       expect(posts).toBe(await rendered(app, 'partials/posts', { feed }));
-      expect(posts).toContain('&lt;script&gt;window.__pwned=1&lt;/script&gt; Rye &amp; caraway');
-      expect(posts).not.toContain('<script>');
+      expect(textOf(posts)).toContain(HOSTILE);
+      expect(findAll(posts, 'script')).toEqual([]);
       expect(posts).not.toContain('javascript:');
       expect(renderPartial(app, english, 'page-card', page).html).toBe(
         await rendered(app, 'partials/page-card', { page }),
@@ -67,7 +72,7 @@ describe('renderPartial', () => {
       expect(renderPartial(app, english, 'page-details', page).html).toBe(
         await rendered(app, 'partials/page-details', { page }),
       );
-      expect(renderPartial(app, english, 'page-card', page).html).toContain('Bakery &#34;&lt;b&gt;&#34;');
+      expect(textOf(renderPartial(app, english, 'page-card', page).html)).toContain(HOSTILE_NAME);
     },
   );
 });

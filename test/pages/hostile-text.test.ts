@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import { useViews } from '../../src/http/views';
 import { englishLocale } from '../../src/i18n/catalogs';
 import { renderPartial } from '../../src/pages/fragments';
-import { linkify, toFeedView, type Segment } from '../../src/pages/view-model';
+import { linkify, type Segment } from '../../src/pages/view-text';
+import { toFeedView } from '../../src/pages/feed-view';
 
 /**
  * Post text is written by any Page admin, up to about 63,000 characters: turning its URLs into links must

@@ -1,16 +1,13 @@
 import { SEED_IDS, TEST_SEED } from '@pagelight/graph-emulator';
 import { connectedAgent } from '../support/flow';
 import { useStack, type Stack } from '../support/stack';
-import { hrefOf, jargonIn, visibleText } from '../support/words';
+import { hrefOf, jargonIn, operatorText, visibleText } from '../support/words';
 
 const BAKERY = SEED_IDS.pages.bakery;
 /** "Fresh sourdough…": three comments. */
 const SOURDOUGH = TEST_SEED.pages.find((p) => p.id === BAKERY)!.feed[0]!.id;
 
 const calls = (stack: Stack, ending: string) => stack.emulator.controls.log.filter((e) => e.path.endsWith(ending));
-
-/** The part of a page before its operator's `<details>`: what a person reads. */
-const operatorPart = (html: string) => /<details class="operator">([\s\S]*?)<\/details>/.exec(html)?.[1] ?? '';
 
 /**
  * A feature whose permission is not in FB_SCOPES is not offered; its screen, reached anyway, says once that
@@ -37,7 +34,7 @@ describe('a feature whose permission FB_SCOPES leaves out', () => {
     expect(text).not.toMatch(/wasn't granted|Ask again/);
     expect(hrefOf(html, 'Ask again')).toBeUndefined();
     expect(jargonIn(html)).toEqual([]);
-    expect(visibleText(operatorPart(html))).toContain('Add read_insights to FB_SCOPES');
+    expect(operatorText(html)).toContain('Add read_insights to FB_SCOPES');
     expect(calls(stack, '/insights')).toHaveLength(0);
   });
 
@@ -50,7 +47,7 @@ describe('a feature whose permission FB_SCOPES leaves out', () => {
     expect(text.match(/Whoever runs it can turn them on/g)).toHaveLength(1);
     expect(text).toContain("This Pagelight isn't set up to show comments.");
     expect(hrefOf(html, 'Ask again')).toBeUndefined();
-    expect(visibleText(operatorPart(html))).toContain('Add pages_read_user_content to FB_SCOPES');
+    expect(operatorText(html)).toContain('Add pages_read_user_content to FB_SCOPES');
     expect(calls(stack, '/comments')).toHaveLength(0);
     expect(calls(stack, '/insights')).toHaveLength(0);
   });

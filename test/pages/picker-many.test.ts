@@ -1,44 +1,23 @@
-import { parse, type DefaultTreeAdapterMap } from 'parse5';
 import { MAX_LISTED_PAGES } from '../../src/graph/client';
 import { LISTED_AT_ONCE } from '../../src/pages/picker-view';
 import { signIn } from '../support/flow';
 import { manyPagesSeed, WITH_BUSINESS } from '../support/many-pages';
 import { stubGraphClient } from '../support/graph-client';
 import { agentFor, listen, startStack, type Stack } from '../support/stack';
-
-type Node = DefaultTreeAdapterMap['node'];
-type Element = DefaultTreeAdapterMap['element'];
+import { attr, find, findAll, textOf } from '../support/dom';
 
 const MANY = '1500000000000001';
 const PORTFOLIO = '1500000000000002';
 const seedOf = (pages: number) => manyPagesSeed([{ id: MANY, portfolio: PORTFOLIO, pages }]);
 
-function elements(node: Node, into: Element[] = []): Element[] {
-  if ('tagName' in node) into.push(node);
-  if ('childNodes' in node) for (const child of node.childNodes) elements(child, into);
-  return into;
-}
-const textOf = (node: Node): string =>
-  'value' in node && node.nodeName === '#text'
-    ? node.value
-    : 'childNodes' in node
-      ? node.childNodes.map(textOf).join('')
-      : '';
-const classed = (el: Element, name: string) =>
-  el.attrs.some((a) => a.name === 'class' && a.value.split(' ').includes(name));
-
 /** What a person sees of the picker: the Pages listed (not hidden) and the notes above them. */
 function picker(html: string) {
-  const all = elements(parse(html));
-  const listed = all.filter((el) => el.tagName === 'li' && classed(el, 'picker-item'));
   return {
-    names: listed
-      .filter((li) => !li.attrs.some((a) => a.name === 'hidden'))
-      .map((li) => textOf(elements(li).find((el) => el.tagName === 'h2')!).trim()),
-    notes: all
-      .filter((el) => el.tagName === 'p' && classed(el, 'notice'))
-      .map((p) => textOf(p).replace(/\s+/g, ' ').trim()),
-    count: textOf(all.find((el) => el.attrs.some((a) => a.name === 'id' && a.value === 'picker-count'))!).trim(),
+    names: findAll(html, { tag: 'li', class: 'picker-item' })
+      .filter((li) => attr(li, 'hidden') === undefined)
+      .map((li) => textOf(find(li, 'h2')!)),
+    notes: findAll(html, { tag: 'p', class: 'notice' }).map(textOf),
+    count: textOf(find(html, { id: 'picker-count' })!),
   };
 }
 

@@ -1,9 +1,9 @@
-import { parse, type DefaultTreeAdapterMap } from 'parse5';
 import { SEED_IDS, TEST_SEED } from '@pagelight/graph-emulator';
 import { connectedAgent } from '../support/flow';
 import { useStack } from '../support/stack';
 import { eventually } from '../support/wait';
-import { visibleText } from '../support/words';
+import { headline } from '../support/words';
+import { attr, find, findAll, links, textOf } from '../support/dom';
 
 /**
  * The post page's extras — viewers, comments, replies — each have their own short deadline
@@ -20,32 +20,17 @@ const STORY_PAGE = `/pages/${BAKERY}/posts/${TEST_SEED.pages.find((p) => p.id ==
 const STORY = STORY_PAGE.split('/').pop()!;
 const SCOPES = 'pages_show_list pages_read_engagement pages_read_user_content read_insights';
 
-type Element = DefaultTreeAdapterMap['element'];
-type Node = DefaultTreeAdapterMap['childNode'] | DefaultTreeAdapterMap['document'];
-
-function elements(node: Node, found: Element[] = []): Element[] {
-  if ('tagName' in node) found.push(node);
-  if ('childNodes' in node) for (const child of node.childNodes) elements(child, found);
-  return found;
-}
-
-const attr = (el: Element, name: string) => el.attrs.find((a) => a.name === name)?.value;
-const hasClass = (el: Element, name: string) => (attr(el, 'class') ?? '').split(/\s+/).includes(name);
-const textOf = (el: Element): string =>
-  el.childNodes.map((c) => ('value' in c ? c.value : 'tagName' in c ? textOf(c) : '')).join('');
-
 /** What the page shows: its one line on what is missing (text and link), its viewers line, its comments. */
 function seen(html: string) {
-  const all = elements(parse(html));
-  const line = all.find((el) => hasClass(el, 'extras-missing'));
-  const link = line && elements(line).find((el) => el.tagName === 'a');
+  const missing = findAll(html, { class: 'extras-missing' });
+  const link = missing[0] && find(missing[0], 'a');
   return {
-    missing: line && visibleText(textOf(line)),
-    lines: all.filter((el) => hasClass(el, 'extras-missing')).length,
-    retry: link && { label: visibleText(textOf(link)), href: attr(link, 'href') },
-    viewers: all.some((el) => hasClass(el, 'post-viewers')),
-    heading: visibleText(textOf(all.find((el) => el.tagName === 'h1')!)),
-    comments: all.filter((el) => hasClass(el, 'comment')).length,
+    missing: missing[0] && textOf(missing[0]),
+    lines: missing.length,
+    retry: link && { label: textOf(link), href: attr(link, 'href') },
+    viewers: find(html, { class: 'post-viewers' }) !== undefined,
+    heading: headline(html),
+    comments: findAll(html, { class: 'comment' }).length,
   };
 }
 
@@ -87,7 +72,9 @@ describe('GET /pages/:pageId/posts/:postId when an extra is late or fails', () =
   it('when the provider fails an open replies thread, then the post and its comments show, with one line saying the replies are missing', async () => {
     const person = await connectedAgent(stack, BAKERY);
     const first = (await person.get(POST).expect(200)).text;
-    const url = /href="([^"]*\?replies=[^"#]+)/.exec(first)![1]!.replace(/&amp;/g, '&');
+    const url = links(first)
+      .find((l) => l.href.includes('?replies='))!
+      .href.replace(/#.*/, '');
     const comment = new URL(url, 'http://app.test').searchParams.get('replies')!;
     // More failures than the app's retries take: the thread fails, whatever the retry policy.
     stack.emulator.controls.failNext(5, {

@@ -1,7 +1,8 @@
 import { englishLocale } from '../../src/i18n/catalogs';
 import type { Post } from '../../src/graph/schemas';
 import { imageFilter } from '../../src/pages/images';
-import { linkDomain, linkify, splitLong, SEE_MORE_CHARS, toFeedView, toPostView } from '../../src/pages/view-model';
+import { linkDomain, linkify, splitLong, SEE_MORE_CHARS } from '../../src/pages/view-text';
+import { toFeedView, toPostView } from '../../src/pages/feed-view';
 
 /** Posts as people know them (docs/architecture.md#views). */
 const CDN = 'https://scontent.example-cdn.net';

@@ -2,6 +2,8 @@ import { SEED_IDS } from '@pagelight/graph-emulator';
 import { graphCalls } from '../support/emulator';
 import { signIn, startLogin, connectedAgent } from '../support/flow';
 import { agentFor, useStack } from '../support/stack';
+import { links } from '../support/dom';
+import { hrefOf, visibleText } from '../support/words';
 
 const BAKERY = SEED_IDS.pages.bakery;
 
@@ -18,7 +20,7 @@ describe('page reads that fail', () => {
     expect(res.headers.location).toBe(`/?return_to=${encodeURIComponent(`/pages/${BAKERY}`)}`);
     const home = await agent.get('/').expect(200);
     expect(home.text).toContain('Facebook signed you out of Pagelight — connect again. Your sign-in had expired');
-    expect(home.text).toContain('href="/auth/login">Connect page');
+    expect(hrefOf(home.text, 'Connect page')).toBe('/auth/login');
     const calls = graphCalls(stack);
     await agent.get(`/pages/${BAKERY}`).expect(401);
     expect(graphCalls(stack)).toBe(calls);
@@ -27,8 +29,8 @@ describe('page reads that fail', () => {
   it('when a page read is refused for a missing permission, then the page without its posts, naming it in words, offering to ask again', async () => {
     const agent = await connectedAgent(stack, BAKERY, { decline: ['pages_read_engagement'] });
     const res = await agent.get(`/pages/${BAKERY}`).expect(200);
-    expect(res.text).toContain('Read your Page&#39;s posts and details');
-    expect(res.text).toContain(`href="/auth/login?rerequest=1&amp;return_to=%2Fpages%2F${BAKERY}"`);
+    expect(visibleText(res.text)).toContain("Read your Page's posts and details");
+    expect(links(res.text).map((l) => l.href)).toContain(`/auth/login?rerequest=1&return_to=%2Fpages%2F${BAKERY}`);
     const again = await startLogin(agent, '?rerequest=1');
     expect(new URL(again).searchParams.get('auth_type')).toBe('rerequest');
   });

@@ -1,11 +1,13 @@
 import { agentFor, useStack } from '../support/stack';
+import { find, textOf } from '../support/dom';
 
 /** The browser tab's title: docs/architecture.md#themes */
 describe('page titles', () => {
   const stack = useStack();
 
   function titleOf(html: string): string | undefined {
-    return /<title>([^<]*)<\/title>/.exec(html)?.[1];
+    const title = find(html, 'title');
+    return title && textOf(title);
   }
 
   it('when the home page is shown, then its tab names the app once, with what it is for', async () => {

@@ -1,15 +1,13 @@
+import { providerWeb, formatTime } from '../../src/pages/view-text';
 import {
-  providerWeb,
   formatAddress,
   formatEmails,
   formatHours,
   formatParking,
-  formatTime,
   formatWebsite,
-  toFeedView,
   toPageView,
-  toPostView,
-} from '../../src/pages/view-model';
+} from '../../src/pages/page-view';
+import { toFeedView, toPostView } from '../../src/pages/feed-view';
 
 /** Formatting as docs/architecture.md#views describes it. */
 describe('page view model', () => {

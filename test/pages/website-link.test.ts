@@ -1,4 +1,4 @@
-import { formatWebsite } from '../../src/pages/view-model';
+import { formatWebsite } from '../../src/pages/page-view';
 
 describe('the website link on a page', () => {
   it('when the website is typed with backslashes, then the link text is the address the link goes to', () => {

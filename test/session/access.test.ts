@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { Connections } from '../../src/session/connection';
+import { SignIns } from '../../src/session/sign-in';
 import { TokenSealer } from '../../src/session/sealer';
 
 /**
@@ -8,21 +8,21 @@ import { TokenSealer } from '../../src/session/sealer';
  */
 const NOW = 1_700_000_000_000;
 const sealer = new TokenSealer(['k'.repeat(32)]);
-const connections = new Connections(sealer, 3600_000, () => NOW);
+const signIns = new SignIns(sealer, 3600_000, () => NOW);
 
 /** A request whose session is connected, with the bakery's page token, as express-session would hand it over. */
 function connectedRequest(): Request {
   const req = { sessionID: 'sid-1', session: {} } as unknown as Request;
-  connections.start(req, { token: 'EAA-user', expiresAt: null }, ['pages_show_list', 'pages_read_engagement']);
-  connections.applyPageChanges(req, 'bakery', { connected: { token: 'EAA-page', name: 'Bakery' } });
+  signIns.start(req, { token: 'EAA-user', expiresAt: null }, ['pages_show_list', 'pages_read_engagement']);
+  signIns.applyPageChanges(req, 'bakery', { connected: { token: 'EAA-page', name: 'Bakery' } });
   return req;
 }
 
-describe('Connections.pageAccess', () => {
+describe('SignIns.pageAccess', () => {
   it('when the session holds the page, then one value has its tokens opened and what the session knows of it', () => {
     const req = connectedRequest();
-    connections.applyPageChanges(req, 'bakery', { tasks: ['CREATE_CONTENT'], tokenConfirmedAt: NOW - 5, live: true });
-    expect(connections.pageAccess(req, 'bakery')).toEqual({
+    signIns.applyPageChanges(req, 'bakery', { tasks: ['CREATE_CONTENT'], tokenConfirmedAt: NOW - 5, live: true });
+    expect(signIns.pageAccess(req, 'bakery')).toEqual({
       sessionId: 'sid-1',
       request: expect.any(Number),
       userToken: 'EAA-user',
@@ -38,7 +38,7 @@ describe('Connections.pageAccess', () => {
   });
 
   it('when the page is not connected, then the value has the user token and no page token', () => {
-    const access = connections.pageAccess(connectedRequest(), 'other');
+    const access = signIns.pageAccess(connectedRequest(), 'other');
     expect(access.userToken).toBe('EAA-user');
     expect(access.pageToken).toBeUndefined();
     expect(access.live).toBe(false);
@@ -47,24 +47,24 @@ describe('Connections.pageAccess', () => {
   it('when the value is read, then the session is not changed', () => {
     const req = connectedRequest();
     const before = JSON.stringify(req.session);
-    connections.pageAccess(req, 'bakery');
+    signIns.pageAccess(req, 'bakery');
     expect(JSON.stringify(req.session)).toBe(before);
   });
 });
 
-describe('Connections.applyPageChanges', () => {
+describe('SignIns.applyPageChanges', () => {
   it('when a load learned the role, confirmed the token and renamed the page, then the session keeps all three', () => {
     const req = connectedRequest();
-    connections.applyPageChanges(req, 'bakery', { tasks: ['ANALYZE'], tokenConfirmedAt: NOW, name: 'Bakery & Co' });
-    const page = req.session.connection?.pages.bakery;
+    signIns.applyPageChanges(req, 'bakery', { tasks: ['ANALYZE'], tokenConfirmedAt: NOW, name: 'Bakery & Co' });
+    const page = req.session.signIn?.pages.bakery;
     expect(page).toMatchObject({ tasks: ['ANALYZE'], tokenConfirmedAt: NOW, name: 'Bakery & Co' });
   });
 
   it('when a page is connected again, then its token is sealed to the session and what was known of it goes', () => {
     const req = connectedRequest();
-    connections.applyPageChanges(req, 'bakery', { tasks: ['ANALYZE'], tokenConfirmedAt: NOW, live: true });
-    connections.applyPageChanges(req, 'bakery', { connected: { token: 'EAA-page-2', name: '' }, live: false });
-    const page = req.session.connection?.pages.bakery;
+    signIns.applyPageChanges(req, 'bakery', { tasks: ['ANALYZE'], tokenConfirmedAt: NOW, live: true });
+    signIns.applyPageChanges(req, 'bakery', { connected: { token: 'EAA-page-2', name: '' }, live: false });
+    const page = req.session.signIn?.pages.bakery;
     expect(page?.token).not.toContain('EAA-page-2');
     expect(sealer.open(page?.token, 'session:sid-1')).toBe('EAA-page-2');
     expect(page).toEqual({ token: page?.token, name: '' });
@@ -73,24 +73,24 @@ describe('Connections.applyPageChanges', () => {
   it('when no change is given, then nothing is written', () => {
     const req = connectedRequest();
     const before = JSON.stringify(req.session);
-    connections.applyPageChanges(req, 'bakery', {});
+    signIns.applyPageChanges(req, 'bakery', {});
     expect(JSON.stringify(req.session)).toBe(before);
   });
 
   it('when the page is not connected, then changes for it are dropped', () => {
     const req = connectedRequest();
-    connections.applyPageChanges(req, 'other', { tasks: ['ANALYZE'], tokenConfirmedAt: NOW });
-    expect(req.session.connection?.pages.other).toBeUndefined();
+    signIns.applyPageChanges(req, 'other', { tasks: ['ANALYZE'], tokenConfirmedAt: NOW });
+    expect(req.session.signIn?.pages.other).toBeUndefined();
   });
 });
 
-describe('Connections.pageAccess with a tampered page token', () => {
-  it('when no key opens the page token, then the connection ends and the value reads as not connected', () => {
+describe('SignIns.pageAccess with a tampered page token', () => {
+  it('when no key opens the page token, then the sign-in ends and the value reads as not connected', () => {
     const req = connectedRequest();
-    req.session.connection!.pages.bakery!.token = 'tampered';
-    const access = connections.pageAccess(req, 'bakery');
+    req.session.signIn!.pages.bakery!.token = 'tampered';
+    const access = signIns.pageAccess(req, 'bakery');
     expect(access.userToken).toBeUndefined();
     expect(access.pageToken).toBeUndefined();
-    expect(req.session.connection).toBeUndefined();
+    expect(req.session.signIn).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { createLogger } from '../../src/log/logger';
-import { connectRedis, type RedisConnection } from '../../src/redis';
+import { Redis } from '../../src/redis';
 import { createRedisSessionStore } from '../../src/session/redis';
 import type { SessionStoreHandle } from '../../src/session/store';
 import { MAX_SESSIONS_PER_PERSON } from '../../src/session/user-index';
@@ -22,14 +22,14 @@ const GRACE = '100000000000002';
 
 describeRedis('the Redis session index, one person signing in many times', () => {
   let admin: RedisClient;
-  let redis: RedisConnection;
+  let redis: Redis;
   let handle: SessionStoreHandle;
   beforeAll(async () => {
     admin = redisClient();
     admin.on('error', () => undefined);
     await admin.connect();
     const quiet = new Writable({ write: (_c, _e, done) => done() });
-    redis = await connectRedis({ redisUrl: REDIS_URL! }, createLogger({ level: 'silent', destination: quiet }));
+    redis = await Redis.connect({ redisUrl: REDIS_URL! }, createLogger({ level: 'silent', destination: quiet }));
     handle = createRedisSessionStore(redis, { redisKeyPrefix: PREFIX });
   });
   afterAll(async () => {

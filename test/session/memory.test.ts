@@ -67,7 +67,7 @@ describe('sessions in memory: sealing, tampering, rotation and lifetime', () => 
     const agent = request.agent(app);
     await signInAndConnect(agent, BAKERY);
     const cookie = sessionCookie(await agent.get('/').expect(200))!;
-    const entries = Object.entries(await storeOf(handle).all()).filter(([, s]) => s.connection);
+    const entries = Object.entries(await storeOf(handle).all()).filter(([, s]) => s.signIn);
     expect(entries).toHaveLength(1);
     const [sid, session] = entries[0]!;
     return { agent, cookie, sid, session };
@@ -79,20 +79,20 @@ describe('sessions in memory: sealing, tampering, rotation and lifetime', () => 
       const handle = memory(config);
       const app = appWith(config, handle);
       const { agent, sid, session } = await connected(app, handle);
-      const connection = session.connection!;
+      const signIn = session.signIn!;
       const flip = (sealed: string) => `${sealed.slice(0, 20)}${sealed[20] === 'A' ? 'B' : 'A'}${sealed.slice(21)}`;
-      if (target === 'user') connection.userToken = flip(connection.userToken);
-      else connection.pages[BAKERY]!.token = flip(connection.pages[BAKERY]!.token);
+      if (target === 'user') signIn.userToken = flip(signIn.userToken);
+      else signIn.pages[BAKERY]!.token = flip(signIn.pages[BAKERY]!.token);
       await storeOf(handle).set(sid, session);
 
       const page = await agent.get(`/pages/${BAKERY}`).expect(401);
       expect(page.text).toContain('Connect page');
       expect((await agent.get('/').expect(200)).text).not.toContain('Log out');
-      expect((await storeOf(handle).get(sid))?.connection).toBeUndefined();
+      expect((await storeOf(handle).get(sid))?.signIn).toBeUndefined();
     }
   });
 
-  it('when the stored connection has the wrong shape, then the person reads as not connected', async () => {
+  it('when the stored sign-in has the wrong shape, then the person reads as not connected', async () => {
     const config = configFor(emulator);
     const handle = memory(config);
     const app = appWith(config, handle);
@@ -103,7 +103,7 @@ describe('sessions in memory: sealing, tampering, rotation and lifetime', () => 
       { pages: { [BAKERY]: { token: 1 } } },
     ]) {
       const { agent, sid, session } = await connected(app, handle);
-      await storeOf(handle).set(sid, { ...session, connection: { ...session.connection!, ...broken } as never });
+      await storeOf(handle).set(sid, { ...session, signIn: { ...session.signIn!, ...broken } as never });
       await agent.get(`/pages/${BAKERY}`).expect(401);
       await agent.get('/').expect(200);
       await new Promise<void>((resolve) => handle.store.destroy(sid, () => resolve()));
@@ -115,15 +115,15 @@ describe('sessions in memory: sealing, tampering, rotation and lifetime', () => 
     const handle = memory(config);
     const app = appWith(config, handle);
     const { agent, sid, session } = await connected(app, handle);
-    const { connection, ...rest } = session;
-    const page = connection!.pages[BAKERY]!;
+    const { signIn, ...rest } = session;
+    const page = signIn!.pages[BAKERY]!;
     const oldState = 'o'.repeat(43);
     const old = {
       ...rest,
       conn: {
-        user: connection!.userToken,
-        exp: connection!.expiresAt,
-        at: connection!.loggedInAt,
+        user: signIn!.userToken,
+        exp: signIn!.expiresAt,
+        at: signIn!.loggedInAt,
         pages: { [BAKERY]: { t: page.token, n: page.name } },
       },
       pending: [{ s: oldState, v: 'v'.repeat(43), t: Date.now() }],
@@ -151,7 +151,7 @@ describe('sessions in memory: sealing, tampering, rotation and lifetime', () => 
     const before = configFor(emulator, { TOKEN_ENCRYPTION_KEY: OLD_KEY });
     const handle = memory(before);
     const { cookie, session } = await connected(appWith(before, handle), handle);
-    expect(session.connection!.userToken).not.toContain(OLD_KEY);
+    expect(session.signIn!.userToken).not.toContain(OLD_KEY);
 
     const rotated = appWith(configFor(emulator, { TOKEN_ENCRYPTION_KEY: `${NEW_KEY},${OLD_KEY}` }), handle);
     await request(rotated).get(`/pages/${BAKERY}`).set('Cookie', cookie).expect(200);
@@ -168,7 +168,7 @@ describe('sessions in memory: sealing, tampering, rotation and lifetime', () => 
     const tokens = emulator.controls.issuedTokens();
     expect(tokens.length).toBeGreaterThan(0);
     for (const token of tokens) expect(raw).not.toContain(token);
-    expect(session.connection!.userToken).toMatch(/^[\w-]{6}\.[\w-]+$/);
+    expect(session.signIn!.userToken).toMatch(/^[\w-]{6}\.[\w-]+$/);
   });
 
   describe('lifetime', () => {
@@ -192,7 +192,7 @@ describe('sessions in memory: sealing, tampering, rotation and lifetime', () => 
       const config = configFor(emulator, { SESSION_MAX_SECONDS: String(365 * 24 * 3600) });
       const handle = memory(config);
       const { agent, session } = await connected(appWith(config, handle, now), handle);
-      const exp = session.connection!.expiresAt!;
+      const exp = session.signIn!.expiresAt!;
       expect(exp).toBeGreaterThan(clock);
       expect(exp).toBeLessThan(clock + 365 * DAY);
       clock = exp - 60_000;

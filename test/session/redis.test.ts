@@ -95,7 +95,7 @@ describeRedis('sessions in Redis', () => {
     expect((await browser.get(`${instance.url}/pages/${BAKERY}`)).status).toBe(200);
     const sid = browser.sessionId()!;
     const raw = (await admin.client.get(`${PREFIX}sess:${sid}`))!;
-    expect(raw).toContain('"connection"');
+    expect(raw).toContain('"signIn"');
     const tokens = emulator.controls.issuedTokens();
     expect(tokens.length).toBeGreaterThanOrEqual(2);
     for (const token of tokens) expect(raw).not.toContain(token);
@@ -118,20 +118,18 @@ describeRedis('sessions in Redis', () => {
     const instance = await start();
     const browser = await connectedAcross(instance);
     const key = `${PREFIX}sess:${browser.sessionId()!}`;
-    const { connection, ...rest } = JSON.parse((await admin.client.get(key))!) as {
-      connection: {
+    const { signIn, ...rest } = JSON.parse((await admin.client.get(key))!) as {
+      signIn: {
         userToken: string;
         expiresAt: number | null;
         loggedInAt: number;
         pages: Record<string, { token: string; name: string }>;
       };
     };
-    const pages = Object.fromEntries(
-      Object.entries(connection.pages).map(([id, p]) => [id, { t: p.token, n: p.name }]),
-    );
+    const pages = Object.fromEntries(Object.entries(signIn.pages).map(([id, p]) => [id, { t: p.token, n: p.name }]));
     const old = {
       ...rest,
-      conn: { user: connection.userToken, exp: connection.expiresAt, at: connection.loggedInAt, pages },
+      conn: { user: signIn.userToken, exp: signIn.expiresAt, at: signIn.loggedInAt, pages },
       pending: [{ s: 'o'.repeat(43), v: 'v'.repeat(43), t: Date.now() }],
     };
     await admin.client.set(key, JSON.stringify(old), { EX: 60 });
@@ -174,6 +172,15 @@ describeRedis('sessions in Redis', () => {
         body,
       };
     }
+
+    it('when a session was stored before the sign-in had its name (under `connection`), then the person is still signed in', async () => {
+      const instance = await start();
+      const browser = await connectedAcross(instance);
+      const key = `${PREFIX}sess:${browser.sessionId()!}`;
+      const { signIn, ...rest } = JSON.parse((await admin.client.get(key))!) as { signIn: unknown };
+      await admin.client.set(key, JSON.stringify({ ...rest, connection: signIn }), { KEEPTTL: true });
+      expect((await browser.get(`${instance.url}/pages/${BAKERY}`)).status).toBe(200);
+    });
 
     it('when Redis becomes unreachable, then /healthz and pages answer 503 at once, and 200 again when it returns', async () => {
       const instance = await start(viaProxy);

@@ -40,7 +40,7 @@ describe('sealed tokens copied to another session', () => {
     await emulator.close();
   });
 
-  it("when one person's stored connection is copied into another's session, then that session reads as not connected", async () => {
+  it("when one person's stored sign-in is copied into another's session, then that session reads as not connected", async () => {
     const config = configFor(emulator);
     const logger = createLogger({ level: 'silent', destination: new LogCapture() });
     sessions = createMemorySessionStore(config);
@@ -59,7 +59,7 @@ describe('sealed tokens copied to another session', () => {
       await signInAndConnect(grace, SEED_IDS.pages.cafe, { user: SEED_IDS.users.grace });
       const graceSid = Object.keys(await all()).find((sid) => sid !== adaSid)!;
       const both = await all();
-      const stolen = { ...both[graceSid]!, connection: both[adaSid]!.connection };
+      const stolen = { ...both[graceSid]!, signIn: both[adaSid]!.signIn };
       await new Promise<void>((resolve) => store.set(graceSid, stolen, () => resolve()));
 
       await grace.get(`/pages/${BAKERY}`).expect(401);

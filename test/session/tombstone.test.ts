@@ -6,7 +6,7 @@ import type { Config } from '../../src/config';
 import { graphClientFor } from '../../src/graph/client';
 import { createLogger } from '../../src/log/logger';
 import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
-import { connectRedis } from '../../src/redis';
+import { Redis } from '../../src/redis';
 import { createRedisSessionStore } from '../../src/session/redis';
 import { createMemorySessionStore, type SessionStoreHandle } from '../../src/session/store';
 import { csrfFrom, signInAndConnect } from '../support/flow';
@@ -26,7 +26,7 @@ const stores: [string, (config: Config) => Promise<SessionStoreHandle> | Session
             'redis',
             async (config: Config) => {
               // This store's own connection, closed with it.
-              const redis = await connectRedis(
+              const redis = await Redis.connect(
                 config,
                 createLogger({ level: 'silent', destination: new LogCapture() }),
               );

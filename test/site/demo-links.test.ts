@@ -8,13 +8,16 @@ import { startDemoProvider, type DemoProvider } from '../../src/demo';
 import { createLogger } from '../../src/log/logger';
 import { connectedAgent } from '../support/flow';
 import type { Stack } from '../support/stack';
+import { links } from '../support/dom';
 
 const CAFE = SEED_IDS.pages.cafe;
 const HTML = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8';
 
 /** Every `href` of a link whose text starts with `label`. */
 const hrefsOf = (html: string, label: string) =>
-  [...html.matchAll(/<a\b[^>]*href="([^"]*)"[^>]*>([^<]*)/g)].filter((m) => m[2]!.startsWith(label)).map((m) => m[1]!);
+  links(html)
+    .filter((l) => l.text.startsWith(label))
+    .map((l) => l.href);
 
 /**
  * In demo mode the provider's web links — "View on Facebook" for a Page and for a post, and the privacy page's

@@ -1,4 +1,4 @@
-import { parse } from 'parse5';
+import { parse, serialize, type DefaultTreeAdapterMap } from 'parse5';
 
 /**
  * What a person meets in a page, found in its parsed tree (parse5, the parser browsers' spec describes) rather
@@ -20,7 +20,7 @@ const parsed = new Map<string, DomNode>();
 export function treeOf(html: string): DomNode {
   let tree = parsed.get(html);
   if (!tree) {
-    tree = parse(html) as unknown as DomNode;
+    tree = parse(html);
     if (parsed.size > 20) parsed.clear();
     parsed.set(html, tree);
   }
@@ -67,6 +67,9 @@ export function findAll(where: Where, q: string | Query | ((node: DomNode) => bo
 /** The first element `q` describes, or undefined. */
 export const find = (where: Where, q: string | Query | ((node: DomNode) => boolean)): DomNode | undefined =>
   findAll(where, q)[0];
+
+/** What an element holds, serialized from its parsed tree: for comparing two renders, never for asserting markup. */
+export const htmlWithin = (node: DomNode): string => serialize(node as unknown as DefaultTreeAdapterMap['parentNode']);
 
 /** The text a node holds (scripts and styles left out), spaces collapsed and trimmed. */
 export function textOf(where: Where): string {
@@ -199,3 +202,9 @@ export const csrfToken = (where: Where): string | undefined =>
   forms(where)
     .map((f) => f.values._csrf)
     .find((token) => token !== undefined);
+
+/** The value of the first `data-<name>` attribute below `where`: what the page hands its script. */
+export function dataOf(where: Where, name: string): string | undefined {
+  const node = find(where, (n) => attr(n, `data-${name}`) !== undefined);
+  return node && attr(node, `data-${name}`);
+}

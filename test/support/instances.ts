@@ -33,7 +33,7 @@ export function storeLoggedInSession(
       sid,
       {
         cookie: { expires: new Date(Date.now() + lifetimeSec * 1000), originalMaxAge: lifetimeSec * 1000 },
-        connection: { userToken: 'sealed', expiresAt: null, loggedInAt: Date.now(), pages: {}, userId },
+        signIn: { userToken: 'sealed', expiresAt: null, loggedInAt: Date.now(), pages: {}, userId },
       },
       (err?: unknown) =>
         err ? reject(err instanceof Error ? err : new Error('the session store refused the write')) : resolve(),

@@ -3,7 +3,7 @@
  * (docs/architecture.md#error-model): the operator's `<details>` and the
  * markup are removed first.
  */
-import { find, linkTo, textOf, textsWithin } from './dom';
+import { classes, find, linkTo, textOf, textsWithin } from './dom';
 
 /** The visible text of a page: no `<details>`, scripts, styles or tags; entities decoded; spaces collapsed. */
 export function visibleText(html: string): string {
@@ -44,4 +44,18 @@ export function headline(html: string): string {
 /** The href of the link labelled `label` (exactly, after trimming), entities decoded. */
 export function hrefOf(html: string, label: string): string | undefined {
   return linkTo(html, label)?.href;
+}
+
+/** What the operator's `<details>` says (the provider's reason, the status), which `visibleText` leaves out. */
+export function operatorText(html: string): string {
+  return textsWithin(
+    html,
+    (node, inside: boolean) => inside || (node.nodeName === 'details' && classes(node).includes('operator')),
+    false,
+  )
+    .filter(({ within }) => within)
+    .map(({ text }) => text)
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }

@@ -1,6 +1,7 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { signInAndConnect, connectedAgent } from '../support/flow';
 import { agentFor, startStack, type Stack } from '../support/stack';
+import { dataOf } from '../support/dom';
 
 const BAKERY = SEED_IDS.pages.bakery;
 const SCOPES = 'pages_show_list pages_read_engagement pages_read_user_content';
@@ -20,7 +21,7 @@ describe('subscribing a connected page to webhooks', () => {
     expect(subscribeCalls(stack)).toBeGreaterThanOrEqual(1);
     const page = await agent.get(`/pages/${BAKERY}`).expect(200);
     // The provider said {success:true}: the page is live.
-    expect(page.text).toMatch(/data-events="\/pages\/\d+\/events\?since=\d+"/);
+    expect(dataOf(page.text, 'events')).toMatch(/^\/pages\/\d+\/events\?since=\d+$/);
     expect(page.text).not.toContain('New posts appear when you reload this page.');
     expect(stack.logs.text).not.toMatch(/EAA|access_token=/);
   });

@@ -7,9 +7,11 @@ import { appUrls, DEMO_CLIENT, demoClient } from './demo';
 import { checkCreated } from './graph/legacy';
 import { loopbackAddress } from './hosts';
 import { checkRemovedFields } from './removed-fields';
-import { isSeedName, SEED_NAMES, type SeedName } from './seed';
+import { isSeedName, SEED_NAMES, type Seed, type SeedName } from './seed';
+import { readSeedFile, SeedError } from './seeds/schema';
 import { z } from 'zod';
-import { describeZodError, failSchema, parseFailure } from './controls/schemas';
+import { failSchema, parseFailure } from './controls/schemas';
+import { describeZodError } from './zod-message';
 import { EMULATOR_PROFILES, type EmulatorClient, type EmulatorProfile, type Failure } from './types';
 
 export interface ProviderEnv {
@@ -25,8 +27,10 @@ export interface ProviderEnv {
   profile: EmulatorProfile;
   /** EMULATOR_ACTIVITY=on: the demo's post generator (README#activity). */
   activity: boolean;
-  /** EMULATOR_SEED: `demo` (default) or `test` (README#seeds). */
-  seed: SeedName;
+  /** EMULATOR_SEED: `demo` (default), `test`, or a seed file's content (README#seeds). */
+  seed: SeedName | Seed;
+  /** The seed file EMULATOR_SEED named, when it named one. */
+  seedFile?: string;
   /** EMULATOR_EMPTY_FEED_PAGES: feed positions that come back empty once with `next` (README#empty-pages). */
   emptyFeedPages: readonly number[];
   /** EMULATOR_REMOVED_FIELDS: Page fields refused as the provider refuses removed ones (README#removed-fields). */
@@ -126,13 +130,23 @@ function profileOf(env: NodeJS.ProcessEnv): EmulatorProfile {
   return raw as EmulatorProfile;
 }
 
-function seedOf(env: NodeJS.ProcessEnv): SeedName {
+/** `demo`, `test`, or the path of a seed file (anything with a `/` or ending in `.json`), read and checked now. */
+function seedOf(env: NodeJS.ProcessEnv): { seed: SeedName | Seed; seedFile?: string } {
   const raw = env.EMULATOR_SEED;
-  if (raw === undefined || raw === '') return 'demo';
-  if (!isSeedName(raw)) {
-    throw new ProviderEnvError('EMULATOR_SEED', `must be one of ${SEED_NAMES.join(', ')}, got "${raw.slice(0, 20)}"`);
+  if (raw === undefined || raw === '') return { seed: 'demo' };
+  if (isSeedName(raw)) return { seed: raw };
+  if (!raw.includes('/') && !raw.endsWith('.json')) {
+    throw new ProviderEnvError(
+      'EMULATOR_SEED',
+      `must be one of ${SEED_NAMES.join(', ')} or a seed file's path (./my-seed.json), got "${raw.slice(0, 40)}"`,
+    );
   }
-  return raw;
+  try {
+    return { seed: readSeedFile(raw), seedFile: raw };
+  } catch (err) {
+    if (err instanceof SeedError) throw new ProviderEnvError('EMULATOR_SEED', err.message);
+    throw err;
+  }
 }
 
 function activityOf(env: NodeJS.ProcessEnv): boolean {
@@ -235,7 +249,8 @@ export function loadProviderEnv(env: NodeJS.ProcessEnv): ProviderEnv {
   const baseUrl = baseUrlOf(env);
   const profile = profileOf(env);
   const activity = activityOf(env);
-  const seed = seedOf(env);
+  const { seed, seedFile } = seedOf(env);
+  const file = seedFile === undefined ? {} : { seedFile };
   const emptyFeedPages = emptyFeedPagesOf(env);
   const removedFields = removedFieldsOf(env);
   const failNext = failNextOf(env);
@@ -256,6 +271,7 @@ export function loadProviderEnv(env: NodeJS.ProcessEnv): ProviderEnv {
       profile,
       activity,
       seed,
+      ...file,
       emptyFeedPages,
       removedFields,
       failNext,
@@ -274,6 +290,7 @@ export function loadProviderEnv(env: NodeJS.ProcessEnv): ProviderEnv {
     profile,
     activity,
     seed,
+    ...file,
     emptyFeedPages,
     removedFields,
     failNext,

@@ -132,6 +132,9 @@ export function faultMiddleware(faults: Faults) {
       return next();
     }
     await faults.sleep(faults.latencyMs);
+    // The provider documents no Retry-After (its throttling says when in X-Business-Use-Case-Usage); a scripted
+    // failure may carry one for clients that honour the HTTP header (RFC 9110 §10.2.3).
+    if ('retryAfter' in failure && failure.retryAfter !== undefined) res.set('Retry-After', String(failure.retryAfter));
     switch (failure.kind) {
       case 'reset':
         // What a crashed upstream or a dropped connection looks like to a client: ECONNRESET.

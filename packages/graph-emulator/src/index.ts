@@ -1,6 +1,6 @@
 /**
  * Graph emulator: a stand-in for Facebook Login's dialog and the Graph API, in process
- * or on its own port. See its README and the app's docs/provider-interface.md.
+ * or on its own port. See its README and docs/specification.md.
  */
 export { createEmulator, EMULATOR_HEADER } from './app';
 export { startEmulator } from './server';

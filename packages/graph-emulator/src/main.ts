@@ -46,7 +46,7 @@ async function main(): Promise<void> {
   console.log(
     `graph-emulator listening on ${running.url} — client_id ${client.clientId}, ` +
       `secret ${maskSecret(client.clientSecret)}, redirect_uri ${client.redirectUri}${env.demo ? ' (demo client)' : ''}, ` +
-      `profile ${env.profile}, seed ${env.seed}; settings page ${running.url}/settings/apps` +
+      `profile ${env.profile}, seed ${typeof env.seed === 'string' ? env.seed : (env.seedFile ?? 'custom')}; settings page ${running.url}/settings/apps` +
       (env.activity ? ' — activity on: a post now and then' : ''),
   );
 

@@ -6,7 +6,7 @@
  *
  * A body is read like a form whether it comes urlencoded, as JSON (the
  * provider's SDKs send JSON) or as multipart/form-data (its curl samples use
- * `-F`); docs/provider-interface.md#sending-credentials. Multipart is parsed
+ * `-F`); docs/specification.md#sending-credentials. Multipart is parsed
  * by busboy, a well-kept streaming parser, since Express has none; every
  * body is bounded like the form one.
  */

@@ -143,8 +143,8 @@ export interface ScriptedGraphError {
  * `slow` waits, then handles the request; `late` handles it at once (a write happens) and holds its answer.
  */
 export type Failure = (
-  | { kind?: 'graph'; status?: number; error: ScriptedGraphError }
-  | { kind: 'http'; status: number; body?: string; contentType?: string }
+  | { kind?: 'graph'; status?: number; error: ScriptedGraphError; retryAfter?: number }
+  | { kind: 'http'; status: number; body?: string; contentType?: string; retryAfter?: number }
   | { kind: 'reset' }
   | { kind: 'hang' }
   | { kind: 'slow'; ms: number }
@@ -294,8 +294,13 @@ export interface EmulatorControls {
   removedFields(): string[];
   /** Back to the seed data; clears failures, latency, rate limits, refused metrics, the log and removed fields (to the option's). Tokens stay. */
   reset(): void;
-  /** Replaces the data with the named seed (`demo` or `test`), then resets as `reset()` does. */
-  loadSeed(name: SeedName): void;
+  /**
+   * Replaces the data with the named seed (`demo` or `test`) or a `Seed` (checked as a seed file is, one line
+   * naming every bad field), then resets as `reset()` does; `reset()` later returns to it (README#seeds).
+   */
+  loadSeed(seed: SeedName | Seed): void;
+  /** The data as it is now (people, Pages, posts, comments, portfolios), as a `Seed`: `loadSeed` restores it. */
+  snapshot(): Seed;
   /** The loaded seed's name (`custom` for a `Seed` given as an option). */
   seedName(): SeedName | 'custom';
   /** Live log, oldest first (bounded). */

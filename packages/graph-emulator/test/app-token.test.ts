@@ -2,11 +2,11 @@
  * App access tokens (Facebook Login "Access Tokens", App Access Tokens):
  * from `grant_type=client_credentials`, or written `{app-id}|{app-secret}`;
  * accepted by `debug_token` and the app's own `/{app-id}/subscriptions`,
- * refused with the provider's errors elsewhere (docs/provider-interface.md#app-tokens).
+ * refused with the provider's errors elsewhere (docs/specification.md#app-tokens).
  */
 import request from 'supertest';
 import { CLIENT, graphError, graphGet, makeEmulator, OTHER_CLIENT, PAGES, USERS } from './helpers';
-import { startReceiver, type Receiver } from './webhook-receiver';
+import { receiverPerTest } from './webhook-receiver';
 
 const credentials = {
   client_id: CLIENT.clientId,
@@ -65,11 +65,7 @@ describe('where an app token is accepted', () => {
   });
 
   describe('/{app-id}/subscriptions', () => {
-    let receiver: Receiver;
-    beforeEach(async () => {
-      receiver = await startReceiver();
-    });
-    afterEach(() => receiver.close());
+    const receiver = receiverPerTest();
 
     it('when the app sets its page webhook, then the callback is verified and the subscription is listed', async () => {
       const { app } = makeEmulator();
@@ -80,16 +76,21 @@ describe('where an app token is accepted', () => {
         .send({
           access_token: token,
           object: 'page',
-          callback_url: receiver.url,
+          callback_url: receiver.current.url,
           verify_token: 'verify-me',
           fields: 'feed',
         })
         .expect(200, { success: true });
-      expect(receiver.received.filter((r) => r.method === 'GET')).toHaveLength(1);
+      expect(receiver.current.received.filter((r) => r.method === 'GET')).toHaveLength(1);
       const res = await graphGet(app, `/v23.0/${CLIENT.clientId}/subscriptions`, token).expect(200);
       expect(res.body).toEqual({
         data: [
-          { object: 'page', callback_url: receiver.url, active: true, fields: [{ name: 'feed', version: 'v23.0' }] },
+          {
+            object: 'page',
+            callback_url: receiver.current.url,
+            active: true,
+            fields: [{ name: 'feed', version: 'v23.0' }],
+          },
         ],
       });
     });
@@ -103,7 +104,7 @@ describe('where an app token is accepted', () => {
         .send({
           access_token: token,
           object: 'page',
-          callback_url: receiver.url,
+          callback_url: receiver.current.url,
           verify_token: 'not-it',
           fields: 'feed',
         })

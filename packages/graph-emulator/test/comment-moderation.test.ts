@@ -2,7 +2,7 @@ import request from 'supertest';
 import { DEMO_SEED, MODERATION_IDS, startEmulator, TEST_SEED, type RunningEmulator, type SeedComment } from '../src';
 import { loadProviderEnv } from '../src/env';
 import { CLIENT, graphError, makeEmulator, PAGES, USERS, type TestEmulator } from './helpers';
-import { startReceiver, type Receiver } from './webhook-receiver';
+import { receiverPerTest, subscribedToFeed } from './webhook-receiver';
 
 const { postId: POST, spam: SPAM, abusive: ABUSIVE, question: QUESTION } = MODERATION_IDS.test;
 const bakeryFeed = TEST_SEED.pages.find((p) => p.id === PAGES.bakery)!.feed;
@@ -11,10 +11,6 @@ const SOURDOUGH = bakeryFeed[0]!;
 const RYE = SOURDOUGH.comments![1]!;
 const PAGE_REPLY = RYE.replies![0]!;
 const READ_ONLY = ['pages_show_list', 'pages_read_engagement', 'pages_read_user_content'];
-
-interface Payload {
-  entry: { id: string; changes: { field: string; value: Record<string, unknown> }[] }[];
-}
 
 /**
  * A Page's comment moderation as the provider documents it (docs/reference.md#comment-moderation): replies as
@@ -194,38 +190,17 @@ describe('comment moderation by the Page', () => {
   });
 
   describe('webhooks', () => {
-    let receiver: Receiver;
-    beforeEach(async () => {
-      receiver = await startReceiver();
-    });
-    afterEach(() => receiver.close());
+    const receiver = receiverPerTest();
 
     it('when the Page replies, likes, hides, shows and deletes, then its feed webhook tells each change once', async () => {
-      const e = makeEmulator({
-        clients: [{ ...CLIENT, webhookUrl: receiver.url, webhookVerifyToken: 'verify-me' }],
-        webhooks: { retryDelaysMs: [] },
-      });
-      const token = e.controls.issueToken({ userId: USERS.ada, pageId: PAGES.bakery }).access_token;
-      const send = (method: 'post' | 'delete', path: string, form: Record<string, string> = {}) =>
-        request(e.app)
-          [method](`/${path}`)
-          .type('form')
-          .send({ access_token: token, ...form })
-          .expect(200);
-      await request(e.app)
-        .post(`/${PAGES.bakery}/subscribed_apps`)
-        .query({ access_token: token, subscribed_fields: 'feed' })
-        .expect(200);
+      const { emulator: e, write: send, feedValues } = await subscribedToFeed(receiver.current);
       const reply = await send('post', `${QUESTION}/comments`, { message: 'Yes!' });
       await send('post', `${QUESTION}/likes`);
       await send('post', ABUSIVE, { is_hidden: 'true' });
       await send('post', ABUSIVE, { is_hidden: 'false' });
       await send('delete', SPAM);
       await e.controls.webhooksIdle();
-      const values = receiver.received
-        .filter((r) => r.method === 'POST')
-        .flatMap((r) => (JSON.parse(r.raw.toString('utf8')) as Payload).entry.flatMap((x) => x.changes))
-        .map((c) => c.value);
+      const values = feedValues();
       const time = expect.any(Number);
       expect(values).toEqual([
         {

@@ -12,8 +12,8 @@ const VIDEO = bakeryFeed[7]!.id;
 const RYE = SOURDOUGH.split('_')[1] + '_1001';
 
 /**
- * Comments, reactions by kind and videos as the provider answers them (docs/provider-interface.md#comments,
- * docs/provider-interface.md#post-page).
+ * Comments, reactions by kind and videos as the provider answers them (docs/specification.md#comments,
+ * docs/specification.md#post-page).
  */
 describe('comments, reactions by kind and videos', () => {
   const { app, controls } = makeEmulator({ publicUrl: ORIGIN });

@@ -196,7 +196,7 @@ describe('controls: latency and scripted failures', () => {
   });
 });
 
-describe('controls: rate limits and usage headers (docs/provider-interface.md#usage-headers)', () => {
+describe('controls: rate limits and usage headers (docs/specification.md#usage-headers)', () => {
   it('when user-token calls exceed the budget, then code 17 (403), and X-App-Usage shows the percentage from the second call on, never a regain estimate', async () => {
     const { app, controls } = makeEmulator();
     const user = await userToken(app);

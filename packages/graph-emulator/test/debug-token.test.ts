@@ -1,4 +1,4 @@
-/** `GET /{version}/debug_token` (docs/provider-interface.md#debug-token). */
+/** `GET /{version}/debug_token` (docs/specification.md#debug-token). */
 import request from 'supertest';
 import { CLIENT, makeEmulator, OTHER_CLIENT, PAGES, USERS, userToken } from './helpers';
 

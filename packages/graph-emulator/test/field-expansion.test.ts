@@ -8,7 +8,7 @@ const SOURDOUGH = bakeryFeed[0]!.id;
 const ALBUM = bakeryFeed[4]!.id;
 const LINK = bakeryFeed[9]!.id;
 const PLAIN = bakeryFeed[2]!.id;
-/** A picture URL as the CDN hands it out: the scene's path, signed and expiring (docs/provider-interface.md#image-urls). */
+/** A picture URL as the CDN hands it out: the scene's path, signed and expiring (docs/specification.md#image-urls). */
 const signed = (path: string) =>
   expect.stringMatching(new RegExp(`^${ORIGIN}${path.replace(/\./g, '\\.')}\\?oh=00_[\\w-]{43}&oe=[0-9A-F]{8}$`));
 

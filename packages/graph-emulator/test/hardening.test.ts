@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { startEmulator, SEED_IDS, type RunningEmulator } from '../src';
 import { MAX_PENDING_PER_CLIENT } from '../src/store/dialogs';
-import { CLIENT, makeEmulator, openDialog, PAGES, pageToken, userToken } from './helpers';
+import { CLIENT, makeEmulator, openDialog, PAGES, pageToken, requestIdOf, userToken } from './helpers';
 
 /**
  * The emulator is reachable from a browser that also visits other sites: its
@@ -89,7 +89,7 @@ describe('the login dialog under a flood', () => {
   it('when 1,000 anonymous dialog GETs follow a real person opening the dialog, then that person can still decide', async () => {
     const { app } = makeEmulator();
     const person = await openDialog(app, { state: 'the-person' }).expect(200);
-    const requestId = /name="request_id" value="([^"]+)"/.exec(person.text)![1]!;
+    const requestId = requestIdOf(person.text);
     const answers: number[] = [];
     for (let i = 0; i < 1000; i++) {
       answers.push((await openDialog(app, { state: `flood-${i}` })).status);

@@ -6,6 +6,7 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { Express } from 'express';
 import request from 'supertest';
 import { createEmulator, SEED_IDS, type EmulatorControls, type EmulatorOptions } from '../src';
+import { inputsNamed } from './dom';
 
 export const CLIENT = {
   clientId: '1111222233334444',
@@ -100,9 +101,9 @@ export function dialogQuery(params: DialogParams = {}): Record<string, string> {
 }
 
 export function requestIdOf(html: string): string {
-  const m = /name="request_id" value="([^"]+)"/.exec(html);
-  if (m?.[1] === undefined) throw new Error(`no request_id in: ${html.slice(0, 300)}`);
-  return m[1];
+  const id = inputsNamed(html, 'request_id')[0]?.value;
+  if (id === undefined) throw new Error(`no request_id in: ${html.slice(0, 300)}`);
+  return id;
 }
 
 export interface Decision {
@@ -128,7 +129,7 @@ export async function runDialog(app: Express, params: DialogParams = {}, decisio
   const perms = decision.perms ?? (q.scope ?? '').split(/[\s,]+/).filter(Boolean);
   for (const p of perms) form.append('perm', p);
   const user = decision.user ?? USERS.ada;
-  const offered = [...page.text.matchAll(new RegExp(`name="page_${user}" value="(\\d+)"`, 'g'))].map((m) => m[1]!);
+  const offered = inputsNamed(page.text, `page_${user}`).map((input) => input.value!);
   for (const id of decision.pages ?? offered) form.append(`page_${user}`, id);
   const res = await request(app).post('/v23.0/dialog/oauth/decision').type('form').send(form.toString()).expect(302);
   return res.headers.location as string;
@@ -175,7 +176,7 @@ export function graphGet(app: Express, path: string, token: string) {
   return request(app).get(path).set('Authorization', `Bearer ${token}`);
 }
 
-/** docs/provider-interface.md#page-token: the page token from a user token. */
+/** docs/specification.md#page-token: the page token from a user token. */
 export async function pageToken(app: Express, user: string, pageId: string): Promise<string> {
   const res = await graphGet(app, `/${pageId}`, user).query({ fields: 'access_token' }).expect(200);
   const token = (res.body as { access_token?: string }).access_token;

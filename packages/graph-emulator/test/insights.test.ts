@@ -15,7 +15,7 @@ interface Series {
   id: string;
 }
 
-/** docs/provider-interface.md#insights: the Page Insights edge as the provider answers it. */
+/** docs/reference.md#insights: the Page Insights edge as the provider answers it. */
 describe('GET /<page_id>/insights and /<post_id>/insights', () => {
   const { app, controls, clock } = makeEmulator();
   let bakery: string;

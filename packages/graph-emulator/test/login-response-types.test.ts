@@ -2,7 +2,7 @@
  * The manual login flow's `response_type` and `auth_type` values, as
  * "Manually Build a Login Flow" describes them, and the OIDC discovery
  * document advertising only what the dialog accepts
- * (docs/provider-interface.md#login-dialog, docs/provider-interface.md#redirect-fragment).
+ * (docs/specification.md#login-dialog, docs/specification.md#redirect-fragment).
  */
 import request from 'supertest';
 import type { Express } from 'express';
@@ -18,6 +18,7 @@ import {
   runDialog,
   USERS,
 } from './helpers';
+import { attr, findAll, inputsNamed } from './dom';
 
 /** Opens the dialog with `params` and submits it as Ada with `perms` checked and `extra` fields. */
 async function decide(app: Express, params: DialogParams, perms: string[], extra: Record<string, string> = {}) {
@@ -102,7 +103,7 @@ describe('auth_type', () => {
   it('when auth_type=reauthenticate, then the dialog asks for the password, and refuses to continue without one', async () => {
     const { app } = makeEmulator();
     const page = await openDialog(app, { auth_type: 'reauthenticate' }).expect(200);
-    expect(page.text).toMatch(/<input[^>]+type="password"[^>]+name="password"[^>]*required/);
+    expect(inputsNamed(page.text, 'password')).toEqual([expect.objectContaining({ type: 'password', required: '' })]);
     const without = await decide(app, { auth_type: 'reauthenticate' }, ALL);
     expect(without.res.status).toBe(400);
     expect(without.res.headers.location).toBeUndefined();
@@ -113,7 +114,7 @@ describe('auth_type', () => {
   it('when no auth_type is sent, then there is no password step', async () => {
     const { app } = makeEmulator();
     const page = await openDialog(app).expect(200);
-    expect(page.text).not.toContain('type="password"');
+    expect(findAll(page.text, (n) => n.nodeName === 'input' && attr(n, 'type') === 'password')).toEqual([]);
   });
 
   it('when auth_type is unknown, then a 400 page', async () => {

@@ -1,11 +1,12 @@
 /**
- * Business portfolios (docs/provider-interface.md#portfolio-pages): `/me/businesses`, each portfolio's
+ * Business portfolios (docs/reference.md#business-portfolios): `/me/businesses`, each portfolio's
  * `owned_pages` and `client_pages`, and the page token of a Page reached through one — with and without
  * `business_management`.
  */
 import type { Express } from 'express';
 import { SEED_IDS } from '../src';
 import { DEFAULT_SCOPE, graphError, graphGet, makeEmulator, openDialog, PAGES, USERS, userToken } from './helpers';
+import { inputsNamed } from './dom';
 
 const WITH_BUSINESS = `${DEFAULT_SCOPE} business_management`;
 const WORKS = SEED_IDS.businesses.somervilleWorks;
@@ -51,7 +52,7 @@ describe('business portfolios: with and without business_management', () => {
   it('when the permission is declined at the dialog, then the portfolio stays closed', async () => {
     const { app } = makeEmulator();
     const dialog = await openDialog(app, { scope: WITH_BUSINESS }).expect(200);
-    expect(dialog.text).toContain('value="business_management"');
+    expect(inputsNamed(dialog.text, 'perm').map((p) => p.value)).toContain('business_management');
     expect(dialog.text).toContain('Manage your business');
     const token = await userToken(
       app,

@@ -1,6 +1,6 @@
 import request from 'supertest';
-import { CLIENT, graphError, makeEmulator, PAGES, USERS, type TestEmulator } from './helpers';
-import { startReceiver, type Receiver } from './webhook-receiver';
+import { graphError, makeEmulator, PAGES, USERS, type TestEmulator } from './helpers';
+import { receiverPerTest, subscribedToFeed } from './webhook-receiver';
 
 const ORIGIN = 'http://graph.example.test';
 const HOUR = 3_600_000;
@@ -223,28 +223,10 @@ describe('publishing by the Page', () => {
   });
 
   describe('webhooks', () => {
-    let receiver: Receiver;
-    beforeEach(async () => {
-      receiver = await startReceiver();
-    });
-    afterEach(() => receiver.close());
+    const receiver = receiverPerTest();
 
     it('when the Page publishes, schedules, publishes now, edits and deletes, then its feed webhook tells each', async () => {
-      const e = makeEmulator({
-        clients: [{ ...CLIENT, webhookUrl: receiver.url, webhookVerifyToken: 'verify-me' }],
-        webhooks: { retryDelaysMs: [] },
-      });
-      const token = e.controls.issueToken({ userId: USERS.ada, pageId: PAGES.bakery }).access_token;
-      const write = (method: 'post' | 'delete', path: string, form: Record<string, string> = {}) =>
-        request(e.app)
-          [method](`/${path}`)
-          .type('form')
-          .send({ access_token: token, ...form })
-          .expect(200);
-      await request(e.app)
-        .post(`/${PAGES.bakery}/subscribed_apps`)
-        .query({ access_token: token, subscribed_fields: 'feed' })
-        .expect(200);
+      const { emulator: e, write, feedValues } = await subscribedToFeed(receiver.current);
       const now = await write('post', `${PAGES.bakery}/feed`, { message: 'Now' });
       const later = await write('post', `${PAGES.bakery}/feed`, {
         message: 'Later',
@@ -255,15 +237,13 @@ describe('publishing by the Page', () => {
       await write('post', now.body.id as string, { message: 'Now, edited' });
       await write('delete', now.body.id as string);
       await e.controls.webhooksIdle();
-      const values = receiver.received
-        .filter((r) => r.method === 'POST')
-        .flatMap(
-          (r) =>
-            (JSON.parse(r.raw.toString('utf8')) as { entry: { changes: { value: Record<string, unknown> }[] }[] })
-              .entry,
-        )
-        .flatMap((x) => x.changes.map((c) => c.value))
-        .map(({ item, verb, post_id, published, message }) => ({ item, verb, post_id, published, message }));
+      const values = feedValues().map(({ item, verb, post_id, published, message }) => ({
+        item,
+        verb,
+        post_id,
+        published,
+        message,
+      }));
       expect(values).toEqual([
         { item: 'status', verb: 'add', post_id: now.body.id, published: 1, message: 'Now' },
         { item: 'status', verb: 'add', post_id: later.body.id, published: 0, message: 'Later' },

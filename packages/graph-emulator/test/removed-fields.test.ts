@@ -2,7 +2,7 @@ import { loadProviderEnv } from '../src/env';
 import { startEmulator, type RunningEmulator } from '../src';
 import { CLIENT, graphError, graphGet, makeEmulator, PAGES, pageToken, USERS, userToken } from './helpers';
 
-/** The provider's answer for a Page field it removed out of cycle (the app's docs/provider-interface.md#removed-fields). */
+/** The provider's answer for a Page field it removed out of cycle (docs/reference.md#removed-fields). */
 const refused = (field: string) => ({
   message: `(#100) Tried accessing nonexisting field (${field}) on node type (Page)`,
   type: 'OAuthException',

@@ -1,7 +1,7 @@
 /**
  * Request bodies the provider reads like a form: JSON (its SDKs send it) and
  * multipart/form-data (its own curl samples use `-F`), on the token endpoint
- * and on Graph POSTs (docs/provider-interface.md#sending-credentials).
+ * and on Graph POSTs (docs/specification.md#sending-credentials).
  */
 import request from 'supertest';
 import { CLIENT, codeFor, graphError, makeEmulator, OLDER_CLIENTS, PAGES, USERS } from './helpers';

@@ -159,7 +159,10 @@ describe('stand-alone configuration (npm run provider)', () => {
     [{ BASE_URL: 'ftp://x' }, /^BASE_URL/],
     [{ BASE_URL: 'not a url' }, /^BASE_URL/],
     [{ FB_APP_ID: '42' }, /^FB_APP_SECRET is required/],
-    [{ EMULATOR_SEED: 'prod' }, /^EMULATOR_SEED must be one of demo, test, got "prod"$/],
+    [
+      { EMULATOR_SEED: 'prod' },
+      /^EMULATOR_SEED must be one of demo, test or a seed file's path \(\.\/my-seed\.json\), got "prod"$/,
+    ],
     [{ EMULATOR_SEED: 'Test' }, /^EMULATOR_SEED/],
   ])('when %j, then one line naming the variable', (env, message) => {
     expect(() => loadProviderEnv(env)).toThrow(message);

@@ -1,17 +1,13 @@
 import request from 'supertest';
 import { BEFORE_V27, CLIENT, graphError, makeEmulator, PAGES, USERS } from './helpers';
-import { startReceiver, type Receiver } from './webhook-receiver';
+import { receiverPerTest } from './webhook-receiver';
 
 describe('/{page-id}/subscribed_apps', () => {
-  let receiver: Receiver;
-  beforeEach(async () => {
-    receiver = await startReceiver();
-  });
-  afterEach(() => receiver.close());
+  const receiver = receiverPerTest();
 
   const setup = (scopes?: string[], userId: string = USERS.ada, pageId: string = PAGES.bakery) => {
     const emulator = makeEmulator({
-      clients: [{ ...CLIENT, webhookUrl: receiver.url, webhookVerifyToken: 'verify-me' }],
+      clients: [{ ...CLIENT, webhookUrl: receiver.current.url, webhookVerifyToken: 'verify-me' }],
     });
     const token = emulator.controls.issueToken({ userId, pageId, ...(scopes ? { scopes } : {}) }).access_token;
     const api = (method: 'get' | 'post' | 'delete', query: Record<string, string> = {}, page = pageId) =>
@@ -91,7 +87,7 @@ describe('/{page-id}/subscribed_apps', () => {
     const { api } = setup();
     await api('post', { subscribed_fields: 'feed' }).expect(200);
     await api('post', { subscribed_fields: 'feed' }).expect(200);
-    const gets = receiver.received.filter((r) => r.method === 'GET');
+    const gets = receiver.current.received.filter((r) => r.method === 'GET');
     expect(gets).toHaveLength(1);
     expect(gets[0]!.url.pathname).toBe('/webhooks/facebook');
     expect(gets[0]!.url.searchParams.get('hub.mode')).toBe('subscribe');
@@ -101,7 +97,7 @@ describe('/{page-id}/subscribed_apps', () => {
 
   it('when the callback does not echo the challenge, then error 2200 and no subscription', async () => {
     const { api, controls } = setup();
-    receiver.answer = () => ({ status: 200, body: 'ok' });
+    receiver.current.answer = () => ({ status: 200, body: 'ok' });
     const res = await api('post', { subscribed_fields: 'feed' }).expect(400);
     expect(graphError(res.body).code).toBe(2200);
     expect(graphError(res.body).message).toContain('does not match challenge');
@@ -110,7 +106,9 @@ describe('/{page-id}/subscribed_apps', () => {
   });
 
   it('when the verify token is wrong, then the callback answers 403 and the subscription fails with 2200', async () => {
-    const emulator = makeEmulator({ clients: [{ ...CLIENT, webhookUrl: receiver.url, webhookVerifyToken: 'other' }] });
+    const emulator = makeEmulator({
+      clients: [{ ...CLIENT, webhookUrl: receiver.current.url, webhookVerifyToken: 'other' }],
+    });
     const token = emulator.controls.issueToken({ userId: USERS.ada, pageId: PAGES.bakery }).access_token;
     const res = await request(emulator.app)
       .post(`/${PAGES.bakery}/subscribed_apps`)

@@ -136,7 +136,7 @@ describe('/oauth/access_token — authorization code', () => {
   });
 
   it('when the client secret is wrong, then 400 with code 1 "Error validating client secret." (OAuthException), not marked transient', async () => {
-    // docs/provider-interface.md#client-authentication: the body client libraries report from the provider.
+    // docs/specification.md#client-authentication: the body client libraries report from the provider.
     const { app } = makeEmulator();
     const res = await exchange(app, await codeFor(app), { client_secret: 'nope' }).expect(400);
     expect(res.body).toEqual({

@@ -1,7 +1,7 @@
 /**
  * The User node's public_profile fields and the items of `/me/accounts`, as
- * the Graph API reference lists them (docs/provider-interface.md#me,
- * docs/provider-interface.md#managed-pages).
+ * the Graph API reference lists them (docs/specification.md#me,
+ * docs/specification.md#managed-pages).
  */
 import request from 'supertest';
 import { graphGet, makeEmulator, PAGES, USERS } from './helpers';

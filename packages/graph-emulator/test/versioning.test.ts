@@ -27,7 +27,7 @@ describe('facebook-api-version and the app version', () => {
   });
 });
 
-describe('a call to a retired version (the app docs/provider-interface.md#version-ends)', () => {
+describe('a call to a retired version (docs/reference.md#versions)', () => {
   const NOV_24_2026 = Date.UTC(2026, 10, 24, 12);
 
   it('when a call names v19.0 or v20.0 after their end, then it answers as v21.0, the oldest still available, and says so', async () => {

@@ -1,6 +1,9 @@
 /** A stand-in for the app's webhook endpoint: a real HTTP server on port 0 that records what it gets and answers as scripted. */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import request from 'supertest';
+import type { EmulatorOptions } from '../src';
+import { CLIENT, makeEmulator, PAGES, USERS } from './helpers';
 
 export interface Received {
   method: string;
@@ -58,4 +61,54 @@ export async function startReceiver(verifyToken = 'verify-me'): Promise<Receiver
       server.closeAllConnections();
     });
   return receiver;
+}
+
+/** A fresh receiver for each test of the enclosing `describe`, closed after it; read `.current` inside a test. */
+export function receiverPerTest(): { readonly current: Receiver } {
+  let receiver: Receiver | undefined;
+  beforeEach(async () => {
+    receiver = await startReceiver();
+  });
+  afterEach(() => receiver?.close());
+  return {
+    get current(): Receiver {
+      if (!receiver) throw new Error('receiverPerTest: read inside a test');
+      return receiver;
+    },
+  };
+}
+
+interface FeedPayload {
+  entry: { changes: { value: Record<string, unknown> }[] }[];
+}
+
+/**
+ * An emulator whose app's webhook is `receiver`, subscribed to the bakery's feed with Ada's Page token:
+ * `write` sends a form as that token (expecting 200), `feedValues` reads the change values delivered so far.
+ */
+export async function subscribedToFeed(
+  receiver: Receiver,
+  webhooks: EmulatorOptions['webhooks'] = { retryDelaysMs: [] },
+) {
+  const emulator = makeEmulator({
+    clients: [{ ...CLIENT, webhookUrl: receiver.url, webhookVerifyToken: 'verify-me' }],
+    webhooks,
+  });
+  const token = emulator.controls.issueToken({ userId: USERS.ada, pageId: PAGES.bakery }).access_token;
+  await request(emulator.app)
+    .post(`/${PAGES.bakery}/subscribed_apps`)
+    .query({ access_token: token, subscribed_fields: 'feed' })
+    .expect(200);
+  const write = (method: 'post' | 'delete', path: string, form: Record<string, string> = {}) =>
+    request(emulator.app)
+      [method](`/${path}`)
+      .type('form')
+      .send({ access_token: token, ...form })
+      .expect(200);
+  const feedValues = () =>
+    receiver.received
+      .filter((r) => r.method === 'POST')
+      .flatMap((r) => (JSON.parse(r.raw.toString('utf8')) as FeedPayload).entry.flatMap((x) => x.changes))
+      .map((c) => c.value);
+  return { emulator, write, feedValues };
 }

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import request from 'supertest';
 import { startEmulator, type EmulatorOptions } from '../src';
 import { CLIENT, makeEmulator, PAGES, USERS } from './helpers';
-import { startReceiver, type Receiver } from './webhook-receiver';
+import { receiverPerTest, subscribedToFeed } from './webhook-receiver';
 
 interface Payload {
   object: string;
@@ -14,29 +14,15 @@ const expectedSignature = (raw: Buffer): string =>
   `sha256=${createHmac('sha256', CLIENT.clientSecret).update(raw).digest('hex')}`;
 
 describe('webhook deliveries', () => {
-  let receiver: Receiver;
-  beforeEach(async () => {
-    receiver = await startReceiver();
-  });
-  afterEach(() => receiver.close());
+  const receiver = receiverPerTest();
 
-  const subscribed = async (webhooks: EmulatorOptions['webhooks'] = { retryDelaysMs: [10, 20] }) => {
-    const emulator = makeEmulator({
-      clients: [{ ...CLIENT, webhookUrl: receiver.url, webhookVerifyToken: 'verify-me' }],
-      webhooks,
-    });
-    const token = emulator.controls.issueToken({ userId: USERS.ada, pageId: PAGES.bakery }).access_token;
-    await request(emulator.app)
-      .post(`/v23.0/${PAGES.bakery}/subscribed_apps`)
-      .query({ access_token: token, subscribed_fields: 'feed' })
-      .expect(200);
-    return emulator;
-  };
-  const posts = () => receiver.received.filter((r) => r.method === 'POST');
+  const subscribed = async (webhooks: EmulatorOptions['webhooks'] = { retryDelaysMs: [10, 20] }) =>
+    (await subscribedToFeed(receiver.current, webhooks)).emulator;
+  const posts = () => receiver.current.received.filter((r) => r.method === 'POST');
   const payloadOf = (i = 0): Payload => JSON.parse(posts()[i]!.raw.toString('utf8')) as Payload;
 
   it('when a notification is sent, then it also carries X-Hub-Signature: sha1= HMAC of the raw body with the app secret, beside the SHA-256 one', async () => {
-    // docs/provider-interface.md#webhook-deliveries: receivers written for the older header check only this one.
+    // docs/reference.md#webhooks: receivers written for the older header check only this one.
     const { controls } = await subscribed();
     controls.addPost({ pageId: PAGES.bakery, message: 'Crème brûlée / today' });
     await controls.webhooksIdle();
@@ -120,7 +106,7 @@ describe('webhook deliveries', () => {
   it('when the callback fails, then it is retried with the configured backoff and the same body and signature', async () => {
     const { controls } = await subscribed({ retryDelaysMs: [10, 40] });
     let calls = 0;
-    receiver.answer = (req) => (req.method === 'POST' && ++calls < 3 ? { status: 503 } : { status: 200 });
+    receiver.current.answer = (req) => (req.method === 'POST' && ++calls < 3 ? { status: 503 } : { status: 200 });
     const started = Date.now();
     controls.addPost({ pageId: PAGES.bakery, message: 'retry me' });
     await controls.webhooksIdle();
@@ -134,7 +120,7 @@ describe('webhook deliveries', () => {
 
   it('when the callback never succeeds, then delivery gives up after the last retry', async () => {
     const { controls } = await subscribed({ retryDelaysMs: [5, 5] });
-    receiver.answer = (req) =>
+    receiver.current.answer = (req) =>
       req.method === 'POST' ? { status: 500 } : { status: 200, body: req.url.searchParams.get('hub.challenge') ?? '' };
     controls.addPost({ pageId: PAGES.bakery, message: 'lost' });
     await controls.webhooksIdle();
@@ -146,7 +132,7 @@ describe('webhook deliveries', () => {
   it('when the callback does not answer in time, then that attempt counts as failed and is retried', async () => {
     const { controls } = await subscribed({ retryDelaysMs: [5], timeoutMs: 100 });
     let calls = 0;
-    receiver.answer = (req) => (req.method === 'POST' && ++calls === 1 ? 'hang' : { status: 200 });
+    receiver.current.answer = (req) => (req.method === 'POST' && ++calls === 1 ? 'hang' : { status: 200 });
     controls.addPost({ pageId: PAGES.bakery, message: 'slow' });
     await controls.webhooksIdle();
     const [event] = controls.webhookDeliveries().filter((d) => d.kind === 'event');
@@ -178,12 +164,12 @@ describe('webhook deliveries', () => {
 
   it('when the webhook is registered through the controls, then the handshake decides whether it is kept', async () => {
     const { controls } = makeEmulator();
-    await expect(controls.setWebhook(CLIENT.clientId, { url: receiver.url, verifyToken: 'wrong' })).resolves.toBe(
-      false,
-    );
-    await expect(controls.setWebhook(CLIENT.clientId, { url: receiver.url, verifyToken: 'verify-me' })).resolves.toBe(
-      true,
-    );
+    await expect(
+      controls.setWebhook(CLIENT.clientId, { url: receiver.current.url, verifyToken: 'wrong' }),
+    ).resolves.toBe(false);
+    await expect(
+      controls.setWebhook(CLIENT.clientId, { url: receiver.current.url, verifyToken: 'verify-me' }),
+    ).resolves.toBe(true);
     expect(controls.webhookDeliveries().map((d) => [d.kind, d.state])).toEqual([
       ['verification', 'failed'],
       ['verification', 'delivered'],
@@ -195,7 +181,7 @@ describe('webhook deliveries', () => {
 
   it('when the emulator closes, then no retry is left running', async () => {
     const running = await startEmulator({
-      clients: [{ ...CLIENT, webhookUrl: receiver.url, webhookVerifyToken: 'verify-me' }],
+      clients: [{ ...CLIENT, webhookUrl: receiver.current.url, webhookVerifyToken: 'verify-me' }],
       webhooks: { retryDelaysMs: [60_000] },
     });
     const token = running.controls.issueToken({ userId: USERS.ada, pageId: PAGES.bakery }).access_token;
@@ -203,7 +189,7 @@ describe('webhook deliveries', () => {
       .post(`/${PAGES.bakery}/subscribed_apps`)
       .query({ access_token: token, subscribed_fields: 'feed' })
       .expect(200);
-    receiver.answer = (req) => (req.method === 'POST' ? { status: 500 } : { status: 200 });
+    receiver.current.answer = (req) => (req.method === 'POST' ? { status: 500 } : { status: 200 });
     running.controls.addPost({ pageId: PAGES.bakery, message: 'x' });
     await new Promise((r) => setTimeout(r, 100));
     await running.close();

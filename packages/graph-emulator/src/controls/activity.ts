@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { checkWebhookUrl, type Context } from '../context';
 import type { ActivityControls, NewComment, NewPost, WebhookSettings } from '../types';
-import { describeZodError } from './schemas';
+import { describeZodError } from '../zod-message';
 
 const digits = z.string().regex(/^\d+$/, 'must be a numeric id');
 const postId = z.string().regex(/^\d+_\d+$/, 'must be a post id (<page id>_<number>)');

@@ -23,7 +23,6 @@ import type {
   TokenFilter,
 } from '../types';
 import {
-  describeZodError,
   issueTokenSchema,
   latencySchema,
   parseFailure,
@@ -37,7 +36,9 @@ import {
   seedSchema,
   tokenFilterSchema,
 } from './schemas';
-import { SEEDS, type SeedName } from '../seed';
+import { describeZodError } from '../zod-message';
+import { SEEDS, type Seed, type SeedName } from '../seed';
+import { parseSeed } from '../seeds/schema';
 
 function parse<T>(what: string, run: () => T): T {
   try {
@@ -109,11 +110,19 @@ export function createControls(ctx: Context): EmulatorControls {
     reset(): void {
       resetAll(ctx);
     },
-    loadSeed(name: SeedName): void {
-      const parsed = parse('loadSeed', () => seedSchema.parse({ name })).name;
-      ctx.data.load(SEEDS[parsed]);
-      ctx.seedName = parsed;
+    loadSeed(seed: SeedName | Seed): void {
+      if (typeof seed === 'string') {
+        const parsed = parse('loadSeed', () => seedSchema.parse({ name: seed })).name;
+        ctx.data.load(SEEDS[parsed]);
+        ctx.seedName = parsed;
+      } else {
+        ctx.data.load(parseSeed(seed, 'loadSeed'));
+        ctx.seedName = 'custom';
+      }
       resetAll(ctx);
+    },
+    snapshot(): Seed {
+      return ctx.data.snapshot();
     },
     seedName() {
       return ctx.seedName;

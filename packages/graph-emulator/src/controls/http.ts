@@ -11,11 +11,11 @@ import express, { Router, type NextFunction, type Request, type Response } from 
 import { z } from 'zod';
 import type { Context } from '../context';
 import { isSettablePageField } from '../store/data';
+import type { Seed } from '../seed';
 import type { EmulatorControls } from '../types';
 import { activityRouter } from './activity-http';
 import {
   appCreatedSchema,
-  describeZodError,
   emptyFeedPagesSchema,
   failSchema,
   issueTokenSchema,
@@ -28,7 +28,9 @@ import {
   revokeSchema,
   seedSchema,
   tokenFilterSchema,
+  wholeSeedSchema,
 } from './schemas';
+import { describeZodError } from '../zod-message';
 import { loopbackHost } from '../hosts';
 
 export function controlsRouter(ctx: Context, controls: EmulatorControls): Router {
@@ -167,8 +169,17 @@ export function controlsRouter(ctx: Context, controls: EmulatorControls): Router
     res.json(seedSummary(ctx));
   });
   router.put('/seed', (req, res) => {
-    controls.loadSeed(seedSchema.parse(body(req)).name);
+    const given = body(req);
+    // `{"seed": …}` is a whole seed; anything else is read as `{"name": …}`, whose refusals name `name`.
+    if (given !== null && typeof given === 'object' && 'seed' in given) {
+      controls.loadSeed(wholeSeedSchema.parse(given).seed as unknown as Seed);
+    } else {
+      controls.loadSeed(seedSchema.parse(given).name);
+    }
     res.status(204).end();
+  });
+  router.get('/snapshot', (_req, res) => {
+    res.json(controls.snapshot());
   });
   router.use(activityRouter(controls));
   router.use((_req, res) => {

@@ -4,11 +4,14 @@
  */
 import { z } from 'zod';
 import { SEED_NAMES } from '../seed';
+
 import type { Failure } from '../types';
 
 const digits = z.string().regex(/^\d+$/, 'must be a numeric id');
 const status = z.number().int().min(100).max(599);
 const match = z.string().min(1).optional();
+/** Seconds, sent as `Retry-After` with the scripted answer (README#test-controls). */
+const retryAfter = z.number().int().min(0).max(86_400).optional();
 const writes = z.boolean().optional();
 
 export const tokenFilterSchema = z.strictObject({
@@ -33,6 +36,7 @@ const failureSchema = z.discriminatedUnion('kind', [
       userTitle: z.string().max(200).optional(),
       userMessage: z.string().max(2000).optional(),
     }),
+    retryAfter,
     match,
     writes,
   }),
@@ -41,6 +45,7 @@ const failureSchema = z.discriminatedUnion('kind', [
     status,
     body: z.string().optional(),
     contentType: z.string().optional(),
+    retryAfter,
     match,
     writes,
   }),
@@ -66,6 +71,9 @@ export const failSchema = z.strictObject({
 export const seedSchema = z.strictObject({
   name: z.enum(SEED_NAMES, { message: `must be one of ${SEED_NAMES.map((n) => `"${n}"`).join(', ')}` }),
 });
+
+/** `PUT /__emulator/seed` with a whole seed (a file's content, a snapshot), checked by `loadSeed`. */
+export const wholeSeedSchema = z.strictObject({ seed: z.record(z.string(), z.unknown()) });
 
 /** `PUT /__emulator/feed/empty-pages`: the positions themselves are checked by `setEmptyFeedPages`. */
 export const emptyFeedPagesSchema = z.strictObject({ positions: z.array(z.number()).max(100) });
@@ -94,11 +102,6 @@ export const removeAppSchema = z.strictObject({
   clientId: z.string().min(1).optional(),
   requestDeletion: z.boolean().optional(),
 });
-
-/** One line naming the offending path, for a 400 answer or a thrown Error. */
-export function describeZodError(err: z.ZodError): string {
-  return err.issues.map((i) => `${i.path.length > 0 ? i.path.join('.') : 'body'}: ${i.message}`).join('; ');
-}
 
 /** A person's tasks on a page (the provider's task names), or null for no role. */
 export const roleSchema = z.strictObject({

@@ -3,7 +3,7 @@
  * `response_type`): a code in the query; an access token (with or without a
  * code) in the fragment, so it never reaches the app's server logs; and with
  * `granted_scopes`, the granted permissions comma-separated beside them.
- * docs/provider-interface.md#redirect-fragment
+ * docs/specification.md#redirect-fragment
  */
 import type { Response } from 'express';
 import type { Context } from '../context';

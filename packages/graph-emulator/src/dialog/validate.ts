@@ -88,7 +88,7 @@ export function validateDialog(ctx: Context, query: unknown): ValidDialog | Dial
     return problem('problem.invalidRequest', 'problem.tooLong', { name: 'nonce', max: MAX_NONCE });
   }
   // The provider documents PKCE only for its OIDC flow: outside it the dialog drops the
-  // challenge, and the token endpoint then refuses a verifier (docs/provider-interface.md#pkce).
+  // challenge, and the token endpoint then refuses a verifier (docs/specification.md#pkce).
   const keepChallenge = ctx.profile === 'strict-rfc' || scopes.includes(OPENID_SCOPE);
   return {
     ok: true,

@@ -1,5 +1,5 @@
 /**
- * Graph calls made with an app access token (docs/provider-interface.md#app-tokens).
+ * Graph calls made with an app access token (docs/specification.md#app-tokens).
  * The app may manage its own webhook subscriptions (`/{app-id}/subscriptions`,
  * Graph API reference "Application Subscriptions"; Webhooks "Getting
  * Started"); there is no person behind it, so `/me` is refused (2500), and a

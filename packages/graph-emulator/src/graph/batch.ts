@@ -41,7 +41,7 @@ export function parseBatch(raw: string): Operation[] {
   }
   if (!Array.isArray(list)) throw badParam('The parameter batch must be a JSON array');
   if (list.length === 0) throw badParam('The parameter batch must not be empty');
-  // Wording as client libraries report it; unconfirmed in the guide (docs/provider-interface.md#batch-requests).
+  // Wording as client libraries report it; unconfirmed in the guide (docs/specification.md#batch-requests).
   if (list.length > MAX_BATCH) throw badParam(`Too many requests in batch message. Maximum batch size is ${MAX_BATCH}`);
   return list.map((item: unknown, i) => {
     const op = (item ?? {}) as { method?: unknown; relative_url?: unknown; body?: unknown };

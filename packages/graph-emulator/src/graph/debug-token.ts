@@ -2,7 +2,7 @@
  * `GET /{version}/debug_token?input_token=…` (Graph API reference "Debug
  * Token"; Manually Build a Login Flow, "Inspecting access tokens"): what a
  * token is, for which app and person, until when, with which permissions.
- * The caller proves it is the app: an app token (docs/provider-interface.md#app-tokens),
+ * The caller proves it is the app: an app token (docs/specification.md#app-tokens),
  * or a user token of the same app.
  */
 import type { Request, Response } from 'express';
@@ -69,7 +69,7 @@ function describe(ctx: Context, app: EmulatorClient, record: TokenRecord): Recor
     issued_at: sec(record.issuedAt),
     ...(record.kind === 'page' ? { profile_id: record.pageId } : {}),
     scopes,
-    // Page permissions name the Pages chosen at the dialog (docs/provider-interface.md#page-selection).
+    // Page permissions name the Pages chosen at the dialog (docs/specification.md#page-selection).
     granular_scopes: scopes
       .filter((s) => s !== IMPLICIT_PERMISSION)
       .map((scope) =>

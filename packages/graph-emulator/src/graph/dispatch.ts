@@ -2,7 +2,7 @@
  * Routes a Graph request: `/[vX.Y/]<node>[/<edge>]`, plus the token endpoint
  * at `/[vX.Y/]oauth/access_token` and batch requests at `POST /[vX.Y/]` (./batch.ts). The legacy features
  * (./legacy.ts) are refused to a new app first; an older app keeps them: any path as a POST with `method=get`
- * in the form (the provider's method override, docs/provider-interface.md#sending-credentials), multi-ID
+ * in the form (the provider's method override, docs/specification.md#sending-credentials), multi-ID
  * reads (`/?ids=a,b`), field aliases and JSONP `callback`.
  */
 import type { NextFunction, Request, Response } from 'express';

@@ -4,7 +4,7 @@
  * override, field aliases, JSONP callbacks, or asynchronous batch requests … This applies across all Graph API
  * versions." An app is new when it was created on or after that day (`EmulatorClient.created`,
  * `EMULATOR_APP_CREATED`, `setAppCreated`); an older app keeps all of them. The refusal's code and words are
- * not documented: the ones below are the emulator's own (docs/provider-interface.md#legacy-features).
+ * not documented: the ones below are the emulator's own (docs/specification.md#legacy-features).
  */
 import type { Context } from '../context';
 import { GraphError } from '../errors';
@@ -74,7 +74,7 @@ export function refuseLegacy(ctx: Context, clientId: string | undefined, used: r
   throw new GraphError({
     code: 12,
     type: 'OAuthException',
-    // Invented wording (docs/provider-interface.md#legacy-features): code 12 is the provider's "deprecated" code.
+    // Invented wording (docs/specification.md#legacy-features): code 12 is the provider's "deprecated" code.
     message: `(#12) This app cannot use ${feature}: apps created on or after November 4, 2026 cannot use them on any version`,
   });
 }

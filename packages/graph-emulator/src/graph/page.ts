@@ -15,7 +15,7 @@ import { mediaUrl } from './post';
 import { pictureOf } from './picture';
 import { project, SCALAR, scalars, validate, type ObjectType } from './select';
 
-/** Fields a user token may read on a Page: the page token request, see the app's docs/provider-interface.md#page-token. */
+/** Fields a user token may read on a Page: the page token request, see docs/specification.md#page-token. */
 const USER_TOKEN_FIELDS = ['id', 'access_token'];
 
 const pageTokenRequired = (): GraphError =>
@@ -59,7 +59,7 @@ export function pageNode(call: GraphCall, page: PageState): Record<string, unkno
   if (removed !== undefined) throw nonexistingField(removed, 'Page');
   if (caller.record.kind === 'user') return pageTokenRequest(call, page, namesOf(fields));
   requirePageAccess(call, page);
-  // Unset fields are omitted, never null (docs/provider-interface.md#page-fields).
+  // Unset fields are omitted, never null (docs/specification.md#page-fields).
   return project(call, pageValue(call, page, fields), fields, PAGE);
 }
 

@@ -3,7 +3,7 @@
  * the `/{page-id}/picture` edge (Page Picture reference), which by default
  * answers a 302 to the image and with `redirect=0` (or `false`) the same
  * `{data:{height,is_silhouette,url,width}}` as the field. The URL is a
- * signed CDN URL that expires (docs/provider-interface.md#image-urls).
+ * signed CDN URL that expires (docs/specification.md#image-urls).
  */
 import type { Response } from 'express';
 import { badParam } from '../errors';

@@ -61,7 +61,7 @@ export const POST_DEFAULTS = ['created_time', 'message', 'story'];
 
 /**
  * Seeded image paths become signed, expiring CDN URLs on the emulator's
- * configured origin (never the Host header): docs/provider-interface.md#image-urls.
+ * configured origin (never the Host header): docs/specification.md#image-urls.
  */
 export function mediaUrl(ctx: Context, path: string, expired = false): string {
   return `${ctx.publicUrl}${ctx.media.sign(path, ctx.now(), expired)}`;

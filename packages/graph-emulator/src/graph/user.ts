@@ -33,7 +33,7 @@ const USER_SCALARS = [
   'email',
   'link',
 ];
-const USER: ObjectType = {
+export const USER: ObjectType = {
   name: 'User',
   fields: {
     ...Object.fromEntries(USER_SCALARS.map((name) => [name, SCALAR])),
@@ -99,7 +99,7 @@ function accounts(call: GraphCall, user: SeedUser): Paged<Record<string, unknown
   if (!hasScope(caller.record, 'pages_show_list')) throw missingPermission('pages_show_list', 200);
   const requests = withId(parseFields(call.params.fields, ACCOUNT_DEFAULTS));
   validate(requests, ACCOUNT);
-  // Only the Pages the person chose at the dialog's page step (docs/provider-interface.md#page-selection).
+  // Only the Pages the person chose at the dialog's page step (docs/specification.md#page-selection).
   const managed = ctx.data.managed(user.id).filter((m) => grantsPage(caller.record, m.page.id));
   const paged = paginate(
     managed,

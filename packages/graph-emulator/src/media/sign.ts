@@ -4,7 +4,7 @@
  * Unix seconds in hexadecimal). Past `oe` the CDN answers 403 "URL signature
  * expired"; an altered path or parameter, 403 "URL signature mismatch".
  * Apps that store a picture URL find it broken days later, so they must
- * show a fallback (docs/provider-interface.md#image-urls).
+ * show a fallback (docs/specification.md#image-urls).
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 

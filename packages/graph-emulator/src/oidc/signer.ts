@@ -41,7 +41,7 @@ const generateRsaKeyPair = promisify(generateKeyPair);
 /**
  * The process's one key, made on first use. The provider signs every app's ID tokens with the keys of its
  * one JWKS, so emulators in one process share theirs too; a key each cost a test run over a hundred keys of
- * about 250 ms of CPU apiece (docs/performance.md#test-run).
+ * about 250 ms of CPU apiece.
  */
 let processKey: Promise<Key> | undefined;
 

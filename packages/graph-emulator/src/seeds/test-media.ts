@@ -43,7 +43,7 @@ export const BAKERY_MEDIA: Readonly<Record<number, Media>> = {
     ],
   },
   // "… updated their cover photo.": handed out already expired, so the app's fallback for a
-  // picture that fails to load is exercised on the first page (docs/provider-interface.md#image-urls).
+  // picture that fails to load is exercised on the first page (docs/specification.md#image-urls).
   1: {
     full_picture: square('bakery-cover'),
     attachments: [photo('bakery-cover')],

@@ -64,7 +64,7 @@ export interface PageLocation {
   longitude?: number;
 }
 
-/** Field shapes as the Graph API returns them (docs/provider-interface.md#page-fields). */
+/** Field shapes as the Graph API returns them (docs/specification.md#page-fields). */
 export interface SeedPage {
   id: string;
   name: string;

@@ -3,7 +3,7 @@
  * feeds. `reset()` returns to the seed, `load()` switches to another; tests change single page fields with
  * `setPageField` (e.g. to inject HTML-looking text).
  */
-import type { Seed, SeedBusiness, SeedComment, SeedPost, SeedRole, SeedUser } from '../seed';
+import type { Seed, SeedBusiness, SeedComment, SeedPage, SeedPost, SeedRole, SeedUser } from '../seed';
 
 /** Fields a Page node has in the emulator. Anything else is a "nonexisting field". */
 export const PAGE_FIELDS: readonly string[] = Object.freeze([
@@ -118,6 +118,23 @@ export class DataStore {
       ]),
     );
     this.businesses = new Map((copy.businesses ?? []).map((b) => [b.id, b]));
+  }
+
+  /** The data as it is now, as a seed whose times are written as they are (no `timesRelativeTo`). */
+  snapshot(): Seed {
+    return structuredClone({
+      users: [...this.users.values()],
+      pages: [...this.pages.values()].map(
+        (p) =>
+          ({
+            id: p.id,
+            ...Object.fromEntries(p.fields),
+            feed: p.feed,
+            ...(p.scheduled.length > 0 ? { scheduled: p.scheduled } : {}),
+          }) as SeedPage,
+      ),
+      businesses: [...this.businesses.values()],
+    });
   }
 
   user(id: string): SeedUser | undefined {

@@ -19,7 +19,7 @@ export interface DialogRequest {
   challenge?: { value: string; method: ChallengeMethod };
   /** OpenID Connect `nonce`, echoed in the ID token. */
   nonce?: string;
-  /** What the redirect carries (`response_type`); docs/provider-interface.md#redirect-fragment. */
+  /** What the redirect carries (`response_type`); docs/specification.md#redirect-fragment. */
   response: ResponseTypes;
   /** `auth_type=rerequest`: permissions declined before are asked again. */
   rerequest: boolean;

@@ -27,7 +27,7 @@ export interface TokenRecord {
   /** The authorization grant the chain started from (RFC 6749 §4.1.2: revoke on code reuse). */
   grantId: string;
   /**
-   * Pages the person chose at the dialog (docs/provider-interface.md#page-selection):
+   * Pages the person chose at the dialog (docs/specification.md#page-selection):
    * only these are listed and get page tokens. Absent: every Page they manage.
    */
   pages?: readonly string[];
@@ -188,7 +188,7 @@ export class TokenStore {
   /**
    * What the person declined at their latest login to this app: the dialog
    * does not ask for it again unless the app says `auth_type=rerequest`
-   * (docs/provider-interface.md#login-dialog).
+   * (docs/specification.md#login-dialog).
    */
   declinedBefore(userId: string, clientId: string): readonly string[] {
     let latest: TokenRecord | undefined;

@@ -5,7 +5,7 @@
  * `{app-id}|{app-secret}`. Both name the app before the `|`. The handed-out
  * one is derived from the secret, so it stays the same until the secret
  * changes, as the provider's does, and needs no store.
- * docs/provider-interface.md#app-tokens
+ * docs/specification.md#app-tokens
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { Context } from '../context';

@@ -3,7 +3,7 @@
  * the authorization-code exchange (RFC 6749 §4.1.3, with PKCE) and the
  * long-lived token exchange (`grant_type=fb_exchange_token`,
  * https://developers.facebook.com/docs/facebook-login/guides/access-tokens/get-long-lived)
- * and the app token (`grant_type=client_credentials`, docs/provider-interface.md#app-tokens).
+ * and the app token (`grant_type=client_credentials`, docs/specification.md#app-tokens).
  * GET with a query or POST with a form, as the real endpoint accepts both.
  */
 import type { Request, Response } from 'express';
@@ -38,7 +38,7 @@ export async function tokenEndpoint(ctx: Context, req: Request, res: Response): 
   // RFC 6749 §5.1: token responses must not be cached.
   res.set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' });
   if (grant === 'client_credentials') {
-    // An app token never expires, so the provider sends no expires_in (docs/provider-interface.md#app-tokens).
+    // An app token never expires, so the provider sends no expires_in (docs/specification.md#app-tokens).
     sendJson(res, 200, { access_token: appTokenFor(client), token_type: 'bearer' });
     return;
   }

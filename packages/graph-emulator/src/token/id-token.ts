@@ -2,7 +2,7 @@
  * The ID token of the provider's OIDC code flow: returned by the code
  * exchange when the login asked for the `openid` scope, signed RS256 by the
  * emulator's key, with the claims the provider documents for its OIDC token
- * (iss, aud, sub, iat, exp, jti, nonce, name…). docs/provider-interface.md#pkce
+ * (iss, aud, sub, iat, exp, jti, nonce, name…). docs/specification.md#pkce
  */
 import type { Context } from '../context';
 import { newJti, ID_TOKEN_TTL_SEC, type IdTokenClaims } from '../oidc/signer';

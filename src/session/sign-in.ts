@@ -2,15 +2,15 @@ import type { Request } from 'express';
 import type { UserTokenGrant } from '../graph/client';
 import type { PageAccess, PageChanges, UserAccess } from './access';
 import type { TokenSealer } from './sealer';
-import type { Connection } from './types';
+import type { ConnectedPage, SignIn } from './types';
 
 /**
- * The person's connection to the provider as kept in the session: tokens are
+ * The person's sign-in to the provider as kept in the session: tokens are
  * sealed on the way in and opened on the way out. Anything expired, past the
  * absolute lifetime, or that no key opens reads as "not connected". Its shape
  * was checked when the session was loaded (./schema).
  */
-export class Connections {
+export class SignIns {
   constructor(
     private readonly sealer: TokenSealer,
     private readonly maxAgeMs: number,
@@ -23,7 +23,7 @@ export class Connections {
     scopes?: string[],
     identity?: { userId: string; userName?: string },
   ): void {
-    req.session.connection = {
+    req.session.signIn = {
       userToken: this.sealer.seal(grant.token, bindingOf(req)),
       expiresAt: grant.expiresAt,
       loggedInAt: this.now(),
@@ -34,21 +34,34 @@ export class Connections {
     };
   }
 
-  /** The live connection, or undefined (and dropped) when it has run out. */
-  current(req: Request): Connection | undefined {
-    const connection = req.session?.connection;
-    if (!connection) return undefined;
-    const now = this.now();
-    if (now - connection.loggedInAt > this.maxAgeMs || (connection.expiresAt !== null && connection.expiresAt <= now)) {
-      delete req.session.connection;
+  /** The live sign-in, or undefined (and dropped) when it has run out. */
+  current(req: Request): SignIn | undefined {
+    const signIn = req.session?.signIn;
+    if (!signIn) return undefined;
+    if (!this.isLive(signIn)) {
+      delete req.session.signIn;
       return undefined;
     }
-    return connection;
+    return signIn;
+  }
+
+  /**
+   * The page as a live sign-in holds it: the one test of holding a page, for this request's session
+   * ({@link pageAccess}) and for a session read from the store (a live stream's heartbeat) alike.
+   */
+  heldPage(signIn: SignIn | undefined, pageId: string): ConnectedPage | undefined {
+    return signIn !== undefined && this.isLive(signIn) ? signIn.pages[pageId] : undefined;
+  }
+
+  /** Within the absolute lifetime, and the user token not expired. */
+  private isLive(signIn: SignIn): boolean {
+    const now = this.now();
+    return now - signIn.loggedInAt <= this.maxAgeMs && (signIn.expiresAt === null || signIn.expiresAt > now);
   }
 
   userToken(req: Request): string | undefined {
-    const connection = this.current(req);
-    return connection ? this.openOrDrop(req, connection.userToken) : undefined;
+    const signIn = this.current(req);
+    return signIn ? this.openOrDrop(req, signIn.userToken) : undefined;
   }
 
   /** A page token counts only while the login it came from does: a user token that no longer opens ends both. */
@@ -59,8 +72,8 @@ export class Connections {
   }
 
   addPage(req: Request, pageId: string, token: string, name: string): void {
-    const connection = this.current(req);
-    if (connection) connection.pages[pageId] = { token: this.sealer.seal(token, bindingOf(req)), name };
+    const signIn = this.current(req);
+    if (signIn) signIn.pages[pageId] = { token: this.sealer.seal(token, bindingOf(req)), name };
   }
 
   connectedPages(req: Request): { id: string; name: string }[] {
@@ -69,13 +82,14 @@ export class Connections {
 
   /** What the session holds for the person, as a value (./access). */
   userAccess(req: Request): UserAccess {
-    const connection = this.current(req);
-    const userToken = connection ? this.openOrDrop(req, connection.userToken) : undefined;
+    const signIn = this.current(req);
+    const userToken = signIn ? this.openOrDrop(req, signIn.userToken) : undefined;
     return {
       sessionId: req.sessionID,
       request: requestNumber(req),
+      userId: signIn?.userId,
       userToken,
-      scopes: userToken === undefined ? undefined : connection?.scopes,
+      scopes: userToken === undefined ? undefined : signIn?.scopes,
       pages: userToken === undefined ? [] : this.connectedPages(req),
     };
   }
@@ -83,9 +97,9 @@ export class Connections {
   /** What the session holds for the person and one Page, as a value: each token opened once. */
   pageAccess(req: Request, pageId: string): PageAccess {
     const user = this.userAccess(req);
-    const page = user.userToken === undefined ? undefined : this.current(req)?.pages[pageId];
+    const page = user.userToken === undefined ? undefined : this.heldPage(this.current(req), pageId);
     const pageToken = page ? this.openOrDrop(req, page.token) : undefined;
-    // A page token no key opens ended the connection (openOrDrop): the person now reads as not connected.
+    // A page token no key opens ended the sign-in (openOrDrop): the person now reads as not connected.
     if (page && pageToken === undefined) return { ...this.userAccess(req), ...notHeld(pageId) };
     return {
       ...user,
@@ -116,7 +130,7 @@ export class Connections {
   }
 
   drop(req: Request): void {
-    delete req.session.connection;
+    delete req.session.signIn;
   }
 
   /** A value no key opens (tampered, or a retired key): treat as not connected. */
