@@ -8,14 +8,14 @@
  *   js     with `node --test` (Node's own test runner and fetch).
  * Then SIGTERM to npx's process group: the emulator must say it is closing, and exit 0 (npm itself, killed
  * by the same signal, may end by it). Prints the start time.
- * Usage: node .ci/emulator-examples.js <folder with the package installed> <README.md>
+ * Usage: node .ci/emulator-examples.js <folder with the package installed> <README.md> [more markdown files]
  */
 const { spawn, spawnSync } = require('node:child_process');
 const { readFileSync, writeFileSync } = require('node:fs');
 const { freePort } = require('./free-port');
 const path = require('node:path');
 
-const [dir, readme] = process.argv.slice(2).map((p) => path.resolve(p));
+const [dir, ...documents] = process.argv.slice(2).map((p) => path.resolve(p));
 
 /** The README's marked examples, in order: `<!-- example: curl -->` then a fenced block. */
 function examples(markdown) {
@@ -33,7 +33,7 @@ const RUNNERS = {
 const FILES = { sh: 'example.sh', python: 'test_example.py', js: 'example.test.mjs' };
 
 async function main() {
-  const found = examples(readFileSync(readme, 'utf8'));
+  const found = documents.flatMap((file) => examples(readFileSync(file, 'utf8')));
   const langs = new Set(found.map((e) => e.lang));
   for (const lang of ['sh', 'python', 'js']) if (!langs.has(lang)) throw new Error(`README has no ${lang} example`);
 

@@ -24,11 +24,6 @@ export interface Row {
   failures: number;
   lost: number;
   note: string;
-  /**
-   * A ratio that holds only with the cores to itself (docs/operations.md#a-burst-of-refusals): in the quick
-   * profile (CI) it is printed and counted in the total but does not fail the run; the full report gates on it.
-   */
-  idleOnly?: true;
 }
 
 const BAKERY = SEED_IDS.pages.bakery;

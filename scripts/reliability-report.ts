@@ -13,7 +13,7 @@ import type { SessionData } from 'express-session';
 import fc from 'fast-check';
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { createLimitedServer, serverLimits } from '../src/http/server-limits';
-import { burstFrom } from '../test/support/burst';
+import { burstClient } from '../test/support/burst';
 import { CookieClient } from '../test/support/cookie-client';
 import { FAULTS } from '../test/support/faults';
 import { queryString, segment } from '../test/support/inputs';
@@ -70,6 +70,8 @@ const POST_ATTACKS = count('POST_ATTACKS', 150, 70);
 /** The write path's rows (scripts/attacks-writes.ts). */
 const DOUBLE_SUBMITS = count('DOUBLE_SUBMITS', 50, 10);
 const TROUBLED_WRITES = count('TROUBLED_WRITES', 21, 7);
+/** Rounds of the noisy neighbour, each a baseline and a burst (an odd number: the row's figure is the median round). */
+const NOISY_ROUNDS = count('NOISY_ROUNDS', 11, 7);
 const COMMENTS = 'pages_show_list pages_read_engagement pages_read_user_content';
 const BAKERY = SEED_IDS.pages.bakery;
 
@@ -201,59 +203,97 @@ async function revokedBehindWarmCache(): Promise<Row> {
 }
 
 /**
- * With provider latency 100 ms, one session fires 300 concurrent older-posts
- * requests from its own process (another person's browser); the other
- * session's page-view p50 must stay within 3x its unloaded value. The app runs
- * with the production settings (view cache on), as it would be deployed.
+ * With provider latency 100 ms, one session fires 300 concurrent older-posts requests from its own process
+ * (another person's browser, 300 kept-alive connections), and another session's page view must stay within 3x
+ * its p50 without the burst (docs/operations.md#a-burst-of-refusals). Measured in NOISY_ROUNDS rounds, each the
+ * other person's 9 views without the burst and, right after, the same 9 views while a burst of 300 is answered:
+ * the ratio of a round is taken against the baseline of that same round, so other work on the machine weighs on
+ * both, and the row's figure is the median round. The first burst spends the session's minute; the others are
+ * refused whole. The app runs with the production settings (view cache on), as it would be deployed.
  */
 async function noisyNeighbour(): Promise<Row> {
   const burstSize = 300;
   return withStack({ env: { NODE_ENV: 'production' } }, async (base, stack) => {
-    const noisy = await connected(base);
+    const noisy = burstClient(base, (await connected(base)).cookieHeader(), burstSize);
     const quiet = await connected(base);
     let lost = 0;
     // The other person is another client: their views go over their own connections, not this process's shared fetch pool.
     const agent = new Agent({ keepAlive: true });
     const cookie = quiet.cookieHeader();
-    const timed = () =>
+    const timed = (again = true): Promise<number> =>
       new Promise<number>((resolve, reject) => {
         const started = performance.now();
-        get(`${base}/pages/${BAKERY}`, { agent, headers: { cookie } }, (res) => {
+        const req = get(`${base}/pages/${BAKERY}`, { agent, headers: { cookie } }, (res) => {
           if (res.statusCode !== 200) lost++;
           res.resume().on('end', () => resolve(performance.now() - started));
-        }).on('error', reject);
+        }).on('error', (err: NodeJS.ErrnoException) => {
+          // A kept connection the server closed while idle: asked again once, as Node's docs advise.
+          if (again && req.reusedSocket && err.code === 'ECONNRESET') resolve(timed(false));
+          else reject(err);
+        });
       });
-    const p50 = async (gapMs: number) => {
+    // The same 9 views, 30 ms apart, with or without the burst.
+    const p50 = async () => {
       const times = await Promise.all(
-        Array.from({ length: 9 }, (_, i) => new Promise((r) => setTimeout(r, i * gapMs)).then(timed)),
+        Array.from({ length: 9 }, (_, i) => new Promise((r) => setTimeout(r, i * 30)).then(() => timed())),
       );
       return times.sort((a, b) => a - b)[4]!;
     };
+    const burst = (round: number) =>
+      noisy.fire(
+        Array.from(
+          { length: burstSize },
+          (_, i) => `/pages/${BAKERY}/feed?after=${Buffer.from(`random-${round}-${i}`).toString('base64url')}`,
+        ),
+      );
+    const statuses: number[] = [];
+    const rounds: { unloaded: number; loaded: number; cpuPerRequest: number; cpuRatio: number }[] = [];
     stack.emulator.controls.setLatency(100);
-    const unloaded = await p50(150);
-    const burst = burstFrom(
-      base,
-      noisy.cookieHeader(),
-      Array.from(
-        { length: burstSize },
-        (_, i) => `/pages/${BAKERY}/feed?after=${Buffer.from(`random-${i}`).toString('base64url')}`,
-      ),
-    );
-    await burst.fired;
-    const loaded = await p50(30);
-    const statuses = await burst.statuses;
-    stack.emulator.controls.setLatency(0);
-    agent.destroy();
+    try {
+      // The other person's first view reads what later views keep (the session, the view cache): not a baseline.
+      await p50();
+      // This process's CPU (the app's) in each phase: the burst's share is what the loaded phase took beyond the other.
+      const cpuMs = () => {
+        const { user, system } = process.cpuUsage();
+        return (user + system) / 1000;
+      };
+      for (let round = 0; round < NOISY_ROUNDS; round++) {
+        const quietStart = cpuMs();
+        const unloaded = await p50();
+        const burstStart = cpuMs();
+        const fired = burst(round);
+        await fired.fired;
+        const loaded = await p50();
+        statuses.push(...(await fired.statuses));
+        const quietCpu = burstStart - quietStart;
+        const loadedCpu = cpuMs() - burstStart;
+        rounds.push({
+          unloaded,
+          loaded,
+          cpuPerRequest: (loadedCpu - quietCpu) / burstSize,
+          cpuRatio: loadedCpu / quietCpu,
+        });
+      }
+    } finally {
+      stack.emulator.controls.setLatency(0);
+      agent.destroy();
+      noisy.close();
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    const ratios = rounds.map((r) => r.loaded / r.unloaded);
+    const ratio = median(ratios);
     const errors = statuses.filter((status) => status >= 500 || status === 0).length;
-    const slow = loaded > 3 * unloaded ? 1 : 0;
     const limited = statuses.filter((status) => status === 429).length;
     return {
-      idleOnly: true,
       check: 'noisy neighbour (300 concurrent older posts)',
-      tried: burstSize,
-      failures: errors + slow,
+      tried: burstSize * NOISY_ROUNDS,
+      failures: errors + (ratio > 3 ? 1 : 0),
       lost,
-      note: `other session's view p50 ${unloaded.toFixed(0)} → ${loaded.toFixed(0)} ms (limit 3x); noisy 5xx: ${errors}, 429: ${limited}`,
+      note:
+        `other session's view ${ratio.toFixed(2)}x its p50 without the burst (limit 3x; median of ${NOISY_ROUNDS} rounds: ` +
+        `${ratios.map((r) => r.toFixed(1)).join(', ')}; p50 ${median(rounds.map((r) => r.unloaded)).toFixed(0)} → ` +
+        `${median(rounds.map((r) => r.loaded)).toFixed(0)} ms); app CPU per burst request ` +
+        `${median(rounds.map((r) => r.cpuPerRequest)).toFixed(2)} ms; CPU ratio ${rounds.map((r) => r.cpuRatio.toFixed(1)).join(', ')}; noisy 5xx: ${errors}, 429: ${limited}`,
     };
   });
 }
@@ -487,28 +527,22 @@ async function main(): Promise<void> {
   console.log(`\nPagelight reliability report${QUICK ? ' (quick profile)' : ''} — ${new Date().toISOString()}\n`);
   console.log(line(['check', 'tried', 'failures', 'lost', 'note']));
   console.log(line(['-'.repeat(56), '-'.repeat(8), '-'.repeat(9), '-'.repeat(6), '----']));
-  for (const r of all)
-    console.log(
-      line([
-        r.check,
-        String(r.tried),
-        String(r.failures),
-        String(r.lost),
-        (QUICK && r.idleOnly ? '(not gated in the quick profile) ' : '') + r.note,
-      ]),
-    );
+  for (const r of all) console.log(line([r.check, String(r.tried), String(r.failures), String(r.lost), r.note]));
   const dir = path.join(__dirname, '..', 'bench', 'results');
   mkdirSync(dir, { recursive: true });
   writeFileSync(
     path.join(dir, 'reliability.json'),
     JSON.stringify({ at: new Date().toISOString(), rows: all }, null, 2),
   );
-  // Every row must meet its target; the quick profile (CI) reports the idle-only ratio without gating on it.
-  const gated = rows.filter((r) => !(QUICK && r.idleOnly));
-  process.exitCode = gated.every((r) => r.failures === 0 && r.lost === 0) ? 0 : 1;
+  // Every row must meet its target, in every profile.
+  process.exitCode = rows.every((r) => r.failures === 0 && r.lost === 0) ? 0 : 1;
 }
 
-void main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+// Run by `npm run report:reliability`; imported (one row at a time, while working on it) it runs nothing.
+if (require.main === module)
+  void main().catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+
+export { noisyNeighbour };

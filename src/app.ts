@@ -15,6 +15,7 @@ import { writeBodies, writeRoutes } from './pages/write-routes';
 import { webhookRoutes } from './webhooks/routes';
 import { privacyRoutes } from './site/privacy';
 import { errorHandler, notFound } from './http/errors';
+import { refusalInFront } from './http/refusal';
 import { chooseLocale, languageRoutes } from './http/language';
 import { isMessageKey } from './i18n/catalogs';
 import { observeRequests } from './observe/requests';
@@ -27,7 +28,8 @@ const ROOT = path.resolve(__dirname, '..');
 
 /**
  * Registers the middleware in order on what src/context.ts built; listens nowhere (src/server.ts does).
- * Order: security headers, logging, static files, probes, language, session, routes, 404, the error handler.
+ * Order: metrics, the per-session limit's refusals, security headers, logging, static files, probes, language,
+ * session, routes, 404, the error handler.
  */
 export function createApp(ctx: AppContext): Express {
   const { config, sessions, logger } = ctx;
@@ -47,8 +49,19 @@ export function createApp(ctx: AppContext): Express {
   app.locals.pagePinned = config.pageId !== undefined;
 
   const trustRequestId = behindProxy(config);
+  const security = securityHeaders(config);
   app.use(observeRequests(ctx.observer, ctx.tracing));
-  app.use(securityHeaders(config));
+  // In front of the stack: a session over its limit costs no headers, log line, language, store read or rendering,
+  // and its refusal is precomputed bytes; counted in the metrics above (docs/operations.md#a-burst-of-refusals).
+  const refuse = refusalInFront({
+    securityHeaders: security,
+    locales: ctx.locales,
+    logger,
+    logRequests: config.logRequests,
+    trustRequestId,
+  });
+  app.use('/pages', pageRateLimits(ctx, refuse));
+  app.use(security);
   app.use(
     requestLogging(logger, {
       trustRequestId,
@@ -71,8 +84,6 @@ export function createApp(ctx: AppContext): Express {
   if (config.webhookVerifyToken !== undefined) app.use('/webhooks', webhookRoutes(ctx, config.webhookVerifyToken));
   // The provider's server-to-server callbacks: no session read, no cookie set: they carry none, and must not create one.
   app.use('/auth', providerCallbackRoutes(ctx));
-  // Before the session is read: a session over its limit costs no store read, token opening or rendering of a page.
-  app.use('/pages', pageRateLimits(ctx));
   app.use(sessionMiddleware(config, sessions, { storeOptional: needsNoStore }));
   app.use(sessionLapses(sessions, config, config.sessionIdleSec, ctx.now));
   // A reply's text has a body limit of its own, parsed before the app's 8 kB one (src/pages/write-routes.ts).

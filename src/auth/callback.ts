@@ -1,5 +1,6 @@
 import { BadRequestError } from '../errors';
-import { singleParam } from '../http/params';
+import { z } from 'zod';
+import { parseInput, queryParam } from '../http/params';
 import type { Say } from '../i18n/locale';
 
 declare const validated: unique symbol;
@@ -10,19 +11,25 @@ export type CallbackParams = (
   | { kind: 'code'; state: string | undefined; code: string | undefined }
 ) & { readonly [validated]: true };
 
+const callbackInput = z.object({
+  query: z.object({
+    state: queryParam(512).optional(),
+    code: queryParam(2048).optional(),
+    error: queryParam(200).optional(),
+    error_reason: queryParam(200).optional(),
+    // Checked for shape only: whoever wrote the link chose this text, so it is never shown.
+    error_description: queryParam(1000).optional(),
+    error_code: queryParam(20).optional(),
+  }),
+});
+
 /**
  * Validates the provider's redirect (RFC 6749 §4.1.2) into one of two shapes:
  * the person approved (`code`) or the provider sent an error. Odd shapes —
  * repeated parameters, huge values — are a 400 before anything else happens.
  */
 export function parseCallback(query: unknown): CallbackParams {
-  const state = singleParam(query, 'state', 512);
-  const code = singleParam(query, 'code', 2048);
-  const error = singleParam(query, 'error', 200);
-  const reason = singleParam(query, 'error_reason', 200);
-  // Checked for shape only: whoever wrote the link chose this text, so it is never shown.
-  singleParam(query, 'error_description', 1000);
-  singleParam(query, 'error_code', 20);
+  const { state, code, error, error_reason: reason } = parseInput(callbackInput, { params: {}, query }).query;
   if (error !== undefined) {
     return { kind: 'denied', state, error, reason } as CallbackParams;
   }

@@ -1,9 +1,10 @@
 import { Router, type Request, type Response } from 'express';
+import { z } from 'zod';
 import type { AppContext } from '../context';
-import { AppError, BadRequestError } from '../errors';
+import { AppError } from '../errors';
 import { TokenEndpointError, GraphApiError, ProviderUnavailableError } from '../graph/errors';
 import type { CodeGrant, UserTokenGrant, VerifiedCallback } from '../graph/client';
-import { singleParam } from '../http/params';
+import { parseInput, queryParam, refusal } from '../http/params';
 import { ownPath, pageIdOf } from '../http/return-to';
 import { connectPage } from '../pages/connect';
 import { requireCsrf } from '../session/csrf';
@@ -28,6 +29,15 @@ export function authRoutes(ctx: AppContext): Router {
   return router;
 }
 
+/** `GET /auth/login`: `rerequest=1` asks again for permissions declined; `return_to` is read leniently below. */
+const loginInput = z.object({
+  query: z.object({
+    rerequest: queryParam(1)
+      .refine((value) => value === '1', refusal({ key: 'error.login.rerequest' }))
+      .optional(),
+  }),
+});
+
 /** Redirects to the dialog with a fresh state (and PKCE challenge, OIDC nonce as configured), after the session is saved. */
 async function login(ctx: AppContext, req: Request, res: Response): Promise<void> {
   // The session cookie is kept per host name, and the provider returns to BASE_URL's: a login begun on
@@ -37,8 +47,7 @@ async function login(ctx: AppContext, req: Request, res: Response): Promise<void
     res.redirect(303, canonical);
     return;
   }
-  const rerequest = singleParam(req.query, 'rerequest', 1);
-  if (rerequest !== undefined && rerequest !== '1') throw new BadRequestError({ key: 'error.login.rerequest' });
+  const { rerequest } = parseInput(loginInput, { params: req.params, query: req.query }).query;
   // Anything but one of our own page paths is ignored: the login then ends at the default destination.
   const returnTo = ownPath(req.query.return_to);
   const pending = beginLogin(req, ctx.now(), { pkce: ctx.config.pkce, oidc: ctx.config.oidc }, returnTo);

@@ -1,5 +1,4 @@
-import type { ErrorRequestHandler, RequestHandler, Request, Response } from 'express';
-import { LRUCache } from 'lru-cache';
+import type { ErrorRequestHandler, RequestHandler, Request } from 'express';
 import { AppError, NotFoundError, type ErrorCode } from '../errors';
 import type { Logger } from '../log/logger';
 import { redactText } from '../log/redact';
@@ -7,7 +6,6 @@ import type { SignIns } from '../session/sign-in';
 import type { Locales, MessageKey } from '../i18n/catalogs';
 import type { Locale } from '../i18n/locale';
 import { permissionWords, waitWords } from '../words';
-import { languageMenu } from './language';
 import { ownPath } from './return-to';
 
 /**
@@ -229,7 +227,7 @@ interface OperatorDetails {
   message?: string;
 }
 
-interface ErrorPage {
+export interface ErrorPage {
   status: number;
   title: string;
   message: string;
@@ -345,41 +343,4 @@ function log(logger: Logger, req: Request, err: unknown, status: number): void {
   const level = status >= 500 ? (err instanceof AppError ? 'warn' : 'error') : 'info';
   const fbtrace = err instanceof AppError ? err.fbtraceId : undefined;
   logger[level]({ err, status, reqId: req.id, path: req.path, fbtrace_id: fbtrace }, 'request failed');
-}
-
-/** Refusal pages by language and wait: at most the seven languages (and the pseudo-locale) times a minute's seconds. */
-const refusals = new LRUCache<string, string>({ max: 1000 });
-
-/**
- * A refusal of a burst (a session over its requests a minute, refused before its session is read), answered at
- * the cost of a lookup: the error page of `too_many_requests`, the same for every refusal in one language with
- * one wait, rendered once (docs/architecture.md#fairness-between-sessions). It names no path — "Try again" is
- * an empty link, this same address; the language menu returns home — so it serves anyone. No error is made
- * (no stack to capture) and no "request failed" line is written: the access log has the 429.
- */
-export function sendRefusal(res: Response, retryAfterSec: number, fail: (err: unknown) => void): void {
-  const locale = res.locals.locale;
-  const seconds = Math.max(1, Math.ceil(retryAfterSec));
-  const key = `${locale.tag} ${seconds}`;
-  res.status(429).setHeader('Retry-After', String(seconds));
-  const page = refusals.get(key);
-  if (page !== undefined) {
-    res.type('html').send(page);
-    return;
-  }
-  const title = locale.t('error.too_many_requests.title');
-  const error: ErrorPage = {
-    status: 429,
-    title,
-    message: locale.t('error.too_many_requests.text', { wait: waitWords(locale, seconds) }),
-    theirs: { title: false, message: false },
-    actions: [{ href: '', label: locale.t('error.action.retry') }],
-    headers: {},
-    details: { status: 429, code: 'too_many_requests' },
-  };
-  res.render('error', { title, error, languages: () => languageMenu(locale, '/') }, (err, html) => {
-    if (err) return fail(err);
-    refusals.set(key, html);
-    res.type('html').send(html);
-  });
 }

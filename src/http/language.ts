@@ -1,11 +1,17 @@
 import { parse as parseCookies, serialize } from 'cookie';
-import { Router, type RequestHandler } from 'express';
+import { Router, type Request, type RequestHandler } from 'express';
 import { BadRequestError } from '../errors';
 import type { Locales } from '../i18n/catalogs';
 import type { Locale } from '../i18n/locale';
 import { DEFAULT_TAG, LANGUAGES, localeTagOf, negotiatedPart, offeredTags } from '../i18n/locales';
-import { singleParam } from './params';
+import { z } from 'zod';
+import { parseInput, queryParam } from './params';
 import { sitePath } from './return-to';
+
+/** `GET /language`: the language chosen, and the page it was chosen on (kept only when it is one of ours). */
+const languageInput = z.object({
+  query: z.object({ lang: queryParam(16).optional(), returnTo: queryParam(700).optional() }),
+});
 
 /** The cookie that remembers the language chosen in the menu: no session needed, so it works signed out. */
 export const LANGUAGE_COOKIE = 'lang';
@@ -26,8 +32,24 @@ export interface LanguageLink {
  * language and that it varies by both inputs.
  */
 export function chooseLocale(locales: Locales): RequestHandler {
-  const offered = offeredTags(locales.pseudo);
+  const localeOf = languageOf(locales);
   return (req, res, next) => {
+    const locale = localeOf(req);
+    res.locals.locale = locale;
+    res.locals.t = locale.t;
+    res.locals.html = locale.html;
+    res.locals.languages = (): LanguageLink[] => menu(locale, sitePath(req.originalUrl) ?? '/');
+    res.setHeader('Content-Language', locale.tag);
+    res.vary('Accept-Language');
+    res.vary('Cookie');
+    next();
+  };
+}
+
+/** The one decision of a request's language, for `chooseLocale` and for a refusal answered in front of it (./refusal.ts). */
+export function languageOf(locales: Locales): (req: Request) => Locale {
+  const offered = offeredTags(locales.pseudo);
+  return (req) => {
     const cookies = req.headers.cookie;
     const chosen = cookies?.includes(`${LANGUAGE_COOKIE}=`) ? parseCookies(cookies)[LANGUAGE_COOKIE] : undefined;
     const accept = req.headers['accept-language'];
@@ -38,15 +60,7 @@ export function chooseLocale(locales: Locales): RequestHandler {
       localeTagOf(chosen, locales.pseudo) ??
       localeTagOf(negotiated === false ? undefined : negotiated, locales.pseudo) ??
       DEFAULT_TAG;
-    const locale = locales.get(tag);
-    res.locals.locale = locale;
-    res.locals.t = locale.t;
-    res.locals.html = locale.html;
-    res.locals.languages = (): LanguageLink[] => menu(locale, sitePath(req.originalUrl) ?? '/');
-    res.setHeader('Content-Language', locale.tag);
-    res.vary('Accept-Language');
-    res.vary('Cookie');
-    next();
+    return locales.get(tag);
   };
 }
 
@@ -68,9 +82,10 @@ function menu(locale: Locale, here: string): LanguageLink[] {
 export function languageRoutes(locales: Locales, servedOverHttps: boolean): Router {
   const router = Router();
   router.get('/language', (req, res) => {
-    const tag = localeTagOf(singleParam(req.query, 'lang', 16), locales.pseudo);
+    const { lang, returnTo } = parseInput(languageInput, { params: req.params, query: req.query }).query;
+    const tag = localeTagOf(lang, locales.pseudo);
     if (tag === undefined) throw new BadRequestError({ key: 'error.language.unknown' });
-    const back = sitePath(singleParam(req.query, 'returnTo', 700)) ?? '/';
+    const back = sitePath(returnTo) ?? '/';
     res.append(
       'Set-Cookie',
       serialize(LANGUAGE_COOKIE, tag, {

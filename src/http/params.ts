@@ -3,19 +3,6 @@ import { BadRequestError, NotFoundError } from '../errors';
 import type { MessageKey } from '../i18n/catalogs';
 import type { Say } from '../i18n/locale';
 
-/**
- * Reads one query parameter that must appear at most once, as a plain string
- * of bounded length. Repeated parameters (arrays) and over-long values are a
- * 400, never a crash or an upstream call.
- */
-export function singleParam(query: unknown, name: string, maxLength: number): string | undefined {
-  const value = (query as Record<string, unknown> | undefined)?.[name];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw new BadRequestError({ key: 'error.param.once', values: { name } });
-  if (value.length > maxLength) throw new BadRequestError({ key: 'error.param.tooLong', values: { name } });
-  return value;
-}
-
 const PAGE_ID = /^\d{1,32}$/;
 
 /** `:pageId` is all digits; checked before anything goes upstream. */
@@ -44,8 +31,9 @@ export const pageAndPostParams = z
   });
 
 /**
- * A query parameter of a route's input schema, as {@link singleParam} reads one: at most once, a string of at most
- * `maxLength` characters; refused in the words of `error.param.once` / `error.param.tooLong`, naming it.
+ * A query parameter of a route's input schema: at most once, a string of at most `maxLength` characters; refused
+ * in the words of `error.param.once` / `error.param.tooLong`, naming it. Repeated parameters (arrays) and
+ * over-long values are a 400, never a crash or an upstream call (docs/architecture.md#security-rules).
  */
 export function queryParam(maxLength: number): z.ZodString {
   return z.string({ error: ONCE }).max(maxLength, { error: TOO_LONG });

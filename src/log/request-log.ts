@@ -33,9 +33,7 @@ type WithChild = IncomingMessage & { [CHILD]?: Logger };
  */
 export function requestLogging(logger: Logger, options: RequestLogOptions): RequestHandler {
   return (req, res, next) => {
-    // A client could otherwise choose the id its lines are logged under; only a proxy we trust sets it.
-    const given = options.trustRequestId ? req.headers['x-request-id'] : undefined;
-    req.id = typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
+    req.id = requestIdOf(req, options.trustRequestId);
     res.setHeader('X-Request-Id', req.id);
     if (!Object.prototype.hasOwnProperty.call(req, 'log')) {
       Object.defineProperty(req, 'log', {
@@ -55,6 +53,13 @@ export function requestLogging(logger: Logger, options: RequestLogOptions): Requ
     res.once('close', () => accessLine(logger, req, res, started, requests));
     next();
   };
+}
+
+/** The trusted proxy's X-Request-Id (1–64 word characters), else a new UUID. */
+export function requestIdOf(req: IncomingMessage, trustRequestId: boolean): string {
+  // A client could otherwise choose the id its lines are logged under; only a proxy we trust sets it.
+  const given = trustRequestId ? req.headers['x-request-id'] : undefined;
+  return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
 }
 
 /**

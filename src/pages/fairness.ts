@@ -2,10 +2,9 @@ import type { Request, RequestHandler } from 'express';
 import { MemoryStore, type Options } from 'express-rate-limit';
 import { LRUCache } from 'lru-cache';
 import { AppError } from '../errors';
-import { sendRefusal } from '../http/errors';
-import { perMinuteLimit } from '../http/rate-limit';
 import type { AppContext } from '../context';
 import type { AdmitRead } from '../graph/client';
+import type { Refuse } from '../http/refusal';
 import type { UserAccess } from '../session/access';
 
 /**
@@ -116,10 +115,11 @@ export class ConcurrentReadLimit {
  * express-session resolves it (however the cookie is spelled), not the address: people behind one NAT are not
  * limited together, and a session is what holds the tokens. Counted where the answer is known:
  *
- * - `middleware`: before the session is read, for routes that always read upstream (older posts, a later page
- *   of comments, replies, the picker). A refusal there costs no session read, token opening or cache lookup,
- *   so the refusals of a burst cost others next to nothing. A request that names no session is not connected
- *   and goes nowhere upstream: not counted.
+ * - `middleware`: in front of the stack, for routes that always read upstream (older posts, a later page of
+ *   comments, replies, the picker). A refusal there is answered by `refuse` (src/http/refusal.ts) before the
+ *   security headers, the access log, the language or the session are worked out, so the refusals of a burst
+ *   cost others next to nothing. A request that names no session is not connected and goes nowhere upstream:
+ *   not counted.
  * - `count`: at a request's first read that misses the shared cache (the page, a post, insights), through the
  *   read admission ({@link admitReads}); a request counts once however many reads it makes, and never twice.
  */
@@ -129,37 +129,37 @@ export class SessionRateLimit {
   private readonly counted = new LRUCache<number, Promise<void>>({ max: 10_000, ttl: 60_000 });
 
   constructor(private readonly perMinute: number) {
-    // Initialised here, not by express-rate-limit: `count` uses it whether or not an app mounted the middleware.
+    // express-rate-limit's store, initialised here: the middleware and `count` both count in it.
     this.counts.init({ windowMs: 60_000 } as Options);
   }
 
-  middleware(sessionOf: (req: Request) => string | undefined, requestOf: (req: Request) => number): RequestHandler {
-    // The cookie is unsigned once per request (an HMAC), not once for `skip` and again for `key`.
-    const sessions = new WeakMap<Request, string | undefined>();
-    const session = (req: Request) => {
-      if (!sessions.has(req)) sessions.set(req, sessionOf(req));
-      return sessions.get(req);
-    };
-    const limit = perMinuteLimit({
-      limit: this.perMinute,
-      // A view of the one store per mounting: express-rate-limit refuses one store shared by two of its limiters.
-      store: {
-        localKeys: true,
-        increment: (key) => this.counts.increment(key),
-        decrement: (key) => this.counts.decrement(key),
-        resetKey: (key) => this.counts.resetKey(key),
-      },
-      skip: (req) => session(req) === undefined,
-      key: (req) => keyOf(session(req) ?? ''),
-      refuse: (_req, res, next, seconds) => sendRefusal(res, seconds, next),
-    });
-    return (req, res, next) =>
-      limit(req, res, (err?: unknown) => {
-        // Counted here (express-rate-limit notes a counted request): its upstream reads do not count again.
-        if (err === undefined && (req as Request & { rateLimit?: unknown }).rateLimit !== undefined)
+  middleware(
+    sessionOf: (req: Request) => string | undefined,
+    requestOf: (req: Request) => number,
+    refuse: Refuse,
+  ): RequestHandler {
+    // The count itself, as `count` makes it, not through express-rate-limit's middleware: that one also works out
+    // the client address, hashes the key and sets two headers on every request, a third of what a refusal cost.
+    return (req, res, next) => {
+      const session = sessionOf(req);
+      if (session === undefined) {
+        next();
+        return;
+      }
+      this.counts
+        .increment(keyOf(session))
+        .then(({ totalHits, resetTime }) => {
+          if (totalHits > this.perMinute) {
+            refuse(req, res, secondsUntil(resetTime), totalHits - this.perMinute);
+            return;
+          }
+          // Counted here: the request's upstream reads do not count again.
           this.counted.set(requestOf(req), Promise.resolve());
-        next(err);
-      });
+          next();
+        })
+        // A failed count or refusal goes to the error handler, never left unanswered.
+        .catch(next);
+    };
   }
 
   /** Counts `access`'s request once; rejects with a 429 when the session's minute is spent. */
@@ -175,8 +175,7 @@ export class SessionRateLimit {
   private async increment(sessionId: string): Promise<void> {
     const { totalHits, resetTime } = await this.counts.increment(keyOf(sessionId));
     if (totalHits <= this.perMinute) return;
-    const seconds = resetTime ? (resetTime.getTime() - Date.now()) / 1000 : 60;
-    throw new TooManyRequestsError(seconds, REFUSAL);
+    throw new TooManyRequestsError(secondsUntil(resetTime), REFUSAL);
   }
 }
 
@@ -194,3 +193,7 @@ export function admitReads(ctx: AppContext, access: Pick<UserAccess, 'sessionId'
     return ctx.concurrentReadLimit.run(access.sessionId, read);
   };
 }
+
+/** Seconds until a count's window ends, at least 1: what `Retry-After` says. */
+const secondsUntil = (resetTime: Date | undefined) =>
+  resetTime ? Math.max(1, Math.ceil((resetTime.getTime() - Date.now()) / 1000)) : 60;

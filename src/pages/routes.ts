@@ -7,6 +7,7 @@ import { BUSINESS_SCOPE, INSIGHTS_SCOPE } from '../graph/provider';
 import { commentIdSchema, cursorSchema, MAX_CURSOR, type FeedResponse, type PageList } from '../graph/schemas';
 import { pageAndPostParams, pageIdField, pageIdParam, parseInput, queryParam, refusal } from '../http/params';
 import { ownPath } from '../http/return-to';
+import type { Refuse } from '../http/refusal';
 import type { Locale, Say } from '../i18n/locale';
 import type { UserAccess } from '../session/access';
 import { requireCsrf } from '../session/csrf';
@@ -34,16 +35,16 @@ import { toPageView } from './page-view';
 
 /**
  * The routes that always read upstream, limited per session (the picker, older posts, a later page of a post's
- * comments or a comment's replies, connecting a page). Mounted before the session middleware, so that a
- * session over its limit is refused before its session is read: the refusals of a burst cost next to nothing
- * and do not delay other people's views. Reads the cache may serve (the page, a post, insights) count at their
+ * comments or a comment's replies, connecting a page). Mounted in front of the stack (src/app.ts), so that a
+ * session over its limit is refused by `refuse` before its headers, log line, language or session are worked
+ * out: the refusals of a burst cost next to nothing and do not delay other people's views. Reads the cache may serve (the page, a post, insights) count at their
  * first read upstream instead (./fairness.ts). Connecting counts in a bucket of its own, with the same figure: a
  * person who connects a few pages keeps their reads of posts.
  */
-export function pageRateLimits(ctx: AppContext): Router {
+export function pageRateLimits(ctx: AppContext, refuse: Refuse): Router {
   const router = Router();
   const sessionOf = (req: Request) => sessionIdOf(req.headers.cookie, ctx.config);
-  const limit = ctx.sessionRateLimit.middleware(sessionOf, requestNumber);
+  const limit = ctx.sessionRateLimit.middleware(sessionOf, requestNumber, refuse);
   router.get('/', limit);
   router.get('/:pageId/feed', limit);
   router.get('/:pageId/posts/:postId', (req, res, next) => {
@@ -51,7 +52,7 @@ export function pageRateLimits(ctx: AppContext): Router {
     else limit(req, res, next);
   });
   const connecting = new SessionRateLimit(ctx.config.sessionRateLimit);
-  router.post('/:pageId/connect', connecting.middleware(sessionOf, requestNumber));
+  router.post('/:pageId/connect', connecting.middleware(sessionOf, requestNumber, refuse));
   return router;
 }
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import express, { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
 import { LRUCache } from 'lru-cache';
+import { z } from 'zod';
 import type { AppContext } from '../context';
 import { perMinuteLimit } from '../http/rate-limit';
 import { parseJson } from '../json';
@@ -71,23 +72,21 @@ function badSignature(ctx: AppContext, req: Request, res: Response): void {
 
 /** `hub.mode=subscribe` with our verify token: echo `hub.challenge` as text; anything else is refused. */
 function handshake(req: Request, res: Response, verifyToken: string): void {
-  const query = req.query as Record<string, unknown>;
-  const mode = query['hub.mode'];
-  const token = query['hub.verify_token'];
-  const challenge = query['hub.challenge'];
-  if (
-    mode !== 'subscribe' ||
-    typeof token !== 'string' ||
-    !sameSecret(token, verifyToken) ||
-    typeof challenge !== 'string' ||
-    !/^[\w.-]{1,128}$/.test(challenge)
-  ) {
+  const parsed = handshakeQuery.safeParse(req.query);
+  if (!parsed.success || !sameSecret(parsed.data['hub.verify_token'], verifyToken)) {
     req.log?.warn('webhook handshake refused');
     res.status(403).json({ error: 'verification failed' });
     return;
   }
-  res.status(200).type('text/plain').send(challenge);
+  res.status(200).type('text/plain').send(parsed.data['hub.challenge']);
 }
+
+/** The provider's handshake; any other shape is refused with a 403 for the provider, not a page for a person. */
+const handshakeQuery = z.object({
+  'hub.mode': z.literal('subscribe'),
+  'hub.verify_token': z.string(),
+  'hub.challenge': z.string().regex(/^[\w.-]{1,128}$/),
+});
 
 /**
  * Deliveries seen lately, by digest: in Redis (`SET NX PX` under REDIS_KEY_PREFIX) when the page cache is shared, so

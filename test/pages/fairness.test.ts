@@ -3,7 +3,7 @@ import { SEED_IDS } from '@pagelight/graph-emulator';
 import { CookieClient } from '../support/cookie-client';
 import { graphCalls } from '../support/emulator';
 import { connectedAgent } from '../support/flow';
-import { burstFrom } from '../support/burst';
+import { burstClient } from '../support/burst';
 import { realLogin } from '../support/login';
 import { startServedStack, type Stack, useStack } from '../support/stack';
 import { hrefOf } from '../support/words';
@@ -138,11 +138,10 @@ describe('a noisy neighbour (provider latency 100 ms)', () => {
       read(sid, callback);
     };
     stack.emulator.controls.setLatency(100);
+    const noisyClient = burstClient(base, noisy.cookieHeader());
     try {
       const feedCalls = stack.emulator.controls.calls({ path: `${BAKERY}/feed` });
-      const burst = burstFrom(
-        base,
-        noisy.cookieHeader(),
+      const burst = noisyClient.fire(
         Array.from(
           { length: 300 },
           (_, i) => `/pages/${BAKERY}/feed?after=${Buffer.from(`random-${i}-${Math.random()}`).toString('base64url')}`,
@@ -160,6 +159,7 @@ describe('a noisy neighbour (provider latency 100 ms)', () => {
       expect(stack.emulator.controls.calls({ path: `${BAKERY}/feed` }) - feedCalls).toBeLessThanOrEqual(LIMIT + 5);
       expect(reads).toBeLessThanOrEqual(LIMIT + 5);
     } finally {
+      noisyClient.close();
       store.get = read;
       stack.emulator.controls.setLatency(0);
     }
