@@ -365,3 +365,87 @@ var PAGE_LANG =
 
   input.addEventListener('input', apply);
 })();
+
+// The post page's actions (docs/architecture.md#writes): a form that writes is sent without a reload. Done, the
+// comments are swapped in from the post page the server answers with, and its line on what happened is read out;
+// not done, the reason from the server's page shows beside the form, which keeps its text and takes the key the
+// server gave it (the same one after no answer: sending it again checks first). Without script the form posts.
+(function () {
+  if (!window.fetch || !window.DOMParser || !window.FormData || !window.URLSearchParams) return;
+  var section = document.getElementById('comments');
+  if (!section) return;
+  document.addEventListener('submit', function (event) {
+    var form = event.target;
+    if (!(form instanceof HTMLFormElement) || !form.hasAttribute('data-write')) return;
+    // The busy marking above (data-busy, aria-busy) keeps a second click from sending it again; undone here.
+    event.preventDefault();
+    var button = form.querySelector('button[type="submit"]');
+    var done = function () {
+      form.removeAttribute('data-busy');
+      if (button) {
+        button.removeAttribute('aria-busy');
+        button.disabled = false;
+      }
+    };
+    fetch(form.action, {
+      method: 'POST',
+      body: new URLSearchParams(new FormData(form)),
+      credentials: 'same-origin',
+      headers: { Accept: 'text/html' },
+    })
+      .then(function (res) {
+        return res.text().then(function (html) {
+          return { ok: res.ok, url: res.url, doc: new DOMParser().parseFromString(html, 'text/html') };
+        });
+      })
+      .then(function (answer) {
+        var fresh = answer.doc.getElementById('comments');
+        if (answer.ok && fresh) return swap(fresh, answer.doc, answer.url);
+        var reason = answer.doc.querySelector('[data-write-reason]');
+        var again = answer.doc.querySelector('form[data-write]');
+        if (!reason || !again) throw new Error('not ours');
+        var shown = form.querySelector('.write-reason');
+        if (shown) {
+          shown.textContent = reason.textContent;
+          shown.hidden = false;
+        }
+        var key = again.querySelector('input[name="_key"]');
+        var ours = form.querySelector('input[name="_key"]');
+        if (key && ours) ours.value = key.value;
+        var label = again.querySelector('button[type="submit"]');
+        if (label && button) button.textContent = label.textContent;
+        done();
+      })
+      .catch(function () {
+        // Sent the plain way: the same key, so nothing is written twice.
+        form.submit();
+      });
+  });
+
+  function swap(fresh, doc, url) {
+    var hash = url.indexOf('#') >= 0 ? url.slice(url.indexOf('#') + 1) : '';
+    // The section itself stays (the live notice's script holds it); its contents are the server's rendering.
+    while (section.firstChild) section.removeChild(section.firstChild);
+    Array.prototype.slice.call(fresh.childNodes).forEach(function (node) {
+      section.appendChild(document.importNode(node, true));
+    });
+    // The server's line on what happened, read out where the page's own notices are.
+    var said = doc.querySelector('main .notice[role="status"], .notice[role="status"]');
+    var status = document.getElementById('write-status');
+    if (said) {
+      if (!status) {
+        status = document.createElement('p');
+        status.id = 'write-status';
+        status.className = 'notice';
+        status.setAttribute('role', 'status');
+        section.parentNode.insertBefore(status, section);
+      }
+      status.textContent = said.textContent;
+    }
+    var target = (hash && document.getElementById(hash)) || document.getElementById('comments-title');
+    if (target) {
+      target.setAttribute('tabindex', '-1');
+      target.focus();
+    }
+  }
+})();

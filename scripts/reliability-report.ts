@@ -29,6 +29,7 @@ import {
   type Row,
 } from './attacks';
 import { cacheShare, postPageBudget } from './attacks-budgets';
+import { doubleSubmits, refusalsAndTimeouts } from './attacks-writes';
 import {
   connectLoop,
   dataDeletion,
@@ -66,6 +67,9 @@ const SPELLINGS = count('SPELLINGS', 600, 100);
 const PICKER_VIEWS = count('PICKER_VIEWS', 40, 8);
 const POST_BUDGET = Number(process.env.POST_BUDGET ?? 60);
 const POST_ATTACKS = count('POST_ATTACKS', 150, 70);
+/** The write path's rows (scripts/attacks-writes.ts). */
+const DOUBLE_SUBMITS = count('DOUBLE_SUBMITS', 50, 10);
+const TROUBLED_WRITES = count('TROUBLED_WRITES', 21, 7);
 /** Rounds of the noisy neighbour, each a baseline and a burst (an odd number: the row's figure is the median round). */
 const NOISY_ROUNDS = count('NOISY_ROUNDS', 11, 7);
 const COMMENTS = 'pages_show_list pages_read_engagement pages_read_user_content';
@@ -506,6 +510,9 @@ async function main(): Promise<void> {
     ),
   );
   rows.push(await cacheShare());
+  // The one write path: N identical submits make one write; refusals and timeouts lose and double nothing.
+  rows.push(await doubleSubmits(DOUBLE_SUBMITS));
+  rows.push(await refusalsAndTimeouts(TROUBLED_WRITES));
   const total = {
     check: 'total',
     tried: rows.reduce((n, r) => n + r.tried, 0),

@@ -11,6 +11,7 @@ import { providerCallbackRoutes } from './auth/provider-callbacks';
 import { pageRateLimits, pageRoutes } from './pages/routes';
 import { homeRoutes } from './site/home';
 import { liveRoutes } from './live/routes';
+import { writeBodies, writeRoutes } from './pages/write-routes';
 import { webhookRoutes } from './webhooks/routes';
 import { privacyRoutes } from './site/privacy';
 import { errorHandler, notFound } from './http/errors';
@@ -85,6 +86,8 @@ export function createApp(ctx: AppContext): Express {
   app.use('/auth', providerCallbackRoutes(ctx));
   app.use(sessionMiddleware(config, sessions, { storeOptional: needsNoStore }));
   app.use(sessionLapses(sessions, config, config.sessionIdleSec, ctx.now));
+  // A reply's text has a body limit of its own, parsed before the app's 8 kB one (src/pages/write-routes.ts).
+  app.use('/pages', writeBodies());
   app.use(express.urlencoded({ extended: false, limit: '8kb', parameterLimit: 20 }));
   app.use((req, res, next) => {
     // Locals every view may use; the CSRF token is made only when a form asks for it.
@@ -105,6 +108,7 @@ export function createApp(ctx: AppContext): Express {
   app.use('/auth', authRoutes(ctx));
   app.use('/pages', liveRoutes(ctx));
   app.use('/pages', pageRoutes(ctx));
+  app.use('/pages', writeRoutes(ctx));
   app.use(notFound);
   app.use(errorHandler(logger, ctx.signIns, ctx.locales));
   return app;

@@ -8,6 +8,7 @@ import {
   DEFAULT_IMAGE_ORIGINS,
   DEFAULT_MEDIA_ORIGINS,
   COMMENTS_SCOPE,
+  ENGAGEMENT_SCOPE,
   DEFAULT_SCOPES,
   JWKS_PATH,
   OPENID_SCOPE,
@@ -353,11 +354,19 @@ function derive(vars: Vars) {
   // The demo runs the OIDC flow (so it exercises PKCE and the id_token against the emulator), and its
   // provider delivers webhooks, so its pages may be subscribed; its seed has
   // a business portfolio, whose Pages the picker lists with business_management (docs/provider-interface.md#portfolio-pages);
-  // it reads comments too (the opt-in pages_read_user_content).
+  // it reads comments too (the opt-in pages_read_user_content), and answers and moderates them (pages_manage_engagement).
   const scopes =
     vars.FB_SCOPES ??
     (demo
-      ? [OPENID_SCOPE, ...DEFAULT_SCOPES.split(' '), SUBSCRIBE_SCOPE, BUSINESS_SCOPE, INSIGHTS_SCOPE, COMMENTS_SCOPE]
+      ? [
+          OPENID_SCOPE,
+          ...DEFAULT_SCOPES.split(' '),
+          SUBSCRIBE_SCOPE,
+          BUSINESS_SCOPE,
+          INSIGHTS_SCOPE,
+          COMMENTS_SCOPE,
+          ENGAGEMENT_SCOPE,
+        ]
       : DEFAULT_SCOPES.split(' '));
   const sessionSecrets = vars.SESSION_SECRET ?? [randomBytes(32).toString('base64url')];
   const baseUrl = vars.BASE_URL ?? `http://localhost:${vars.PORT}`;

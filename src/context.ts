@@ -23,6 +23,7 @@ import { createRedisSessionStore } from './session/redis';
 import { TokenSealer } from './session/sealer';
 import { createMemorySessionStore, type SessionStoreHandle } from './session/store';
 import type { Closer } from './shutdown';
+import { MemoryWriteKeys, RedisWriteKeys, type WriteKeys } from './writes/keys';
 
 /** What the routes share: built once by buildContext. */
 export interface AppContext {
@@ -41,6 +42,10 @@ export interface AppContext {
   concurrentReadLimit: ConcurrentReadLimit;
   /** Each session's requests a minute that read upstream, so one busy session cannot spend everyone's provider quota. */
   sessionRateLimit: SessionRateLimit;
+  /** Each session's writes a minute, counted apart from its reads (docs/architecture.md#writes). */
+  writeRateLimit: SessionRateLimit;
+  /** The one-time keys of the forms that write: in Redis when the page cache is shared (docs/architecture.md#writes). */
+  writeKeys: WriteKeys;
   now: () => number;
   /** Page changes the provider reported, for the streams open on pages. */
   events: PageEvents;
@@ -140,6 +145,8 @@ function buildParts(config: Config, deps: ContextDeps): AppContext {
     accounts: new AccountsCache(config.accountsCacheTtlSec),
     concurrentReadLimit: new ConcurrentReadLimit(config.sessionUpstreamConcurrency),
     sessionRateLimit: new SessionRateLimit(config.sessionRateLimit),
+    writeRateLimit: new SessionRateLimit(config.sessionRateLimit),
+    writeKeys: shared ? new RedisWriteKeys(shared, `${config.redisKeyPrefix}writes:`) : new MemoryWriteKeys(),
     now,
     idTokens: new IdTokenVerifier(config, now),
     signIns: new SignIns(new TokenSealer(config.tokenKeys), config.sessionMaxSec * 1000, now),

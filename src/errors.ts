@@ -12,6 +12,7 @@ export type ErrorCode =
   | 'csrf'
   | 'not_connected'
   | 'page_access'
+  | 'write_forbidden'
   | 'session_store_unavailable'
   | 'state_mismatch'
   | 'authorization_error'
@@ -40,6 +41,7 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   csrf: 403,
   not_connected: 401,
   page_access: 403,
+  write_forbidden: 403,
   session_store_unavailable: 503,
   state_mismatch: 403,
   authorization_error: 400,
@@ -129,6 +131,16 @@ export class NotConnectedError extends AppError {
 export class PageAccessError extends AppError {
   constructor() {
     super('page_access', 'Your account does not manage this page, or the permission to reach it was not granted.');
+  }
+}
+
+/**
+ * A write this session may not make, found before any provider call (docs/architecture.md#writes): it holds no
+ * token for the Page, its tasks there do not allow the action, or the object is not the Page's (a forged form).
+ */
+export class WriteForbiddenError extends AppError {
+  constructor(readonly step: 'token' | 'task' | 'belongs') {
+    super('write_forbidden', { key: `error.write_forbidden.${step}` });
   }
 }
 

@@ -26,7 +26,8 @@ describe('loadConfig', () => {
     expect(config.callbackUrl).toBe('http://localhost:3000/auth/callback');
     expect(config.apiVersion).toBe(DEFAULT_API_VERSION);
     // The demo runs the provider's OIDC flow with PKCE (docs/provider-interface.md#pkce), and its emulator
-    // delivers webhooks, so it asks for the permission to subscribe pages; it serves insights and comments, so it asks for those.
+    // delivers webhooks, so it asks for the permission to subscribe pages; it serves insights and comments, so it asks for
+    // those, and lets a manager answer and moderate the comments (docs/architecture.md#comment-actions).
     expect(config.scopes).toEqual([
       'openid',
       'pages_show_list',
@@ -35,6 +36,7 @@ describe('loadConfig', () => {
       'business_management',
       'read_insights',
       'pages_read_user_content',
+      'pages_manage_engagement',
     ]);
     expect(config.webhookVerifyToken).toMatch(/^[\w-]{32}$/);
     expect(config.pkce).toBe(true);

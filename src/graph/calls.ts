@@ -18,6 +18,7 @@ export type CallKind =
   | 'page_insights'
   | 'post_insights'
   | 'debug_token'
+  | 'comment_write'
   | 'other';
 
 /** How an attempt ended: answered and valid, the provider's error, or no usable answer (by cause). */
@@ -27,7 +28,7 @@ export type CallOutcome =
 /** One attempt of one provider call, as the transport tells its watchers; nothing in it names a person or a token. */
 export interface ProviderCall {
   kind: CallKind;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   /** The path with its ids replaced: `/v26.0/{id}/feed`. */
   path: string;
   /** The provider's HTTP status, when it answered. */
@@ -66,6 +67,9 @@ export function callKind(req: Pick<GraphRequest, 'method' | 'path' | 'query' | '
   if (/^\/\d+\/insights$/.test(path)) return 'page_insights';
   if (/^\/\d+_\d+\/insights$/.test(path)) return 'post_insights';
   // A batch (`POST /vX.Y/` with `batch`) is the post page's: the post and its reactions by kind.
+  // A write on a comment or a post's comments: a reply, a like, hiding, deleting (docs/provider-interface.md#comment-actions).
+  if (req.method !== 'GET' && /^\/\d+_\d+(?:\/(?:comments|likes))?$/.test(path) && req.form?.batch === undefined)
+    return 'comment_write';
   if (/^\/\d+_\d+$/.test(path) || (path === '/' && req.form?.batch !== undefined)) return 'post';
   if (/^\/\d+(?:_\d+)?\/comments$/.test(path)) return 'comments';
   if (/^\/\d+$/.test(path)) return fields === 'access_token' ? 'page_token' : 'page_details';

@@ -10,6 +10,7 @@ import {
   accountsSchema,
   businessesSchema,
   commentsSchema,
+  commentSchema,
   feedSchema,
   postSchema,
   reactionCountSchema,
@@ -25,10 +26,14 @@ import {
   tokenSchema,
   insightsSchema,
   COMMENT_FIELDS_PARAM,
+  MODERATION_FIELDS_PARAM,
+  createdSchema,
+  writeSuccessSchema,
   FEED_FIELDS_PARAM,
   PAGE_FIELD_ITEMS,
   POST_FIELDS_PARAM,
   REQUIRED_PAGE_FIELDS,
+  type Comment,
   type CommentsPage,
   type FeedResponse,
   type InsightsResponse,
@@ -73,7 +78,18 @@ export interface CodeGrant extends UserTokenGrant {
 export interface CommentsQuery {
   after?: string | undefined;
   replies?: boolean;
+  /** With what the Page may do with each (MODERATION_FIELDS_PARAM): the app asks for pages_manage_engagement. */
+  moderation?: boolean;
 }
+
+/**
+ * One action of the Page's on a comment, or a reply to a post or comment (docs/provider-interface.md#comment-actions):
+ * `POST /{object-id}/comments` with `message`; `POST`/`DELETE /{comment-id}/likes`; `POST /{comment-id}` with
+ * `is_hidden`; `DELETE /{comment-id}`.
+ */
+export type CommentWrite =
+  | { kind: 'reply'; parentId: string; message: string }
+  | { kind: 'like' | 'unlike' | 'hide' | 'unhide' | 'delete'; commentId: string };
 
 /** Comments per call of the post page. */
 export const COMMENTS_PAGE_SIZE = 25;
@@ -408,7 +424,7 @@ export class GraphClient {
     admit?: AdmitRead,
   ): Promise<CommentsPage> {
     const params: Record<string, string> = {
-      fields: COMMENT_FIELDS_PARAM,
+      fields: query.moderation ? `${COMMENT_FIELDS_PARAM},${MODERATION_FIELDS_PARAM}` : COMMENT_FIELDS_PARAM,
       filter: 'toplevel',
       // A conversation reads oldest first; a post's comments newest first, as the Page's managers look for the new.
       order: query.replies ? 'chronological' : 'reverse_chronological',
@@ -467,6 +483,44 @@ export class GraphClient {
       },
       subscribeSchema,
     );
+  }
+
+  /**
+   * One write of the Page's on a comment (CommentWrite), with the page token, under the Page's budget. Never
+   * retried: a write the provider may have made is not sent again blindly (docs/architecture.md#writes). A
+   * reply answers the new comment's id.
+   */
+  async writeComment(pageToken: string, pageId: string, write: CommentWrite): Promise<{ id?: string }> {
+    const v = this.options.apiVersion;
+    const proof = this.proof(pageToken);
+    const [method, path, form]: ['POST' | 'DELETE', string, Record<string, string>] =
+      write.kind === 'reply'
+        ? ['POST', `/${v}/${write.parentId}/comments`, { message: write.message, ...proof }]
+        : write.kind === 'like' || write.kind === 'unlike'
+          ? [write.kind === 'like' ? 'POST' : 'DELETE', `/${v}/${write.commentId}/likes`, proof]
+          : write.kind === 'delete'
+            ? ['DELETE', `/${v}/${write.commentId}`, proof]
+            : ['POST', `/${v}/${write.commentId}`, { is_hidden: String(write.kind === 'hide'), ...proof }];
+    // A 104 (the header ignored) is a refusal before any write: sending again with the token in the form is safe.
+    const send = <T>(schema: ZodType<T>) =>
+      this.withTokenFallback(path, 'form', (tokenIn) =>
+        this.transport.call(
+          { method, path, form, bearer: pageToken, tokenIn, idempotent: false, budget: { page: pageId } },
+          schema,
+        ),
+      );
+    if (write.kind === 'reply') return send(createdSchema);
+    await send(writeSuccessSchema);
+    return {};
+  }
+
+  /**
+   * One comment as the Page sees it now (`GET /{comment-id}` with what the Page may do with it): how a write
+   * that got no answer in time is checked by reading (docs/architecture.md#writes).
+   */
+  async comment(pageToken: string, pageId: string, commentId: string): Promise<Comment> {
+    const fields = `${COMMENT_FIELDS_PARAM},${MODERATION_FIELDS_PARAM}`;
+    return this.read(pageToken, `/${commentId}`, { fields }, commentSchema, { page: pageId });
   }
 
   /** Where a list read at `path` is, for nextCursor: this client's Graph origin and API version. */

@@ -32,6 +32,12 @@ export const DEFAULT_SCOPES = 'pages_show_list pages_read_engagement';
 /** The opt-in permission that lets the post page read comments (docs/provider-interface.md#comments). */
 export const COMMENTS_SCOPE = 'pages_read_user_content';
 
+/**
+ * The opt-in permission the post page's actions need: replying as the Page, liking, hiding and deleting comments
+ * (docs/provider-interface.md#comment-actions). Needs App Review before anyone outside the app's roles can grant it.
+ */
+export const ENGAGEMENT_SCOPE = 'pages_manage_engagement';
+
 /** The optional permission that lets the app subscribe a page to webhooks. */
 export const SUBSCRIBE_SCOPE = 'pages_manage_metadata';
 

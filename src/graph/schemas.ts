@@ -412,7 +412,7 @@ export type BatchAnswer = z.infer<typeof batchSchema>;
 /** Comment ids are `{post number}_{comment number}` (Comment reference). */
 export const commentIdSchema = z.string().regex(/^\d{1,32}_\d{1,32}$/);
 
-const commentSchema = z.object({
+export const commentSchema = z.object({
   id: commentIdSchema,
   created_time: z.string().max(40),
   message: opt(text),
@@ -420,6 +420,16 @@ const commentSchema = z.object({
   from: opt(z.object({ id: idString, name: z.string().max(1000).catch('') })),
   like_count: opt(z.number().int().nonnegative()),
   comment_count: opt(z.number().int().nonnegative()),
+  // What the Page may do with it (Comment reference), read only when the app asks for pages_manage_engagement
+  // (MODERATION_FIELDS_PARAM): absent means not offered.
+  can_hide: opt(z.boolean()),
+  can_remove: opt(z.boolean()),
+  can_like: opt(z.boolean()),
+  can_comment: opt(z.boolean()),
+  can_reply_privately: opt(z.boolean()),
+  is_hidden: opt(z.boolean()),
+  /** Whether the Page (whose token read it) likes it. */
+  user_likes: opt(z.boolean()),
 });
 export type Comment = z.infer<typeof commentSchema>;
 
@@ -446,3 +456,17 @@ export type CommentsPage = z.infer<typeof commentsPageSchema>;
 
 /** The fields of each comment the post page shows. */
 export const COMMENT_FIELDS_PARAM = 'id,created_time,from,message,like_count,comment_count';
+
+/**
+ * The fields that say what the Page may do with each comment (Comment reference: `can_hide`, `can_remove`,
+ * `can_like`, `can_comment`, `can_reply_privately`, `is_hidden`, `user_likes`), asked for beside
+ * COMMENT_FIELDS_PARAM when the app asks for pages_manage_engagement (docs/provider-interface.md#comment-actions).
+ */
+export const MODERATION_FIELDS_PARAM =
+  'can_hide,can_remove,can_like,can_comment,can_reply_privately,is_hidden,user_likes';
+
+/** A write's answer: `{success: true}` (like, hide, delete) or the new object's id (a reply). */
+export const writeSuccessSchema = z.object({
+  success: z.union([z.literal(true), z.literal('true')]),
+});
+export const createdSchema = z.object({ id: commentIdSchema });

@@ -37,7 +37,8 @@ export interface RetryPolicy {
 }
 
 export interface GraphRequest {
-  method: 'GET' | 'POST';
+  /** DELETE: a write that removes (a like, a comment), as the provider documents it. */
+  method: 'GET' | 'POST' | 'DELETE';
   path: string;
   query?: Record<string, string>;
   /** Form-encoded body (POST). */

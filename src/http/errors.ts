@@ -31,6 +31,8 @@ interface PageCopy {
   text: Words;
   actions: readonly ActionKind[];
   headers?: (err: AppError) => Record<string, string>;
+  /** What a refused write says instead of `text`, where a write's refusal means something else (docs/architecture.md#writes). */
+  write?: Words;
 }
 
 const words = (key: MessageKey | 'own' | Words): Words =>
@@ -79,6 +81,7 @@ export const ERROR_PAGES: Readonly<Record<ErrorCode, PageCopy>> = {
     ['connect'],
   ),
   page_access: copy('error.page_access.title', 'error.page_access.text', ['ask_again', 'home']),
+  write_forbidden: copy('error.write_forbidden.title', 'own', ['home']),
   session_store_unavailable: copy('error.session_store_unavailable.title', 'error.session_store_unavailable.text', [
     'retry',
   ]),
@@ -98,12 +101,16 @@ export const ERROR_PAGES: Readonly<Record<ErrorCode, PageCopy>> = {
     (err, _req, locale) => locale.t('error.signedOut', { reason: signedOutReason(err.subcode) }),
     ['connect'],
   ),
-  graph_permission: copy(
-    'error.graph_permission.title',
-    (err, _req, locale) =>
-      locale.t('error.graph_permission.text', { permission: permissionWords(locale, err.permission) }),
-    ['ask_again', 'home'],
-  ),
+  graph_permission: {
+    ...copy(
+      'error.graph_permission.title',
+      (err, _req, locale) =>
+        locale.t('error.graph_permission.text', { permission: permissionWords(locale, err.permission) }),
+      ['ask_again', 'home'],
+    ),
+    // 200 and 10 on a write: the permission, or the person's task on the Page (the provider's code is the same).
+    write: (err, _req, locale) => locale.t('write.notAllowed', { permission: permissionWords(locale, err.permission) }),
+  },
   graph_rate_limit: copy(
     'error.graph_rate_limit.title',
     waiting('error.graph_rate_limit.text'),
@@ -111,8 +118,15 @@ export const ERROR_PAGES: Readonly<Record<ErrorCode, PageCopy>> = {
     retryAfterHeader,
   ),
   graph_policy_block: copy('error.graph_policy_block.title', 'error.graph_policy_block.text', ['home']),
-  graph_not_found: copy('error.graph_not_found.title', 'error.graph_not_found.text', ['home']),
-  graph_invalid: copy('error.graph_invalid.title', 'error.graph_invalid.text', ['retry', 'home']),
+  // 100 on a write: the comment or post is no longer there (deleted meanwhile).
+  graph_not_found: {
+    ...copy('error.graph_not_found.title', 'error.graph_not_found.text', ['home']),
+    write: words('write.gone'),
+  },
+  graph_invalid: {
+    ...copy('error.graph_invalid.title', 'error.graph_invalid.text', ['retry', 'home']),
+    write: words('write.gone'),
+  },
   graph_transient: copy('error.graph_problem.title', 'error.graph_problem.text', ['retry', 'home']),
   graph_other: copy('error.graph_problem.title', 'error.graph_problem.text', ['retry', 'home']),
   token_endpoint: copy('error.unfinished.title', 'error.token_endpoint.text', ['connect']),
@@ -127,6 +141,17 @@ export const ERROR_PAGES: Readonly<Record<ErrorCode, PageCopy>> = {
     retryAfterHeader,
   ),
 };
+
+/**
+ * Why a write was refused, in plain words, from the one table above: the provider's own words for the person
+ * when it sent some, else the code's (a write's own where it has one). The kept form shows it beside the text.
+ */
+export function refusalWords(err: AppError, req: Request, locale: Locale): string {
+  const page = ERROR_PAGES[err.code];
+  const theirs = !(err.code === 'graph_permission' && err.permission !== undefined);
+  if (theirs && err.userMessage !== undefined) return err.userMessage;
+  return (page.write ?? page.text)(err, req, locale);
+}
 
 /** The error's own words; an error raised without any reads as a generic sentence of its code. */
 function ownWords(err: AppError, locale: Locale): string {

@@ -9,7 +9,7 @@ import { classifyGraphCode } from '../graph/errors';
 import type { StreamRegistry } from '../live/streams';
 import type { Redis } from '../redis';
 import type { SessionStoreHandle } from '../session/store';
-import type { LoginOutcome, Observer, RequestDone, WebhookOutcome } from './observer';
+import type { LoginOutcome, Observer, RequestDone, WebhookOutcome, WriteDone } from './observer';
 
 /** What the metrics read when scraped: counters the parts keep anyway, sizes, the Redis client's state. */
 export interface MetricSources {
@@ -65,6 +65,12 @@ export function createMetrics(sources: MetricSources, host: string): Metrics {
     name: 'pagelight_logins_total',
     help: "Logins' callbacks, by outcome",
     labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  const writes = new Counter({
+    name: 'pagelight_page_writes_total',
+    help: "The Page's writes (replies, likes, hiding, deleting), by action and outcome",
+    labelNames: ['action', 'outcome'] as const,
     registers: [registry],
   });
   const webhooks = new Counter({
@@ -153,6 +159,7 @@ export function createMetrics(sources: MetricSources, host: string): Metrics {
     },
     login: (outcome: LoginOutcome) => logins.inc({ outcome }),
     webhook: (outcome: WebhookOutcome) => webhooks.inc({ outcome }),
+    write: (done: WriteDone) => writes.inc({ action: done.action, outcome: done.outcome }),
   };
   return { registry, observer, handler: metricsHandler(registry, host) };
 }

@@ -15,6 +15,12 @@ export type LoginOutcome =
 /** What became of one webhook delivery. */
 export type WebhookOutcome = 'accepted' | 'repeated' | 'bad_signature' | 'ignored';
 
+/** A write of the Page's (docs/architecture.md#writes): what it was, and how it ended, in bounded words. */
+export interface WriteDone {
+  action: string;
+  outcome: 'done' | 'repeat' | 'refused' | 'unknown' | 'checked_done' | 'checked_absent' | 'forbidden';
+}
+
 /** One answered request: its route template (never the raw URL), method, status and length. */
 export interface RequestDone {
   route: string;
@@ -32,6 +38,7 @@ export interface Observer {
   providerCall?: (call: ProviderCall) => void;
   login?: (outcome: LoginOutcome) => void;
   webhook?: (outcome: WebhookOutcome) => void;
+  write?: (done: WriteDone) => void;
 }
 
 /** The observers that are on, as one; undefined when none is. */
@@ -43,5 +50,6 @@ export function together(...parts: (Observer | undefined)[]): Observer | undefin
     providerCall: (call) => on.forEach((o) => o.providerCall?.(call)),
     login: (outcome) => on.forEach((o) => o.login?.(outcome)),
     webhook: (outcome) => on.forEach((o) => o.webhook?.(outcome)),
+    write: (done) => on.forEach((o) => o.write?.(done)),
   };
 }

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context';
 import { AppError, NotFoundError } from '../errors';
 import type { CommentsPage, PostDetails } from '../graph/schemas';
-import { COMMENTS_SCOPE } from '../graph/provider';
+import { COMMENTS_SCOPE, ENGAGEMENT_SCOPE } from '../graph/provider';
 import type { PageAccess } from '../session/access';
 import { dropOnRefusal, readThroughCache, withChanges, type CachedRead } from './cache-policy';
 import { admitReads } from './fairness';
@@ -97,10 +97,12 @@ export async function loadPost(
   };
   // Comments and replies are extras: each within its own deadline, so that a late or failing one leaves the post.
   const deadlineMs = ctx.config.postExtrasDeadlineMs;
+  // What the Page may do with each comment, read with them when the app asks for the actions' permission.
+  const moderation = asksFor(ctx.config, ENGAGEMENT_SCOPE);
   const firstComments: CachedRead<CommentsPage> = {
     part: 'comments',
     variant: postId,
-    load: () => ctx.graph.comments(token, access.pageId, postId, {}, admit),
+    load: () => ctx.graph.comments(token, access.pageId, postId, { moderation }, admit),
     deadlineMs,
   };
   const asked = asksFor(ctx.config, COMMENTS_SCOPE);
@@ -115,7 +117,7 @@ export async function loadPost(
     mayRead && query.after !== undefined
       ? settle(
           withinDeadline(
-            ctx.graph.comments(token, access.pageId, postId, { after: query.after }, admit),
+            ctx.graph.comments(token, access.pageId, postId, { after: query.after, moderation }, admit),
             deadlineMs,
             late,
           ),
@@ -124,7 +126,7 @@ export async function loadPost(
     mayRead && query.replies !== undefined
       ? settle(
           withinDeadline(
-            ctx.graph.comments(token, access.pageId, query.replies, { replies: true }, admit),
+            ctx.graph.comments(token, access.pageId, query.replies, { replies: true, moderation }, admit),
             deadlineMs,
             late,
           ),

@@ -48,6 +48,46 @@ export interface CommentView {
   replies?: CommentView[];
   /** More replies than one page shows, on the provider. */
   moreReplies?: boolean;
+  /** Hidden by the Page (`is_hidden`): what that means, in plain words. */
+  hidden?: string;
+  /** What this person may do with it, when anything. */
+  actions?: CommentActionsView;
+}
+
+/** One form of the one write path (src/writes/path.ts): where it posts, its CSRF token and one-time key, what it asks. */
+export interface WriteFormView {
+  href: string;
+  csrf: string;
+  key: string;
+  do: string;
+  target: string;
+  /** The button's words. */
+  text: string;
+}
+
+/** A comment's actions, each offered only where its `can_*` fields and the person's tasks allow. */
+export interface CommentActionsView {
+  /** "Actions for the comment by …": the group's name for screen readers. */
+  label: string;
+  reply?: WriteFormView & { label: string };
+  like?: WriteFormView;
+  hide?: WriteFormView;
+  remove?: WriteFormView & { confirm: string; yes: string };
+}
+
+/**
+ * What the person may do on the post page (the route decides, from the session's grant and role, as values):
+ * `engage`, reply and like as the Page; `moderate`, hide and delete; `key` makes each form's one-time key.
+ */
+export interface PostActions {
+  href: string;
+  csrf: string;
+  key: () => string;
+  pageName: string;
+  engage: boolean;
+  moderate: boolean;
+  /** Why no controls are offered: a role without the task, or the permission not granted (with Ask again). */
+  why?: { text: string; askAgain?: string };
 }
 
 export interface CommentsView {
@@ -65,6 +105,12 @@ export interface CommentsView {
   newest?: string;
   /** Failed or late: not shown, and the page's one line on what is missing says so. */
   missing?: true;
+  /** Reply to the post as the Page. */
+  replyForm?: WriteFormView & { label: string };
+  /** One quiet line on what hiding and deleting mean, above the comments, for a person who may moderate. */
+  note?: string;
+  /** Why the comments come without controls (one line), and the way to allow them when that helps. */
+  why?: { text: string; askAgain?: string };
 }
 
 export interface PostPageView {
@@ -88,6 +134,8 @@ export interface PostPageOptions {
   /** Where this view stands: its own query, so links keep what is open. */
   after?: string | undefined;
   locale: Locale;
+  /** The person may act: the view is then made for this request alone (its forms carry one-time keys). */
+  actions?: PostActions | undefined;
 }
 
 const REACTION_LABELS: Record<(typeof REACTION_KINDS)[number], MessageKey> = {
@@ -126,7 +174,7 @@ export function toPostPageView(post: PostDetails, comments: CommentsRead, option
       const count = n === null ? locale.t('post.reaction.unknown') : n > 0 ? locale.number(n) : undefined;
       return count === undefined ? [] : [{ kind, label: locale.t(REACTION_LABELS[kind]), count }];
     }),
-    comments: commentsView(post, comments, self, options.after, locale),
+    comments: commentsView(post, comments, self, options.after, locale, options.actions),
   };
   const source = options.media(first?.media?.source);
   if (first?.type?.startsWith('video') && source !== undefined) {
@@ -182,6 +230,7 @@ function commentsView(
   self: string,
   after: string | undefined,
   locale: Locale,
+  actions: PostActions | undefined,
 ): CommentsView {
   const total = post.comments?.summary.total_count;
   const view: CommentsView = { list: [] };
@@ -202,12 +251,19 @@ function commentsView(
     view.missing = true;
     return view;
   }
+  if (actions?.why) view.why = actions.why;
+  if (actions?.engage)
+    view.replyForm = {
+      ...form(actions, 'reply', post.id, locale.t('act.send')),
+      label: locale.t('act.commentAs', { name: actions.pageName }),
+    };
+  if (actions?.moderate) view.note = locale.t('act.note');
   const open = read.replies;
   view.list = read.page.data.map((c) => {
-    const comment = commentView(c, post, locale);
+    const comment = commentView(c, post, locale, actions);
     const n = c.comment_count ?? 0;
     if (open?.commentId === c.id) {
-      comment.replies = open.page.data.map((r) => commentView(r, post, locale));
+      comment.replies = open.page.data.map((r) => commentView(r, post, locale, actions));
       comment.moreReplies = open.page.after !== undefined;
     } else if (n > 0) {
       const query = after === undefined ? '' : `after=${encodeURIComponent(after)}&`;
@@ -224,7 +280,7 @@ function commentsView(
   return view;
 }
 
-function commentView(c: Comment, post: PostDetails, locale: Locale): CommentView {
+function commentView(c: Comment, post: PostDetails, locale: Locale, actions?: PostActions): CommentView {
   const time = formatTime(c.created_time, locale);
   const byPage = c.from !== undefined && c.from.id === post.id.split('_')[0];
   const view: CommentView = {
@@ -237,7 +293,52 @@ function commentView(c: Comment, post: PostDetails, locale: Locale): CommentView
     lines: (c.message ?? '').split(/\r?\n/).map(linkify),
   };
   if (c.like_count) view.likes = locale.t('post.likes', { count: c.like_count });
+  if (c.is_hidden === true) view.hidden = locale.t('act.hidden');
+  if (actions) {
+    const offered = commentActions(c, view.author, locale, actions);
+    if (offered) view.actions = offered;
+  }
   return view;
+}
+
+/** One form of the write path, with a fresh one-time key. */
+function form(actions: PostActions, what: string, target: string, text: string): WriteFormView {
+  return { href: actions.href, csrf: actions.csrf, key: actions.key(), do: what, target, text };
+}
+
+/**
+ * What the person may do with one comment: each action only where the provider says it may be done (`can_*`,
+ * `is_hidden`, `user_likes`; absent means not offered) and the person's tasks allow it (./comment-actions.ts).
+ */
+function commentActions(
+  c: Comment,
+  author: string,
+  locale: Locale,
+  actions: PostActions,
+): CommentActionsView | undefined {
+  const view: CommentActionsView = { label: locale.t('act.actionsFor', { author }) };
+  if (actions.engage && c.can_comment === true)
+    view.reply = {
+      ...form(actions, 'reply', c.id, locale.t('act.send')),
+      label: locale.t('act.replyAs', { name: actions.pageName }),
+    };
+  if (actions.engage && c.can_like === true)
+    view.like =
+      c.user_likes === true
+        ? form(actions, 'unlike', c.id, locale.t('act.unlike'))
+        : form(actions, 'like', c.id, locale.t('act.like'));
+  if (actions.moderate && c.can_hide === true)
+    view.hide =
+      c.is_hidden === true
+        ? form(actions, 'unhide', c.id, locale.t('act.unhide'))
+        : form(actions, 'hide', c.id, locale.t('act.hide'));
+  if (actions.moderate && c.can_remove === true)
+    view.remove = {
+      ...form(actions, 'delete', c.id, locale.t('act.delete')),
+      confirm: locale.t('act.deleteConfirm'),
+      yes: locale.t('act.deleteYes'),
+    };
+  return view.reply || view.like || view.hide || view.remove ? view : undefined;
 }
 
 function blocked(self: string, locale: Locale): CommentsView['blocked'] {

@@ -25,6 +25,7 @@ import { listPages } from './cache-policy';
 import { isPermissionError, loadFreshPosts, loadOlderPosts, loadPage, type PageOutcome } from './load';
 import { loadPostPage, type CommentsRead, type PostPageOutcome } from './load-post';
 import { asksFor } from './offered';
+import { postActions } from './write-routes';
 import { MAX_QUERY, toPickerView } from './picker-view';
 import { pageRoute, type ViewStep } from './pipeline';
 import { toPostPageView } from './post-page-view';
@@ -265,9 +266,12 @@ const postView =
     { post, comments, viewers }: PostPageOutcome,
   ): void => {
     const { pageId, postId, after, replies } = input;
-    const toView = () => toPostPageView(post, comments, { ...settings, pageId, after, locale });
+    // What this person may do on the post (./write-routes.ts): a view with controls is made for this request alone.
+    const actions =
+      'page' in comments ? postActions(ctx, req, access, access.tasks, postId, locale, replies) : undefined;
+    const toView = () => toPostPageView(post, comments, { ...settings, pageId, after, locale, actions });
     // The plain view is the same for every session served these answers: made once (./fragments).
-    const plain = after === undefined && replies === undefined && !('missing' in comments);
+    const plain = after === undefined && replies === undefined && !('missing' in comments) && actions === undefined;
     const first = 'page' in comments ? comments.page : undefined;
     const rendered = plain ? renderedPost(req.app, locale, post, first, toView) : renderPost(req.app, locale, toView);
     const name = access.name || locale.t('page.fallbackName', { id: pageId });

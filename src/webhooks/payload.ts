@@ -33,6 +33,12 @@ export const feedValueSchema = z.object({
     .regex(/^\d{1,32}_\d{1,32}$/)
     .optional()
     .catch(undefined),
+  // The comment added: `{post number}_{n}`.
+  comment_id: z
+    .string()
+    .regex(/^\d{1,32}_\d{1,32}$/)
+    .optional()
+    .catch(undefined),
 });
 
 /** Posts whose new comments one delivery tells open pages of, at most (the rest still change the counts). */
@@ -57,6 +63,8 @@ export interface PageChange {
   detailsChanged: boolean;
   /** Posts of the page that gained a comment (open post pages show it). */
   commentedPosts: string[];
+  /** The comments added, each with its post, when the change names it: this app's own replies are told once. */
+  addedComments: { postId: string; commentId: string }[];
   /** `field:item:verb` of each change understood, for the log (no user content). */
   kinds: string[];
 }
@@ -75,7 +83,15 @@ export function pageChanges(body: unknown): PageChange[] | undefined {
     if (!page)
       byPage.set(
         pageId,
-        (page = { pageId, newPosts: 0, feedChanged: false, detailsChanged: false, commentedPosts: [], kinds: [] }),
+        (page = {
+          pageId,
+          newPosts: 0,
+          feedChanged: false,
+          detailsChanged: false,
+          commentedPosts: [],
+          addedComments: [],
+          kinds: [],
+        }),
       );
     for (const rawChange of entry.data.changes ?? []) {
       const change = changeSchema.safeParse(rawChange);
@@ -97,6 +113,9 @@ export function pageChanges(body: unknown): PageChange[] | undefined {
           page.commentedPosts.length < MAX_COMMENTED_POSTS
         )
           page.commentedPosts.push(postId);
+        const commentId = value.success ? value.data.comment_id : undefined;
+        if (item === 'comment' && verb === 'add' && postId !== undefined && commentId !== undefined)
+          if (page.addedComments.length < MAX_COMMENTED_POSTS) page.addedComments.push({ postId, commentId });
         page.kinds.push(`feed:${item ?? '?'}:${verb ?? '?'}`);
       } else if (DETAIL_FIELDS.has(field)) {
         page.detailsChanged = true;

@@ -6,6 +6,7 @@ import type { AppContext } from '../context';
 import { perMinuteLimit } from '../http/rate-limit';
 import { parseJson } from '../json';
 import { pageChanges, type PageChange } from './payload';
+import { writtenKey } from '../writes/keys';
 import { sameSecret, validSignature } from './signature';
 
 /**
@@ -157,9 +158,37 @@ export function apply(ctx: AppContext, change: PageChange, req?: Request): void 
   }
   if (detailsChanged) ctx.pageCache.dropPart(pageId, 'details');
   (req?.log ?? ctx.logger).info({ pageId, changes: kinds.slice(0, 20) }, 'webhook delivery');
+  // Only comments added, which may all be this app's own: told once it is known which (tellCommented).
+  const onlyAdded = change.addedComments.length > 0 && kinds.every((kind) => kind === 'feed:comment:add');
   if (newPosts > 0) ctx.events.publish(pageId, { kind: 'new-posts', count: newPosts });
-  else if (feedChanged) ctx.events.publish(pageId, { kind: 'feed-changed' });
-  for (const postId of commentedPosts) ctx.events.publish(pageId, { kind: 'new-comment', postId });
+  else if (feedChanged && !onlyAdded) ctx.events.publish(pageId, { kind: 'feed-changed' });
+  void tellCommented(ctx, change, commentedPosts, feedChanged && onlyAdded && newPosts === 0);
+}
+
+/**
+ * Tells the open pages of each post that gained a comment (and, for a change of added comments alone, the page
+ * views that their feed changed), except a post whose every new comment this app wrote
+ * itself: the write already told them (docs/architecture.md#writes), and the provider's webhook for the same
+ * change must not show it twice. Whether a comment is the app's own is what the write path recorded for it.
+ */
+async function tellCommented(
+  ctx: AppContext,
+  change: PageChange,
+  posts: readonly string[],
+  feedChanged: boolean,
+): Promise<void> {
+  const own = await Promise.all(
+    change.addedComments.map(async ({ postId, commentId }) => {
+      const known = await ctx.writeKeys.peek(writtenKey(commentId)).catch(() => undefined);
+      return { postId, ours: known?.state === 'recorded' };
+    }),
+  );
+  if (feedChanged && !own.every((c) => c.ours)) ctx.events.publish(change.pageId, { kind: 'feed-changed' });
+  for (const postId of posts) {
+    const added = own.filter((c) => c.postId === postId);
+    if (added.length > 0 && added.every((c) => c.ours)) continue;
+    ctx.events.publish(change.pageId, { kind: 'new-comment', postId });
+  }
 }
 
 /** body-parser's refusals (too large, bad encoding) as short JSON, not a page. */

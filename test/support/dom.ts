@@ -171,7 +171,8 @@ export function forms(where: Where): Form[] {
         tag: n.nodeName,
         type: (attr(n, 'type') ?? (n.nodeName === 'button' ? 'submit' : 'text')).toLowerCase(),
         name: attr(n, 'name'),
-        value: attr(n, 'value'),
+        // A text box sends what it holds, as typed (its text, line breaks and all).
+        value: n.nodeName === 'textarea' ? (n.childNodes ?? []).map((c) => c.value ?? '').join('') : attr(n, 'value'),
         checked: attr(n, 'checked') !== undefined,
         required: attr(n, 'required') !== undefined,
         text: textOf(n),
