@@ -3,7 +3,7 @@ import { Router, type Request, type RequestHandler } from 'express';
 import { BadRequestError } from '../errors';
 import type { Locales } from '../i18n/catalogs';
 import type { Locale } from '../i18n/locale';
-import { DEFAULT_TAG, LANGUAGES, localeTagOf, negotiatedPart, offeredTags } from '../i18n/locales';
+import { DEFAULT_TAG, LANGUAGES, localeTagOf, negotiatedPart, offeredTags, type LocaleTag } from '../i18n/locales';
 import { z } from 'zod';
 import { parseInput, queryParam } from './params';
 import { sitePath } from './return-to';
@@ -16,6 +16,8 @@ const languageInput = z.object({
 /** The cookie that remembers the language chosen in the menu: no session needed, so it works signed out. */
 export const LANGUAGE_COOKIE = 'lang';
 const A_YEAR_SEC = 365 * 24 * 3600;
+/** Accept-Language values whose outcome is kept: far more than the browsers one site sees send. */
+const MAX_NEGOTIATED = 1000;
 
 /** A link of the footer's language menu. */
 export interface LanguageLink {
@@ -49,17 +51,26 @@ export function chooseLocale(locales: Locales): RequestHandler {
 /** The one decision of a request's language, for `chooseLocale` and for a refusal answered in front of it (./refusal.ts). */
 export function languageOf(locales: Locales): (req: Request) => Locale {
   const offered = offeredTags(locales.pseudo);
+  // Each Accept-Language value's outcome, negotiated once: browsers send a few values, the same on every request
+  // (docs/performance.md#shortcuts-and-the-rows-they-pay-for). Bounded: past it, forgotten and negotiated again.
+  const negotiatedFor = new Map<string, LocaleTag | undefined>();
+  const negotiate = (req: Request, accept: string): LocaleTag | undefined => {
+    // Only the part that counts, a few entries: what Express's negotiator reads (from the request) and the key.
+    const part = negotiatedPart(accept);
+    if (negotiatedFor.has(part)) return negotiatedFor.get(part);
+    req.headers['accept-language'] = part;
+    const negotiated = req.acceptsLanguages(offered);
+    const tag = localeTagOf(negotiated === false ? undefined : negotiated, locales.pseudo);
+    if (negotiatedFor.size >= MAX_NEGOTIATED) negotiatedFor.clear();
+    negotiatedFor.set(part, tag);
+    return tag;
+  };
   return (req) => {
     const cookies = req.headers.cookie;
     const chosen = cookies?.includes(`${LANGUAGE_COOKIE}=`) ? parseCookies(cookies)[LANGUAGE_COOKIE] : undefined;
     const accept = req.headers['accept-language'];
-    // Express's negotiator reads the request's header: it is given only the part that counts, a few entries.
-    if (accept !== undefined) req.headers['accept-language'] = negotiatedPart(accept);
-    const negotiated = req.acceptsLanguages(offered);
     const tag =
-      localeTagOf(chosen, locales.pseudo) ??
-      localeTagOf(negotiated === false ? undefined : negotiated, locales.pseudo) ??
-      DEFAULT_TAG;
+      localeTagOf(chosen, locales.pseudo) ?? (accept === undefined ? undefined : negotiate(req, accept)) ?? DEFAULT_TAG;
     return locales.get(tag);
   };
 }

@@ -35,6 +35,13 @@ describe('choosing the language', () => {
     expect(headline(res.text)).toBe(heading);
   });
 
+  it('when browsers ask in turn for different languages, and again, then each page is in the one its own header asks for', async () => {
+    const asked = ['de-AT,de;q=0.9', 'ja', 'de-AT,de;q=0.9', 'es-419', 'ja', 'tlh', 'de-AT,de;q=0.9'];
+    const answered: (string | undefined)[] = [];
+    for (const accept of asked) answered.push((await home({ 'Accept-Language': accept })).headers['content-language']);
+    expect(answered).toEqual(['de', 'ja', 'de', 'es', 'ja', 'en', 'de']);
+  });
+
   it('when a page can change with the language, then it varies by Accept-Language and Cookie', async () => {
     for (const path of ['/', '/privacy', '/no-such-page']) {
       const res = await request(stack.app).get(path).set('Accept-Language', 'de');
