@@ -81,6 +81,30 @@ describe('a person whose role has no task to act', () => {
   });
 });
 
+describe('the post page’s actions on a desktop', () => {
+  it('when Ada hides a comment with script, then the comments stay beside the post and the hidden one reads as hidden, not as the action', async () => {
+    const { page } = browser;
+    await connectAdaToBakery(page, stack);
+    await page.goto(`${stack.appUrl}${postPath}`);
+    const side = () =>
+      page.evaluate(() => {
+        const post = document.querySelector('article.post-page')!.getBoundingClientRect();
+        const comments = document.getElementById('comments')!.getBoundingClientRect();
+        return { besidePost: comments.left > post.right, top: Math.round(comments.top - post.top) };
+      });
+    const before = await side();
+    expect(before.besidePost).toBe(true);
+    await comment(page, ABUSIVE).getByRole('button', { name: 'Hide', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: 'The comment is hidden.' }).waitFor();
+    // The line saying what happened takes no cell of the two columns: the comments are where they were.
+    expect(await side()).toEqual(before);
+    const marker = comment(page, ABUSIVE).locator('.hidden-note');
+    expect(await marker.innerText()).toBe(CATALOGS.en['act.hidden']);
+    await comment(page, ABUSIVE).getByRole('button', { name: 'Unhide', exact: true }).click();
+    await comment(page, ABUSIVE).getByRole('button', { name: 'Hide', exact: true }).waitFor();
+  });
+});
+
 /** English on a phone, and Arabic (chosen in the footer's language menu) on a desktop and on a phone. */
 const SCREENS = [
   { name: 'on a phone, in English', viewport: PHONE, lang: 'en' as const },
