@@ -438,7 +438,10 @@ var PAGE_LANG =
         status.id = 'write-status';
         status.className = 'notice';
         status.setAttribute('role', 'status');
-        section.parentNode.insertBefore(status, section);
+        // Before the post's two columns (views/post.ejs), not inside them: there it would take a cell of
+        // the grid and push the comments under the post.
+        var layout = section.closest('.post-layout') || section;
+        layout.parentNode.insertBefore(status, layout);
       }
       status.textContent = said.textContent;
     }

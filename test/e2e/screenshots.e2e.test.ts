@@ -8,7 +8,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { DEFAULT_SEED, SEED_IDS } from '@pagelight/graph-emulator';
+import { DEFAULT_SEED, MODERATION_IDS, SEED_IDS } from '@pagelight/graph-emulator';
 import { Stack } from './harness';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -211,13 +211,74 @@ describe.each(LANGUAGES)('the page view in $tag', (language) => {
   );
 });
 
+/**
+ * The post page as a manager sees it: each comment's actions, and a comment hidden with **Unhide**. A stack of its
+ * own, asking for `pages_manage_engagement` as the demo does (src/config.ts), on the post with the comments to
+ * moderate.
+ */
+const MODERATION_SCREENS = ['post-actions', 'post-hidden'] as const;
+const MODERATION = MODERATION_IDS.demo;
+
+describe('the post page’s comment actions', () => {
+  const manager = new Stack(
+    {
+      FB_SCOPES: 'pages_show_list pages_read_engagement read_insights pages_read_user_content pages_manage_engagement',
+    },
+    {},
+    { seed: 'demo' },
+  );
+  beforeAll(() => manager.start());
+  afterAll(() => manager.stop());
+
+  test.each(Object.keys(VIEWPORTS) as (keyof typeof VIEWPORTS)[])(
+    'when a manager opens a post with comments to moderate and hides one, then neither screen scrolls sideways (%s)',
+    async (viewport) => {
+      await manager.control('/reset');
+      const { context } = await manager.context(VIEWPORTS[viewport]);
+      const page = await context.newPage();
+      await page.goto(`${manager.appUrl}/auth/login`);
+      await page.getByRole('radio', { name: new RegExp(ADA.name) }).check();
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.waitForURL(`${manager.appUrl}/pages`);
+      await page.getByRole('button', { name: `Connect ${BAKERY_NAME}` }).click();
+      await page.waitForURL(`${manager.appUrl}/pages/${BAKERY}`);
+      await page.goto(`${manager.appUrl}/pages/${BAKERY}/posts/${MODERATION.postId}`);
+      const comment = (id: string) => page.locator(`#comment-${id}`);
+      // From the comments' heading: beside the post on a desktop, under it on a phone.
+      const fromComments = () =>
+        page.evaluate(() => {
+          document.getElementById('comments')!.scrollIntoView({ block: 'start' });
+          window.scrollBy(0, -16);
+        });
+
+      // The question with its reply box open, the abusive comment below it with its actions.
+      await comment(MODERATION.question).locator('summary', { hasText: 'Reply' }).click();
+      await fromComments();
+      await shoot(page, 'post-actions' as Screen, viewport);
+
+      await comment(MODERATION.abusive).getByRole('button', { name: 'Hide', exact: true }).click();
+      await page.getByRole('status').filter({ hasText: 'The comment is hidden.' }).waitFor();
+      await comment(MODERATION.abusive).getByRole('button', { name: 'Unhide', exact: true }).waitFor();
+      // The pointer off the comments: the swap moved another comment's Hide under it.
+      await page.mouse.move(0, 0);
+      await fromComments();
+      await shoot(page, 'post-hidden' as Screen, viewport);
+      // Shown again: the app's cache outlives the emulator's reset, and the next width meets the comment as seeded.
+      await comment(MODERATION.abusive).getByRole('button', { name: 'Unhide', exact: true }).click();
+      await page.getByRole('status').filter({ hasText: 'The comment is shown again.' }).waitFor();
+      await context.close();
+    },
+  );
+});
+
 test('the screenshot index lists every file the walk writes, in both themes', () => {
   const index = readFileSync(path.join(ROOT, 'docs', 'screenshots', 'README.md'), 'utf8');
-  const missing = SCREENS.flatMap((screen) =>
-    Object.keys(VIEWPORTS).flatMap((viewport) =>
-      ['light', 'dark'].map((theme) => `${screen}-${viewport}-${theme}.png`),
-    ),
-  )
+  const missing = [...SCREENS, ...MODERATION_SCREENS]
+    .flatMap((screen) =>
+      Object.keys(VIEWPORTS).flatMap((viewport) =>
+        ['light', 'dark'].map((theme) => `${screen}-${viewport}-${theme}.png`),
+      ),
+    )
     .concat(
       LANGUAGES.flatMap(({ tag }) =>
         Object.keys(VIEWPORTS).flatMap((viewport) =>
