@@ -22,7 +22,7 @@ const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const APP_ID = '1234567890123456';
 const APP_SECRET = 'ci-app-secret-not-for-production';
 // Its own keys, so a run never meets another run's sessions; deleted at the end.
-const REDIS_PREFIX = `pagelight-ci-${process.pid}:`;
+const REDIS_KEY_PREFIX = `pagelight-ci-${process.pid}:`;
 
 /** A child process whose output is kept for the failure message. */
 function start(name, command, args, env) {
@@ -170,7 +170,7 @@ async function dropKeys() {
   const { createClient } = require(path.join(dir, 'node_modules/redis'));
   const client = createClient({ url: redisUrl });
   await client.connect();
-  for await (const keys of client.scanIterator({ MATCH: `*${REDIS_PREFIX}*`, COUNT: 500 }))
+  for await (const keys of client.scanIterator({ MATCH: `*${REDIS_KEY_PREFIX}*`, COUNT: 500 }))
     if (keys.length > 0) await client.del(keys);
   await client.quit();
 }
@@ -242,7 +242,7 @@ async function main() {
       SESSION_SECRET: 'ci-session-secret-of-at-least-32-characters',
       SESSION_STORE: 'redis',
       REDIS_URL: redisUrl,
-      REDIS_PREFIX,
+      REDIS_KEY_PREFIX,
       LOG_LEVEL: 'warn',
       // Long enough to see /readyz answer 503 while the app still serves, short enough for CI.
       SHUTDOWN_DRAIN_SECONDS: '2',

@@ -76,7 +76,7 @@ export class MemoryWriteKeys implements WriteKeys {
 const REDIS_DEADLINE_MS = 1000;
 
 /**
- * Every instance's keys, in Redis under REDIS_PREFIX. When Redis does not answer, the claim fails: the write is
+ * Every instance's keys, in Redis under REDIS_KEY_PREFIX. When Redis does not answer, the claim fails: the write is
  * not made (the person's text stays, with the reason) rather than made without knowing it is the only one.
  */
 export class RedisWriteKeys implements WriteKeys {
