@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BadRequestError, NotFoundError } from '../errors';
-import type { MessageKey } from '../i18n/catalogs';
+import { isMessageKey, type MessageKey } from '../i18n/catalogs';
 import type { Say } from '../i18n/locale';
 
 const PAGE_ID = /^\d{1,32}$/;
@@ -62,6 +62,9 @@ export function parseInput<T>(schema: z.ZodType<T>, input: { params: unknown; qu
   const name = String(issue?.path.at(-1) ?? '');
   const named = issue?.code === 'custom' ? (issue.params as { say?: Say; notFound?: boolean } | undefined) : undefined;
   if (named?.say !== undefined) throw named.notFound ? new NotFoundError(named.say) : new BadRequestError(named.say);
-  const key = issue?.message === TOO_LONG ? TOO_LONG : ONCE;
+  // A built-in check (an enum, a pattern, a length) given `refusal(...)` keeps its words as the issue's message only.
+  const message = issue?.message ?? '';
+  if (message !== ONCE && message !== TOO_LONG && isMessageKey(message)) throw new BadRequestError({ key: message });
+  const key = message === TOO_LONG ? TOO_LONG : ONCE;
   throw new BadRequestError({ key, values: { name } });
 }

@@ -49,9 +49,9 @@ const writeInput = z
     query: z.object({ replies: queryParam(80).optional() }).passthrough(),
     body: z.object({
       do: z.enum(COMMENT_ACTIONS as [CommentActionName, ...CommentActionName[]], badForm()),
-      target: z.string().regex(POST_OR_COMMENT, badForm()),
-      _key: z.string().refine(isFormKey, badForm()),
-      message: z.string().max(MAX_MESSAGE, badForm()).optional(),
+      target: z.string(badForm()).regex(POST_OR_COMMENT, badForm()),
+      _key: z.string(badForm()).refine(isFormKey, badForm()),
+      message: z.string(badForm()).max(MAX_MESSAGE, badForm()).optional(),
     }),
   })
   .refine(({ body }) => body.do !== 'reply' || (body.message ?? '').trim() !== '', badForm());

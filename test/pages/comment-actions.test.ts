@@ -147,6 +147,24 @@ describe('the write path refuses before any provider call', () => {
     expect(writesMade(stack).length).toBe(before);
   });
 
+  it('when a form is malformed (an unknown action, no one-time key, a field sent twice), then 400 and no write', async () => {
+    const agent = await connectedAgent(stack, BAKERY);
+    const form = formFor(await view(agent), 'hide', QUESTION);
+    const before = writesMade(stack).length;
+    const { _key: _dropped, ...keyless } = form.values;
+    const unclear = 'Pagelight could not understand what your browser sent.';
+    const cases: [string | object, string][] = [
+      [{ ...form.values, do: 'explode' }, unclear],
+      [keyless, unclear],
+      [`${new URLSearchParams(form.values)}&do=delete`, unclear],
+    ];
+    for (const [body, words] of cases) {
+      const res = await agent.post(form.action).type('form').send(body).expect(400);
+      expect(visibleText(res.text)).toContain(words);
+    }
+    expect(writesMade(stack).length).toBe(before);
+  });
+
   it('when a forged form names a comment of another Page’s post, or another Page the session holds no token for, then 403 and no write', async () => {
     const agent = await connectedAgent(stack, BAKERY);
     const form = formFor(await view(agent), 'hide', QUESTION);
