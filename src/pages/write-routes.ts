@@ -1,17 +1,18 @@
-import express, { Router, type Request, type Response } from 'express';
+import express, { Router, type Request } from 'express';
 import { z } from 'zod';
 import type { AppContext } from '../context';
 import { ENGAGEMENT_SCOPE } from '../graph/provider';
-import { refusalWords } from '../http/errors';
-import { pageIdField, pageIdParam, parseInput, queryParam, refusal } from '../http/params';
+import { pageIdField, pageIdParam, queryParam, refusal } from '../http/params';
 import type { MessageKey } from '../i18n/catalogs';
 import type { Locale } from '../i18n/locale';
-import type { PageAccess, PageChanges } from '../session/access';
+import type { PageAccess } from '../session/access';
 import { csrfToken, requireCsrf } from '../session/csrf';
 import { save } from '../session/persist';
 import { permissionWords } from '../words';
 import { isFormKey, newFormKey } from '../writes/keys';
-import { RefusedWrite, runWrite, type WriteOutcome, type Writer } from '../writes/path';
+import type { WriteOutcome } from '../writes/path';
+import { notSent, writeLoad } from './page-writes';
+import { pageRoute, type ViewStep } from './pipeline';
 import {
   COMMENT_ACTIONS,
   COMMENT_WRITES,
@@ -19,7 +20,6 @@ import {
   MODERATE_TASKS,
   type CommentActionName,
 } from './comment-actions';
-import { roleOf } from './cache-policy';
 import { asksFor } from './offered';
 import type { PostActions, WriteFormView } from './post-page-view';
 
@@ -54,7 +54,18 @@ const writeInput = z
       message: z.string(badForm()).max(MAX_MESSAGE, badForm()).optional(),
     }),
   })
-  .refine(({ body }) => body.do !== 'reply' || (body.message ?? '').trim() !== '', badForm());
+  .refine(({ body }) => body.do !== 'reply' || (body.message ?? '').trim() !== '', badForm())
+  .transform(({ params, query, body }) => ({
+    ...params,
+    replies: query.replies,
+    what: body.do,
+    target: body.target,
+    key: body._key,
+    // Only a reply has text; kept as typed but for the spaces around it.
+    message: body.do === 'reply' ? (body.message ?? '').trim() : undefined,
+  }));
+
+type WriteInput = z.output<typeof writeInput>;
 
 function badForm() {
   return refusal({ key: 'error.badInput.text' });
@@ -73,6 +84,7 @@ export function writeBodies(): Router {
   return router;
 }
 
+/** The post page's write route: a {@link pageRoute} whose load is the write and whose view is where it leads. */
 export function writeRoutes(ctx: AppContext): Router {
   const router = Router();
   router.param('pageId', (req, _res, next, value) => {
@@ -80,43 +92,40 @@ export function writeRoutes(ctx: AppContext): Router {
     next();
   });
   // CSRF before anything else reads the form.
-  router.post('/:pageId/posts/:postId/write', requireCsrf, (req, res) => write(ctx, req, res));
+  router.post(
+    '/:pageId/posts/:postId/write',
+    requireCsrf,
+    pageRoute(ctx, {
+      input: writeInput,
+      withoutToken: 'forbidden',
+      load: writeLoad((input: WriteInput) => ({
+        action: COMMENT_WRITES[input.what],
+        value: {
+          postId: input.postId,
+          target: input.target,
+          ...(input.message !== undefined ? { message: input.message } : {}),
+        },
+      })),
+      view: commentWritten,
+    }),
+  );
   return router;
 }
 
-async function write(ctx: AppContext, req: Request, res: Response): Promise<void> {
-  const { params, query, body } = parseInput(writeInput, { params: req.params, query: req.query, body: req.body });
-  const { pageId, postId } = params;
-  const { do: what, target, _key: key } = body;
-  const message = what === 'reply' ? (body.message ?? '').trim() : undefined;
-  const access = ctx.signIns.pageAccess(req, pageId);
-  // The role as the page cache's freshness rules keep it: a role changed on the provider reaches writes as fast.
-  const changes: PageChanges = {};
-  const tasks = access.pageToken ? await roleOf(ctx, access, changes) : access.tasks;
-  ctx.signIns.applyPageChanges(req, pageId, changes);
-  const writer: Writer = {
-    sessionId: access.sessionId,
-    request: access.request,
-    userId: ctx.signIns.current(req)?.userId,
-    pageId,
-    pageToken: access.pageToken,
-    tasks,
-    scopes: access.scopes,
-  };
-  const input = { postId, target, ...(message !== undefined ? { message } : {}) };
-  const outcome = await runWrite(ctx, writer, COMMENT_WRITES[what], input, key);
+/** Done: back to the post, where the comment shows (303). Not done: the form again, with the text and why. */
+async function commentWritten({ req, res, input, locale }: ViewStep<WriteInput>, outcome: WriteOutcome): Promise<void> {
+  const { pageId, postId, what, target, message } = input;
   const post = `/pages/${pageId}/posts/${postId}`;
   if (outcome.status === 'done') {
     req.session.flash = { key: `write.done.${what}` satisfies MessageKey };
     await save(req);
     // Back where the comment shows: its thread open when it is a reply (the form's `replies`, or the comment replied to).
-    const thread = what === 'reply' && target !== postId ? target : openThread(query.replies, postId);
+    const thread = what === 'reply' && target !== postId ? target : openThread(input.replies, postId);
     const at = thread === undefined ? post : `${post}?replies=${encodeURIComponent(thread)}`;
     res.redirect(303, what === 'delete' ? `${at}#comments` : `${at}#comment-${outcome.objectId}`);
     return;
   }
-  const locale = res.locals.locale;
-  const page = notSent(req, locale, outcome, key);
+  const page = notSent(req, locale, outcome, input.key);
   res.status(page.status).render('write', {
     title: page.title,
     heading: page.title,
@@ -150,49 +159,6 @@ const ACTION_WORDS: Record<Exclude<CommentActionName, 'reply'>, MessageKey> = {
   unhide: 'act.unhide',
   delete: 'act.deleteYes',
 };
-
-/**
- * The page of a write that did not go through: its status, headline and reason, and the key its form carries
- * again — the same key after no answer (sending it again checks by reading, never writes twice), a new one once
- * it is known the write was not made.
- */
-function notSent(
-  req: Request,
-  locale: Locale,
-  outcome: Exclude<WriteOutcome, { status: 'done' }>,
-  key: string,
-): { status: number; title: string; reason: string; key: string; button?: string; askAgain?: boolean } {
-  switch (outcome.status) {
-    case 'refused': {
-      const err = new RefusedWrite(outcome.refusal);
-      return {
-        status: err.status,
-        title: locale.t('write.title.refused'),
-        reason: refusalWords(err, req, locale),
-        key: newFormKey(),
-        askAgain: err.code === 'graph_permission',
-      };
-    }
-    case 'unknown':
-      return {
-        status: 504,
-        title: locale.t('write.title.unknown'),
-        reason: locale.t('write.unknown'),
-        key,
-        button: locale.t('write.check'),
-      };
-    case 'absent':
-      return {
-        status: 409,
-        title: locale.t('write.title.absent'),
-        reason: locale.t('write.absent'),
-        key: newFormKey(),
-        button: locale.t('write.sendAgain'),
-      };
-    case 'busy':
-      return { status: 409, title: locale.t('write.title.busy'), reason: locale.t('write.busy'), key };
-  }
-}
 
 /**
  * What the post page offers this person (./post-page-view.ts PostActions), from the session's grant and role;

@@ -12,7 +12,7 @@ import { intentKey, type Claim } from './keys';
  * Nothing here is retried: a provider write that may have happened is never sent again blindly. A read may be.
  */
 export const WRITE_STEPS = [
-  /** The session holds the Page's token (else 403, no provider call). */
+  /** The session holds the Page's token, else 403 with no provider call: the page pipeline's own token step (src/pages/pipeline.ts, `withoutToken: 'forbidden'`). */
   'token',
   /** The person's tasks on the Page allow the action (else 403). */
   'task',
@@ -42,7 +42,6 @@ export interface Writer {
   /** The person's app-scoped id, for the audit line. */
   userId: string | undefined;
   pageId: string;
-  pageToken: string | undefined;
   /** The person's tasks on the Page, as fresh as the page cache's rules keep them (src/pages/load.ts roleOf). */
   tasks: readonly string[] | undefined;
   /** The permissions granted at login, when the provider listed them. */
@@ -124,16 +123,15 @@ const REPEAT_POLL_MS = 50;
 export async function runWrite<I>(
   ctx: AppContext,
   writer: Writer,
+  token: string,
   action: WriteAction<I>,
   input: I,
   formKey: string,
 ): Promise<WriteOutcome> {
   const { pageId } = writer;
-  const token = writer.pageToken;
   const audit = (outcome: WriteDone['outcome'], objectId?: string) =>
     auditWrite(ctx, writer, action.name, outcome, objectId);
-  // token → task → belongs: the order the docs give, each a 403 with no provider call.
-  if (token === undefined) return forbidden(audit, 'token');
+  // (token, at the pipeline) → task → belongs: the order the docs give, each a 403 with no provider call.
   if (!writer.tasks?.some((task) => action.tasks.includes(task))) return forbidden(audit, 'task');
   if (!action.belongs(pageId, input)) return forbidden(audit, 'belongs');
   if (writer.scopes !== undefined && !writer.scopes.includes(action.permission)) {
@@ -233,7 +231,7 @@ async function repeat<I>(
   }
 }
 
-function forbidden(audit: (outcome: WriteDone['outcome']) => void, step: 'token' | 'task' | 'belongs'): never {
+function forbidden(audit: (outcome: WriteDone['outcome']) => void, step: 'task' | 'belongs'): never {
   audit('forbidden');
   throw new WriteForbiddenError(step);
 }

@@ -1,0 +1,90 @@
+import type { Request } from 'express';
+import type { AppContext } from '../context';
+import { refusalWords } from '../http/errors';
+import type { Locale } from '../i18n/locale';
+import type { PageAccess, PageChanges } from '../session/access';
+import { newFormKey } from '../writes/keys';
+import { RefusedWrite, runWrite, type WriteAction, type WriteOutcome, type Writer } from '../writes/path';
+import { roleOf } from './cache-policy';
+import type { Load } from './pipeline';
+
+/**
+ * What every page write route shares (./write-routes.ts for the post page's; publishing declares its own route the
+ * same way): the load that runs a {@link WriteAction} through the one write path (src/writes/path.ts), and the
+ * words of a write that did not go through. A write route is a pageRoute (./pipeline.ts) with
+ * `withoutToken: 'forbidden'`, this load, and a view that leads where the result shows or keeps the text.
+ */
+
+/** The action a form asks for, and its input as the action takes it. */
+export interface AskedWrite<A> {
+  action: WriteAction<A>;
+  value: A;
+}
+
+/**
+ * The load of a write route: the person's role as fresh as the page cache's rules keep it (a role changed on the
+ * provider reaches writes as fast), then the write, once per the form's key.
+ */
+export function writeLoad<I extends { key: string }, A>(asked: (input: I) => AskedWrite<A>) {
+  return async (ctx: AppContext, access: PageAccess, token: string, input: I): Promise<Load<WriteOutcome>> => {
+    const changes: PageChanges = {};
+    const tasks = await roleOf(ctx, access, changes);
+    const { action, value } = asked(input);
+    const outcome = await runWrite(ctx, writerOf(access, tasks), token, action, value, input.key);
+    return { outcome, changes };
+  };
+}
+
+function writerOf(access: PageAccess, tasks: readonly string[] | undefined): Writer {
+  return {
+    sessionId: access.sessionId,
+    request: access.request,
+    userId: access.userId,
+    pageId: access.pageId,
+    tasks,
+    scopes: access.scopes,
+  };
+}
+
+/**
+ * The page of a write that did not go through: its status, headline and reason, and the key its form carries
+ * again — the same key after no answer (sending it again checks by reading, never writes twice), a new one once
+ * it is known the write was not made.
+ */
+export function notSent(
+  req: Request,
+  locale: Locale,
+  outcome: Exclude<WriteOutcome, { status: 'done' }>,
+  key: string,
+): { status: number; title: string; reason: string; key: string; button?: string; askAgain?: boolean } {
+  switch (outcome.status) {
+    case 'refused': {
+      const err = new RefusedWrite(outcome.refusal);
+      return {
+        status: err.status,
+        title: locale.t('write.title.refused'),
+        reason: refusalWords(err, req, locale),
+        key: newFormKey(),
+        askAgain: err.code === 'graph_permission',
+      };
+    }
+    case 'unknown':
+      return {
+        status: 504,
+        title: locale.t('write.title.unknown'),
+        reason: locale.t('write.unknown'),
+        key,
+        button: locale.t('write.check'),
+      };
+    case 'absent':
+      return {
+        status: 409,
+        title: locale.t('write.title.absent'),
+        reason: locale.t('write.absent'),
+        key: newFormKey(),
+        button: locale.t('write.sendAgain'),
+      };
+    case 'busy':
+      return { status: 409, title: locale.t('write.title.busy'), reason: locale.t('write.busy'), key };
+  }
+}
