@@ -38,6 +38,15 @@ export const COMMENTS_SCOPE = 'pages_read_user_content';
  */
 export const ENGAGEMENT_SCOPE = 'pages_manage_engagement';
 
+/**
+ * The opt-in permission publishing needs: posting as the Page, scheduling, editing and deleting its posts (the
+ * Pages API Posts guide). Needs App Review, like ENGAGEMENT_SCOPE.
+ */
+export const PUBLISH_SCOPE = 'pages_manage_posts';
+
+/** The tasks on a Page that allow publishing, editing and deleting its posts (Pages API Getting Started: tasks). */
+export const PUBLISH_TASKS: readonly string[] = ['CREATE_CONTENT', 'MANAGE'];
+
 /** The optional permission that lets the app subscribe a page to webhooks. */
 export const SUBSCRIBE_SCOPE = 'pages_manage_metadata';
 
