@@ -118,9 +118,10 @@ export class Activity {
   /**
    * Publishes every scheduled post whose time has come, oldest first, on the emulator's clock (`now`): called
    * before each Graph call (so a test clock moved forward publishes at the next call) and by a timer for the
-   * earliest time (so a running emulator publishes on its own and sends the webhook).
+   * earliest time (so a running emulator publishes on its own and sends the webhook), and when a test moves the
+   * clock. Returns the ids it published.
    */
-  publishDue(): void {
+  publishDue(): string[] {
     const nowSec = this.now() / 1000;
     const due = this.data
       .allPages()
@@ -128,6 +129,7 @@ export class Activity {
       .filter((p) => p.scheduled_publish_time !== undefined && p.scheduled_publish_time <= nowSec)
       .sort((a, b) => (a.scheduled_publish_time ?? 0) - (b.scheduled_publish_time ?? 0));
     for (const post of due) this.publishNow(post.id);
+    return due.map((post) => post.id);
   }
 
   /** One timer, for the earliest scheduled time; none when nothing is scheduled. */

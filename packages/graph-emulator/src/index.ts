@@ -27,6 +27,7 @@ export type {
   CallbackDelivery,
   ActivityControls,
   CallFilter,
+  ClockMove,
   NewPost,
   WebhookAttempt,
   WebhookDelivery,

@@ -16,6 +16,7 @@ import type { EmulatorControls } from '../types';
 import { activityRouter } from './activity-http';
 import {
   appCreatedSchema,
+  clockSchema,
   emptyFeedPagesSchema,
   failSchema,
   issueTokenSchema,
@@ -136,6 +137,12 @@ export function controlsRouter(ctx: Context, controls: EmulatorControls): Router
     const { day, clientId } = appCreatedSchema.parse(body(req));
     controls.setAppCreated(day, clientId);
     res.status(204).end();
+  });
+  router.get('/clock', (_req, res) => {
+    res.json(controls.clock());
+  });
+  router.post('/clock', (req, res) => {
+    res.json(controls.moveClock(clockSchema.parse(body(req))));
   });
   router.post('/reset', (_req, res) => {
     controls.reset();

@@ -120,3 +120,12 @@ export const appCreatedSchema = z.strictObject({
   day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a day written YYYY-MM-DD'),
   clientId: digits.optional(),
 });
+
+/** At most this far in one move: ten years, far past any token's or scheduled post's time. */
+const MAX_CLOCK_MOVE_MS = 10 * 366 * 24 * 3_600_000;
+
+/** `moveClock`, `POST /__emulator/clock`: forward by `advanceMs`, or to the instant `at` (docs/reference.md#clock). */
+export const clockSchema = z.union([
+  z.strictObject({ advanceMs: z.number().int().min(0).max(MAX_CLOCK_MOVE_MS) }),
+  z.strictObject({ at: z.iso.datetime({ offset: true }) }),
+]);
