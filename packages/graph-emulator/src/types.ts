@@ -248,8 +248,11 @@ export interface RemoveAppResult {
   deliveries: CallbackDelivery[];
 }
 
-/** How far `moveClock` moves the clock: forward by `advanceMs`, or to `at` (ISO 8601, not before now). */
-export type ClockMove = { advanceMs: number } | { at: string };
+/** How far `moveClock` moves the clock, one of the two: forward by `advanceMs`, or to `at` (ISO 8601, not before now). */
+export interface ClockMove {
+  advanceMs?: number;
+  at?: string;
+}
 
 export interface EmulatorControls {
   /** Make matching tokens expire now (Graph answers 190/463). Returns how many. */

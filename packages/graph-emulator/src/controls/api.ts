@@ -111,7 +111,7 @@ export function createControls(ctx: Context): EmulatorControls {
     },
     moveClock(move: ClockMove): { now: string; published: string[] } {
       const req = parse('moveClock', () => clockSchema.parse(move));
-      ctx.clock.moveTo('at' in req ? Date.parse(req.at) : ctx.now() + req.advanceMs);
+      ctx.clock.moveTo(req.at !== undefined ? Date.parse(req.at) : ctx.now() + (req.advanceMs ?? 0));
       // What fell due in between happens now, webhooks and all, without waiting for the next Graph call.
       const published = ctx.activity.publishDue();
       ctx.activity.arm();
