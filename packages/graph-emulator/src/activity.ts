@@ -8,7 +8,7 @@
 import type { SeedComment, SeedPost } from './seed';
 import { authorOf, findComment, findPost, type DataStore } from './store/data';
 import { Timers } from './timers';
-import { graphTime } from './seeds/common';
+import { providerTime } from './graph/insights-series';
 import type { NewComment, NewPost } from './types';
 import type { FeedChangeValue } from './webhooks/payload';
 import type { Webhooks } from './webhooks/webhooks';
@@ -58,7 +58,7 @@ export class Activity {
     // Above every seeded post number, so ids keep growing with time as the provider's do.
     const id = `${page.id}_${String(910_000_000_000 + this.sequence)}`;
     const created = this.now();
-    const post: SeedPost = { id, created_time: graphTime(created), ...content };
+    const post: SeedPost = { id, created_time: providerTime(created), ...content };
     const later = scheduledAt !== undefined;
     if (later) {
       if (scheduledAt !== null) post.scheduled_publish_time = Math.floor(scheduledAt / 1000);
@@ -80,7 +80,7 @@ export class Activity {
     page.scheduled = page.scheduled.filter((p) => p.id !== postId);
     delete post.scheduled_publish_time;
     const now = this.now();
-    post.created_time = graphTime(now);
+    post.created_time = providerTime(now);
     page.feed.unshift(post);
     this.statusChange(pageId, 'add', postId, now, {
       published: 1,
@@ -190,7 +190,7 @@ export class Activity {
     const id = `${post.id.split('_')[1] ?? ''}_${String(920_000_000 + this.sequence)}`;
     const created = this.now();
     const from = comment.byPage === true ? this.fromPage(pageId).from : { ...VISITOR };
-    const added = { id, created_time: graphTime(created), message: comment.message, from };
+    const added = { id, created_time: providerTime(created), message: comment.message, from };
     if (parent !== undefined) (parent.replies ??= []).push(added);
     else list.push(added);
     this.feedChange(pageId, {
