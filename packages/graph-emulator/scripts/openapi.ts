@@ -47,7 +47,9 @@ function operation(id: string, route: ControlRoute): JsonSchema {
       : {}),
     responses: {
       [String(route.status)]: answer,
-      '400': { $ref: '#/components/responses/BadRequest' },
+      ...(route.body !== undefined || parameters.length > 0
+        ? { '400': { $ref: '#/components/responses/BadRequest' } }
+        : {}),
       '403': { $ref: '#/components/responses/Forbidden' },
       ...(route.method === 'post' || route.method === 'put'
         ? { '415': { $ref: '#/components/responses/UnsupportedMediaType' } }
