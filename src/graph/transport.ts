@@ -65,6 +65,9 @@ export interface GraphRequest {
 /** A call's budget: the app's (user tokens), or one Page's (that Page's token), whatever ids its path holds. */
 export type Budget = 'app' | { page: string };
 
+/** The header an emulator of the provider sends on every answer (lower case, as node gives headers). */
+const EMULATOR_HEADER = 'x-graph-emulator';
+
 /** Largest answer read from the provider (after decompression). */
 const MAX_ANSWER_BYTES = 2 * 1024 * 1024;
 
@@ -91,6 +94,7 @@ export class GraphTransport {
   private readonly agents: { http: http.Agent; https: https.Agent };
   private readonly usage: UsageGovernor;
   private versionWarned = false;
+  private emulatorNoticed = false;
   /** Told about every attempt once it ends, answered or not (metrics, traces: src/observe). */
   private readonly watchers: ((call: ProviderCall) => void)[] = [];
 
@@ -207,6 +211,7 @@ export class GraphTransport {
         'provider call',
       );
     this.checkVersion(answered);
+    this.noticeEmulator(headerString(res.headers[EMULATOR_HEADER]));
     return this.checked(req, res.status, body, graphError, pageId, schema);
   }
 
@@ -305,6 +310,17 @@ export class GraphTransport {
       { configured: wanted, answered },
       `the provider answered at API version ${answered}, not FB_API_VERSION=${wanted}`,
     );
+  }
+
+  /**
+   * An emulator marks every answer with `X-Graph-Emulator`, which the provider never sends
+   * (packages/graph-emulator/README.md#production-guard): said once, so an operator who meant the provider
+   * sees it at start (docs/provider-interface.md#emulator).
+   */
+  private noticeEmulator(product: string | undefined): void {
+    if (this.emulatorNoticed || product === undefined) return;
+    this.emulatorNoticed = true;
+    this.options.logger?.info({ emulator: product.slice(0, 60) }, 'talking to an emulator, not the provider');
   }
 
   /**

@@ -8,7 +8,7 @@
 import type { SeedComment, SeedPost } from './seed';
 import { authorOf, findComment, findPost, type DataStore } from './store/data';
 import { Timers } from './timers';
-import { graphTime } from './seeds/common';
+import { providerTime } from './graph/insights-series';
 import type { NewComment, NewPost } from './types';
 import type { FeedChangeValue } from './webhooks/payload';
 import type { Webhooks } from './webhooks/webhooks';
@@ -58,7 +58,7 @@ export class Activity {
     // Above every seeded post number, so ids keep growing with time as the provider's do.
     const id = `${page.id}_${String(910_000_000_000 + this.sequence)}`;
     const created = this.now();
-    const post: SeedPost = { id, created_time: graphTime(created), ...content };
+    const post: SeedPost = { id, created_time: providerTime(created), ...content };
     const later = scheduledAt !== undefined;
     if (later) {
       if (scheduledAt !== null) post.scheduled_publish_time = Math.floor(scheduledAt / 1000);
@@ -80,7 +80,7 @@ export class Activity {
     page.scheduled = page.scheduled.filter((p) => p.id !== postId);
     delete post.scheduled_publish_time;
     const now = this.now();
-    post.created_time = graphTime(now);
+    post.created_time = providerTime(now);
     page.feed.unshift(post);
     this.statusChange(pageId, 'add', postId, now, {
       published: 1,
@@ -118,9 +118,10 @@ export class Activity {
   /**
    * Publishes every scheduled post whose time has come, oldest first, on the emulator's clock (`now`): called
    * before each Graph call (so a test clock moved forward publishes at the next call) and by a timer for the
-   * earliest time (so a running emulator publishes on its own and sends the webhook).
+   * earliest time (so a running emulator publishes on its own and sends the webhook), and when a test moves the
+   * clock. Returns the ids it published.
    */
-  publishDue(): void {
+  publishDue(): string[] {
     const nowSec = this.now() / 1000;
     const due = this.data
       .allPages()
@@ -128,6 +129,7 @@ export class Activity {
       .filter((p) => p.scheduled_publish_time !== undefined && p.scheduled_publish_time <= nowSec)
       .sort((a, b) => (a.scheduled_publish_time ?? 0) - (b.scheduled_publish_time ?? 0));
     for (const post of due) this.publishNow(post.id);
+    return due.map((post) => post.id);
   }
 
   /** One timer, for the earliest scheduled time; none when nothing is scheduled. */
@@ -188,7 +190,7 @@ export class Activity {
     const id = `${post.id.split('_')[1] ?? ''}_${String(920_000_000 + this.sequence)}`;
     const created = this.now();
     const from = comment.byPage === true ? this.fromPage(pageId).from : { ...VISITOR };
-    const added = { id, created_time: graphTime(created), message: comment.message, from };
+    const added = { id, created_time: providerTime(created), message: comment.message, from };
     if (parent !== undefined) (parent.replies ??= []).push(added);
     else list.push(added);
     this.feedChange(pageId, {

@@ -24,6 +24,7 @@ import {
   type LoginConfiguration,
 } from './types';
 import { Activity } from './activity';
+import { Clock } from './clock';
 import { checkRemovedFields, RemovedFields } from './removed-fields';
 import { MediaSigner } from './media/sign';
 import { Uploads } from './media/uploads';
@@ -45,6 +46,8 @@ export interface Context {
   port: number | undefined;
   /** Host names besides loopback it answers as its own (the `hosts` option), lower case. */
   hosts: ReadonlySet<string>;
+  /** The emulator's clock, which a test can move forward (`moveClock`); `now` reads it. */
+  clock: Clock;
   now: () => number;
   /** What unversioned calls run at (the app's dashboard version). */
   appVersion: string;
@@ -87,7 +90,8 @@ export interface Context {
 }
 
 export function createContext(opts: EmulatorOptions): Context {
-  const now = opts.now ?? Date.now;
+  const clock = new Clock(opts.now ?? Date.now);
+  const now = clock.now;
   const codeTtlMs = positive('codeTtlMs', opts.codeTtlMs ?? 10 * 60_000);
   const initialLatencyMs = nonNegative('latencyMs', opts.latencyMs ?? 0);
   const faults = new Faults();
@@ -122,6 +126,7 @@ export function createContext(opts: EmulatorOptions): Context {
     publicUrl: publicOrigin(opts.publicUrl ?? 'http://localhost'),
     port: undefined,
     hosts: hostNames(opts.hosts ?? []),
+    clock,
     now,
     appVersion: appVersionOf(opts.appVersion),
     removedFields: new RemovedFields(checkRemovedFields(opts.removedFields ?? [], 'createEmulator: removedFields')),

@@ -4,6 +4,7 @@
  */
 export { createEmulator, EMULATOR_HEADER } from './app';
 export { startEmulator } from './server';
+export { EMULATOR_TOKEN_PREFIX } from './store/tokens';
 export { appUrls, DEMO_CLIENT, demoClient } from './demo';
 export { DEFAULT_SEED, DEMO_SEED, MODERATION_IDS, SEED_IDS, SEED_NAMES, TEST_SEED } from './seed';
 export type {
@@ -26,6 +27,7 @@ export type {
   CallbackDelivery,
   ActivityControls,
   CallFilter,
+  ClockMove,
   NewPost,
   WebhookAttempt,
   WebhookDelivery,

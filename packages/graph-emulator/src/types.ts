@@ -248,6 +248,12 @@ export interface RemoveAppResult {
   deliveries: CallbackDelivery[];
 }
 
+/** How far `moveClock` moves the clock, one of the two: forward by `advanceMs`, or to `at` (ISO 8601, not before now). */
+export interface ClockMove {
+  advanceMs?: number;
+  at?: string;
+}
+
 export interface EmulatorControls {
   /** Make matching tokens expire now (Graph answers 190/463). Returns how many. */
   expireTokens(filter?: TokenFilter): number;
@@ -292,6 +298,15 @@ export interface EmulatorControls {
   setRemovedFields(fields: string[]): void;
   /** The Page fields refused now. */
   removedFields(): string[];
+  /**
+   * Moves the emulator's clock forward, by `advanceMs` or to the instant `at` (ISO 8601), never back: token
+   * lifetimes, codes and scheduled posts follow it, and the posts that fell due are published now, each with its
+   * `feed` webhook. Returns the new time and the posts published. `reset()` leaves the clock where it is
+   * (docs/reference.md#clock).
+   */
+  moveClock(move: ClockMove): { now: string; published: string[] };
+  /** The emulator's time now (ISO 8601). */
+  clock(): { now: string };
   /** Back to the seed data; clears failures, latency, rate limits, refused metrics, the log and removed fields (to the option's). Tokens stay. */
   reset(): void;
   /**

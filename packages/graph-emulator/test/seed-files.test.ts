@@ -11,6 +11,8 @@ import { createEmulator, DEMO_SEED, SEED_IDS, TEST_SEED, type Seed } from '../sr
 import { loadProviderEnv } from '../src/env';
 import { CLIENT } from './helpers';
 
+const PACKAGE = path.resolve(__dirname, '..');
+
 const SMALL: Seed = {
   users: [
     {
@@ -93,11 +95,31 @@ describe('seeds from files', () => {
     expect(readFileSync(SEED_SCHEMA_FILE, 'utf8')).toBe(seedJsonSchema());
   });
 
-  it('when the demo and test seeds are written as files, then they pass the same check', () => {
-    for (const seed of [DEMO_SEED, TEST_SEED]) {
-      const env = loadProviderEnv({ EMULATOR_SEED: file('seed.json', JSON.stringify(seed)) });
-      expect(env.seed).toEqual(JSON.parse(JSON.stringify(seed)));
-    }
+  it.each([
+    ['demo', DEMO_SEED],
+    ['test', TEST_SEED],
+  ])(
+    'when the %s seed is loaded, then it is a JSON file under the package, checked as a seed file of your own is, and shipped',
+    (name, seed) => {
+      const shipped = path.join(PACKAGE, 'seeds', `${name}.json`);
+      expect(loadProviderEnv({ EMULATOR_SEED: shipped }).seed).toEqual(seed);
+      expect(
+        (JSON.parse(readFileSync(path.join(PACKAGE, 'package.json'), 'utf8')) as { files: string[] }).files,
+      ).toContain('seeds');
+    },
+  );
+
+  it('when a seed says timesRelativeTo as a time, then its times move to the emulator’s start, as with epoch ms', () => {
+    const written = '2026-10-01T15:00:00+0000';
+    const env = loadProviderEnv({
+      EMULATOR_SEED: file('relative.json', JSON.stringify({ ...SMALL, timesRelativeTo: written })),
+    });
+    const start = Date.UTC(2027, 0, 10, 15, 0, 0);
+    const { controls } = createEmulator({ clients: [CLIENT], seed: env.seed, now: () => start });
+    expect(controls.snapshot().pages[0]!.feed[0]!.created_time).toBe('2027-01-10T12:00:00+0000');
+    expect(JSON.parse(readFileSync(path.join(PACKAGE, 'seeds', 'demo.json'), 'utf8')).timesRelativeTo).toMatch(
+      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+0000$/,
+    );
   });
 });
 

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { EMULATOR_TOKEN_PREFIX } from '../src';
 import {
   CLIENT,
   codeFor,
@@ -22,7 +23,7 @@ describe('/oauth/access_token — authorization code', () => {
     expect(res.headers['content-type']).toBe('application/json; charset=UTF-8');
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.body).toEqual({
-      access_token: expect.stringMatching(/^EAA[A-Za-z0-9]{100,}$/),
+      access_token: expect.stringMatching(/^EAA_EMULATOR_[A-Za-z0-9]{100,}$/),
       token_type: 'bearer',
       expires_in: 7200,
     });
@@ -218,5 +219,17 @@ describe('/oauth/access_token — fb_exchange_token', () => {
       })
       .expect(400);
     expect(graphError(res.body).code).toBe(190);
+  });
+});
+
+describe('the form of an issued token (docs/specification.md#token-form)', () => {
+  it('when a user, a long-lived and a page token are issued, then each is the prefix EAA_EMULATOR_ and letters and digits, which the provider never issues', async () => {
+    const { app } = makeEmulator();
+    const short = await userToken(app);
+    const long = (await request(app).get('/oauth/access_token').query(longLivedParams(short)).expect(200)).body
+      .access_token as string;
+    const page = (await graphGet(app, '/me/accounts', long).expect(200)).body.data[0].access_token as string;
+    expect(EMULATOR_TOKEN_PREFIX).toBe('EAA_EMULATOR_');
+    for (const token of [short, long, page]) expect(token).toMatch(/^EAA_EMULATOR_[A-Za-z0-9]{128}$/);
   });
 });

@@ -1,63 +1,40 @@
 /**
- * `/__emulator/webhooks/*` and `/__emulator/activity/*`: the webhook and
- * activity controls over HTTP, behind the same loopback-Host and JSON-only
- * guard as every other control (mounted by `http.ts`).
+ * The webhook and activity controls over HTTP (`/__emulator/webhooks/*`, `/__emulator/activity/*`): their
+ * handlers, mounted by `http.ts` from the route table (`routes.ts`) behind the same guard as every other control.
  */
-import { Router, type Request } from 'express';
-import { z } from 'zod';
 import type { EmulatorControls } from '../types';
-import {
-  editPostSchema,
-  newCommentSchema,
-  newPostSchema,
-  reactionsSchema,
-  removePostSchema,
-  webhookSchema,
-} from './activity';
+import type { ControlHandlers } from './routes';
 
-export function activityRouter(controls: EmulatorControls): Router {
-  const router = Router();
-  const body = (req: Request): unknown => (req.body === undefined ? {} : req.body);
+type ActivityIds =
+  | 'setWebhook'
+  | 'removeWebhook'
+  | 'webhookDeliveries'
+  | 'redeliverWebhook'
+  | 'subscriptions'
+  | 'addPost'
+  | 'editPost'
+  | 'removePost'
+  | 'setReactions'
+  | 'addComment';
 
-  router.post('/webhooks', async (req, res) => {
-    const { clientId, url, verifyToken } = webhookSchema.parse(body(req));
-    const verified = await controls.setWebhook(clientId ?? '', { url, verifyToken });
-    res.json({ verified });
-  });
-  router.delete('/webhooks', async (req, res) => {
-    const { clientId } = z.strictObject({ clientId: z.string().min(1).optional() }).parse(req.query);
-    await controls.setWebhook(clientId ?? '', null);
-    res.status(204).end();
-  });
-  router.get('/webhooks/deliveries', (_req, res) => {
-    res.json({ data: controls.webhookDeliveries() });
-  });
-  router.post('/webhooks/redeliver', (req, res) => {
-    controls.redeliverWebhook(z.strictObject({ id: z.string().min(1) }).parse(body(req)).id);
-    res.status(204).end();
-  });
-  router.get('/webhooks/subscriptions/:pageId', (req, res) => {
-    res.json({ data: controls.subscriptions(String(req.params.pageId)) });
-  });
-  router.post('/activity/posts', (req, res) => {
-    res.status(201).json(controls.addPost(newPostSchema.parse(body(req))));
-  });
-  router.post('/activity/edit', (req, res) => {
-    const { postId, message } = editPostSchema.parse(body(req));
-    controls.editPost(postId, message);
-    res.status(204).end();
-  });
-  router.post('/activity/remove', (req, res) => {
-    controls.removePost(removePostSchema.parse(body(req)).postId);
-    res.status(204).end();
-  });
-  router.post('/activity/reactions', (req, res) => {
-    const { postId, counts } = reactionsSchema.parse(body(req));
-    controls.setReactions(postId, counts);
-    res.json({ counts: controls.reactions(postId) });
-  });
-  router.post('/activity/comments', (req, res) => {
-    res.status(201).json(controls.addComment(newCommentSchema.parse(body(req))));
-  });
-  return router;
+export function activityHandlers(controls: EmulatorControls): Pick<ControlHandlers, ActivityIds> {
+  return {
+    setWebhook: async ({ body: { clientId, url, verifyToken } }) => ({
+      verified: await controls.setWebhook(clientId ?? '', { url, verifyToken }),
+    }),
+    removeWebhook: async ({ query }) => {
+      await controls.setWebhook(query.clientId ?? '', null);
+    },
+    webhookDeliveries: () => ({ data: controls.webhookDeliveries() }),
+    redeliverWebhook: ({ body }) => controls.redeliverWebhook(body.id),
+    subscriptions: ({ params }) => ({ data: controls.subscriptions(String(params.pageId)) }),
+    addPost: ({ body }) => controls.addPost(body),
+    editPost: ({ body }) => controls.editPost(body.postId, body.message),
+    removePost: ({ body }) => controls.removePost(body.postId),
+    setReactions: ({ body }) => {
+      controls.setReactions(body.postId, body.counts);
+      return { counts: controls.reactions(body.postId) };
+    },
+    addComment: ({ body }) => controls.addComment(body),
+  };
 }

@@ -16,6 +16,10 @@ export const webhookSchema = z.strictObject({
   url: z.string().min(1).max(2000),
   verifyToken: z.string().max(500),
 });
+/** `DELETE /__emulator/webhooks?clientId=`: whose webhook (default the first registered app). */
+export const webhookClientSchema = z.strictObject({ clientId: z.string().min(1).optional() });
+/** `POST /__emulator/webhooks/redeliver`: an event delivery's id. */
+export const redeliverSchema = z.strictObject({ id: z.string().min(1) });
 export const newPostSchema = z
   .strictObject({
     pageId: digits,

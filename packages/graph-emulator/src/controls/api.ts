@@ -13,6 +13,7 @@ import { activityControls } from './activity';
 import { checkRemovedFields } from '../removed-fields';
 import { checkCreated } from '../graph/legacy';
 import type {
+  ClockMove,
   EmulatorControls,
   Failure,
   IssueTokenRequest,
@@ -23,6 +24,7 @@ import type {
   TokenFilter,
 } from '../types';
 import {
+  clockSchema,
   issueTokenSchema,
   latencySchema,
   parseFailure,
@@ -106,6 +108,17 @@ export function createControls(ctx: Context): EmulatorControls {
       const id = req.clientId ?? ctx.clients.keys().next().value;
       if (id === undefined || !ctx.clients.has(id)) throw new Error(`setAppCreated: no registered app ${id ?? ''}`);
       ctx.appCreated.set(id, checkCreated('setAppCreated: day', req.day));
+    },
+    moveClock(move: ClockMove): { now: string; published: string[] } {
+      const req = parse('moveClock', () => clockSchema.parse(move));
+      ctx.clock.moveTo(req.at !== undefined ? Date.parse(req.at) : ctx.now() + (req.advanceMs ?? 0));
+      // What fell due in between happens now, webhooks and all, without waiting for the next Graph call.
+      const published = ctx.activity.publishDue();
+      ctx.activity.arm();
+      return { now: new Date(ctx.now()).toISOString(), published };
+    },
+    clock(): { now: string } {
+      return { now: new Date(ctx.now()).toISOString() };
     },
     reset(): void {
       resetAll(ctx);

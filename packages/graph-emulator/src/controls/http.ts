@@ -13,23 +13,8 @@ import type { Context } from '../context';
 import { isSettablePageField } from '../store/data';
 import type { Seed } from '../seed';
 import type { EmulatorControls } from '../types';
-import { activityRouter } from './activity-http';
-import {
-  appCreatedSchema,
-  emptyFeedPagesSchema,
-  failSchema,
-  issueTokenSchema,
-  latencySchema,
-  rateLimitSchema,
-  refuseMetricSchema,
-  removeAppSchema,
-  removedFieldsSchema,
-  roleSchema,
-  revokeSchema,
-  seedSchema,
-  tokenFilterSchema,
-  wholeSeedSchema,
-} from './schemas';
+import { activityHandlers } from './activity-http';
+import { CONTROL_ROUTES, type ControlHandlers, type ControlRoute } from './routes';
 import { describeZodError } from '../zod-message';
 import { loopbackHost } from '../hosts';
 
@@ -54,134 +39,10 @@ export function controlsRouter(ctx: Context, controls: EmulatorControls): Router
     next();
   });
   router.use(express.json({ limit: '256kb' }));
-  const body = (req: Request): unknown => (req.body === undefined ? {} : req.body);
-
-  router.post('/tokens/expire', (req, res) => {
-    res.json({ count: controls.expireTokens(tokenFilterSchema.parse(body(req))) });
-  });
-  router.post('/tokens/revoke', (req, res) => {
-    const filter = revokeSchema.parse(body(req));
-    // An empty body is a mistake, not "every token": name what to revoke.
-    if (filter.userId === undefined && filter.pageId === undefined && filter.token === undefined) {
-      throw new Error('body: name the tokens to revoke with userId, pageId or token');
-    }
-    res.json({ count: controls.revokeTokens(filter) });
-  });
-  router.post('/tokens', (req, res) => {
-    res.status(201).json(controls.issueToken(issueTokenSchema.parse(body(req))));
-  });
-  router.post('/latency', (req, res) => {
-    controls.setLatency(latencySchema.parse(body(req)).ms);
-    res.status(204).end();
-  });
-  router.post('/fail', (req, res) => {
-    const { n, failure, match } = failSchema.parse(body(req));
-    const withMatch =
-      match !== undefined && failure !== null && typeof failure === 'object' ? { ...failure, match } : failure;
-    controls.failNext(n, withMatch as Parameters<EmulatorControls['failNext']>[1]);
-    res.status(204).end();
-  });
-  router.get('/fail', (_req, res) => {
-    res.json({ data: controls.pendingFailures() });
-  });
-  router.delete('/fail', (_req, res) => {
-    res.json({ count: controls.clearFailures() });
-  });
-  router.post('/rate-limit', (req, res) => {
-    controls.setRateLimit(rateLimitSchema.parse(body(req)));
-    res.status(204).end();
-  });
-  router.delete('/rate-limit', (_req, res) => {
-    controls.setRateLimit(null);
-    res.status(204).end();
-  });
-  router.put('/feed/empty-pages', (req, res) => {
-    controls.setEmptyFeedPages(emptyFeedPagesSchema.parse(body(req)).positions);
-    res.status(204).end();
-  });
-  router.get('/feed/empty-pages', (_req, res) => {
-    res.json({ positions: ctx.emptyFeedPages });
-  });
-  router.post('/pages/:id', (req, res) => {
-    const fields = z.record(z.string(), z.unknown()).parse(body(req));
-    const pageId = String(req.params.id);
-    // Check everything first so a bad field leaves the page untouched.
-    if (ctx.data.page(pageId) === undefined) throw new Error(`Unknown page ${pageId}`);
-    const bad = Object.keys(fields).find((f) => !isSettablePageField(f));
-    if (bad !== undefined) throw new Error(`Field ${bad} cannot be set`);
-    for (const [field, value] of Object.entries(fields)) controls.setPageField(pageId, field, value);
-    res.status(204).end();
-  });
-  router.post('/roles', (req, res) => {
-    const { userId, pageId, tasks } = roleSchema.parse(body(req));
-    controls.setRole(userId, pageId, tasks);
-    res.status(204).end();
-  });
-  router.post('/insights/refuse', (req, res) => {
-    controls.refuseMetric(refuseMetricSchema.parse(body(req)).metric);
-    res.status(204).end();
-  });
-  router.get('/removed-fields', (_req, res) => {
-    res.json({ fields: controls.removedFields() });
-  });
-  router.put('/removed-fields', (req, res) => {
-    controls.setRemovedFields(removedFieldsSchema.parse(body(req)).fields);
-    res.status(204).end();
-  });
-  router.delete('/removed-fields', (_req, res) => {
-    controls.setRemovedFields([]);
-    res.status(204).end();
-  });
-  router.put('/app-created', (req, res) => {
-    const { day, clientId } = appCreatedSchema.parse(body(req));
-    controls.setAppCreated(day, clientId);
-    res.status(204).end();
-  });
-  router.post('/reset', (_req, res) => {
-    controls.reset();
-    res.status(204).end();
-  });
-  router.get('/log', (_req, res) => {
-    res.json({ data: controls.requestLog });
-  });
-  router.delete('/log', (_req, res) => {
-    controls.clearLog();
-    res.status(204).end();
-  });
-  router.get('/calls', (req, res) => {
-    const q = z
-      .object({
-        method: z.string().optional(),
-        path: z.string().optional(),
-        tokenKind: z.enum(['user', 'page', 'app', 'unknown']).optional(),
-      })
-      .parse(req.query);
-    const filter = { ...q, ...(q.tokenKind !== undefined ? { tokenKind: q.tokenKind } : {}) };
-    res.json({ count: controls.calls(filter) });
-  });
-  router.post('/apps/remove', async (req, res) => {
-    res.json(await controls.removeApp(removeAppSchema.parse(body(req))));
-  });
-  router.get('/callbacks', (_req, res) => {
-    res.json({ data: controls.callbackDeliveries() });
-  });
-  router.get('/seed', (_req, res) => {
-    res.json(seedSummary(ctx));
-  });
-  router.put('/seed', (req, res) => {
-    const given = body(req);
-    // `{"seed": …}` is a whole seed; anything else is read as `{"name": …}`, whose refusals name `name`.
-    if (given !== null && typeof given === 'object' && 'seed' in given) {
-      controls.loadSeed(wholeSeedSchema.parse(given).seed as unknown as Seed);
-    } else {
-      controls.loadSeed(seedSchema.parse(given).name);
-    }
-    res.status(204).end();
-  });
-  router.get('/snapshot', (_req, res) => {
-    res.json(controls.snapshot());
-  });
-  router.use(activityRouter(controls));
+  const handlers = controlHandlers(ctx, controls);
+  for (const [id, route] of Object.entries(CONTROL_ROUTES) as [keyof ControlHandlers, ControlRoute][]) {
+    mount(router, route, handlers[id] as (input: unknown) => unknown);
+  }
   router.use((_req, res) => {
     res.status(404).json({ error: 'Unknown emulator control' });
   });
@@ -190,6 +51,73 @@ export function controlsRouter(ctx: Context, controls: EmulatorControls): Router
     res.status(400).json({ error: controlErrorMessage(err) });
   });
   return router;
+}
+
+/** One route of the table: its body and query parsed by its schemas (a refusal is a 400), then its handler. */
+function mount(router: Router, route: ControlRoute, handle: (input: unknown) => unknown): void {
+  router[route.method](route.path, async (req, res) => {
+    const input = {
+      body: route.body?.parse(req.body === undefined ? {} : req.body),
+      query: route.query?.parse(req.query),
+      params: req.params,
+    };
+    const answer = await handle(input);
+    if (route.status === 204) res.status(204).end();
+    else res.status(route.status).json(answer);
+  });
+}
+
+function controlHandlers(ctx: Context, controls: EmulatorControls): ControlHandlers {
+  return {
+    issueToken: ({ body }) => controls.issueToken(body),
+    expireTokens: ({ body }) => ({ count: controls.expireTokens(body) }),
+    revokeTokens: ({ body }) => {
+      // An empty body is a mistake, not "every token": name what to revoke.
+      if (body.userId === undefined && body.pageId === undefined && body.token === undefined) {
+        throw new Error('body: name the tokens to revoke with userId, pageId or token');
+      }
+      return { count: controls.revokeTokens(body) };
+    },
+    setLatency: ({ body }) => controls.setLatency(body.ms),
+    failNext: ({ body: { n, failure, match } }) => {
+      const withMatch =
+        match !== undefined && failure !== null && typeof failure === 'object' ? { ...failure, match } : failure;
+      controls.failNext(n, withMatch as Parameters<EmulatorControls['failNext']>[1]);
+    },
+    pendingFailures: () => ({ data: controls.pendingFailures() }),
+    clearFailures: () => ({ count: controls.clearFailures() }),
+    setRateLimit: ({ body }) => controls.setRateLimit(body),
+    clearRateLimit: () => controls.setRateLimit(null),
+    setEmptyFeedPages: ({ body }) => controls.setEmptyFeedPages(body.positions),
+    emptyFeedPages: () => ({ positions: ctx.emptyFeedPages }),
+    setPageFields: ({ body, params }) => {
+      const pageId = String(params.id);
+      // Check everything first so a bad field leaves the page untouched.
+      if (ctx.data.page(pageId) === undefined) throw new Error(`Unknown page ${pageId}`);
+      const bad = Object.keys(body).find((f) => !isSettablePageField(f));
+      if (bad !== undefined) throw new Error(`Field ${bad} cannot be set`);
+      for (const [field, value] of Object.entries(body)) controls.setPageField(pageId, field, value);
+    },
+    setRole: ({ body }) => controls.setRole(body.userId, body.pageId, body.tasks),
+    refuseMetric: ({ body }) => controls.refuseMetric(body.metric),
+    removedFields: () => ({ fields: controls.removedFields() }),
+    setRemovedFields: ({ body }) => controls.setRemovedFields(body.fields),
+    clearRemovedFields: () => controls.setRemovedFields([]),
+    setAppCreated: ({ body }) => controls.setAppCreated(body.day, body.clientId),
+    clock: () => controls.clock(),
+    moveClock: ({ body }) => controls.moveClock(body),
+    reset: () => controls.reset(),
+    seed: () => seedSummary(ctx),
+    // One of the two is given (the schema's refinement); a whole seed is checked by loadSeed, as a seed file is.
+    loadSeed: ({ body }) => controls.loadSeed(body.name ?? (body.seed as unknown as Seed)),
+    snapshot: () => controls.snapshot(),
+    requestLog: () => ({ data: controls.requestLog }),
+    clearLog: () => controls.clearLog(),
+    calls: ({ query }) => ({ count: controls.calls(query) }),
+    removeApp: async ({ body }) => controls.removeApp(body),
+    callbackDeliveries: () => ({ data: controls.callbackDeliveries() }),
+    ...activityHandlers(controls),
+  };
 }
 
 function controlErrorMessage(err: unknown): string {

@@ -24,7 +24,8 @@ export const revokeSchema = tokenFilterSchema.extend({
   reason: z.enum(['password_changed', 'app_removed', 'logged_out']).optional(),
 });
 
-const failureSchema = z.discriminatedUnion('kind', [
+/** A scripted failure (docs/reference.md#test-controls-__emulator); a Graph error's `kind` may be left out. */
+export const failureSchema = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('graph'),
     status: status.optional(),
@@ -64,7 +65,8 @@ export function parseFailure(input: unknown): Failure {
 
 export const failSchema = z.strictObject({
   n: z.number().int().min(1).max(1_000_000).default(1),
-  failure: z.unknown(),
+  // Checked by parseFailure (a Graph error may leave out `kind`); the OpenAPI document describes its shapes.
+  failure: z.unknown().meta({ $ref: '#/components/schemas/Failure' }),
   match,
 });
 
@@ -72,8 +74,29 @@ export const seedSchema = z.strictObject({
   name: z.enum(SEED_NAMES, { message: `must be one of ${SEED_NAMES.map((n) => `"${n}"`).join(', ')}` }),
 });
 
-/** `PUT /__emulator/seed` with a whole seed (a file's content, a snapshot), checked by `loadSeed`. */
-export const wholeSeedSchema = z.strictObject({ seed: z.record(z.string(), z.unknown()) });
+/** `PUT /__emulator/seed`: a named seed, or a whole one (a file's content, a snapshot), checked by `loadSeed`. */
+export const putSeedSchema = z
+  .strictObject({
+    name: seedSchema.shape.name.optional(),
+    seed: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .meta({ description: 'A whole seed, as seed.schema.json describes it' }),
+  })
+  .refine((b) => (b.name === undefined) !== (b.seed === undefined), {
+    path: ['name'],
+    message: `must be one of ${SEED_NAMES.map((n) => `"${n}"`).join(', ')}, or a whole seed given as seed, not both`,
+  });
+
+/** `POST /__emulator/pages/:id`: Page fields and their values (null unsets), checked by the page itself. */
+export const pageFieldsSchema = z.record(z.string(), z.unknown());
+
+/** `GET /__emulator/calls`: which logged calls to count. */
+export const callFilterSchema = z.object({
+  method: z.string().optional(),
+  path: z.string().optional(),
+  tokenKind: z.enum(['user', 'page', 'app', 'unknown']).optional(),
+});
 
 /** `PUT /__emulator/feed/empty-pages`: the positions themselves are checked by `setEmptyFeedPages`. */
 export const emptyFeedPagesSchema = z.strictObject({ positions: z.array(z.number()).max(100) });
@@ -120,3 +143,17 @@ export const appCreatedSchema = z.strictObject({
   day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a day written YYYY-MM-DD'),
   clientId: digits.optional(),
 });
+
+/** At most this far in one move: ten years, far past any token's or scheduled post's time. */
+const MAX_CLOCK_MOVE_MS = 10 * 366 * 24 * 3_600_000;
+
+/** `moveClock`, `POST /__emulator/clock`: forward by `advanceMs`, or to the instant `at` (docs/reference.md#clock). */
+export const clockSchema = z
+  .strictObject({
+    advanceMs: z.number().int().min(0).max(MAX_CLOCK_MOVE_MS).optional(),
+    at: z.iso.datetime({ offset: true }).optional(),
+  })
+  .refine((m) => (m.advanceMs === undefined) !== (m.at === undefined), {
+    path: ['advanceMs'],
+    message: 'give advanceMs or at, one of them',
+  });

@@ -124,7 +124,15 @@ export const seedSchema = z
     users: z.array(userSchema),
     pages: z.array(pageSchema),
     businesses: z.array(businessSchema).optional(),
-    timesRelativeTo: z.number().int().optional(),
+    timesRelativeTo: z
+      .union([z.number().int(), time.transform((t) => Date.parse(t.replace(/\+0000$/, 'Z')))])
+      .optional()
+      .meta({
+        description:
+          'Relative times: the moment the times below are written for, as a time (2026-11-20T19:45:00+0000) or epoch ms. ' +
+          "The emulator moves every post's and comment's time, and each scheduled_publish_time, by its start minus " +
+          'this, so a post written 3 hours before it is 3 hours old on any day. Unset: times are used as written.',
+      }),
   })
   .superRefine((seed, issue) => {
     // What names another entry must find it, as the Graph API would.

@@ -244,7 +244,14 @@ function isPast(expiresAt: number | null, now: number): boolean {
   return expiresAt !== null && now >= expiresAt;
 }
 
-/** Tokens look like the provider's: "EAA…" and long, opaque. */
+/**
+ * Every user and page token starts with this: the provider's `EAA`, so log scrubbers and secret scanners keyed
+ * on it treat an emulator token as a real one, then `_EMULATOR_`, which no real token has (the provider's are
+ * letters and digits), so a token seen anywhere says where it came from (docs/specification.md#token-form).
+ */
+export const EMULATOR_TOKEN_PREFIX = 'EAA_EMULATOR_';
+
+/** Long and opaque after the prefix, as the provider's are. */
 function newToken(): string {
-  return `EAAB${randomAlnum(140)}`;
+  return `${EMULATOR_TOKEN_PREFIX}${randomAlnum(128)}`;
 }
