@@ -24,7 +24,7 @@ import { attr, findAll, inputsNamed } from './dom';
 async function decide(app: Express, params: DialogParams, perms: string[], extra: Record<string, string> = {}) {
   const page = await openDialog(app, params).expect(200);
   const form = new URLSearchParams({ request_id: requestIdOf(page.text), decision: 'continue', user_id: USERS.ada });
-  for (const p of perms) form.append('perm', p);
+  for (const p of perms) form.append(`perm_${USERS.ada}`, p);
   for (const [k, v] of Object.entries(extra)) form.append(k, v);
   return { page, res: await request(app).post('/v23.0/dialog/oauth/decision').type('form').send(form.toString()) };
 }
