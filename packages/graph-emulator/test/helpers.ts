@@ -83,6 +83,7 @@ export interface DialogParams {
   config_id?: string;
   nonce?: string;
   auth_type?: string;
+  response_mode?: string;
 }
 
 export function dialogQuery(params: DialogParams = {}): Record<string, string> {

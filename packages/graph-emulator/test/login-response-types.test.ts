@@ -1,8 +1,7 @@
 /**
  * The manual login flow's `response_type` and `auth_type` values, as
- * "Manually Build a Login Flow" describes them, and the OIDC discovery
- * document advertising only what the dialog accepts
- * (docs/specification.md#login-dialog, docs/specification.md#redirect-fragment).
+ * "Manually Build a Login Flow" describes them (docs/specification.md#login-dialog,
+ * docs/specification.md#redirect-fragment); what discovery advertises of them is test/discovery.test.ts.
  */
 import request from 'supertest';
 import type { Express } from 'express';
@@ -120,22 +119,5 @@ describe('auth_type', () => {
   it('when auth_type is unknown, then a 400 page', async () => {
     const { app } = makeEmulator();
     await openDialog(app, { auth_type: 'sometimes' }).expect(400);
-  });
-});
-
-describe('OIDC discovery', () => {
-  it('when read, then it advertises only the response types, modes and PKCE methods the dialog accepts', async () => {
-    const { app } = makeEmulator({ publicUrl: 'http://provider.test' });
-    const res = await request(app).get('/.well-known/openid-configuration').expect(200);
-    expect(res.body).toMatchObject({
-      authorization_endpoint: 'http://provider.test/dialog/oauth/',
-      response_types_supported: ['code', 'token', 'code token'],
-      response_modes_supported: ['query', 'fragment'],
-      code_challenge_methods_supported: ['S256', 'plain'],
-      scopes_supported: expect.arrayContaining(['openid', 'email', 'public_profile']) as unknown,
-    });
-    for (const type of res.body.response_types_supported as string[]) {
-      await openDialog(makeEmulator().app, { response_type: type, client_id: CLIENT.clientId }).expect(200);
-    }
   });
 });
