@@ -20,10 +20,6 @@ import { authenticateClient } from './client-auth';
 import { idTokenFor } from './id-token';
 import { checkVerifier } from './pkce';
 
-/** A refused authorization code: code 100 with the provider's `invalid_code` challenge (docs/specification.md#code-exchange-refusals). */
-const codeRefused = (init: { message: string; subcode?: number }): GraphError =>
-  new GraphError({ code: 100, challenge: 'invalid_code', ...init });
-
 const missing = (name: string): GraphError => new GraphError({ code: 100, message: `Missing ${name} parameter.` });
 
 export async function tokenEndpoint(ctx: Context, req: Request, res: Response): Promise<void> {
@@ -62,6 +58,7 @@ export async function tokenEndpoint(ctx: Context, req: Request, res: Response): 
   });
 }
 
+/** Each refusal of a code carries the provider's `invalid_code` challenge (docs/specification.md#code-exchange-refusals). */
 function redeemCode(
   ctx: Context,
   client: EmulatorClient,
@@ -71,18 +68,31 @@ function redeemCode(
   if (redirectUri === undefined) throw missing('redirect_uri');
   if (params.code === undefined || params.code === '') throw missing('code');
   const code = ctx.codes.find(params.code);
-  if (code === undefined) throw codeRefused({ message: 'Invalid verification code format.' });
+  if (code === undefined)
+    throw new GraphError({ code: 100, challenge: 'invalid_code', message: 'Invalid verification code format.' });
   if (code.usedAt !== undefined) {
     // RFC 6749 §4.1.2: on a replayed code, revoke what it already produced.
     ctx.tokens.revokeGrant(code.code, 'password_changed');
-    throw codeRefused({ subcode: 36009, message: 'This authorization code has been used.' });
+    throw new GraphError({
+      code: 100,
+      subcode: 36009,
+      challenge: 'invalid_code',
+      message: 'This authorization code has been used.',
+    });
   }
   if (ctx.codes.isExpired(code)) {
-    throw codeRefused({ subcode: 36007, message: 'This authorization code has expired.' });
+    throw new GraphError({
+      code: 100,
+      subcode: 36007,
+      challenge: 'invalid_code',
+      message: 'This authorization code has expired.',
+    });
   }
   if (code.clientId !== client.clientId || code.redirectUri !== redirectUri) {
-    throw codeRefused({
+    throw new GraphError({
+      code: 100,
       subcode: 36008,
+      challenge: 'invalid_code',
       message:
         'Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request',
     });
