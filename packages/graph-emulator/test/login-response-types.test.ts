@@ -6,7 +6,6 @@
 import request from 'supertest';
 import type { Express } from 'express';
 import {
-  CLIENT,
   type DialogParams,
   DEFAULT_SCOPE,
   exchange,
