@@ -48,7 +48,7 @@ describe('the emulator against the provider documentation’s sample answers', (
   });
 
   it('every sample names its page and quotes it', () => {
-    expect(SAMPLES.size).toBeGreaterThanOrEqual(11);
+    expect(SAMPLES.size).toBeGreaterThanOrEqual(12);
     for (const [name, { source, quote }] of SAMPLES)
       expect([name, source, quote.length > 0]).toEqual([name, source, true]);
   });
@@ -72,6 +72,11 @@ describe('the emulator against the provider documentation’s sample answers', (
   it('when the Pages a person manages are listed (GET /user_id/accounts), then each has the sample’s token, category, category_list, name, id and tasks', async () => {
     const res = await graphGet(emu.app, `/v25.0/${USERS.ada}/accounts`, user).expect(200);
     expect(differences('user-accounts', res.body)).toEqual([]);
+  });
+
+  it('when a Page is read with fields=access_token and a user token, then the answer is its token and id', async () => {
+    const res = await graphGet(emu.app, `/v25.0/${PAGES.bakery}`, user).query({ fields: 'access_token' }).expect(200);
+    expect(differences('page-access-token', res.body)).toEqual([]);
   });
 
   it('when a Page’s feed is read, then each post has created_time, message and id', async () => {
