@@ -25,9 +25,10 @@ export interface GraphErrorInit {
   transient?: false;
   /**
    * The RFC 6750 §3 error the `WWW-Authenticate` challenge names, when the provider
-   * sends one for this refusal (`invalid_code` for a refused authorization code).
+   * sends one for this refusal (`invalid_code` for a refused authorization code,
+   * `invalid_request` for a redirect_uri that is not an absolute URI).
    */
-  challenge?: 'invalid_code';
+  challenge?: 'invalid_code' | 'invalid_request';
 }
 
 export class GraphError extends Error {
@@ -38,7 +39,7 @@ export class GraphError extends Error {
   readonly userTitle: string | undefined;
   readonly userMessage: string | undefined;
   readonly transient: false | undefined;
-  readonly challenge: 'invalid_code' | undefined;
+  readonly challenge: 'invalid_code' | 'invalid_request' | undefined;
 
   constructor(init: GraphErrorInit) {
     super(init.message);

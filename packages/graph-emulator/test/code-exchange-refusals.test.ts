@@ -3,7 +3,7 @@
  * `WWW-Authenticate: OAuth "Facebook Platform" "invalid_code" "<message>"` challenge beside the JSON
  * error (docs/specification.md#code-exchange-refusals).
  */
-import { CLIENT, codeFor, exchange, makeEmulator } from './helpers';
+import { CLIENT, codeFor, exchange, graphError, makeEmulator } from './helpers';
 
 const challenge = (message: string): string => `OAuth "Facebook Platform" "invalid_code" "${message}"`;
 
@@ -38,6 +38,31 @@ describe('POST /oauth/access_token refusing a code', () => {
     const { app } = makeEmulator();
     const res = await exchange(app, 'AQnope').expect(400);
     expect(res.headers['www-authenticate']).toBe(challenge('Invalid verification code format.'));
+  });
+
+  it('when the redirect_uri is not an absolute URI, then 191 with the invalid_request challenge (as roundrop/facebook4j-oauth-example#2 captured)', async () => {
+    const { app } = makeEmulator();
+    const res = await exchange(app, await codeFor(app), { redirect_uri: 'null' }).expect(400);
+    expect(graphError(res.body)).toMatchObject({
+      code: 191,
+      message: "redirect_uri isn't an absolute URI. Check RFC 3986.",
+    });
+    expect(res.headers['www-authenticate']).toBe(
+      'OAuth "Facebook Platform" "invalid_request" "redirect_uri isn\'t an absolute URI. Check RFC 3986."',
+    );
+  });
+
+  it('when the redirect_uri is on a domain the app did not register, then 191 "Can\'t Load URL" (as darkwhispering/facebook-sdk-codeigniter#57 reports)', async () => {
+    const { app } = makeEmulator();
+    const res = await exchange(app, await codeFor(app), {
+      redirect_uri: 'https://elsewhere.test/auth/callback',
+    }).expect(400);
+    expect(graphError(res.body)).toMatchObject({
+      code: 191,
+      message: expect.stringMatching(
+        /^Can't Load URL: The domain of this URL isn't included in the app's domains\./,
+      ) as unknown,
+    });
   });
 
   it('when the client secret is wrong, then no challenge: the captured refusals show the JSON alone', async () => {

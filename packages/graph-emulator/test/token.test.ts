@@ -102,6 +102,8 @@ describe('/oauth/access_token — authorization code', () => {
     const res = await exchange(app, await codeFor(app), {
       client_id: OTHER_CLIENT.clientId,
       client_secret: OTHER_CLIENT.clientSecret,
+      // Its own registered redirect_uri, so the code's binding is what refuses it (not the domain check, 191).
+      redirect_uri: OTHER_CLIENT.redirectUri,
     }).expect(400);
     expect(graphError(res.body)).toMatchObject({ code: 100, error_subcode: 36008 });
   });

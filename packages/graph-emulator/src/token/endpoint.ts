@@ -66,6 +66,7 @@ function redeemCode(
 ): { record: TokenRecord; code: CodeRecord } {
   const redirectUri = params.redirect_uri;
   if (redirectUri === undefined) throw missing('redirect_uri');
+  checkRedirectUri(client, redirectUri);
   if (params.code === undefined || params.code === '') throw missing('code');
   const code = ctx.codes.find(params.code);
   if (code === undefined)
@@ -101,6 +102,30 @@ function redeemCode(
   ctx.codes.markUsed(code);
   const record = ctx.tokens.issueForCode(code, ctx.userTokenTtlSec);
   return { record, code };
+}
+
+/**
+ * The redirect_uri against the app's settings, before the code: not an absolute URI, or on a domain the app
+ * did not register, is code 191 (docs/specification.md#code-exchange-refusals).
+ */
+function checkRedirectUri(client: EmulatorClient, redirectUri: string): void {
+  let url: URL;
+  try {
+    url = new URL(redirectUri);
+  } catch {
+    throw new GraphError({
+      code: 191,
+      challenge: 'invalid_request',
+      message: "redirect_uri isn't an absolute URI. Check RFC 3986.",
+    });
+  }
+  if (url.hostname !== new URL(client.redirectUri).hostname) {
+    throw new GraphError({
+      code: 191,
+      message:
+        "Can't Load URL: The domain of this URL isn't included in the app's domains. To be able to load this URL, add all domains and subdomains of your app to the App Domains field in your app settings.",
+    });
+  }
 }
 
 function exchangeForLongLived(ctx: Context, client: EmulatorClient, params: Record<string, string>): TokenRecord {
