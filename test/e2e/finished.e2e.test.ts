@@ -20,7 +20,7 @@ async function connectBakery(p: Page, decline: string[] = []): Promise<void> {
   await p.goto(`${stack.appUrl}/`);
   await p.getByRole('link', { name: 'Connect page' }).click();
   await p.getByRole('radio', { name: /Ada Lovelace/ }).check();
-  for (const permission of decline) await p.locator(`#perm-${permission}`).uncheck();
+  for (const permission of decline) await p.getByRole('checkbox', { name: permission }).uncheck();
   await p.getByRole('button', { name: 'Continue' }).click();
   await p.waitForURL(`${stack.appUrl}/pages`);
   await p.getByRole('button', { name: `Connect ${BAKERY_NAME}` }).click();

@@ -26,7 +26,7 @@ async function connect(pageId: string, decline: string[] = [], person = /Ada Lov
   await page.getByRole('link', { name: 'Connect page' }).click();
   await page.waitForURL((u) => u.origin === stack.providerUrl && u.pathname.endsWith('/dialog/oauth'));
   await page.getByRole('radio', { name: person }).check();
-  for (const permission of decline) await page.locator(`#perm-${permission}`).uncheck();
+  for (const permission of decline) await page.getByRole('checkbox', { name: permission }).uncheck();
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.waitForURL(`${stack.appUrl}/pages`);
   await page.getByRole('button', { name: `Connect ${nameOf(pageId)}` }).click();

@@ -49,7 +49,7 @@ async function expectPlainWords(p: Page): Promise<void> {
 async function continueAsAda(p: Page, decline: string[] = []): Promise<void> {
   await p.waitForURL((u) => u.origin === stack.providerUrl && u.pathname.endsWith('/dialog/oauth'));
   await p.getByRole('radio', { name: /Ada Lovelace/ }).check();
-  for (const permission of decline) await p.locator(`#perm-${permission}`).uncheck();
+  for (const permission of decline) await p.getByRole('checkbox', { name: permission }).uncheck();
   await p.getByRole('button', { name: 'Continue' }).click();
   await p.waitForURL((u) => u.origin === stack.appUrl);
 }

@@ -17,11 +17,18 @@ export interface GraphErrorInit {
   userTitle?: string;
   userMessage?: string;
   /**
-   * `is_transient` as sent: by default true for the codes the provider marks
-   * transient and absent otherwise; `false` writes `is_transient: false`, as
-   * the provider does for a code 1 that retrying cannot fix.
+   * `is_transient`: by default true for the codes the provider marks transient
+   * and absent otherwise; `false` leaves it out even for such a code, as the
+   * provider's captured answers to a wrong client secret and a PKCE verifier
+   * without a challenge do (docs/specification.md#client-authentication).
    */
-  transient?: boolean;
+  transient?: false;
+  /**
+   * The RFC 6750 §3 error the `WWW-Authenticate` challenge names, when the provider
+   * sends one for this refusal (`invalid_code` for a refused authorization code,
+   * `invalid_request` for a redirect_uri that is not an absolute URI).
+   */
+  challenge?: 'invalid_code' | 'invalid_request';
 }
 
 export class GraphError extends Error {
@@ -31,7 +38,8 @@ export class GraphError extends Error {
   readonly status: number;
   readonly userTitle: string | undefined;
   readonly userMessage: string | undefined;
-  readonly transient: boolean | undefined;
+  readonly transient: false | undefined;
+  readonly challenge: 'invalid_code' | 'invalid_request' | undefined;
 
   constructor(init: GraphErrorInit) {
     super(init.message);
@@ -43,6 +51,7 @@ export class GraphError extends Error {
     this.userTitle = init.userTitle;
     this.userMessage = init.userMessage;
     this.transient = init.transient;
+    this.challenge = init.challenge;
   }
 }
 
@@ -91,9 +100,8 @@ export function newTraceId(): string {
   return randomAlnum(11);
 }
 
-function transientField(err: GraphError): { is_transient?: boolean } {
-  if (err.transient !== undefined) return { is_transient: err.transient };
-  return isTransient(err.code) ? { is_transient: true } : {};
+function transientField(err: GraphError): { is_transient?: true } {
+  return err.transient === undefined && isTransient(err.code) ? { is_transient: true } : {};
 }
 
 export interface GraphErrorBody {
@@ -126,11 +134,12 @@ export function errorBody(err: GraphError, traceId: string): GraphErrorBody {
 
 /**
  * RFC 6750 §3 challenge, in the provider's own format:
- * `OAuth "Facebook Platform" "invalid_token" "<message>"`. Header values must
+ * `OAuth "Facebook Platform" "invalid_token" "<message>"`, or `"invalid_code"` for a
+ * refused authorization code (docs/specification.md#code-exchange-refusals). Header values must
  * be plain text, so quotes, backslashes and non-Latin-1 characters are dropped.
  */
 export function wwwAuthenticate(err: GraphError): string | undefined {
-  const kind = err.code === 190 ? 'invalid_token' : err.code === 104 ? 'invalid_request' : undefined;
+  const kind = err.challenge ?? (err.code === 190 ? 'invalid_token' : err.code === 104 ? 'invalid_request' : undefined);
   if (kind === undefined) return undefined;
   const safe = err.message.replace(/["\\]|[^\x20-\x7e]/g, '');
   return `OAuth "Facebook Platform" "${kind}" "${safe}"`;

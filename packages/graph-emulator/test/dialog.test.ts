@@ -23,11 +23,11 @@ describe('GET /vX.Y/dialog/oauth', () => {
     expect([attr(html, 'lang'), attr(html, 'dir')]).toEqual(['en', 'ltr']);
     expect(find(res.text, 'main')).toBeDefined();
     expect(textOf(find(res.text, 'h1')!)).toBe('Pagelight test wants to access your Facebook Pages');
-    const perms = inputsNamed(res.text, 'perm');
+    const perms = inputsNamed(res.text, `perm_${USERS.ada}`);
     expect(perms.map((p) => p.value)).toEqual(DEFAULT_SCOPE.split(' '));
     const labelled = findAll(res.text, 'label').map((label) => attr(label, 'for'));
     for (const perm of perms) {
-      expect(perm).toMatchObject({ type: 'checkbox', id: `perm-${perm.value}`, checked: '' });
+      expect(perm).toMatchObject({ type: 'checkbox', id: `perm-${USERS.ada}-${perm.value}`, checked: '' });
       expect(labelled).toContain(perm.id);
     }
     for (const name of ['Ada Lovelace', 'Grace Hopper', 'Alan Turing']) expect(textOf(res.text)).toContain(name);
@@ -57,7 +57,7 @@ describe('GET /vX.Y/dialog/oauth', () => {
 
   it('when the scope uses commas, then each permission is listed once', async () => {
     const res = await openDialog(app, { scope: 'pages_show_list,pages_read_engagement, pages_show_list' }).expect(200);
-    expect(inputsNamed(res.text, 'perm')).toHaveLength(2);
+    expect(inputsNamed(res.text, `perm_${USERS.ada}`)).toHaveLength(2);
   });
 
   it('when the app name holds HTML, then it is escaped', async () => {

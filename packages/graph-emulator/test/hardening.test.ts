@@ -100,7 +100,12 @@ describe('the login dialog under a flood', () => {
     const decided = await request(app)
       .post('/v23.0/dialog/oauth/decision')
       .type('form')
-      .send({ request_id: requestId, decision: 'continue', user_id: SEED_IDS.users.ada, perm: ['pages_show_list'] });
+      .send({
+        request_id: requestId,
+        decision: 'continue',
+        user_id: SEED_IDS.users.ada,
+        [`perm_${SEED_IDS.users.ada}`]: ['pages_show_list'],
+      });
     expect(decided.status).toBe(302);
     expect(decided.headers.location).toContain('state=the-person');
   });

@@ -83,6 +83,7 @@ export interface DialogParams {
   config_id?: string;
   nonce?: string;
   auth_type?: string;
+  response_mode?: string;
 }
 
 export function dialogQuery(params: DialogParams = {}): Record<string, string> {
@@ -125,10 +126,10 @@ export async function runDialog(app: Express, params: DialogParams = {}, decisio
   const q = dialogQuery(params);
   const page = await request(app).get('/v23.0/dialog/oauth').query(q).expect(200);
   const form = new URLSearchParams({ request_id: requestIdOf(page.text), decision: decision.decision ?? 'continue' });
-  form.append('user_id', decision.user ?? USERS.ada);
-  const perms = decision.perms ?? (q.scope ?? '').split(/[\s,]+/).filter(Boolean);
-  for (const p of perms) form.append('perm', p);
   const user = decision.user ?? USERS.ada;
+  form.append('user_id', user);
+  const perms = decision.perms ?? (q.scope ?? '').split(/[\s,]+/).filter(Boolean);
+  for (const p of perms) form.append(`perm_${user}`, p);
   const offered = inputsNamed(page.text, `page_${user}`).map((input) => input.value!);
   for (const id of decision.pages ?? offered) form.append(`page_${user}`, id);
   const res = await request(app).post('/v23.0/dialog/oauth/decision').type('form').send(form.toString()).expect(302);

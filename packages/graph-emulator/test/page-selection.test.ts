@@ -29,7 +29,8 @@ async function accounts(app: import('express').Express, token: string, query: Re
 async function tokenChoosing(app: import('express').Express, pages: string[], extra: DialogParams = {}) {
   const page = await openDialog(app, extra).expect(200);
   const form = new URLSearchParams({ request_id: requestIdOf(page.text), decision: 'continue', user_id: USERS.ada });
-  for (const p of ['pages_show_list', 'pages_read_engagement', 'pages_read_user_content']) form.append('perm', p);
+  for (const p of ['pages_show_list', 'pages_read_engagement', 'pages_read_user_content'])
+    form.append(`perm_${USERS.ada}`, p);
   for (const id of pages) form.append(`page_${USERS.ada}`, id);
   const res = await request(app).post('/v23.0/dialog/oauth/decision').type('form').send(form.toString()).expect(302);
   const code = new URL(res.headers.location as string).searchParams.get('code') ?? '';

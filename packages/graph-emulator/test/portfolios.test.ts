@@ -52,7 +52,7 @@ describe('business portfolios: with and without business_management', () => {
   it('when the permission is declined at the dialog, then the portfolio stays closed', async () => {
     const { app } = makeEmulator();
     const dialog = await openDialog(app, { scope: WITH_BUSINESS }).expect(200);
-    expect(inputsNamed(dialog.text, 'perm').map((p) => p.value)).toContain('business_management');
+    expect(inputsNamed(dialog.text, `perm_${SEED_IDS.users.ada}`).map((p) => p.value)).toContain('business_management');
     expect(dialog.text).toContain('Manage your business');
     const token = await userToken(
       app,

@@ -43,7 +43,7 @@ describe('a standard OAuth 2.0 client', () => {
         request_id: requestIdOf(await page.text()),
         decision: 'continue',
         user_id: USERS.grace,
-        perm: 'pages_show_list',
+        [`perm_${USERS.grace}`]: 'pages_show_list',
       }),
     });
     expect(decision.status).toBe(302);

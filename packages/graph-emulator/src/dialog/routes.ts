@@ -13,6 +13,7 @@ import { isMessage, speechFor, type Speech } from '../i18n/speech';
 import { renderError, renderPage, setHtmlHeaders } from './html';
 import { redirectBack, redirectWithGrant } from './redirect';
 import { validateDialog } from './validate';
+import type { DialogRequest } from '../store/dialogs';
 
 const DIALOG_PATHS = ['/:version/dialog/oauth', '/dialog/oauth'];
 const DECISION_PATHS = ['/:version/dialog/oauth/decision', '/dialog/oauth/decision'];
@@ -41,13 +42,11 @@ export function dialogRouter(ctx: Context): Router {
           : '/dialog/oauth/decision',
       rerequest: result.rerequest,
       reauthenticate: result.request.reauthenticate,
-      permissions: pending.scopes
-        .filter((s) => s !== IMPLICIT_PERMISSION && s !== OPENID_SCOPE)
-        .map((name) => ({ name, description: describePermission(name, t) })),
       users: ctx.data.allUsers().map((u) => ({
         id: u.id,
         name: u.name,
         detail: managesLabel(ctx, u.id, t),
+        permissions: askable(ctx, pending, u.id).map((name) => ({ name, description: describePermission(name, t) })),
         pages: asksForPages(pending.scopes) ? pageChoices(ctx, u.id) : [],
       })),
     });
@@ -67,6 +66,15 @@ function versionOk(req: Request, res: Response): boolean {
   if (version === undefined || (typeof version === 'string' && VERSION_RE.test(version))) return true;
   renderError(res, 404, 'problem.notFoundTitle', 'problem.version');
   return false;
+}
+
+/**
+ * The permissions the dialog asks `userId` for: not the implicit ones, and not one they declined before
+ * unless the app asks again (`auth_type=rerequest`), which the provider leaves off its dialog.
+ */
+function askable(ctx: Context, pending: DialogRequest, userId: string): string[] {
+  const before = pending.rerequest ? [] : ctx.tokens.declinedBefore(userId, pending.clientId);
+  return pending.scopes.filter((s) => s !== IMPLICIT_PERMISSION && s !== OPENID_SCOPE && !before.includes(s));
 }
 
 /**
@@ -126,13 +134,14 @@ function decide(ctx: Context, req: Request, res: Response): void {
   if (pending.reauthenticate && (typeof body.password !== 'string' || body.password === '')) {
     return renderError(res, 400, 'problem.passwordTitle', 'problem.password');
   }
-  const checked = new Set(asStrings(body.perm));
-  // Declined before and not asked again (no auth_type=rerequest): the dialog leaves it declined.
-  const before = pending.rerequest ? [] : ctx.tokens.declinedBefore(user.id, pending.clientId);
+  // Only the chosen person's own boxes count (`perm_<user id>`), and only what the dialog asked them.
+  const checked = new Set(asStrings(body[`perm_${user.id}`]));
+  const asked = askable(ctx, pending, user.id);
   const granted = pending.scopes.filter(
-    (s) => s === IMPLICIT_PERMISSION || s === OPENID_SCOPE || (checked.has(s) && !before.includes(s)),
+    (s) => s === IMPLICIT_PERMISSION || s === OPENID_SCOPE || (asked.includes(s) && checked.has(s)),
   );
   const declined = pending.scopes.filter((s) => !granted.includes(s));
+  ctx.tokens.rememberDecision(user.id, pending.clientId, granted, declined);
   // Only the chosen person's own boxes count (`page_<user id>`), and only Pages they manage.
   const chosen = new Set(asStrings(body[`page_${user.id}`]));
   const pages = asksForPages(pending.scopes)

@@ -65,6 +65,11 @@ export function validateDialog(ctx: Context, query: unknown): ValidDialog | Dial
       value: (q.response_type ?? '').slice(0, 100),
     });
   }
+  // What the discovery document advertises (oidc/routes.ts): a code alone in the query, anything in the fragment.
+  const mode = q.response_mode;
+  if (mode !== undefined && mode !== 'fragment' && !(mode === 'query' && !response.token)) {
+    return problem('problem.responseTypeTitle', 'problem.responseMode', { value: mode.slice(0, 100) });
+  }
   const authType = q.auth_type;
   if (authType !== undefined && !AUTH_TYPES.includes(authType)) {
     return problem('problem.invalidRequest', 'problem.authType', { value: authType.slice(0, 100) });
@@ -110,6 +115,12 @@ export function validateDialog(ctx: Context, query: unknown): ValidDialog | Dial
 
 const AUTH_TYPES = ['rerequest', 'reauthenticate'];
 const RESPONSE_TYPES = ['code', 'token', 'granted_scopes'];
+
+/** Every `response_type` the dialog accepts, in the order the words are listed: what discovery advertises. */
+export const ACCEPTED_RESPONSE_TYPES: readonly string[] = RESPONSE_TYPES.reduce<string[][]>(
+  (all, word) => [...all, ...all.map((words) => [...words, word]), [word]],
+  [],
+).map((words) => words.join(' '));
 
 /**
  * The manual flow's values, space-separated (`code token` arrives as

@@ -109,6 +109,9 @@ function graphCall(
   meter(ctx.usage, caller.record, isPageId(ctx, segments[0]), res);
 
   const [nodeId, edge, ...rest] = segments;
+  // `/{page-id}/insights/{metric-name}`: one metric named by the path, as the Page Insights guide writes it.
+  const metricInPath = edge === 'insights' && rest.length === 1 && params.metric === undefined ? rest[0] : undefined;
+  if (metricInPath !== undefined) params.metric = metricInPath;
   if (nodeId === undefined) {
     throw new GraphError({
       code: 100,
@@ -116,7 +119,7 @@ function graphCall(
       message: `Unsupported ${method} request. Please read the Graph API documentation at https://developers.facebook.com/docs/graph-api`,
     });
   }
-  if (rest.length > 0)
+  if (rest.length > 0 && metricInPath === undefined)
     throw new GraphError({ code: 2500, message: `Unknown path components: /${segments.slice(1).join('/')}` });
   if (edge === 'subscriptions' && ctx.clients.has(nodeId)) throw appTokenRequired();
   // The one edge that takes writes (and deletes): webhook subscriptions, README#webhooks.

@@ -7,6 +7,7 @@
 import { Router } from 'express';
 import type { Context } from '../context';
 import { ALL_PERMISSIONS } from '../permissions';
+import { ACCEPTED_RESPONSE_TYPES } from '../dialog/validate';
 
 export const JWKS_PATH = '/.well-known/oauth/openid/jwks/';
 const DISCOVERY_PATH = '/.well-known/openid-configuration/';
@@ -23,9 +24,9 @@ export function oidcRouter(ctx: Context): Router {
       issuer: ctx.publicUrl,
       authorization_endpoint: `${ctx.publicUrl}/dialog/oauth/`,
       jwks_uri: `${ctx.publicUrl}${JWKS_PATH}`,
-      // Only what the dialog accepts (dialog/validate.ts): an OIDC client that picked
-      // `id_token` from here would be sent to an error page.
-      response_types_supported: ['code', 'token', 'code token'],
+      // Exactly what the dialog accepts (dialog/validate.ts; test/discovery.test.ts): an OIDC client
+      // that picked `id_token` from here would be sent to an error page.
+      response_types_supported: ACCEPTED_RESPONSE_TYPES,
       response_modes_supported: ['query', 'fragment'],
       code_challenge_methods_supported: ['S256', 'plain'],
       scopes_supported: ALL_PERMISSIONS,

@@ -54,6 +54,8 @@ export class TokenStore {
   private readonly tokens = new Map<string, TokenRecord>();
   /** user token → page id → page token, so repeated reads return the same page token. */
   private readonly derived = new Map<string, Map<string, string>>();
+  /** person at app → what they declined and have not granted since (`declinedBefore`). */
+  private readonly declined = new Map<string, Set<string>>();
 
   constructor(private readonly now: () => number) {}
 
@@ -164,6 +166,8 @@ export class TokenStore {
 
   /** Removing an app: every token of that person for that client, user and page alike (190/458). */
   revokeApp(userId: string, clientId: string): number {
+    // A removed app starts over: its next login asks for everything again.
+    this.declined.delete(personAtApp(userId, clientId));
     return revokeEach(
       this.where((record) => record.userId === userId && record.clientId === clientId),
       'app_removed',
@@ -186,16 +190,28 @@ export class TokenStore {
   }
 
   /**
-   * What the person declined at their latest login to this app: the dialog
-   * does not ask for it again unless the app says `auth_type=rerequest`
-   * (docs/specification.md#login-dialog).
+   * What the person declined at a login to this app and has not granted since: the dialog does not ask
+   * for it again, whatever the logins in between asked for, until the app says `auth_type=rerequest`
+   * ("Manually Build a Login Flow", Re-asking for Declined Permissions; docs/specification.md#login-dialog).
    */
   declinedBefore(userId: string, clientId: string): readonly string[] {
-    let latest: TokenRecord | undefined;
-    for (const record of this.tokens.values()) {
-      if (record.kind === 'user' && record.userId === userId && record.clientId === clientId) latest = record;
+    return [...(this.declined.get(personAtApp(userId, clientId)) ?? [])];
+  }
+
+  /** The person's answer at the dialog: what they declined is remembered, what they granted is forgotten. */
+  rememberDecision(userId: string, clientId: string, granted: readonly string[], declined: readonly string[]): void {
+    const key = personAtApp(userId, clientId);
+    const kept = new Set(this.declined.get(key) ?? []);
+    for (const permission of granted) kept.delete(permission);
+    for (const permission of declined) kept.add(permission);
+    this.declined.delete(key);
+    if (kept.size > 0) this.declined.set(key, kept);
+    // Oldest first out, as for the tokens.
+    while (this.declined.size > MAX_TOKENS) {
+      const oldest = this.declined.keys().next();
+      if (oldest.done === true) break;
+      this.declined.delete(oldest.value);
     }
-    return latest?.declined ?? [];
   }
 
   private *matching(filter: TokenFilter): Generator<TokenRecord> {
@@ -242,6 +258,10 @@ export function grantsPage(record: TokenRecord, pageId: string): boolean {
 
 function isPast(expiresAt: number | null, now: number): boolean {
   return expiresAt !== null && now >= expiresAt;
+}
+
+function personAtApp(userId: string, clientId: string): string {
+  return `${clientId} ${userId}`;
 }
 
 /**

@@ -57,7 +57,7 @@ export function authenticateClient(ctx: Context, req: Request, params: Record<st
   const secrets = [basic?.secret, params.client_secret].filter((s): s is string => s !== undefined);
   if (secrets.length === 0) throw new GraphError({ code: 100, message: 'Missing client_secret parameter.' });
   if (!secrets.every((s) => sameSecret(s, client.clientSecret))) {
-    // As client libraries report it from the provider: code 1 at 400, which retrying cannot fix.
+    // As client libraries capture it from the provider: code 1 at 400 without is_transient (docs/specification.md#client-authentication).
     throw new GraphError({ code: 1, status: 400, transient: false, message: 'Error validating client secret.' });
   }
   return client;

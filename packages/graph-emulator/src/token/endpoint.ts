@@ -58,6 +58,7 @@ export async function tokenEndpoint(ctx: Context, req: Request, res: Response): 
   });
 }
 
+/** Each refusal of a code carries the provider's `invalid_code` challenge (docs/specification.md#code-exchange-refusals). */
 function redeemCode(
   ctx: Context,
   client: EmulatorClient,
@@ -65,21 +66,34 @@ function redeemCode(
 ): { record: TokenRecord; code: CodeRecord } {
   const redirectUri = params.redirect_uri;
   if (redirectUri === undefined) throw missing('redirect_uri');
+  checkRedirectUri(client, redirectUri);
   if (params.code === undefined || params.code === '') throw missing('code');
   const code = ctx.codes.find(params.code);
-  if (code === undefined) throw new GraphError({ code: 100, message: 'Invalid verification code format.' });
+  if (code === undefined)
+    throw new GraphError({ code: 100, challenge: 'invalid_code', message: 'Invalid verification code format.' });
   if (code.usedAt !== undefined) {
     // RFC 6749 §4.1.2: on a replayed code, revoke what it already produced.
     ctx.tokens.revokeGrant(code.code, 'password_changed');
-    throw new GraphError({ code: 100, subcode: 36009, message: 'This authorization code has been used.' });
+    throw new GraphError({
+      code: 100,
+      subcode: 36009,
+      challenge: 'invalid_code',
+      message: 'This authorization code has been used.',
+    });
   }
   if (ctx.codes.isExpired(code)) {
-    throw new GraphError({ code: 100, subcode: 36007, message: 'This authorization code has expired.' });
+    throw new GraphError({
+      code: 100,
+      subcode: 36007,
+      challenge: 'invalid_code',
+      message: 'This authorization code has expired.',
+    });
   }
   if (code.clientId !== client.clientId || code.redirectUri !== redirectUri) {
     throw new GraphError({
       code: 100,
       subcode: 36008,
+      challenge: 'invalid_code',
       message:
         'Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request',
     });
@@ -88,6 +102,30 @@ function redeemCode(
   ctx.codes.markUsed(code);
   const record = ctx.tokens.issueForCode(code, ctx.userTokenTtlSec);
   return { record, code };
+}
+
+/**
+ * The redirect_uri against the app's settings, before the code: not an absolute URI, or on a domain the app
+ * did not register, is code 191 (docs/specification.md#code-exchange-refusals).
+ */
+function checkRedirectUri(client: EmulatorClient, redirectUri: string): void {
+  let url: URL;
+  try {
+    url = new URL(redirectUri);
+  } catch {
+    throw new GraphError({
+      code: 191,
+      challenge: 'invalid_request',
+      message: "redirect_uri isn't an absolute URI. Check RFC 3986.",
+    });
+  }
+  if (url.hostname !== new URL(client.redirectUri).hostname) {
+    throw new GraphError({
+      code: 191,
+      message:
+        "Can't Load URL: The domain of this URL isn't included in the app's domains. To be able to load this URL, add all domains and subdomains of your app to the App Domains field in your app settings.",
+    });
+  }
 }
 
 function exchangeForLongLived(ctx: Context, client: EmulatorClient, params: Record<string, string>): TokenRecord {

@@ -24,6 +24,7 @@ export function checkVerifier(code: CodeRecord, verifier: string | undefined, pr
     // authorization request must be refused.
     if (verifier !== undefined) {
       if (profile === 'facebook')
+        // Written like the captured wrong-secret refusal: code 1 at 400 without is_transient (docs/specification.md#pkce).
         throw new GraphError({ code: 1, status: 400, transient: false, message: VERIFIER_WITHOUT_CHALLENGE });
       throw new GraphError({
         code: 100,
