@@ -5,15 +5,11 @@
  */
 import type { Page } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
-import { SEED_IDS, TEST_SEED } from '@pagelight/graph-emulator';
+import { SEED_IDS } from '@pagelight/graph-emulator';
+import { ALBUM, SOURDOUGH, STORY, VIDEO } from '../support/posts';
 import { browsing, Stack, connectAdaToBakery } from './harness';
 
 const BAKERY = SEED_IDS.pages.bakery;
-const feed = TEST_SEED.pages.find((p) => p.id === BAKERY)!.feed;
-const SOURDOUGH = feed[0]!.id;
-const ALBUM = feed[4]!.id;
-const STORY = feed[5]!.id;
-const VIDEO = feed[7]!.id;
 
 const VERIFY_TOKEN = 'e2e-webhook-verify-token';
 const stack = new Stack(

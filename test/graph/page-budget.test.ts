@@ -1,8 +1,9 @@
-import { SEED_IDS, TEST_SEED } from '@pagelight/graph-emulator';
+import { SEED_IDS } from '@pagelight/graph-emulator';
 import { GraphApiError } from '../../src/graph/errors';
 import { connectedAgent } from '../support/flow';
 import { listen, useStack } from '../support/stack';
 import { stubGraphClient } from '../support/graph-client';
+import { SOURDOUGH } from '../support/posts';
 
 /**
  * Every call made with a Page's token counts against that Page's budget (docs/provider-interface.md#usage-headers),
@@ -10,8 +11,6 @@ import { stubGraphClient } from '../support/graph-client';
  */
 const PAGE = '123';
 const BAKERY = SEED_IDS.pages.bakery;
-/** A post with comments, one of them with replies. */
-const SOURDOUGH = TEST_SEED.pages.find((p) => p.id === BAKERY)!.feed[0]!.id;
 const closedFor = (minutes: number) =>
   JSON.stringify({
     [PAGE]: [

@@ -1,4 +1,4 @@
-import { SEED_IDS, TEST_SEED } from '@pagelight/graph-emulator';
+import { SEED_IDS } from '@pagelight/graph-emulator';
 import { CookieClient } from '../support/cookie-client';
 import { realLogin } from '../support/login';
 import { openStream, type EventStream } from '../support/sse';
@@ -7,9 +7,9 @@ import { startServedStack, type Stack } from '../support/stack';
 import { deliver, feedDelivery } from '../webhooks/deliver';
 import { dataOf, findAll, textOf } from '../support/dom';
 import { visibleText } from '../support/words';
+import { SOURDOUGH } from '../support/posts';
 
 const BAKERY = SEED_IDS.pages.bakery;
-const SOURDOUGH = TEST_SEED.pages.find((p) => p.id === BAKERY)!.feed[0]!.id;
 
 /** A comment added at the provider reaches open pages (docs/architecture.md#live-updates). */
 describe('comment webhooks and open pages', () => {
