@@ -17,6 +17,39 @@ export function startSharedEmulator(): Promise<RunningEmulator> {
   });
 }
 
+/**
+ * The shared emulator of the enclosing `describe`: started before its tests and closed after them. Its fields read
+ * the emulator running now; reading one outside a test is an error that says so.
+ */
+export function useSharedEmulator(): RunningEmulator {
+  let current: RunningEmulator | undefined;
+  beforeAll(async () => {
+    current = await startSharedEmulator();
+  });
+  afterAll(async () => {
+    const closing = current;
+    current = undefined;
+    await closing?.close();
+  });
+  const now = (): RunningEmulator => {
+    if (!current)
+      throw new Error('useSharedEmulator: the emulator runs only inside the tests of the describe that set it up');
+    return current;
+  };
+  return {
+    get url() {
+      return now().url;
+    },
+    get port() {
+      return now().port;
+    },
+    get controls() {
+      return now().controls;
+    },
+    close: () => Promise.reject(new Error('useSharedEmulator closes its emulator itself')),
+  };
+}
+
 export function configFor(emulator: RunningEmulator, env: Record<string, string> = {}): Config {
   return loadConfig({ ...appEnv(emulator.url), PROVIDER_TIMEOUT_MS: '2000', ...env });
 }
