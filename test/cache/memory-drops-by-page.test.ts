@@ -1,7 +1,7 @@
-import { createHmac } from 'node:crypto';
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { signInAndConnect } from '../support/flow';
-import { agentFor, APP_SECRET, useStack } from '../support/stack';
+import { agentFor, useStack } from '../support/stack';
+import { feedDelivery, signed } from '../webhooks/deliver';
 
 /** The Page whose views go on. */
 const VIEWED = SEED_IDS.pages.bakery;
@@ -26,17 +26,9 @@ describe('the memory page cache under a stream of webhook deliveries for another
         resolve();
       });
     });
-    const raw = JSON.stringify({
-      object: 'page',
-      entry: [
-        {
-          id: ATTACKERS,
-          time: 1_760_000_000 + n,
-          changes: [{ field: 'feed', value: { item: 'status', verb: 'add', post_id: `${ATTACKERS}_${n}` } }],
-        },
-      ],
-    });
-    const signature = `sha256=${createHmac('sha256', APP_SECRET).update(raw).digest('hex')}`;
+    const { raw, signature } = signed(
+      feedDelivery(ATTACKERS, { item: 'status', verb: 'add', post_id: `${ATTACKERS}_${n}` }),
+    );
     await agentFor(stack)
       .post('/webhooks/facebook')
       .set('content-type', 'application/json')
