@@ -5,6 +5,7 @@
 import { loadConfig, type Config } from '../../src/config';
 import { startEmulator, type RunningEmulator } from '@pagelight/graph-emulator';
 import type { SessionStoreHandle } from '../../src/session/store';
+import { useRunning } from './lifetime';
 import { APP_ID, APP_SECRET, appEnv, BASE_URL } from './stack';
 
 /** One emulator whose registered callback is the shared BASE_URL of every instance. */
@@ -22,20 +23,7 @@ export function startSharedEmulator(): Promise<RunningEmulator> {
  * the emulator running now; reading one outside a test is an error that says so.
  */
 export function useSharedEmulator(): RunningEmulator {
-  let current: RunningEmulator | undefined;
-  beforeAll(async () => {
-    current = await startSharedEmulator();
-  });
-  afterAll(async () => {
-    const closing = current;
-    current = undefined;
-    await closing?.close();
-  });
-  const now = (): RunningEmulator => {
-    if (!current)
-      throw new Error('useSharedEmulator: the emulator runs only inside the tests of the describe that set it up');
-    return current;
-  };
+  const now = useRunning('useSharedEmulator', startSharedEmulator, (emulator) => emulator.close());
   return {
     get url() {
       return now().url;
