@@ -47,6 +47,7 @@ import {
   EMULATOR_LOG_CAP,
   RESULTS,
   WEBHOOK_VERIFY_TOKEN,
+  alternateSlices,
   calls,
   cpuMs,
   load,
@@ -60,6 +61,7 @@ import {
   type Load,
   type Options,
   type Row,
+  type SliceSide,
 } from './shared';
 
 /**
@@ -114,12 +116,6 @@ function flags(argv: string[]): Options {
   return out;
 }
 
-/** Slices of one scenario: requests/s over the whole time; latency percentiles averaged over the slices. */
-function merge(runs: Load[]): Load {
-  const mean = (k: 'rps' | 'p50' | 'p99') => runs.reduce((a, r) => a + r[k], 0) / runs.length;
-  return { rps: mean('rps'), p50: mean('p50'), p99: mean('p99'), requests: runs.reduce((a, r) => a + r.requests, 0) };
-}
-
 /**
  * Cold view: the cache off, every view goes upstream (two reads in parallel). Side by side with the cold
  * floor in alternating slices: bare Express making the same two reads per request (one token per session,
@@ -133,36 +129,35 @@ async function coldView(bench: Bench): Promise<{ rows: Row[]; app: Child }> {
   const app = await startApp(bench, 0, 'cold');
   const cookies = await loginSessions(bench.appUrl, opts.sessions);
   const floor = await startFloor(bench, { reads: 'each', tokens: opts.sessions });
-  const slices = Math.max(1, opts.slices);
-  const slice = { ...opts, duration: Math.max(1, Math.round(opts.duration / slices)) };
   await control(bench.emulatorUrl, 'POST', '/latency', { ms: L });
   // Where the cores went: every view waits for CPU that the app, the emulator and autocannon (this process) share.
-  const appRuns: Load[] = [];
-  const floorRuns: Load[] = [];
-  const spent = { app: 0, emulator: 0, load: 0, floor: 0, calls: 0 };
-  for (let i = 0; i < slices; i++) {
-    await control(bench.emulatorUrl, 'DELETE', '/log');
-    const before = { app: cpuMs(app), emulator: cpuMs(bench.emulator!), load: process.cpuUsage() };
-    appRuns.push(await load(bench.appUrl, cookies, slice));
-    const used = process.cpuUsage(before.load);
-    spent.app += cpuMs(app) - before.app;
-    spent.emulator += cpuMs(bench.emulator!) - before.emulator;
-    spent.load += (used.user + used.system) / 1000;
-    spent.calls += await calls(bench);
-    const floorBefore = cpuMs(floor);
-    floorRuns.push(await load(`http://127.0.0.1:${bench.floorPort}`, [], slice));
-    spent.floor += cpuMs(floor) - floorBefore;
-  }
+  const spent = { emulator: 0, load: 0, calls: 0 };
+  const [appSide, floorSide] = await alternateSlices(opts, [
+    {
+      child: app,
+      run: async (slice) => {
+        await control(bench.emulatorUrl, 'DELETE', '/log');
+        const before = { emulator: cpuMs(bench.emulator!), load: process.cpuUsage() };
+        const run = await load(bench.appUrl, cookies, slice);
+        const used = process.cpuUsage(before.load);
+        spent.emulator += cpuMs(bench.emulator!) - before.emulator;
+        spent.load += (used.user + used.system) / 1000;
+        spent.calls += await calls(bench);
+        return run;
+      },
+    },
+    { child: floor, run: (slice) => load(`http://127.0.0.1:${bench.floorPort}`, [], slice) },
+  ]);
   await control(bench.emulatorUrl, 'POST', '/latency', { ms: 0 });
   const floorRss = rssMB(floor);
   await stopChild(bench, floor);
-  const r = merge(appRuns);
-  const f = merge(floorRuns);
+  const r = appSide!.load;
+  const f = floorSide!.load;
   const cpu = {
-    appCpuMsPerView: spent.app / r.requests,
+    appCpuMsPerView: appSide!.cpuMsPerRequest,
     emulatorCpuMsPerView: spent.emulator / r.requests,
     loadCpuMsPerView: spent.load / r.requests,
-    floorCpuMsPerRequest: spent.floor / f.requests,
+    floorCpuMsPerRequest: floorSide!.cpuMsPerRequest,
   };
   const p50Ratio = r.p50 / f.p50;
   const cpuRatio = cpu.appCpuMsPerView / cpu.floorCpuMsPerRequest;
@@ -276,44 +271,29 @@ async function warmViewAndFloor(bench: Bench): Promise<Row[]> {
   const app = await startApp(bench, 60, 'warm');
   const cookies = await loginSessions(bench.appUrl, opts.sessions);
   const floor = await startFloor(bench);
-  const slices = Math.max(1, opts.slices);
-  const slice = { ...opts, duration: Math.max(1, Math.round(opts.duration / slices)) };
-  const warmRuns: Load[] = [];
-  const floorRuns: Load[] = [];
   // The same warm view in German and Arabic, in the same alternation: what a language costs a warm view.
   const languages = ['de', 'ar'] as const;
-  const languageRuns: Record<(typeof languages)[number], Load[]> = { de: [], ar: [] };
-  const languageCpu = { de: 0, ar: 0 };
   await control(bench.emulatorUrl, 'POST', '/latency', { ms: L });
   await control(bench.emulatorUrl, 'DELETE', '/log');
-  // CPU time of each process around its own slices only: the load generator shares the cores, so wall-clock
-  // throughput alone would charge the app for autocannon's work.
-  let appCpu = 0;
-  let floorCpu = 0;
-  for (let i = 0; i < slices; i++) {
-    let before = cpuMs(app);
-    warmRuns.push(await load(bench.appUrl, cookies, slice));
-    appCpu += cpuMs(app) - before;
-    before = cpuMs(floor);
-    floorRuns.push(await load(`http://127.0.0.1:${bench.floorPort}`, [], slice));
-    floorCpu += cpuMs(floor) - before;
-    for (const language of languages) {
-      before = cpuMs(app);
-      languageRuns[language].push(await load(bench.appUrl, cookies, slice, undefined, language));
-      languageCpu[language] += cpuMs(app) - before;
-    }
-  }
+  const [warmSide, floorSide, ...languageSides] = await alternateSlices(opts, [
+    { child: app, run: (slice) => load(bench.appUrl, cookies, slice) },
+    { child: floor, run: (slice) => load(`http://127.0.0.1:${bench.floorPort}`, [], slice) },
+    ...languages.map((language): SliceSide => ({
+      child: app,
+      run: (slice) => load(bench.appUrl, cookies, slice, undefined, language),
+    })),
+  ]);
   const warmCalls = await calls(bench);
   await control(bench.emulatorUrl, 'POST', '/latency', { ms: 0 });
-  const warm = { ...merge(warmRuns), rss: rssMB(app) };
+  const warm = { ...warmSide!.load, rss: rssMB(app) };
   const callsPerView = warmCalls / warm.requests;
-  const floorLoad = { ...merge(floorRuns), rss: rssMB(floor) };
+  const floorLoad = { ...floorSide!.load, rss: rssMB(floor) };
   await stopChild(bench, floor);
   await stopChild(bench, app);
 
   const share = warm.rps / floorLoad.rps;
-  const appPerView = appCpu / warm.requests;
-  const floorPerRequest = floorCpu / floorLoad.requests;
+  const appPerView = warmSide!.cpuMsPerRequest;
+  const floorPerRequest = floorSide!.cpuMsPerRequest;
   return [
     {
       scenario: `warm view (cache on, L=${L} ms)`,
@@ -332,8 +312,8 @@ async function warmViewAndFloor(bench: Bench): Promise<Row[]> {
       floorPerRequest,
       TARGETS.warmCost,
     ),
-    ...languages.map((language): Row => {
-      const perView = languageCpu[language] / merge(languageRuns[language]).requests;
+    ...languages.map((language, i): Row => {
+      const perView = languageSides[i]!.cpuMsPerRequest;
       const languageRatio = perView / appPerView;
       return {
         scenario: `warm cost per view in ${language === 'de' ? 'German' : 'Arabic'} ÷ in English (Accept-Language: ${language})`,
@@ -367,32 +347,29 @@ async function coldPostAndFloor(bench: Bench): Promise<Row[]> {
   const cookies = await loginSessions(bench.appUrl, opts.sessions);
   const floor = await startFloor(bench, { reads: 'each', tokens: opts.sessions }, POST);
   const target = `/pages/${BAKERY}/posts/${POST}`;
-  const slices = Math.max(1, opts.slices);
-  const slice = { ...opts, duration: Math.max(1, Math.round(opts.duration / slices)) };
-  const appRuns: Load[] = [];
-  const floorRuns: Load[] = [];
   let appCalls = 0;
-  let appCpu = 0;
-  let floorCpu = 0;
   await control(bench.emulatorUrl, 'POST', '/latency', { ms: L });
-  for (let i = 0; i < slices; i++) {
-    await control(bench.emulatorUrl, 'DELETE', '/log');
-    let before = cpuMs(app);
-    appRuns.push(await load(bench.appUrl, cookies, slice, target));
-    appCpu += cpuMs(app) - before;
-    appCalls += await calls(bench);
-    before = cpuMs(floor);
-    floorRuns.push(await load(`http://127.0.0.1:${bench.floorPort}`, [], slice, target));
-    floorCpu += cpuMs(floor) - before;
-  }
+  const [appSide, floorSide] = await alternateSlices(opts, [
+    {
+      child: app,
+      // The emulator's log keeps 10 000 entries: cleared and counted around each slice.
+      run: async (slice) => {
+        await control(bench.emulatorUrl, 'DELETE', '/log');
+        const run = await load(bench.appUrl, cookies, slice, target);
+        appCalls += await calls(bench);
+        return run;
+      },
+    },
+    { child: floor, run: (slice) => load(`http://127.0.0.1:${bench.floorPort}`, [], slice, target) },
+  ]);
   await control(bench.emulatorUrl, 'POST', '/latency', { ms: 0 });
-  const cold = { ...merge(appRuns), rss: rssMB(app) };
-  const floorLoad = { ...merge(floorRuns), rss: rssMB(floor) };
+  const cold = { ...appSide!.load, rss: rssMB(app) };
+  const floorLoad = { ...floorSide!.load, rss: rssMB(floor) };
   await stopChild(bench, floor);
   await stopChild(bench, app);
   const p50Ratio = cold.p50 / floorLoad.p50;
-  const appPerView = appCpu / cold.requests;
-  const floorPerRequest = floorCpu / floorLoad.requests;
+  const appPerView = appSide!.cpuMsPerRequest;
+  const floorPerRequest = floorSide!.cpuMsPerRequest;
   const cpuRatio = appPerView / floorPerRequest;
   return [
     {
@@ -441,30 +418,20 @@ async function warmPostAndFloor(bench: Bench): Promise<Row[]> {
   const target = `/pages/${BAKERY}/posts/${POST}`;
   // One view fills the cache every session shares (the same grant and role), as the page view's login does.
   await fetch(`${bench.appUrl}${target}`, { headers: { cookie: cookies[0]! } });
-  const slices = Math.max(1, opts.slices);
-  const slice = { ...opts, duration: Math.max(1, Math.round(opts.duration / slices)) };
-  const appRuns: Load[] = [];
-  const floorRuns: Load[] = [];
   await control(bench.emulatorUrl, 'POST', '/latency', { ms: L });
   await control(bench.emulatorUrl, 'DELETE', '/log');
-  let appCpu = 0;
-  let floorCpu = 0;
-  for (let i = 0; i < slices; i++) {
-    let before = cpuMs(app);
-    appRuns.push(await load(bench.appUrl, cookies, slice, target));
-    appCpu += cpuMs(app) - before;
-    before = cpuMs(floor);
-    floorRuns.push(await load(`http://127.0.0.1:${bench.floorPort}`, [], slice, target));
-    floorCpu += cpuMs(floor) - before;
-  }
+  const [appSide, floorSide] = await alternateSlices(opts, [
+    { child: app, run: (slice) => load(bench.appUrl, cookies, slice, target) },
+    { child: floor, run: (slice) => load(`http://127.0.0.1:${bench.floorPort}`, [], slice, target) },
+  ]);
   const appCalls = await calls(bench);
   await control(bench.emulatorUrl, 'POST', '/latency', { ms: 0 });
-  const warm = { ...merge(appRuns), rss: rssMB(app) };
-  const floorLoad = { ...merge(floorRuns), rss: rssMB(floor) };
+  const warm = { ...appSide!.load, rss: rssMB(app) };
+  const floorLoad = { ...floorSide!.load, rss: rssMB(floor) };
   await stopChild(bench, floor);
   await stopChild(bench, app);
-  const appPerView = appCpu / warm.requests;
-  const floorPerRequest = floorCpu / floorLoad.requests;
+  const appPerView = appSide!.cpuMsPerRequest;
+  const floorPerRequest = floorSide!.cpuMsPerRequest;
   return [
     {
       scenario: `warm post view (cache on, L=${L} ms)`,

@@ -198,6 +198,46 @@ export function cpuMs(child: Child): number {
   return (ticks * 1000) / CLOCK_TICKS;
 }
 
+/** One side of an alternation: the process its slices' CPU time is charged to, and one slice of its load. */
+export interface SliceSide {
+  child: Child;
+  run(slice: Pick<Options, 'connections' | 'duration'>): Promise<Load>;
+}
+
+/** What one side measured over every slice: its load, and the CPU time its process spent per request, in ms. */
+export interface Sliced {
+  load: Load;
+  cpuMsPerRequest: number;
+}
+
+/** Slices of one side: requests/s over the whole time; latency percentiles averaged over the slices. */
+function merge(runs: Load[]): Load {
+  const mean = (k: 'rps' | 'p50' | 'p99') => runs.reduce((a, r) => a + r[k], 0) / runs.length;
+  return { rps: mean('rps'), p50: mean('p50'), p99: mean('p99'), requests: runs.reduce((a, r) => a + r.requests, 0) };
+}
+
+/**
+ * `sides` measured side by side in alternating slices (--slices of --duration between them), so that all see the
+ * same background load on a shared machine. Each process's CPU time is read around its own slices only: the load
+ * generator shares the cores, so wall-clock throughput alone would charge the app for autocannon's work.
+ */
+export async function alternateSlices(opts: Options, sides: SliceSide[]): Promise<Sliced[]> {
+  const slices = Math.max(1, opts.slices);
+  const slice = { ...opts, duration: Math.max(1, Math.round(opts.duration / slices)) };
+  const measured = sides.map(() => ({ runs: [] as Load[], cpuMs: 0 }));
+  for (let i = 0; i < slices; i++) {
+    for (const [s, side] of sides.entries()) {
+      const before = cpuMs(side.child);
+      measured[s]!.runs.push(await side.run(slice));
+      measured[s]!.cpuMs += cpuMs(side.child) - before;
+    }
+  }
+  return measured.map(({ runs, cpuMs: spent }) => {
+    const load = merge(runs);
+    return { load, cpuMsPerRequest: spent / load.requests };
+  });
+}
+
 /** USER_HZ: 100 on every Linux the bench runs on (getconf CLK_TCK); /proc counts in these ticks. */
 const CLOCK_TICKS = 100;
 

@@ -2,7 +2,7 @@
  * The security review's attacks on what is kept and shared: caches, Redis, the provider's callbacks and
  * webhooks (docs/architecture.md#security-rules). Each row as in ./attacks.ts.
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
 import type { MemoryPageCache } from '../src/cache/memory-page-cache';
 import type { Config } from '../src/config';
@@ -20,6 +20,7 @@ import { connectedClient, csrfFrom, signInThrough, signInAndConnectThrough, over
 import { keysUnder, REDIS_URL, redisAnswers, redisClient, valueOfKey, type RedisClient } from '../test/support/redis';
 import { signedRequest } from '../test/support/signed-request';
 import { agentFor, APP_SECRET, startInstance, startStack, type Stack, type Instance } from '../test/support/stack';
+import { deliver, feedDelivery } from '../test/webhooks/deliver';
 
 import type { Row } from './attacks';
 
@@ -252,24 +253,10 @@ export async function dropsByPage(base: string, stack: Stack, views: number): Pr
       const heard = new Promise<void>((resolve) => {
         const stop = stack.events.subscribe(SPARSE, () => (stop(), resolve()));
       });
-      const raw = JSON.stringify({
-        object: 'page',
-        entry: [
-          {
-            id: SPARSE,
-            time: 1_760_000_000 + i,
-            changes: [{ field: 'feed', value: { item: 'status', verb: 'add', post_id: `${SPARSE}_${i}` } }],
-          },
-        ],
-      });
-      const delivered = await fetch(`${base}/webhooks/facebook`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'x-hub-signature-256': `sha256=${createHmac('sha256', APP_SECRET).update(raw).digest('hex')}`,
-        },
-        body: raw,
-      });
+      const delivered = await deliver(
+        base,
+        feedDelivery(SPARSE, { item: 'status', verb: 'add', post_id: `${SPARSE}_${i}` }),
+      );
       if (delivered.status !== 200) failures++;
       else await heard;
       const res = await view;
@@ -444,20 +431,10 @@ export function replayAcrossInstances(deliveries: number): Promise<Row> {
     let tried = 0;
     let refused = 0;
     for (let d = 0; d < deliveries; d++) {
-      const raw = JSON.stringify({
-        object: 'page',
-        entry: [{ id: '999999999999', time: 1_760_000_000 + d, changes: [{ field: 'feed', value: { n: d } }] }],
-      });
+      const delivery = feedDelivery('999999999999', { n: d });
       for (const instance of [...instances, ...instances]) {
         tried++;
-        const res = await fetch(`${instance.url}/webhooks/facebook`, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            'x-hub-signature-256': `sha256=${createHmac('sha256', APP_SECRET).update(raw).digest('hex')}`,
-          },
-          body: raw,
-        });
+        const res = await deliver(instance.url, delivery);
         if (res.status !== 200) refused++;
       }
     }
@@ -505,15 +482,7 @@ export async function webhookLimits(base: string): Promise<Row> {
     else if (res.status !== 429) wrong++;
   }
   // Behind a proxy without TRUST_PROXY the provider shares the flood's address: its signed delivery still counts.
-  const signed = JSON.stringify({ object: 'page', entry: [{ id: '999999999999', changes: [] }] });
-  const delivery = await fetch(`${base}/webhooks/facebook`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'x-hub-signature-256': `sha256=${createHmac('sha256', APP_SECRET).update(signed).digest('hex')}`,
-    },
-    body: signed,
-  });
+  const delivery = await deliver(base, { object: 'page', entry: [{ id: '999999999999', changes: [] }] });
   await delivery.arrayBuffer();
   if (delivery.status !== 200) wrong++;
   const still = await person.get(`/pages/${BAKERY}`);

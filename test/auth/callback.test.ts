@@ -1,6 +1,6 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { completeDialog } from '../support/dialog';
-import { signIn, pathOf, startLogin, connectedAgent } from '../support/flow';
+import { connectedAgent, pathOf, signedInAgent, startLogin } from '../support/flow';
 import { agentFor, startStack, type Stack, useStack } from '../support/stack';
 import { tokenCalls } from '../support/emulator';
 import { links } from '../support/dom';
@@ -173,16 +173,14 @@ describe('declined permissions at the dialog', () => {
   const stack = useStack({}, { perTest: true });
 
   it('when the person unchecks a permission the app asks for, then the picker names it and offers to ask again with auth_type=rerequest', async () => {
-    const agent = agentFor(stack);
-    await signIn(agent, { decline: ['pages_read_engagement'] });
+    const agent = await signedInAgent(stack, { decline: ['pages_read_engagement'] });
     const picker = await agent.get('/pages').expect(200);
     expect(visibleText(picker.text)).toContain("You didn't allow “Read your Page's posts and details”");
     expect(links(picker.text).map((l) => l.href)).toContain('/auth/login?rerequest=1');
   });
 
   it('when every permission is granted, then no such notice', async () => {
-    const agent = agentFor(stack);
-    await signIn(agent);
+    const agent = await signedInAgent(stack);
     expect(visibleText((await agent.get('/pages').expect(200)).text)).not.toContain("You didn't allow");
   });
 });

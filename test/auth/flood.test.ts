@@ -4,11 +4,11 @@ import { createApp } from '../../src/app';
 import { buildContext } from '../../src/context';
 import { graphClientFor } from '../../src/graph/client';
 import { createLogger } from '../../src/log/logger';
-import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
+import { SEED_IDS } from '@pagelight/graph-emulator';
 import { createMemorySessionStore, type SessionStoreHandle } from '../../src/session/store';
 import { signInAndConnect } from '../support/flow';
 import { LogCapture, useStack } from '../support/stack';
-import { configFor, startSharedEmulator } from '../support/instances';
+import { configFor, useSharedEmulator } from '../support/instances';
 
 const BAKERY = SEED_IDS.pages.bakery;
 
@@ -71,11 +71,7 @@ describe('anonymous requests and the session store', () => {
 });
 
 describe('the memory store under a flood of login starts', () => {
-  let emulator: RunningEmulator;
-  beforeAll(async () => {
-    emulator = await startSharedEmulator();
-  });
-  afterAll(() => emulator.close());
+  const emulator = useSharedEmulator();
 
   it('when anonymous login starts outnumber both bounds, then a logged-in idle session still works and pending sessions stay within their own bound', async () => {
     const config = configFor(emulator);

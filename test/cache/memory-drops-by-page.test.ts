@@ -1,7 +1,7 @@
-import { createHmac } from 'node:crypto';
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { signInAndConnect } from '../support/flow';
-import { agentFor, APP_SECRET, startStack, type Stack } from '../support/stack';
+import { agentFor, useStack } from '../support/stack';
+import { feedDelivery, signed } from '../webhooks/deliver';
 
 /** The Page whose views go on. */
 const VIEWED = SEED_IDS.pages.bakery;
@@ -16,11 +16,7 @@ const VIEWS = 12;
  * drop during a load keep that load out, whatever its page: each view of the other Page cost a read.
  */
 describe('the memory page cache under a stream of webhook deliveries for another Page', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack({ env: { PAGE_CACHE_TTL: '60', FB_WEBHOOK_VERIFY_TOKEN: VERIFY_TOKEN } });
-  });
-  afterAll(() => stack.close());
+  const stack = useStack({ env: { PAGE_CACHE_TTL: '60', FB_WEBHOOK_VERIFY_TOKEN: VERIFY_TOKEN } });
 
   /** A post on the attacker's Page, as the provider delivers it; resolves once the app dropped and told about it. */
   async function postOnAttackersPage(n: number): Promise<void> {
@@ -30,17 +26,9 @@ describe('the memory page cache under a stream of webhook deliveries for another
         resolve();
       });
     });
-    const raw = JSON.stringify({
-      object: 'page',
-      entry: [
-        {
-          id: ATTACKERS,
-          time: 1_760_000_000 + n,
-          changes: [{ field: 'feed', value: { item: 'status', verb: 'add', post_id: `${ATTACKERS}_${n}` } }],
-        },
-      ],
-    });
-    const signature = `sha256=${createHmac('sha256', APP_SECRET).update(raw).digest('hex')}`;
+    const { raw, signature } = signed(
+      feedDelivery(ATTACKERS, { item: 'status', verb: 'add', post_id: `${ATTACKERS}_${n}` }),
+    );
     await agentFor(stack)
       .post('/webhooks/facebook')
       .set('content-type', 'application/json')

@@ -41,21 +41,19 @@ describeWithRedis()('RedisPageCache: views joining a load under way', () => {
     return { first, mine, firstView, secondView };
   }
 
-  it("when the load it joined fails with the loader's token refused (190), then the joiner loads with its own and gets its answer", async () => {
-    const { first, mine, firstView, secondView } = await twoViews(cache());
-    first.reject(graphError(190, 'Error validating access token', 400));
-    await expect(firstView).rejects.toMatchObject({ kind: 'token' });
-    await expect(secondView).resolves.toBe('the joiner’s own answer');
-    expect(mine).toHaveBeenCalledTimes(1);
-  });
-
-  it("when the load it joined fails with the loader's permission refused, then the joiner loads with its own too", async () => {
-    const { first, mine, firstView, secondView } = await twoViews(cache());
-    first.reject(graphError(10, 'Requires pages_read_engagement', 403));
-    await expect(firstView).rejects.toMatchObject({ kind: 'permission' });
-    await expect(secondView).resolves.toBe('the joiner’s own answer');
-    expect(mine).toHaveBeenCalledTimes(1);
-  });
+  it.each([
+    ['token refused (190)', graphError(190, 'Error validating access token', 400), 'token'],
+    ['permission refused', graphError(10, 'Requires pages_read_engagement', 403), 'permission'],
+  ])(
+    "when the load it joined fails with the loader's %s, then the joiner loads with its own and gets its answer",
+    async (_refusal, error, kind) => {
+      const { first, mine, firstView, secondView } = await twoViews(cache());
+      first.reject(error);
+      await expect(firstView).rejects.toMatchObject({ kind });
+      await expect(secondView).resolves.toBe('the joiner’s own answer');
+      expect(mine).toHaveBeenCalledTimes(1);
+    },
+  );
 
   it('when the load it joined fails for everyone (the provider is down), then the joiner shares the failure and asks nothing more', async () => {
     const { first, mine, firstView, secondView } = await twoViews(cache());

@@ -1,10 +1,10 @@
-import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
+import { SEED_IDS } from '@pagelight/graph-emulator';
 import type { Config } from '../../src/config';
 import { createMemorySessionStore } from '../../src/session/store';
 import { CookieClient } from '../support/cookie-client';
 import { realLogin } from '../support/login';
 import { startInstance, type Instance } from '../support/stack';
-import { configFor, startSharedEmulator } from '../support/instances';
+import { configFor, useSharedEmulator } from '../support/instances';
 import { describeWithRedis, uniqueKeyPrefix, REDIS_URL, useRedisAdmin } from '../support/redis';
 import { openStream } from '../support/sse';
 import { eventually } from '../support/wait';
@@ -26,7 +26,7 @@ const PREFIX = uniqueKeyPrefix();
 const VERIFY = 'verify-token-for-tests-0001';
 
 describeRedis('the page cache shared through Redis', () => {
-  let emulator: RunningEmulator;
+  const emulator = useSharedEmulator();
   let config: Config;
   let prefix = PREFIX;
   let run = 0;
@@ -85,14 +85,10 @@ describeRedis('the page cache shared through Redis', () => {
       .hIncrBy(`${prefix}cache:{${BAKERY}}:v`, 'details', 1)
       .then(() => admin.client.hIncrBy(`${prefix}cache:{${BAKERY}}:v`, 'feed', 1));
 
-  beforeAll(async () => {
-    emulator = await startSharedEmulator();
-  });
   afterEach(async () => {
     await Promise.all([...running].map((i) => i.close()));
     running.clear();
   });
-  afterAll(() => emulator.close());
   const admin = useRedisAdmin(PREFIX);
 
   it('a view on instance 1 warms the cache for instance 2: another session’s view there reads nothing upstream', async () => {

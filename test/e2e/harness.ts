@@ -4,7 +4,7 @@
  * Every browser context is watched: console errors, uncaught exceptions, CSP
  * violations and every URL requested are recorded for the tests to assert on.
  */
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
 import { SEED_IDS, type SeedName } from '@pagelight/graph-emulator';
 import { control, loadSeed } from '../support/emulator';
@@ -175,6 +175,28 @@ export async function connectAdaToBakery(page: Page, stack: Stack): Promise<void
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.getByRole('button', { name: 'Connect Lovelace Analytical Bakery' }).click();
   await page.waitForURL(`${stack.appUrl}/pages/${SEED_IDS.pages.bakery}`);
+}
+
+/**
+ * A change at the provider reaching an open page, as a person sees it: after `change`, the live notice named
+ * `notice` appears within `withinMs`, and clicking it shows `shown` in place, with no navigation. The notice.
+ */
+export async function shownInPlace(
+  page: Page,
+  change: () => Promise<unknown>,
+  notice: string,
+  shown: string,
+  withinMs: number,
+): Promise<Locator> {
+  const navigations: string[] = [];
+  page.on('framenavigated', (frame) => navigations.push(frame.url()));
+  await change();
+  const button = page.getByRole('button', { name: notice });
+  await button.waitFor({ state: 'visible', timeout: withinMs });
+  await button.click();
+  await page.getByText(shown).waitFor({ timeout: withinMs });
+  expect(navigations).toEqual([]);
+  return button;
 }
 
 /** Every host the browser talked to is loopback. */

@@ -4,7 +4,7 @@
  */
 import type { Page } from 'playwright-core';
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { browsing, Stack, connectAdaToBakery } from './harness';
+import { browsing, Stack, connectAdaToBakery, shownInPlace } from './harness';
 
 const BAKERY = SEED_IDS.pages.bakery;
 
@@ -24,15 +24,13 @@ beforeEach(() => {
 describe('a live page', () => {
   it('when a post is added at the provider, then "1 new post — Show" appears within 2 s without a reload, and clicking shows it', async () => {
     await connectAdaToBakery(page, stack);
-    const navigations: string[] = [];
-    page.on('framenavigated', (frame) => navigations.push(frame.url()));
-
-    await stack.control('/activity/posts', { pageId: BAKERY, message: 'Fresh from the oven' });
-    const notice = page.getByRole('button', { name: '1 new post — Show' });
-    await notice.waitFor({ state: 'visible', timeout: 2000 });
-    await notice.click();
-    await page.getByText('Fresh from the oven').waitFor({ timeout: 2000 });
-    expect(navigations).toEqual([]);
+    const notice = await shownInPlace(
+      page,
+      () => stack.control('/activity/posts', { pageId: BAKERY, message: 'Fresh from the oven' }),
+      '1 new post — Show',
+      'Fresh from the oven',
+      2000,
+    );
     expect(await notice.isHidden()).toBe(true);
   });
 });

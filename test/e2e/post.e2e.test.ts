@@ -5,15 +5,11 @@
  */
 import type { Page } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
-import { SEED_IDS, TEST_SEED } from '@pagelight/graph-emulator';
-import { browsing, Stack, connectAdaToBakery } from './harness';
+import { SEED_IDS } from '@pagelight/graph-emulator';
+import { ALBUM, SOURDOUGH, STORY, VIDEO } from '../support/posts';
+import { browsing, Stack, connectAdaToBakery, shownInPlace } from './harness';
 
 const BAKERY = SEED_IDS.pages.bakery;
-const feed = TEST_SEED.pages.find((p) => p.id === BAKERY)!.feed;
-const SOURDOUGH = feed[0]!.id;
-const ALBUM = feed[4]!.id;
-const STORY = feed[5]!.id;
-const VIDEO = feed[7]!.id;
 
 const VERIFY_TOKEN = 'e2e-webhook-verify-token';
 const stack = new Stack(
@@ -88,14 +84,13 @@ describe('a post of its own', () => {
 
   it('when a comment is added at the provider, then "New comments — Show" appears on the open post and shows it without a reload', async () => {
     await page.goto(`${stack.appUrl}/pages/${BAKERY}/posts/${SOURDOUGH}`);
-    const navigations: string[] = [];
-    page.on('framenavigated', (frame) => navigations.push(frame.url()));
-    await stack.control('/activity/comments', { postId: SOURDOUGH, message: 'Still warm at noon?' });
-    const notice = page.getByRole('button', { name: 'New comments — Show' });
-    await notice.waitFor({ state: 'visible', timeout: 5000 });
-    await notice.click();
-    await page.getByText('Still warm at noon?').waitFor({ timeout: 5000 });
-    expect(navigations).toEqual([]);
+    await shownInPlace(
+      page,
+      () => stack.control('/activity/comments', { postId: SOURDOUGH, message: 'Still warm at noon?' }),
+      'New comments — Show',
+      'Still warm at noon?',
+      5000,
+    );
   });
 
   it.each(['light', 'dark'] as const)(

@@ -64,15 +64,25 @@ async function connectBakery(p: Page, decline: string[] = []): Promise<void> {
   await p.waitForURL(`${stack.appUrl}/pages/${BAKERY}`);
 }
 
+/** The bakery opened with no session: 401, and the heading that says why, in plain words. */
+async function bakeryRefused(p: Page): Promise<string | null> {
+  const res = await p.goto(`${stack.appUrl}/pages/${BAKERY}`);
+  expect(res?.status()).toBe(401);
+  await expectPlainWords(p);
+  return heading(p);
+}
+
+/** `link` where the person stands, then the dialog as Ada: back at the bakery's page they asked for. */
+async function backToBakeryThrough(p: Page, link: string): Promise<void> {
+  await p.getByRole('link', { name: link }).click();
+  await continueAsAda(p);
+  await p.waitForURL(`${stack.appUrl}/pages/${BAKERY}`);
+}
+
 describe('return to the page asked for', () => {
   test('when a person not signed in opens a page, then Connect page and the dialog bring them back to it', async () => {
-    const res = await page.goto(`${stack.appUrl}/pages/${BAKERY}`);
-    expect(res?.status()).toBe(401);
-    expect(await heading(page)).toBe('Connect with Facebook to see this');
-    await expectPlainWords(page);
-    await page.getByRole('link', { name: 'Connect page' }).click();
-    await continueAsAda(page);
-    await page.waitForURL(`${stack.appUrl}/pages/${BAKERY}`);
+    expect(await bakeryRefused(page)).toBe('Connect with Facebook to see this');
+    await backToBakeryThrough(page, 'Connect page');
     expect(await heading(page)).toBe(BAKERY_NAME);
     // The header of a signed-in page: who, Switch page, Log out.
     const nav = page.getByRole('navigation', { name: 'Account' });
@@ -144,9 +154,7 @@ describe('error pages with the action that helps', () => {
       expect(status).toContain('Facebook signed you out of Pagelight — connect again.');
       expect(status).toContain(why);
       await expectPlainWords(page);
-      await page.getByRole('link', { name: 'Connect page' }).click();
-      await continueAsAda(page);
-      await page.waitForURL(`${stack.appUrl}/pages/${BAKERY}`);
+      await backToBakeryThrough(page, 'Connect page');
     },
   );
 
@@ -159,13 +167,8 @@ describe('error pages with the action that helps', () => {
     await page.waitForURL(`${stack.appUrl}/?logged_out=1`);
     // The browser comes back with the old cookie; its session is gone from the store.
     await browser.context.addCookies([stale]);
-    const res = await page.goto(`${stack.appUrl}/pages/${BAKERY}`);
-    expect(res?.status()).toBe(401);
-    expect(await heading(page)).toBe('Pagelight lost your sign-in — connect again');
-    await expectPlainWords(page);
-    await page.getByRole('link', { name: 'Connect again' }).click();
-    await continueAsAda(page);
-    await page.waitForURL(`${stack.appUrl}/pages/${BAKERY}`);
+    expect(await bakeryRefused(page)).toBe('Pagelight lost your sign-in — connect again');
+    await backToBakeryThrough(page, 'Connect again');
   });
 });
 

@@ -2,7 +2,7 @@ import { SEED_IDS } from '@pagelight/graph-emulator';
 import { agentFor, useStack } from '../support/stack';
 import { findAll, formTo, links, textOf } from '../support/dom';
 import { headline, hrefOf, visibleText } from '../support/words';
-import { csrfFrom, signIn, postIds, sessionCookie, startLogin, connectedAgent } from '../support/flow';
+import { connectedAgent, csrfFrom, postIds, sessionCookie, signedInAgent, signIn, startLogin } from '../support/flow';
 
 const BAKERY = SEED_IDS.pages.bakery;
 const SPARSE = SEED_IDS.pages.sparse;
@@ -129,15 +129,13 @@ describe('the login-to-feed flow', () => {
   });
 
   it('when a person who manages no page logs in, then the picker says so', async () => {
-    const agent = agentFor(stack);
-    await signIn(agent, { user: SEED_IDS.users.alan });
+    const agent = await signedInAgent(stack, { user: SEED_IDS.users.alan });
     const picker = await agent.get('/pages').expect(200);
     expect(visibleText(picker.text)).toContain('You manage no Pages that Pagelight can see');
   });
 
   it('when a person asks for a page they do not manage, then 403 and no token is kept', async () => {
-    const agent = agentFor(stack);
-    await signIn(agent, { user: SEED_IDS.users.alan });
+    const agent = await signedInAgent(stack, { user: SEED_IDS.users.alan });
     const picker = await agent.get('/pages').expect(200);
     const res = await agent
       .post(`/pages/${BAKERY}/connect`)

@@ -1,8 +1,10 @@
-import { SEED_IDS, TEST_SEED } from '@pagelight/graph-emulator';
+import { SEED_IDS } from '@pagelight/graph-emulator';
+import type { GraphClient } from '../../src/graph/client';
 import { GraphApiError } from '../../src/graph/errors';
 import { connectedAgent } from '../support/flow';
-import { listen, useStack } from '../support/stack';
+import { listen, useStack, type Listening } from '../support/stack';
 import { stubGraphClient } from '../support/graph-client';
+import { SOURDOUGH } from '../support/posts';
 
 /**
  * Every call made with a Page's token counts against that Page's budget (docs/provider-interface.md#usage-headers),
@@ -10,8 +12,6 @@ import { stubGraphClient } from '../support/graph-client';
  */
 const PAGE = '123';
 const BAKERY = SEED_IDS.pages.bakery;
-/** A post with comments, one of them with replies. */
-const SOURDOUGH = TEST_SEED.pages.find((p) => p.id === BAKERY)!.feed[0]!.id;
 const closedFor = (minutes: number) =>
   JSON.stringify({
     [PAGE]: [
@@ -32,41 +32,39 @@ async function providerClosingThePage() {
 }
 
 describe("a Page's budget closed by the provider", () => {
+  let seen: string[];
+  let provider: Listening;
+  let client: GraphClient;
+  /** Calls the provider saw once it had closed the Page's budget. */
+  let calls: number;
+  beforeEach(async () => {
+    ({ seen, provider } = await providerClosingThePage());
+    client = stubGraphClient(provider.url);
+    await client.pageDetails('page-token', PAGE);
+    calls = seen.length;
+  });
+  afterEach(async () => {
+    client.close();
+    await provider.close();
+  });
+
   it('when the Page is closed, then a read of one of its posts, its comments, a reply thread or its post insights is held back without a call', async () => {
-    const { seen, provider } = await providerClosingThePage();
-    const client = stubGraphClient(provider.url);
-    try {
-      await client.pageDetails('page-token', PAGE);
-      const calls = seen.length;
-      const held = [
-        client.post('page-token', PAGE, `${PAGE}_456`),
-        client.comments('page-token', PAGE, `${PAGE}_456`),
-        client.comments('page-token', PAGE, '456_789', { replies: true }),
-        client.postInsights('page-token', PAGE, `${PAGE}_456`, 'post_impressions_unique'),
-      ];
-      for (const read of held) {
-        await expect(read).rejects.toBeInstanceOf(GraphApiError);
-        await expect(read).rejects.toMatchObject({ status: 429, graph: { code: 80001 } });
-      }
-      expect(seen).toHaveLength(calls);
-    } finally {
-      client.close();
-      await provider.close();
+    const held = [
+      client.post('page-token', PAGE, `${PAGE}_456`),
+      client.comments('page-token', PAGE, `${PAGE}_456`),
+      client.comments('page-token', PAGE, '456_789', { replies: true }),
+      client.postInsights('page-token', PAGE, `${PAGE}_456`, 'post_impressions_unique'),
+    ];
+    for (const read of held) {
+      await expect(read).rejects.toBeInstanceOf(GraphApiError);
+      await expect(read).rejects.toMatchObject({ status: 429, graph: { code: 80001 } });
     }
+    expect(seen).toHaveLength(calls);
   });
 
   it('when another Page is closed, then reads of this Page’s posts and comments still go out', async () => {
-    const { seen, provider } = await providerClosingThePage();
-    const client = stubGraphClient(provider.url);
-    try {
-      await client.pageDetails('page-token', PAGE);
-      const calls = seen.length;
-      await client.comments('other-token', '999', '456_789', { replies: true }).catch(() => undefined);
-      expect(seen).toHaveLength(calls + 1);
-    } finally {
-      client.close();
-      await provider.close();
-    }
+    await client.comments('other-token', '999', '456_789', { replies: true }).catch(() => undefined);
+    expect(seen).toHaveLength(calls + 1);
   });
 });
 

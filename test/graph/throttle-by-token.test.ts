@@ -1,6 +1,6 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { csrfFrom, connectedAgent, signIn } from '../support/flow';
-import { agentFor, useStack } from '../support/stack';
+import { connectedAgent, csrfFrom, signedInAgent } from '../support/flow';
+import { useStack } from '../support/stack';
 
 /**
  * The provider throttles by the kind of token (docs/provider-interface.md#usage-headers): page-token calls with
@@ -24,8 +24,7 @@ describe('throttling by token kind', () => {
   });
 
   it('when user-token calls are throttled at the user level (17), then the picker is 429 with the default wait, X-App-Usage having no estimate', async () => {
-    const agent = agentFor(stack);
-    await signIn(agent);
+    const agent = await signedInAgent(stack);
     stack.emulator.controls.setRateLimit({ calls: 1, windowMs: 10 * 60_000 });
     await agent.get('/pages').expect(200);
     const res = await agent.get('/pages');
@@ -34,8 +33,7 @@ describe('throttling by token kind', () => {
   });
 
   it('when a user-token call about a Page is throttled (32), then connecting it is 429 and the person stays signed in', async () => {
-    const agent = agentFor(stack);
-    await signIn(agent);
+    const agent = await signedInAgent(stack);
     const picker = await agent.get('/pages').expect(200);
     stack.emulator.controls.setRateLimit({ calls: 1, windowMs: 60_000 });
     await agent.get('/pages').expect(200);

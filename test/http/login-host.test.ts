@@ -1,4 +1,4 @@
-import { agentFor, startStack, type Stack } from '../support/stack';
+import { agentFor, startStack, useStack } from '../support/stack';
 
 /**
  * A login begun on another name of this machine than BASE_URL's (127.0.0.1 for localhost) would set its
@@ -7,11 +7,7 @@ import { agentFor, startStack, type Stack } from '../support/stack';
  * @see docs/operations.md#host
  */
 describe('GET /auth/login on another host name than BASE_URL', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack({ env: { BASE_URL: 'http://localhost:3000' } });
-  });
-  afterAll(() => stack.close());
+  const stack = useStack({ env: { BASE_URL: 'http://localhost:3000' } });
 
   it.each(['127.0.0.1:3000', '127.0.0.1', '[::1]:3000', 'app.localhost:3000'])(
     'when the login starts on %s, then 303 to the same path on BASE_URL, with no cookie and no login begun',

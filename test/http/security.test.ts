@@ -1,5 +1,5 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { csrfFrom, signIn, pathOf, startLogin, connectedAgent } from '../support/flow';
+import { connectedAgent, csrfFrom, pathOf, signedInAgent, startLogin } from '../support/flow';
 import { completeDialog } from '../support/dialog';
 import { agentFor, APP_SECRET, useStack } from '../support/stack';
 import { hrefOf } from '../support/words';
@@ -106,8 +106,7 @@ describe('security', () => {
   });
 
   it('when the provider answers with an error echoing credentials, then the page and the log show them redacted', async () => {
-    const agent = agentFor(stack);
-    await signIn(agent);
+    const agent = await signedInAgent(stack);
     stack.emulator.controls.failNext(1, {
       status: 400,
       error: { code: 100, message: 'Bad request access_token=EAAleakedleakedleaked123 client_secret=oops' },

@@ -1,7 +1,7 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { SESSIONS_SINCE_KEY } from '../../src/session/lapse';
 import { completeDialog } from '../support/dialog';
-import { csrfFrom, signIn, pathOf, startLogin, connectedAgent } from '../support/flow';
+import { connectedAgent, csrfFrom, pathOf, signedInAgent, signIn, startLogin } from '../support/flow';
 import { agentFor, startStack, type Agent, useStack } from '../support/stack';
 import { headline, hrefOf, jargonIn, operatorText, visibleText } from '../support/words';
 import { find, formTo, linkTo, textOf } from '../support/dom';
@@ -101,8 +101,7 @@ describe('pages that speak to people', () => {
     });
 
     it('when a form post meets a timeout, then Try again leads back to the page the form was on', async () => {
-      const agent = agentFor(stack);
-      await signIn(agent);
+      const agent = await signedInAgent(stack);
       const picker = await agent.get('/pages').expect(200);
       stack.emulator.controls.failNext(6, { kind: 'hang' });
       const res = await agent
@@ -187,8 +186,7 @@ describe('pages that speak to people', () => {
     });
 
     it('when the person manages no Pages, then the picker says that, not that a permission was declined', async () => {
-      const agent = agentFor(stack);
-      await signIn(agent, { user: SEED_IDS.users.alan });
+      const agent = await signedInAgent(stack, { user: SEED_IDS.users.alan });
       const res = await agent.get('/pages').expect(200);
       expect(visibleText(res.text)).toContain('You manage no Pages that Pagelight can see');
       expect(visibleText(res.text)).not.toContain("can't see your Pages");

@@ -1,22 +1,14 @@
 import request from 'supertest';
-import { SEED_IDS, TEST_SEED } from '@pagelight/graph-emulator';
+import { SEED_IDS } from '@pagelight/graph-emulator';
 import { signInAndConnect } from '../support/flow';
 import { wordsOutsideCatalogs } from '../support/pseudo';
+import { ALBUM, SOURDOUGH, STORY, VIDEO } from '../support/posts';
 import { signedRequest } from '../support/signed-request';
 import { agentFor, APP_SECRET, useStack } from '../support/stack';
 import { attr, find, links } from '../support/dom';
 
 const ADA = SEED_IDS.users.ada;
 const BAKERY = SEED_IDS.pages.bakery;
-const BAKERY_FEED = TEST_SEED.pages.find((p) => p.id === BAKERY)!.feed;
-/** Three comments, one with two replies (one by the Page). */
-const SOURDOUGH = BAKERY_FEED[0]!.id;
-/** The album of five photos. */
-const ALBUM = BAKERY_FEED[4]!.id;
-/** Thirty comments: more than one page of them. */
-const STORY = BAKERY_FEED[5]!.id;
-/** A video, and reactions of every kind. */
-const VIDEO = BAKERY_FEED[7]!.id;
 
 /**
  * Every screen in the pseudo-locale (docs/architecture.md#languages): a word outside ⟦…⟧ came from no catalog —

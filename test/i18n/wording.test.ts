@@ -2,8 +2,8 @@ import { SEED_IDS, TEST_SEED } from '@pagelight/graph-emulator';
 import { Locales } from '../../src/i18n/catalogs';
 import type { LocaleTag } from '../../src/i18n/locales';
 import { toPageView } from '../../src/pages/page-view';
-import { connectedAgent, signIn } from '../support/flow';
-import { agentFor, useStack } from '../support/stack';
+import { connectedAgent, signedInAgent } from '../support/flow';
+import { useStack } from '../support/stack';
 import { visibleText } from '../support/words';
 import { find, textOf } from '../support/dom';
 
@@ -62,8 +62,7 @@ describe('wording on the screens', () => {
   const stack = useStack();
 
   it('when a person with no Pages opens the picker, then nobody tells them to select “the Page” in a list', async () => {
-    const agent = agentFor(stack);
-    await signIn(agent, { user: SEED_IDS.users.alan });
+    const agent = await signedInAgent(stack, { user: SEED_IDS.users.alan });
     const text = visibleText((await agent.get('/pages').expect(200)).text);
     expect(text).toContain('You manage no Pages that Pagelight can see');
     expect(text).not.toMatch(/select the Page in the list/);

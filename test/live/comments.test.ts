@@ -1,34 +1,29 @@
-import { SEED_IDS, TEST_SEED } from '@pagelight/graph-emulator';
+import { SEED_IDS } from '@pagelight/graph-emulator';
 import { CookieClient } from '../support/cookie-client';
 import { realLogin } from '../support/login';
 import { openStream, type EventStream } from '../support/sse';
 import { eventually } from '../support/wait';
-import { startServedStack, type Stack } from '../support/stack';
+import { LIVE_ENV, useServedStack } from '../support/stack';
 import { deliver, feedDelivery } from '../webhooks/deliver';
 import { dataOf, findAll, textOf } from '../support/dom';
 import { visibleText } from '../support/words';
+import { SOURDOUGH } from '../support/posts';
 
 const BAKERY = SEED_IDS.pages.bakery;
-const SOURDOUGH = TEST_SEED.pages.find((p) => p.id === BAKERY)!.feed[0]!.id;
 
 /** A comment added at the provider reaches open pages (docs/architecture.md#live-updates). */
 describe('comment webhooks and open pages', () => {
-  let served: { stack: Stack; url: string; close(): Promise<void> };
+  const served = useServedStack({
+    env: { ...LIVE_ENV, FB_SCOPES: `${LIVE_ENV.FB_SCOPES} pages_read_user_content`, PAGE_CACHE_TTL: '60' },
+  });
   let person: CookieClient;
   const streams: EventStream[] = [];
 
   beforeAll(async () => {
-    served = await startServedStack({
-      env: {
-        FB_WEBHOOK_VERIFY_TOKEN: 'verify-token-for-tests-0001',
-        FB_SCOPES: 'pages_show_list pages_read_engagement pages_manage_metadata pages_read_user_content',
-        PAGE_CACHE_TTL: '60',
-      },
-    });
     // The provider's dashboard: deliveries go to this app, which answers the handshake with the same token.
     const verified = await served.stack.emulator.controls.setWebhook('', {
       url: `${served.url}/webhooks/facebook`,
-      verifyToken: 'verify-token-for-tests-0001',
+      verifyToken: LIVE_ENV.FB_WEBHOOK_VERIFY_TOKEN,
     });
     expect(verified).toBe(true);
     person = new CookieClient(served.url);
@@ -38,7 +33,6 @@ describe('comment webhooks and open pages', () => {
     for (const s of streams.splice(0)) s.close();
     await eventually(() => served.stack.streams.size === 0);
   });
-  afterAll(() => served.close());
 
   it('when the post page is live and a comment is added to its post, then its stream tells which post, with no user content', async () => {
     const page = await (await person.get(`/pages/${BAKERY}/posts/${SOURDOUGH}`)).text();

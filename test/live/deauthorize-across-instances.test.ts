@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
-import { configFor, startSharedEmulator } from '../support/instances';
+import { SEED_IDS } from '@pagelight/graph-emulator';
+import { configFor, useSharedEmulator } from '../support/instances';
 import { connectedClient } from '../support/login';
-import { describeWithRedis, keysUnder, REDIS_URL, redisClient } from '../support/redis';
+import { describeWithRedis, REDIS_URL, uniqueKeyPrefix, useRedisAdmin } from '../support/redis';
 import { signedRequest } from '../support/signed-request';
 import { openStream, type EventStream } from '../support/sse';
 import { APP_SECRET, startInstance, type Instance } from '../support/stack';
@@ -15,25 +14,15 @@ const BAKERY = SEED_IDS.pages.bakery;
  * once, through the event bus they share, not at each stream's next heartbeat (docs/architecture.md#live-updates).
  */
 describeWithRedis()('live streams when another instance hears of the removal', () => {
-  const prefix = `pagelight-test:${process.pid}-${randomBytes(4).toString('hex')}:`;
-  let emulator: RunningEmulator;
+  const prefix = uniqueKeyPrefix();
+  const emulator = useSharedEmulator();
   const running: Instance[] = [];
   const open: EventStream[] = [];
-  beforeAll(async () => {
-    emulator = await startSharedEmulator();
-  });
   afterEach(async () => {
     open.splice(0).forEach((s) => s.close());
     await Promise.all(running.splice(0).map((i) => i.close()));
   });
-  afterAll(async () => {
-    const admin = redisClient();
-    await admin.connect();
-    const left = await keysUnder(admin, prefix);
-    if (left.length) await admin.del(left);
-    await admin.close();
-    await emulator.close();
-  });
+  useRedisAdmin(prefix);
 
   const start = async () => {
     const instance = await startInstance(

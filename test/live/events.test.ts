@@ -3,7 +3,7 @@ import { CookieClient } from '../support/cookie-client';
 import { realLogin } from '../support/login';
 import { openStream, type EventStream } from '../support/sse';
 import { eventually } from '../support/wait';
-import { startServedStack, type Stack } from '../support/stack';
+import { LIVE_ENV, useServedStack } from '../support/stack';
 import { deliver, feedDelivery } from '../webhooks/deliver';
 import { csrfToken, dataOf } from '../support/dom';
 
@@ -12,7 +12,10 @@ const SPARSE = SEED_IDS.pages.sparse;
 
 /** docs/architecture.md#live-updates */
 describe('GET /pages/:pageId/events', () => {
-  let served: { stack: Stack; url: string; close(): Promise<void> };
+  // Granted pages_manage_metadata, so connecting the page subscribes it and the page view is live.
+  const served = useServedStack({
+    env: { ...LIVE_ENV, LIVE_STREAMS_PER_SESSION: '2', LIVE_HEARTBEAT_SECONDS: '1' },
+  });
   let person: CookieClient;
   const streams: EventStream[] = [];
   const open = async (path = `/pages/${BAKERY}/events`, who = person) => {
@@ -22,15 +25,6 @@ describe('GET /pages/:pageId/events', () => {
   };
 
   beforeAll(async () => {
-    served = await startServedStack({
-      env: {
-        FB_WEBHOOK_VERIFY_TOKEN: 'verify-token-for-tests-0001',
-        LIVE_STREAMS_PER_SESSION: '2',
-        LIVE_HEARTBEAT_SECONDS: '1',
-        // Granted, so connecting the page subscribes it and the page view is live.
-        FB_SCOPES: 'pages_show_list pages_read_engagement pages_manage_metadata',
-      },
-    });
     person = new CookieClient(served.url);
     const outcome = await realLogin(served.url, undefined, BAKERY, person);
     expect(outcome.ok).toBe(true);
@@ -40,7 +34,6 @@ describe('GET /pages/:pageId/events', () => {
     // The server lets go of a closed stream when it sees the socket close: the next test's bound starts empty.
     await eventually(() => served.stack.streams.size === 0);
   });
-  afterAll(() => served.close());
 
   it('when a session holds a token for the page, then the stream opens with a retry hint, and a delivery produces a new-posts event with a count only', async () => {
     const stream = await open();

@@ -4,31 +4,21 @@ import { CookieClient } from '../support/cookie-client';
 import { openStream } from '../support/sse';
 import { realLogin } from '../support/login';
 import { signedRequest } from '../support/signed-request';
-import { APP_SECRET, startServedStack, type Stack } from '../support/stack';
+import { APP_SECRET, LIVE_ENV, useServedStack } from '../support/stack';
 
 const ADA = SEED_IDS.users.ada;
 const BAKERY = SEED_IDS.pages.bakery;
 
 /** A served stack whose pages are live (subscribed at connect), with heartbeats every `heartbeatSec`. */
-const liveStack = (heartbeatSec: string) =>
-  startServedStack({
-    env: {
-      FB_WEBHOOK_VERIFY_TOKEN: 'verify-token-for-tests-0001',
-      LIVE_HEARTBEAT_SECONDS: heartbeatSec,
-      FB_SCOPES: 'pages_show_list pages_read_engagement pages_manage_metadata',
-    },
-  });
+const useLiveStack = (heartbeatSec: string) =>
+  useServedStack({ env: { ...LIVE_ENV, LIVE_HEARTBEAT_SECONDS: heartbeatSec } });
 
 /** A person the provider signs out stops hearing of their Page's changes (docs/architecture.md#live-updates). */
 describe('live streams when the provider signs a person out', () => {
-  let served: { stack: Stack; url: string; close(): Promise<void> };
+  // Long heartbeats: a stream that ends did not wait for one.
+  const served = useLiveStack('3600');
   const open: { close(): void }[] = [];
-  beforeAll(async () => {
-    // Long heartbeats: a stream that ends did not wait for one.
-    served = await liveStack('3600');
-  });
   afterEach(() => open.splice(0).forEach((s) => s.close()));
-  afterAll(() => served.close());
 
   const signedIn = async () => {
     const person = new CookieClient(served.url);
@@ -54,11 +44,7 @@ describe('live streams when the provider signs a person out', () => {
 });
 
 describe('live streams when another instance signed the person out', () => {
-  let served: { stack: Stack; url: string; close(): Promise<void> };
-  beforeAll(async () => {
-    served = await liveStack('1');
-  });
-  afterAll(() => served.close());
+  const served = useLiveStack('1');
 
   it('when the session is signed out in the shared store (not on this instance), then the stream ends at its next heartbeat', async () => {
     const person = new CookieClient(served.url);

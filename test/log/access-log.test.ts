@@ -1,4 +1,4 @@
-import { agentFor, startStack, type Stack } from '../support/stack';
+import { agentFor, type Stack, startStack, useStack } from '../support/stack';
 
 /**
  * The access line (LOG_REQUESTS): one per request at info, with the route template rather than the URL,
@@ -15,11 +15,7 @@ async function accessLines(stack: Stack, count: number): Promise<Line[]> {
 }
 
 describe('access lines, LOG_REQUESTS=all (the default)', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack({ env: { TRUST_PROXY: 'loopback' } });
-  });
-  afterAll(() => stack.close());
+  const stack = useStack({ env: { TRUST_PROXY: 'loopback' } });
 
   it('when pages, a page id with a query, a 404 and static files are asked for, then one info line each with the route template, status, duration, request id and client', async () => {
     const agent = agentFor(stack);

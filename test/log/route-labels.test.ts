@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import request from 'supertest';
-import { startStack, type Stack } from '../support/stack';
+import { type Stack, useStack } from '../support/stack';
 
 /**
  * Metrics, access lines and traces name a request by the route as the app declares it, whatever the request's
@@ -17,11 +17,7 @@ async function routesLogged(stack: Stack, count: number): Promise<unknown[]> {
 }
 
 describe('route labels', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-  afterAll(() => stack.close());
+  const stack = useStack();
   beforeEach(() => stack.logs.lines.splice(0));
 
   it('when a page is asked for as /PaGeS/…, then its line names /pages/:pageId', async () => {

@@ -1,10 +1,10 @@
-import { SEED_IDS, TEST_SEED } from '@pagelight/graph-emulator';
+import { SEED_IDS } from '@pagelight/graph-emulator';
 import { attr, classes, textsWithin } from '../support/dom';
 import { connectedAgent } from '../support/flow';
 import { useStack } from '../support/stack';
+import { SOURDOUGH } from '../support/posts';
 
 const BAKERY = SEED_IDS.pages.bakery;
-const SOURDOUGH = TEST_SEED.pages.find((p) => p.id === BAKERY)!.feed[0]!.id;
 
 /**
  * Each piece of text only a screen reader hears (`.visually-hidden`, the post page's `<h1>`) that names a time:

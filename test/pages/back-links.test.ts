@@ -1,10 +1,10 @@
-import { SEED_IDS, TEST_SEED } from '@pagelight/graph-emulator';
+import { SEED_IDS } from '@pagelight/graph-emulator';
 import { classes, textsWithin } from '../support/dom';
 import { connectedAgent } from '../support/flow';
 import { useStack } from '../support/stack';
+import { SOURDOUGH } from '../support/posts';
 
 const BAKERY = SEED_IDS.pages.bakery;
-const SOURDOUGH = TEST_SEED.pages.find((p) => p.id === BAKERY)!.feed[0]!.id;
 
 /** Every arrow a person meets as text, and whether it sits in an element that turns it with the text's direction. */
 function arrows(html: string): { arrow: string; turns: boolean }[] {

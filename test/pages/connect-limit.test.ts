@@ -1,6 +1,6 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { csrfFrom, signIn } from '../support/flow';
-import { agentFor, startStack, type Stack } from '../support/stack';
+import { agentFor, type Stack, useStack } from '../support/stack';
 
 const BAKERY = SEED_IDS.pages.bakery;
 const LIMIT = 5;
@@ -11,11 +11,7 @@ const pageTokenReads = (stack: Stack) =>
     .length;
 
 describe('POST /pages/:pageId/connect, bounded like every route that calls the provider', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack({ env: { SESSION_RATE_LIMIT: String(LIMIT), SESSION_UPSTREAM_CONCURRENCY: '2' } });
-  });
-  afterAll(() => stack.close());
+  const stack = useStack({ env: { SESSION_RATE_LIMIT: String(LIMIT), SESSION_UPSTREAM_CONCURRENCY: '2' } });
   beforeEach(() => stack.emulator.controls.reset());
 
   it('when a session connects in a loop, then past its per-minute limit it gets 429 with Retry-After and no upstream call, and another person still logs in and connects', async () => {
@@ -54,11 +50,7 @@ describe('POST /pages/:pageId/connect, bounded like every route that calls the p
 });
 
 describe('concurrent connects of one session', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack({ env: { SESSION_RATE_LIMIT: '1000', SESSION_UPSTREAM_CONCURRENCY: '2' } });
-  });
-  afterAll(() => stack.close());
+  const stack = useStack({ env: { SESSION_RATE_LIMIT: '1000', SESSION_UPSTREAM_CONCURRENCY: '2' } });
 
   it('when a session fires 12 connects at once while the provider hangs, then at most its share of page-token reads goes upstream and the rest get 429', async () => {
     const agent = agentFor(stack);

@@ -1,6 +1,6 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { postIds, connectedAgent } from '../support/flow';
-import { startStack, type Stack, useStack } from '../support/stack';
+import { useStack } from '../support/stack';
 import { hrefOf } from '../support/words';
 
 const BAKERY = SEED_IDS.pages.bakery;
@@ -51,11 +51,7 @@ describe('feed paging', () => {
  * (docs/provider-interface.md#paging): here the first page and the one at post 25.
  */
 describe('feed paging across empty pages without cursors', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack({ emulator: { emptyFeedPages: [0, 25] } });
-  });
-  afterAll(() => stack.close());
+  const stack = useStack({ emulator: { emptyFeedPages: [0, 25] } });
   const feedReads = () => stack.emulator.controls.log.filter((e) => e.path.endsWith(`/${BAKERY}/feed`));
 
   it('when the first page is empty with next only, then the page view shows the posts behind it', async () => {

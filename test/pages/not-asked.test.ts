@@ -1,11 +1,10 @@
-import { SEED_IDS, TEST_SEED } from '@pagelight/graph-emulator';
+import { SEED_IDS } from '@pagelight/graph-emulator';
 import { connectedAgent } from '../support/flow';
 import { useStack, type Stack } from '../support/stack';
 import { hrefOf, jargonIn, operatorText, visibleText } from '../support/words';
+import { SOURDOUGH } from '../support/posts';
 
 const BAKERY = SEED_IDS.pages.bakery;
-/** "Fresh sourdough…": three comments. */
-const SOURDOUGH = TEST_SEED.pages.find((p) => p.id === BAKERY)!.feed[0]!.id;
 
 const calls = (stack: Stack, ending: string) => stack.emulator.controls.log.filter((e) => e.path.endsWith(ending));
 

@@ -1,9 +1,9 @@
 import { MAX_LISTED_PAGES } from '../../src/graph/client';
 import { LISTED_AT_ONCE } from '../../src/pages/picker-view';
-import { signIn } from '../support/flow';
+import { signedInAgent } from '../support/flow';
 import { manyPagesSeed, WITH_BUSINESS } from '../support/many-pages';
 import { stubGraphClient } from '../support/graph-client';
-import { agentFor, listen, startStack, type Stack } from '../support/stack';
+import { listen, startStack, type Stack } from '../support/stack';
 import { attr, find, findAll, textOf } from '../support/dom';
 
 const MANY = '1500000000000001';
@@ -28,8 +28,7 @@ describe('the picker with many Pages', () => {
 
   it(`when the person manages 750 Pages, then ${LISTED_AT_ONCE} are listed with a note, and the filter finds the last one`, async () => {
     stack = await startStack({ seed: seedOf(750), emulator: { accountsPageSize: 100 }, env: WITH_BUSINESS });
-    const agent = agentFor(stack);
-    await signIn(agent, { user: MANY });
+    const agent = await signedInAgent(stack, { user: MANY });
     const first = picker((await agent.get('/pages').expect(200)).text);
     expect(first.names).toHaveLength(LISTED_AT_ONCE);
     expect(first.notes).toContain(

@@ -1,6 +1,6 @@
 import { SEED_IDS, TEST_SEED } from '@pagelight/graph-emulator';
 import { ACCOUNTS_CALLS } from '../../src/graph/client';
-import { signIn } from '../support/flow';
+import { signedInAgent, signIn } from '../support/flow';
 import { agentFor, listen, startStack, type Stack, useStack } from '../support/stack';
 import { stubGraphClient } from '../support/graph-client';
 import { links } from '../support/dom';
@@ -77,8 +77,7 @@ describe('the picker when no page shows', () => {
   const stack = useStack();
 
   it('when the person has no page to list, then the picker explains business portfolios and unselected pages, and offers to log in again with rerequest', async () => {
-    const agent = agentFor(stack);
-    await signIn(agent, { user: SEED_IDS.users.alan });
+    const agent = await signedInAgent(stack, { user: SEED_IDS.users.alan });
     const picker = await agent.get('/pages').expect(200);
     expect(picker.text).toContain('business portfolio');
     expect(picker.text).toContain('selected');
@@ -98,8 +97,7 @@ describe('the picker against the emulator’s hard-to-reach seeded people', () =
 
   it('when the person manages Pages only through a business portfolio, then the picker is empty and explains why', async () => {
     stack = await startStack();
-    const agent = agentFor(stack);
-    await signIn(agent, { user: SEED_IDS.users.somerville });
+    const agent = await signedInAgent(stack, { user: SEED_IDS.users.somerville });
     const picker = await agent.get('/pages').expect(200);
     expect(picker.text).toContain('You manage no Pages that Pagelight can see');
     expect(picker.text).toContain('business portfolio');
@@ -108,8 +106,7 @@ describe('the picker against the emulator’s hard-to-reach seeded people', () =
 
   it('when the person manages 30 Pages listed 10 a call, then the picker lists all of them after 3 calls, uncut', async () => {
     stack = await startStack();
-    const agent = agentFor(stack);
-    await signIn(agent, { user: SEED_IDS.users.fairfax });
+    const agent = await signedInAgent(stack, { user: SEED_IDS.users.fairfax });
     stack.emulator.controls.clearLog();
     const picker = await agent.get('/pages').expect(200);
     for (const name of branchNames()) expect(picker.text).toContain(name);
@@ -119,8 +116,7 @@ describe('the picker against the emulator’s hard-to-reach seeded people', () =
 
   it(`when the Pages need more than ${ACCOUNTS_CALLS} calls, then the picker shows the first ones and says the list was cut`, async () => {
     stack = await startStack({ emulator: { accountsPageSize: 2 } });
-    const agent = agentFor(stack);
-    await signIn(agent, { user: SEED_IDS.users.fairfax });
+    const agent = await signedInAgent(stack, { user: SEED_IDS.users.fairfax });
     stack.emulator.controls.clearLog();
     const picker = await agent.get('/pages').expect(200);
     expect(stack.emulator.controls.calls({ path: '/me/accounts' })).toBe(ACCOUNTS_CALLS);

@@ -1,8 +1,8 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { PORTFOLIO_CALLS } from '../../src/graph/client';
-import { csrfFrom, signIn } from '../support/flow';
+import { csrfFrom, signedInAgent } from '../support/flow';
 import { stubGraphClient } from '../support/graph-client';
-import { agentFor, listen, startStack, type Stack } from '../support/stack';
+import { listen, startStack, type Stack } from '../support/stack';
 import { headingTexts } from '../support/dom';
 import { visibleText } from '../support/words';
 
@@ -53,8 +53,7 @@ describe('the picker with business portfolios', () => {
 
   it('when business_management is granted, then the portfolio Pages are listed, marked with the portfolio, and a Page also in /me/accounts once', async () => {
     stack = await startStack({ env: WITH_BUSINESS });
-    const agent = agentFor(stack);
-    await signIn(agent, { user: SEED_IDS.users.ada });
+    const agent = await signedInAgent(stack, { user: SEED_IDS.users.ada });
     const picker = await agent.get('/pages').expect(200);
     expect(cardsNamed(picker.text, 'Somerville Instrument Shop')).toBe(1);
     expect(cardsNamed(picker.text, 'Somerville Design Studio')).toBe(1);
@@ -66,8 +65,7 @@ describe('the picker with business portfolios', () => {
 
   it('when the person reaches Pages only through a portfolio, then they are listed instead of the "no Pages" state, and one connects to its page view', async () => {
     stack = await startStack({ env: WITH_BUSINESS });
-    const agent = agentFor(stack);
-    await signIn(agent, { user: SEED_IDS.users.somerville });
+    const agent = await signedInAgent(stack, { user: SEED_IDS.users.somerville });
     const picker = await agent.get('/pages').expect(200);
     expect(picker.text).not.toContain('You manage no Pages');
     expect(picker.text).toContain('Somerville Design Studio');
@@ -83,8 +81,7 @@ describe('the picker with business portfolios', () => {
 
   it('when the app asks for business_management and the person declines it, then the picker says in one line how to see portfolio Pages', async () => {
     stack = await startStack({ env: WITH_BUSINESS });
-    const agent = agentFor(stack);
-    await signIn(agent, { user: SEED_IDS.users.ada, decline: ['business_management'] });
+    const agent = await signedInAgent(stack, { user: SEED_IDS.users.ada, decline: ['business_management'] });
     const picker = await agent.get('/pages').expect(200);
     expect(picker.text).not.toContain('Somerville Instrument Shop');
     expect(picker.text).toContain(
@@ -95,8 +92,7 @@ describe('the picker with business portfolios', () => {
 
   it("when the app does not ask for business_management, then the picker lists /me/accounts alone and says a role of one's own is needed", async () => {
     stack = await startStack();
-    const agent = agentFor(stack);
-    await signIn(agent, { user: SEED_IDS.users.ada });
+    const agent = await signedInAgent(stack, { user: SEED_IDS.users.ada });
     const picker = await agent.get('/pages').expect(200);
     expect(picker.text).toContain('Lovelace Analytical Bakery');
     expect(picker.text).not.toContain('Somerville');
@@ -105,8 +101,7 @@ describe('the picker with business portfolios', () => {
 
   it('when the person reaches no Page at all, even with the permission, then the "no Pages" state shows without the portfolio line', async () => {
     stack = await startStack({ env: WITH_BUSINESS });
-    const agent = agentFor(stack);
-    await signIn(agent, { user: SEED_IDS.users.alan });
+    const agent = await signedInAgent(stack, { user: SEED_IDS.users.alan });
     const picker = await agent.get('/pages').expect(200);
     expect(picker.text).toContain('You manage no Pages that Pagelight can see');
     expect(picker.text).not.toContain('portfolio-hint');
@@ -114,8 +109,7 @@ describe('the picker with business portfolios', () => {
 
   it('when the provider refuses /me/businesses despite the grant, then /me/accounts is listed and the portfolio line shows', async () => {
     stack = await startStack({ env: WITH_BUSINESS });
-    const agent = agentFor(stack);
-    await signIn(agent, { user: SEED_IDS.users.ada });
+    const agent = await signedInAgent(stack, { user: SEED_IDS.users.ada });
     stack.emulator.controls.failNext(1, {
       kind: 'graph',
       status: 403,
@@ -129,8 +123,7 @@ describe('the picker with business portfolios', () => {
 
   it(`when the picker is reloaded, then the portfolio listing is not read again (at most ${PORTFOLIO_CALLS} calls, cached with /me/accounts)`, async () => {
     stack = await startStack({ env: { ...WITH_BUSINESS, ACCOUNTS_CACHE_TTL: '60' } });
-    const agent = agentFor(stack);
-    await signIn(agent, { user: SEED_IDS.users.somerville });
+    const agent = await signedInAgent(stack, { user: SEED_IDS.users.somerville });
     stack.emulator.controls.clearLog();
     await agent.get('/pages').expect(200);
     const first = stack.emulator.controls.calls();

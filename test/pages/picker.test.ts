@@ -1,5 +1,5 @@
 import { SEED_IDS, TEST_SEED } from '@pagelight/graph-emulator';
-import { signIn } from '../support/flow';
+import { signedInAgent, signIn } from '../support/flow';
 import { agentFor, useStack, type Agent } from '../support/stack';
 import { attr, find, findAll, forms, images, textOf, type DomNode } from '../support/dom';
 import { hrefOf, visibleText } from '../support/words';
@@ -113,8 +113,7 @@ describe('the picker of a person with a few Pages', () => {
   const stack = useStack();
 
   it('when the person manages eight Pages or fewer, then there is no filter box and ?q= hides nothing', async () => {
-    const agent = agentFor(stack);
-    await signIn(agent, { user: SEED_IDS.users.ada });
+    const agent = await signedInAgent(stack, { user: SEED_IDS.users.ada });
     const res = await agent.get('/pages?q=zz').expect(200);
     expect(forms(res.text).filter((f) => f.role === 'search')).toEqual([]);
     expect(visible(res.text).length).toBeGreaterThan(0);
@@ -122,8 +121,7 @@ describe('the picker of a person with a few Pages', () => {
   });
 
   it('when a Page has no picture, then its first letter stands in; when it has no followers, none are claimed', async () => {
-    const agent = agentFor(stack);
-    await signIn(agent, { user: SEED_IDS.users.ada });
+    const agent = await signedInAgent(stack, { user: SEED_IDS.users.ada });
     const items = pickerItems((await agent.get('/pages').expect(200)).text);
     const bakery = items.find((i) => i.name === 'Lovelace Analytical Bakery')!;
     expect(images(bakery.item).filter((img) => img.class === 'avatar')).toHaveLength(1);

@@ -1,9 +1,10 @@
-import { SEED_IDS, TEST_SEED } from '@pagelight/graph-emulator';
+import { SEED_IDS } from '@pagelight/graph-emulator';
 import { connectedAgent } from '../support/flow';
 import { useStack } from '../support/stack';
 import { eventually } from '../support/wait';
 import { headline } from '../support/words';
 import { attr, find, findAll, links, textOf } from '../support/dom';
+import { SOURDOUGH, STORY } from '../support/posts';
 
 /**
  * The post page's extras — viewers, comments, replies — each have their own short deadline
@@ -12,12 +13,8 @@ import { attr, find, findAll, links, textOf } from '../support/dom';
  * deadline here is far shorter than any hang, so nothing waits on the machine's speed.
  */
 const BAKERY = SEED_IDS.pages.bakery;
-/** "Fresh sourdough…": three comments, one with two replies. */
-const SOURDOUGH = TEST_SEED.pages.find((p) => p.id === BAKERY)!.feed[0]!.id;
 const POST = `/pages/${BAKERY}/posts/${SOURDOUGH}`;
-/** Thirty comments. */
-const STORY_PAGE = `/pages/${BAKERY}/posts/${TEST_SEED.pages.find((p) => p.id === BAKERY)!.feed[5]!.id}`;
-const STORY = STORY_PAGE.split('/').pop()!;
+const STORY_PAGE = `/pages/${BAKERY}/posts/${STORY}`;
 const SCOPES = 'pages_show_list pages_read_engagement pages_read_user_content read_insights';
 
 /** What the page shows: its one line on what is missing (text and link), its viewers line, its comments. */

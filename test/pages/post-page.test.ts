@@ -1,21 +1,13 @@
-import { SEED_IDS, TEST_SEED } from '@pagelight/graph-emulator';
+import { SEED_IDS } from '@pagelight/graph-emulator';
 import { findAll, attr, find, headingTexts, images, links, linkTo, textOf } from '../support/dom';
 import { connectedAgent } from '../support/flow';
 import { graphCalls } from '../support/emulator';
+import { ALBUM, SOURDOUGH, STORY, VIDEO } from '../support/posts';
 import { useStack } from '../support/stack';
 import { headline, hrefOf, visibleText } from '../support/words';
 
 const BAKERY = SEED_IDS.pages.bakery;
 const CAFE = SEED_IDS.pages.cafe;
-const feed = TEST_SEED.pages.find((p) => p.id === BAKERY)!.feed;
-/** "Fresh sourdough…": three comments, one with two replies (one by the Page). */
-const SOURDOUGH = feed[0]!.id;
-/** The album of five photos. */
-const ALBUM = feed[4]!.id;
-/** Thirty comments: more than one page of them. */
-const STORY = feed[5]!.id;
-/** A video, and reactions of every kind. */
-const VIDEO = feed[7]!.id;
 /** A seeded comment whose words look like markup: a person reads them as they were written. */
 const BEST_LOAF = '<b>Best</b> loaf in town';
 const WITH_COMMENTS = { env: { FB_SCOPES: 'pages_show_list pages_read_engagement pages_read_user_content' } };

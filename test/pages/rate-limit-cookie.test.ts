@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { sessionCookie, signIn } from '../support/flow';
-import { agentFor, startStack, type Stack } from '../support/stack';
+import { agentFor, useStack } from '../support/stack';
 
 /**
  * The per-session limit counts a session, whichever way its cookie is spelled: express-session reads
@@ -8,11 +8,7 @@ import { agentFor, startStack, type Stack } from '../support/stack';
  * (docs/architecture.md#fairness-between-sessions).
  */
 describe('SESSION_RATE_LIMIT and the spelling of the session cookie', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack({ env: { SESSION_RATE_LIMIT: '5' } });
-  });
-  afterAll(() => stack.close());
+  const stack = useStack({ env: { SESSION_RATE_LIMIT: '5' } });
 
   it('when one session’s cookie is sent in five spellings, then they share one count and the sixth request is refused', async () => {
     const agent = agentFor(stack);

@@ -1,7 +1,7 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { graphCalls } from '../support/emulator';
-import { signIn, startLogin, connectedAgent } from '../support/flow';
-import { agentFor, useStack } from '../support/stack';
+import { connectedAgent, signedInAgent, startLogin } from '../support/flow';
+import { useStack } from '../support/stack';
 import { links } from '../support/dom';
 import { hrefOf, visibleText } from '../support/words';
 
@@ -64,8 +64,7 @@ describe('page reads that fail', () => {
   });
 
   it('when a page that was not connected is opened, then back to the picker with a message and no upstream call', async () => {
-    const agent = agentFor(stack);
-    await signIn(agent);
+    const agent = await signedInAgent(stack);
     const calls = graphCalls(stack);
     await agent.get('/pages/999').expect(303).expect('location', '/pages');
     expect(graphCalls(stack)).toBe(calls);

@@ -1,6 +1,6 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
 import { signInAndConnect } from '../support/flow';
-import { agentFor, startStack, type Stack } from '../support/stack';
+import { agentFor, useStack } from '../support/stack';
 
 const BAKERY = SEED_IDS.pages.bakery;
 const TTL_MS = 60_000;
@@ -12,16 +12,12 @@ const NARROW = ['ANALYZE', 'CREATE_CONTENT', 'MODERATE'];
  * time, so it is read again at the cache's freshness (docs/architecture.md#page-cache).
  */
 describe('a person whose role on the Page changed', () => {
-  let stack: Stack;
   let clock = Date.now();
-  beforeAll(async () => {
-    // No accounts cache: each read of the role is a call the test can script.
-    stack = await startStack({
-      env: { PAGE_CACHE_TTL: String(TTL_MS / 1000), ACCOUNTS_CACHE_TTL: '0' },
-      now: () => clock,
-    });
+  // No accounts cache: each read of the role is a call the test can script.
+  const stack = useStack({
+    env: { PAGE_CACHE_TTL: String(TTL_MS / 1000), ACCOUNTS_CACHE_TTL: '0' },
+    now: () => clock,
   });
-  afterAll(() => stack.close());
   beforeEach(() => stack.emulator.controls.reset());
 
   const pageReads = () => stack.emulator.controls.calls({ path: `/${BAKERY}`, tokenKind: 'page' });
@@ -36,13 +32,17 @@ describe('a person whose role on the Page changed', () => {
         data: tasks ? [{ id: BAKERY, name: 'Lovelace Analytical Bakery', category: 'Bakery', tasks }] : [],
       }),
     });
-
-  it('when the role narrowed after the session learned it, then once its confirmation is older than PAGE_CACHE_TTL the view is cached for the new role, and shared with others holding it', async () => {
+  /** Ada connects the bakery and views it; then PAGE_CACHE_TTL passes. */
+  const adaViewedATtlAgo = async () => {
     const ada = agentFor(stack);
     await signInAndConnect(ada, BAKERY);
     await ada.get(`/pages/${BAKERY}`).expect(200);
-
     clock += TTL_MS + 1000;
+    return ada;
+  };
+
+  it('when the role narrowed after the session learned it, then once its confirmation is older than PAGE_CACHE_TTL the view is cached for the new role, and shared with others holding it', async () => {
+    const ada = await adaViewedATtlAgo();
     accountsOnce(NARROW);
     const readsBefore = pageReads();
     await ada.get(`/pages/${BAKERY}`).expect(200);
@@ -58,11 +58,7 @@ describe('a person whose role on the Page changed', () => {
   });
 
   it('when the person no longer manages the Page, then past PAGE_CACHE_TTL nothing cached is served to them: every view asks the provider with their own token', async () => {
-    const ada = agentFor(stack);
-    await signInAndConnect(ada, BAKERY);
-    await ada.get(`/pages/${BAKERY}`).expect(200);
-
-    clock += TTL_MS + 1000;
+    const ada = await adaViewedATtlAgo();
     for (let i = 0; i < 2; i++) {
       accountsOnce(undefined);
       const before = pageReads();
@@ -72,10 +68,7 @@ describe('a person whose role on the Page changed', () => {
   });
 
   it('when the role is unchanged, then it is read again once per PAGE_CACHE_TTL, not on every view', async () => {
-    const ada = agentFor(stack);
-    await signInAndConnect(ada, BAKERY);
-    await ada.get(`/pages/${BAKERY}`).expect(200);
-    clock += TTL_MS + 1000;
+    const ada = await adaViewedATtlAgo();
     await ada.get(`/pages/${BAKERY}`).expect(200);
     const before = stack.emulator.controls.calls({ path: '/me/accounts' });
     for (let i = 0; i < 3; i++) await ada.get(`/pages/${BAKERY}`).expect(200);

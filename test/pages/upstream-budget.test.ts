@@ -1,6 +1,7 @@
 import { SEED_IDS, TEST_SEED } from '@pagelight/graph-emulator';
 import { connectedAgent } from '../support/flow';
 import { graphCalls } from '../support/emulator';
+import { SOURDOUGH, STORY } from '../support/posts';
 import { useStack } from '../support/stack';
 import { links } from '../support/dom';
 
@@ -11,9 +12,6 @@ import { links } from '../support/dom';
  */
 const BAKERY = SEED_IDS.pages.bakery;
 const feed = TEST_SEED.pages.find((p) => p.id === BAKERY)!.feed;
-const SOURDOUGH = feed[0]!.id;
-/** Thirty comments: more than one page of them. */
-const STORY = feed[5]!.id;
 const LIMIT = 5;
 const WITH_COMMENTS = 'pages_show_list pages_read_engagement pages_read_user_content';
 
@@ -51,7 +49,7 @@ describe('the per-minute budget of requests that read upstream', () => {
 
   it('when one session opens posts the cache does not hold beyond its budget, then 429 with no provider call, and a post the cache serves still opens', async () => {
     const noisy = await connectedAgent(stack, BAKERY);
-    await noisy.get(`/pages/${BAKERY}/posts/${feed[0]!.id}`).expect(200);
+    await noisy.get(`/pages/${BAKERY}/posts/${SOURDOUGH}`).expect(200);
     const statuses: number[] = [];
     for (const post of feed.slice(1, LIMIT + 3))
       statuses.push((await noisy.get(`/pages/${BAKERY}/posts/${post.id}`)).status);
@@ -61,7 +59,7 @@ describe('the per-minute budget of requests that read upstream', () => {
     await noisy.get(`/pages/${BAKERY}/posts/${feed[LIMIT + 3]!.id}`).expect(429);
     expect(graphCalls(stack)).toBe(before);
     // Served by the shared cache: no provider call, so nothing to count.
-    await noisy.get(`/pages/${BAKERY}/posts/${feed[0]!.id}`).expect(200);
+    await noisy.get(`/pages/${BAKERY}/posts/${SOURDOUGH}`).expect(200);
     expect(graphCalls(stack)).toBe(before);
   });
 

@@ -75,21 +75,26 @@ describe('HOST', () => {
 });
 
 describe('HOST that cannot be bound', () => {
-  it('when HOST is a name that resolves to no address, then the start stops with one configuration line naming HOST', async () => {
-    const { code, output } = await startWith({ HOST: 'not-an-ip', LOG_LEVEL: 'silent' });
-    expect(code).toBe(1);
-    expect(output).toBe(
-      'pagelight: configuration error: HOST: "not-an-ip" is not an address and no address is found for it as a host name; use an address such as 127.0.0.1, 0.0.0.0 or ::\n',
-    );
-  }, 30_000);
-
-  it('when HOST is an address this machine does not have, then one configuration line naming HOST', async () => {
-    const { code, output } = await startWith({ HOST: '192.0.2.1', LOG_LEVEL: 'silent' });
-    expect(code).toBe(1);
-    expect(output).toBe(
-      'pagelight: configuration error: HOST: 192.0.2.1 is not an address of this machine; use one of its addresses, 0.0.0.0 or ::\n',
-    );
-  }, 30_000);
+  it.each([
+    [
+      'a name that resolves to no address',
+      'not-an-ip',
+      'HOST: "not-an-ip" is not an address and no address is found for it as a host name; use an address such as 127.0.0.1, 0.0.0.0 or ::',
+    ],
+    [
+      'an address this machine does not have',
+      '192.0.2.1',
+      'HOST: 192.0.2.1 is not an address of this machine; use one of its addresses, 0.0.0.0 or ::',
+    ],
+  ])(
+    'when HOST is %s, then the start stops with one configuration line naming HOST',
+    async (_case, host, line) => {
+      const { code, output } = await startWith({ HOST: host, LOG_LEVEL: 'silent' });
+      expect(code).toBe(1);
+      expect(output).toBe(`pagelight: configuration error: ${line}\n`);
+    },
+    30_000,
+  );
 });
 
 describe('SHUTDOWN_DRAIN_SECONDS and LOG_REQUESTS', () => {

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { sign } from 'cookie-signature';
 import request from 'supertest';
 import { createApp } from '../../src/app';
@@ -6,7 +5,7 @@ import { buildContext, contextClosers } from '../../src/context';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/log/logger';
 import { redisFor } from '../../src/redis';
-import { keysUnder, redisClient, redisMissing, TcpProxy } from '../support/redis';
+import { redisMissing, TcpProxy, uniqueKeyPrefix, useRedisAdmin } from '../support/redis';
 import { LogCapture } from '../support/stack';
 import { links } from '../support/dom';
 
@@ -43,20 +42,14 @@ describe('GET /livez, /readyz, /healthz', () => {
 });
 
 (withRedis ? describe : describe.skip)('while Redis is cut (SESSION_STORE=redis)', () => {
-  const prefix = `pagelight-test:probes:${process.pid}:${randomBytes(4).toString('hex')}:`;
+  const prefix = uniqueKeyPrefix('probes:');
   let hop: TcpProxy;
   beforeEach(async () => {
     const target = new URL(REDIS_URL!);
     hop = await new TcpProxy(target.hostname, Number(target.port || 6379)).start();
   });
   afterEach(() => hop.close());
-  afterAll(async () => {
-    const admin = redisClient();
-    await admin.connect();
-    const keys = await keysUnder(admin, prefix);
-    if (keys.length) await admin.del(keys);
-    await admin.close();
-  });
+  useRedisAdmin(prefix);
 
   async function instance() {
     const config = loadConfig({

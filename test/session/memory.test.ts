@@ -5,11 +5,11 @@ import { buildContext } from '../../src/context';
 import type { Config } from '../../src/config';
 import { graphClientFor, type GraphClient } from '../../src/graph/client';
 import { createLogger } from '../../src/log/logger';
-import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
+import { SEED_IDS } from '@pagelight/graph-emulator';
 import { createMemorySessionStore, type SessionStoreHandle } from '../../src/session/store';
 import { signInAndConnect, sessionCookie } from '../support/flow';
 import { LogCapture } from '../support/stack';
-import { configFor, startSharedEmulator } from '../support/instances';
+import { configFor, useSharedEmulator } from '../support/instances';
 
 const BAKERY = SEED_IDS.pages.bakery;
 const OLD_KEY = 'old-token-encryption-key-0123456789abcdef';
@@ -36,17 +36,13 @@ function storeOf(handle: SessionStoreHandle) {
 }
 
 describe('sessions in memory: sealing, tampering, rotation and lifetime', () => {
-  let emulator: RunningEmulator;
+  const emulator = useSharedEmulator();
   const graphs: GraphClient[] = [];
   const handles: SessionStoreHandle[] = [];
 
-  beforeAll(async () => {
-    emulator = await startSharedEmulator();
-  });
   afterAll(async () => {
     for (const g of graphs) g.close();
     for (const h of handles) await h.close();
-    await emulator.close();
   });
 
   function appWith(config: Config, sessions: SessionStoreHandle, now?: () => number) {

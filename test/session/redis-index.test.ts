@@ -1,10 +1,10 @@
-import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
+import { SEED_IDS } from '@pagelight/graph-emulator';
 import type { Config } from '../../src/config';
 import { CookieClient } from '../support/cookie-client';
 import { signInThrough, overFetch } from '../support/login';
 import { signedRequest } from '../support/signed-request';
 import { APP_SECRET, startInstance, type Instance } from '../support/stack';
-import { configFor, startSharedEmulator } from '../support/instances';
+import { configFor, useSharedEmulator } from '../support/instances';
 import { describeWithRedis, uniqueKeyPrefix, REDIS_URL, useRedisAdmin } from '../support/redis';
 import { eventually } from '../support/wait';
 import { csrfToken } from '../support/dom';
@@ -22,7 +22,7 @@ const BAKERY = SEED_IDS.pages.bakery;
 const PREFIX = uniqueKeyPrefix();
 
 describeRedis('the session index in Redis', () => {
-  let emulator: RunningEmulator;
+  const emulator = useSharedEmulator();
   let config: Config;
   const running = new Set<Instance>();
 
@@ -53,12 +53,8 @@ describeRedis('the session index in Redis', () => {
     return browser;
   }
 
-  beforeAll(async () => {
-    emulator = await startSharedEmulator();
-  });
   afterAll(async () => {
     await Promise.all([...running].map((i) => i.close()));
-    await emulator.close();
   });
   const admin = useRedisAdmin(PREFIX);
 

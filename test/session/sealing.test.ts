@@ -4,12 +4,12 @@ import { createApp } from '../../src/app';
 import { buildContext } from '../../src/context';
 import { graphClientFor } from '../../src/graph/client';
 import { createLogger } from '../../src/log/logger';
-import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
+import { SEED_IDS } from '@pagelight/graph-emulator';
 import { TokenSealer } from '../../src/session/sealer';
 import { createMemorySessionStore, type SessionStoreHandle } from '../../src/session/store';
 import { signInAndConnect } from '../support/flow';
 import { LogCapture } from '../support/stack';
-import { configFor, startSharedEmulator } from '../support/instances';
+import { configFor, useSharedEmulator } from '../support/instances';
 
 const BAKERY = SEED_IDS.pages.bakery;
 const KEY = 'token-encryption-key-0123456789abcdef';
@@ -30,14 +30,10 @@ describe('TokenSealer with a binding', () => {
 });
 
 describe('sealed tokens copied to another session', () => {
-  let emulator: RunningEmulator;
+  const emulator = useSharedEmulator();
   let sessions: SessionStoreHandle;
-  beforeAll(async () => {
-    emulator = await startSharedEmulator();
-  });
   afterAll(async () => {
     await sessions.close();
-    await emulator.close();
   });
 
   it("when one person's stored sign-in is copied into another's session, then that session reads as not connected", async () => {

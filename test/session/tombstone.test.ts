@@ -5,13 +5,13 @@ import { buildContext } from '../../src/context';
 import type { Config } from '../../src/config';
 import { graphClientFor } from '../../src/graph/client';
 import { createLogger } from '../../src/log/logger';
-import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
+import { SEED_IDS } from '@pagelight/graph-emulator';
 import { Redis } from '../../src/redis';
 import { createRedisSessionStore } from '../../src/session/redis';
 import { createMemorySessionStore, type SessionStoreHandle } from '../../src/session/store';
 import { csrfFrom, signInAndConnect } from '../support/flow';
 import { LogCapture } from '../support/stack';
-import { configFor, startSharedEmulator } from '../support/instances';
+import { configFor, useSharedEmulator } from '../support/instances';
 import { eventually } from '../support/wait';
 
 const BAKERY = SEED_IDS.pages.bakery;
@@ -43,11 +43,7 @@ const stores: [string, (config: Config) => Promise<SessionStoreHandle> | Session
   ];
 
 describe.each(stores)('logout while a request is in flight (%s store)', (_kind, makeStore, env) => {
-  let emulator: RunningEmulator;
-  beforeAll(async () => {
-    emulator = await startSharedEmulator();
-  });
-  afterAll(() => emulator.close());
+  const emulator = useSharedEmulator();
 
   it('when a slow first page view finishes after logout, then the old cookie is not connected', async () => {
     const config = configFor(emulator, env);

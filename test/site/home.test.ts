@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { connectedAgent, signIn } from '../support/flow';
-import { agentFor, useStack } from '../support/stack';
+import { connectedAgent, signedInAgent } from '../support/flow';
+import { useStack } from '../support/stack';
 import { hrefOf } from '../support/words';
 import { headingTexts } from '../support/dom';
 
@@ -58,8 +58,7 @@ describe('home when signed in', () => {
   });
 
   it('when signed in with no Page connected yet, then home leads to the picker', async () => {
-    const agent = agentFor(stack);
-    await signIn(agent, { user: SEED_IDS.users.grace });
+    const agent = await signedInAgent(stack, { user: SEED_IDS.users.grace });
     const res = await agent.get('/').expect(200);
     expect(hrefOf(res.text, 'Choose a Page')).toBe('/pages');
     expect(hrefOf(res.text, 'Connect page')).toBeUndefined();

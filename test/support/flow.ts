@@ -23,6 +23,13 @@ export async function signInAndConnect(agent: Agent, pageId: string, choice: Dia
     throw new Error(`login ended at ${outcome.step} with ${outcome.status}: ${outcome.text?.slice(0, 500)}`);
 }
 
+/** A new person (their own cookie jar) logged in with `choice`, at the picker with no page connected yet. */
+export async function signedInAgent(stack: Stack, choice: DialogChoice = {}): Promise<Agent> {
+  const agent = agentFor(stack);
+  await signIn(agent, choice);
+  return agent;
+}
+
 /** A new person (their own cookie jar) logged in with `choice` and connected to `pageId`. */
 export async function connectedAgent(stack: Stack, pageId: string, choice: DialogChoice = {}): Promise<Agent> {
   const agent = agentFor(stack);

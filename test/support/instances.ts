@@ -5,6 +5,7 @@
 import { loadConfig, type Config } from '../../src/config';
 import { startEmulator, type RunningEmulator } from '@pagelight/graph-emulator';
 import type { SessionStoreHandle } from '../../src/session/store';
+import { useRunning } from './lifetime';
 import { APP_ID, APP_SECRET, appEnv, BASE_URL } from './stack';
 
 /** One emulator whose registered callback is the shared BASE_URL of every instance. */
@@ -15,6 +16,26 @@ export function startSharedEmulator(): Promise<RunningEmulator> {
       { clientId: APP_ID, clientSecret: APP_SECRET, redirectUri: `${BASE_URL}/auth/callback`, name: 'Pagelight test' },
     ],
   });
+}
+
+/**
+ * The shared emulator of the enclosing `describe`: started before its tests and closed after them. Its fields read
+ * the emulator running now; reading one outside a test is an error that says so.
+ */
+export function useSharedEmulator(): RunningEmulator {
+  const now = useRunning('useSharedEmulator', startSharedEmulator, (emulator) => emulator.close());
+  return {
+    get url() {
+      return now().url;
+    },
+    get port() {
+      return now().port;
+    },
+    get controls() {
+      return now().controls;
+    },
+    close: () => Promise.reject(new Error('useSharedEmulator closes its emulator itself')),
+  };
 }
 
 export function configFor(emulator: RunningEmulator, env: Record<string, string> = {}): Config {

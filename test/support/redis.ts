@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { createClient } from 'redis';
+import { useRunning } from './lifetime';
 
 /** The Redis the suites use (REDIS_URL); unset, the Redis suites are skipped. */
 export const REDIS_URL = process.env.REDIS_URL ?? '';
@@ -136,22 +137,19 @@ export async function keysUnder(client: RedisClient, prefix: string): Promise<st
  * so nothing writes under the prefix once it is cleaned.
  */
 export function useRedisAdmin(prefix: string): { readonly client: RedisClient; keys(): Promise<string[]> } {
-  let client: RedisClient | undefined;
-  const now = (): RedisClient => {
-    if (!client) throw new Error('useRedisAdmin: the client is connected only inside the tests of its describe');
-    return client;
-  };
-  beforeAll(async () => {
-    client = redisClient();
-    await client.connect();
-  });
-  afterAll(async () => {
-    const admin = now();
-    const left = await keysUnder(admin, prefix);
-    if (left.length) await admin.del(left);
-    await admin.close();
-    client = undefined;
-  });
+  const now = useRunning(
+    'useRedisAdmin',
+    async () => {
+      const client = redisClient();
+      await client.connect();
+      return client;
+    },
+    async (admin) => {
+      const left = await keysUnder(admin, prefix);
+      if (left.length) await admin.del(left);
+      await admin.close();
+    },
+  );
   return {
     get client() {
       return now();

@@ -22,6 +22,7 @@ import {
   type SeedName,
 } from '@pagelight/graph-emulator';
 import { credentialsSeenBy, leakedLines } from './log-scrape';
+import { useRunning, type Lifetime } from './lifetime';
 
 export const APP_ID = '1234567890123456';
 export const APP_SECRET = 'test-app-secret-value-0001';
@@ -180,9 +181,7 @@ const everyField: Exclude<keyof Stack, 'close' | (typeof STACK_FIELDS)[number]> 
 void everyField;
 
 /** When a suite's stack is started and closed: once for its describe block, or afresh for each test. */
-export interface StackLifetime {
-  perTest?: boolean;
-}
+export type StackLifetime = Lifetime;
 
 /**
  * The stack of the enclosing `describe`: started before its tests and closed
@@ -191,20 +190,12 @@ export interface StackLifetime {
  * is an error that says so.
  */
 export function useStack(options: StackOptions = {}, lifetime: StackLifetime = {}): Stack {
-  let current: Stack | undefined;
-  const [before, after] = lifetime.perTest ? [beforeEach, afterEach] : [beforeAll, afterAll];
-  before(async () => {
-    current = await startStack(options);
-  });
-  after(async () => {
-    const closing = current;
-    current = undefined;
-    await closing?.close();
-  });
-  const now = (): Stack => {
-    if (!current) throw new Error('useStack: the stack runs only inside the tests of the describe that set it up');
-    return current;
-  };
+  const now = useRunning(
+    'useStack',
+    () => startStack(options),
+    (stack) => stack.close(),
+    lifetime,
+  );
   const handle = {
     close: () => Promise.reject(new Error('useStack closes its stack itself')),
   } as Stack;
@@ -260,6 +251,32 @@ export async function startServedStack(
     },
   };
 }
+
+/**
+ * The served stack of the enclosing `describe` (see startServedStack): started before its tests and closed after
+ * them. `stack` and `url` read the one running now; reading one outside a test is an error that says so.
+ */
+export function useServedStack(options: StackOptions = {}): { readonly stack: Stack; readonly url: string } {
+  const now = useRunning(
+    'useServedStack',
+    () => startServedStack(options),
+    (served) => served.close(),
+  );
+  return {
+    get stack() {
+      return now().stack;
+    },
+    get url() {
+      return now().url;
+    },
+  };
+}
+
+/** A stack whose Pages are live: it answers the webhook handshake, and connecting a Page subscribes it. */
+export const LIVE_ENV = {
+  FB_WEBHOOK_VERIFY_TOKEN: 'verify-token-for-tests-0001',
+  FB_SCOPES: 'pages_show_list pages_read_engagement pages_manage_metadata',
+} as const;
 
 /** One listening app instance with its own Graph client and its own Redis connection (several may share a store). */
 export interface Instance extends Listening {

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import zlib from 'node:zlib';
-import { agentFor, APP_SECRET, startStack, type Stack } from '../support/stack';
+import { agentFor, APP_SECRET, useStack } from '../support/stack';
 
 const VERIFY_TOKEN = 'verify-token-for-tests-0001';
 
@@ -9,11 +9,7 @@ const VERIFY_TOKEN = 'verify-token-for-tests-0001';
  * bytes as received, before anything is decompressed or parsed (docs/architecture.md#live-updates).
  */
 describe('POST /webhooks/facebook with a compressed body', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack({ env: { FB_WEBHOOK_VERIFY_TOKEN: VERIFY_TOKEN } });
-  });
-  afterAll(() => stack.close());
+  const stack = useStack({ env: { FB_WEBHOOK_VERIFY_TOKEN: VERIFY_TOKEN } });
 
   // 8 MB of zeros: a few kilobytes on the wire.
   const bomb = zlib.gzipSync(Buffer.alloc(8 * 1024 * 1024));

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import zlib from 'node:zlib';
 import fc from 'fast-check';
 import { HANDSHAKE_LIMIT, REFUSED_DELIVERY_LIMIT } from '../../src/webhooks/routes';
-import { agentFor, APP_SECRET, startStack, type Stack } from '../support/stack';
+import { agentFor, APP_SECRET, startStack, useStack } from '../support/stack';
 import { eventually } from '../support/wait';
 
 const VERIFY_TOKEN = 'verify-token-for-tests-0001';
@@ -16,11 +16,7 @@ const delivery = (n: number) =>
  * deliveries refused for their signature, encoding or size (docs/architecture.md#live-updates).
  */
 describe('/webhooks/facebook limits per address', () => {
-  let stack: Stack;
-  beforeEach(async () => {
-    stack = await startStack({ env: { FB_WEBHOOK_VERIFY_TOKEN: VERIFY_TOKEN } });
-  });
-  afterEach(() => stack.close());
+  const stack = useStack({ env: { FB_WEBHOOK_VERIFY_TOKEN: VERIFY_TOKEN } }, { perTest: true });
 
   const handshake = (token: string) =>
     agentFor(stack)
