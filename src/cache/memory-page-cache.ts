@@ -1,12 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import {
-  CACHED_PARTS,
-  freshnessOf,
-  MAX_SHARE,
-  type CachedPart,
-  type PageCacheStore,
-  type ReadOptions,
-} from './page-cache';
+import { CACHED_PARTS, CachedReads, MAX_SHARE, type CachedPart, type Lookup, type ReadOptions } from './page-cache';
 
 export interface MemoryPageCacheOptions {
   /** Seconds an answer is served from the cache; 0 turns the cache off (PAGE_CACHE_TTL). */
@@ -36,8 +29,15 @@ interface Entry {
   /** Its JSON's length, as the byte bound counts it. */
   bytes: number;
   /** When the answer was stored (the `now` option's clock). */
-  at: number;
-  value: unknown;
+  storedAt: number;
+  answer: unknown;
+}
+
+/** Where an entry is kept: its page, its part and its key in the LRU. */
+interface Slot {
+  pageId: string;
+  part: CachedPart;
+  key: string;
 }
 
 /** Loads under way for one part of one page, and the drops of that part they have seen begin. */
@@ -55,18 +55,9 @@ interface InFlight {
  * dropped when the provider refuses a token for it, and those of one grant and role when it refuses a
  * permission to a session holding them; a load of a part under way when that part is dropped is not kept.
  */
-export class MemoryPageCache implements PageCacheStore {
+export class MemoryPageCache extends CachedReads<Slot, undefined> {
   readonly enabled: boolean;
-  /** Answers served from the cache / loaded upstream, for tests and the benchmark. */
-  hits = 0;
-  misses = 0;
-  /** Stale answers served while a refresh ran, and refreshes started (for tests and the benchmark). */
-  staleServed = 0;
-  revalidations = 0;
   private readonly lru: LRUCache<string, Entry> | undefined;
-  private readonly ttlMs: number;
-  private readonly staleFactor: number;
-  private readonly now: () => number;
   /** Keys per page, oldest stored first, so a page can be dropped without scanning the cache and kept to its share. */
   private readonly byPage = new Map<string, Owned>();
   /** Keys per session, oldest stored first: each session kept to its share. */
@@ -78,10 +69,8 @@ export class MemoryPageCache implements PageCacheStore {
   private readonly revalidating = new Set<string>();
 
   constructor(options: MemoryPageCacheOptions) {
+    super(options.ttlSec * 1000, options.staleFactor ?? 10, options.now ?? Date.now);
     this.enabled = options.ttlSec > 0;
-    this.ttlMs = options.ttlSec * 1000;
-    this.staleFactor = options.staleFactor ?? 10;
-    this.now = options.now ?? Date.now;
     const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
     const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
     this.shareEntries = Math.max(1, options.shareEntries ?? Math.floor(maxEntries * MAX_SHARE));
@@ -100,47 +89,20 @@ export class MemoryPageCache implements PageCacheStore {
     });
   }
 
-  /**
-   * The cached answer, or `load()`'s (then kept). Call only once the session is known to hold a page token
-   * for `pageId`. A live page's answer past its TTL is served while one refresh runs in the background.
-   */
-  async get<T>(
-    pageId: string,
-    part: CachedPart,
-    variant: string,
-    load: () => Promise<T>,
-    options: ReadOptions = {},
-  ): Promise<T> {
-    if (!this.lru) return load();
-    const key = keyOf(pageId, part, variant);
-    const entry = this.lru.get(key);
-    const freshness = entry && freshnessOf(this.now() - entry.at, this.ttlMs, this.staleFactor, options.live === true);
-    if (entry && freshness !== 'expired') {
-      this.hits++;
-      if (freshness === 'stale') {
-        this.staleServed++;
-        this.revalidate(pageId, part, key, load, options.session);
-      }
-      return entry.value as T;
-    }
-    this.misses++;
-    return this.loadAndStore(pageId, part, key, load, options);
+  protected slotOf(pageId: string, part: CachedPart, variant: string): Slot {
+    return { pageId, part, key: keyOf(pageId, part, variant) };
   }
 
-  /**
-   * Always `load()`s, then keeps the answer for everyone allowed to share it: for a session whose own token
-   * has not proved itself upstream recently.
-   */
-  async refresh<T>(
-    pageId: string,
-    part: CachedPart,
-    variant: string,
-    load: () => Promise<T>,
-    options: ReadOptions = {},
-  ): Promise<T> {
-    if (!this.lru) return load();
-    this.misses++;
-    return this.loadAndStore(pageId, part, keyOf(pageId, part, variant), load, options);
+  protected lookup({ key }: Slot): Lookup<undefined> {
+    return { entry: this.lru!.get(key), seen: undefined };
+  }
+
+  protected fill<T>(slot: Slot, _seen: undefined, load: () => Promise<T>, options: ReadOptions): Promise<T> {
+    return this.loadAndStore(slot, load, options);
+  }
+
+  protected reload<T>(slot: Slot, load: () => Promise<T>, options: ReadOptions): Promise<T> {
+    return this.loadAndStore(slot, load, options);
   }
 
   /** Forgets everything cached for the page (the provider refused a token for it). */
@@ -181,16 +143,10 @@ export class MemoryPageCache implements PageCacheStore {
 
   /** Every answer kept, with its key, read-only: for tests (the proof that no entry holds a token). */
   entries(): { key: string; value: unknown }[] {
-    return [...(this.lru?.entries() ?? [])].map(([key, entry]) => ({ key, value: entry.value }));
+    return [...(this.lru?.entries() ?? [])].map(([key, entry]) => ({ key, value: entry.answer }));
   }
 
-  private async loadAndStore<T>(
-    pageId: string,
-    part: CachedPart,
-    key: string,
-    load: () => Promise<T>,
-    options: ReadOptions,
-  ): Promise<T> {
+  private async loadAndStore<T>({ pageId, part, key }: Slot, load: () => Promise<T>, options: ReadOptions): Promise<T> {
     const partKey = `${pageId}\u0000${part}`;
     let flight = this.inFlight.get(partKey);
     if (!flight) this.inFlight.set(partKey, (flight = { loads: 0, drops: 0 }));
@@ -206,17 +162,12 @@ export class MemoryPageCache implements PageCacheStore {
   }
 
   /** One background refresh per entry; a failed one leaves the stale answer, and the next view past it loads. */
-  private revalidate(
-    pageId: string,
-    part: CachedPart,
-    key: string,
-    load: () => Promise<unknown>,
-    session: string | undefined,
-  ): void {
+  protected revalidate(slot: Slot, _seen: undefined, load: () => Promise<unknown>, session: string | undefined): void {
+    const { key } = slot;
     if (this.revalidating.has(key) || this.revalidating.size >= MAX_REVALIDATING) return;
     this.revalidating.add(key);
     this.revalidations++;
-    this.loadAndStore(pageId, part, key, load, { live: true, session })
+    this.loadAndStore(slot, load, { live: true, session })
       .catch(() => undefined)
       .finally(() => this.revalidating.delete(key));
   }
@@ -224,7 +175,11 @@ export class MemoryPageCache implements PageCacheStore {
   private store(pageId: string, key: string, value: unknown, { live, session }: ReadOptions): void {
     const bytes = Math.max(1, Buffer.byteLength(JSON.stringify(value) ?? ''));
     // A page that is not live is never served past its TTL: its entry need not be kept longer.
-    this.lru!.set(key, { pageId, session, bytes, at: this.now(), value }, live ? {} : { ttl: this.ttlMs });
+    this.lru!.set(
+      key,
+      { pageId, session, bytes, storedAt: this.now(), answer: value },
+      live ? {} : { ttl: this.ttlMs },
+    );
     if (!this.lru!.has(key)) return;
     this.keepShare(this.byPage, pageId, key, bytes);
     if (session !== undefined) this.keepShare(this.bySession, session, key, bytes);

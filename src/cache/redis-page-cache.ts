@@ -13,14 +13,7 @@ import { parseJson } from '../json';
 import type { Logger } from '../log/logger';
 import type { SharedRedis } from '../redis';
 import { DEFAULT_MAX_ENTRIES } from './memory-page-cache';
-import {
-  CACHED_PARTS,
-  freshnessOf,
-  MAX_SHARE,
-  type CachedPart,
-  type PageCacheStore,
-  type ReadOptions,
-} from './page-cache';
+import { CACHED_PARTS, CachedReads, MAX_SHARE, type CachedPart, type Lookup, type ReadOptions } from './page-cache';
 
 export interface SharedCacheOptions {
   /** PAGE_CACHE_TTL, seconds; 0 turns the cache off. */
@@ -161,20 +154,12 @@ function stampOf(entry: { version: string; storedAt: number; nonce?: string }): 
  * Redis operation has a deadline; when Redis fails the view reads upstream, never fails for it.
  * @see docs/architecture.md#shared-cache
  */
-export class RedisPageCache implements PageCacheStore {
+export class RedisPageCache extends CachedReads<Keys, Read> {
   readonly enabled: boolean;
-  hits = 0;
-  misses = 0;
-  /** Stale answers served while a refresh ran, and refreshes started (for tests and the benchmark). */
-  staleServed = 0;
-  revalidations = 0;
-  private readonly ttlMs: number;
-  private readonly now: () => number;
   private readonly deadlineMs: number;
   private readonly maxAnswerBytes: number;
   private readonly lockMs: number;
   private readonly pollMs: number;
-  private readonly staleFactor: number;
   private readonly shareEntries: number;
   /** Loads under way in this process, by entry key: a second view joins instead of polling Redis. */
   private readonly loading = new Map<string, Promise<unknown>>();
@@ -197,62 +182,44 @@ export class RedisPageCache implements PageCacheStore {
     private readonly redis: SharedRedis,
     private readonly options: SharedCacheOptions,
   ) {
+    super(options.ttlSec * 1000, options.staleFactor ?? 10, options.now ?? Date.now);
     this.enabled = options.ttlSec > 0;
-    this.ttlMs = options.ttlSec * 1000;
-    this.now = options.now ?? Date.now;
     this.deadlineMs = options.deadlineMs ?? 200;
     this.maxAnswerBytes = options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
     this.lockMs = options.lockMs ?? 3000;
     this.pollMs = options.pollMs ?? 15;
-    this.staleFactor = options.staleFactor ?? 10;
     this.shareEntries = Math.max(1, options.shareEntries ?? Math.floor(DEFAULT_MAX_ENTRIES * MAX_SHARE));
   }
 
-  async get<T>(
-    pageId: string,
-    part: CachedPart,
-    variant: string,
-    load: () => Promise<T>,
-    options: ReadOptions = {},
-  ): Promise<T> {
-    if (!this.enabled) return load();
-    const keys = this.keysOf(pageId, part, variant, options.session);
-    const joined = this.loading.get(keys.entry) as Promise<T> | undefined;
-    if (joined) {
-      this.hits++;
-      return this.join(joined, load);
-    }
-    const read = await this.read(keys);
-    if (!read) {
-      this.misses++;
-      return load();
-    }
-    const entry = read.entry;
-    const current = entry?.version === read.version ? entry : undefined;
-    const freshness =
-      current && freshnessOf(this.now() - current.storedAt, this.ttlMs, this.staleFactor, options.live === true);
-    if (current && freshness !== 'expired') {
-      this.hits++;
-      if (freshness === 'stale') {
-        this.staleServed++;
-        this.revalidate(keys, read.version, load);
-      }
-      return current.answer as T;
-    }
-    this.misses++;
-    return this.fill(keys, read.version, read.locked, load, options.live === true);
+  protected slotOf(pageId: string, part: CachedPart, variant: string, session: string | undefined): Keys {
+    return this.keysOf(pageId, part, variant, session);
   }
 
-  async refresh<T>(
-    pageId: string,
-    part: CachedPart,
-    variant: string,
-    load: () => Promise<T>,
-    options: ReadOptions = {},
-  ): Promise<T> {
-    if (!this.enabled) return load();
-    this.misses++;
-    const keys = this.keysOf(pageId, part, variant, options.session);
+  protected override joined<T>(keys: Keys, load: () => Promise<T>): Promise<T> | undefined {
+    const loading = this.loading.get(keys.entry) as Promise<T> | undefined;
+    return loading && this.join(loading, load);
+  }
+
+  /** An entry stored under an older version of its part (dropped since) is not found. */
+  protected async lookup(keys: Keys): Promise<Lookup<Read> | undefined> {
+    const read = await this.read(keys);
+    if (!read) return undefined;
+    return { entry: read.entry?.version === read.version ? read.entry : undefined, seen: read };
+  }
+
+  /** Fetches a missed part: this process's load under way, else the instance holding the lock, else ourselves. */
+  protected fill<T>(keys: Keys, read: Read, load: () => Promise<T>, options: ReadOptions): Promise<T> {
+    const joined = this.joined(keys, load);
+    if (joined) return joined;
+    const live = options.live === true;
+    const work = this.fetchOnce(keys, read.version, read.locked, load, live).finally(() => {
+      if (this.loading.get(keys.entry) === work) this.loading.delete(keys.entry);
+    });
+    this.loading.set(keys.entry, work);
+    return work;
+  }
+
+  protected async reload<T>(keys: Keys, load: () => Promise<T>, options: ReadOptions): Promise<T> {
     // Read before the load starts, so a drop during the load keeps its answer out.
     const version = await this.version(keys);
     const value = await load();
@@ -287,17 +254,6 @@ export class RedisPageCache implements PageCacheStore {
       // Entries already in Redis outlive this drop until their TTL (or staleFactor TTLs on a live page).
       this.options.logger.error({ pageId, parts }, 'page cache (redis): a drop failed; cached answers expire by TTL');
     });
-  }
-
-  /** Fetches a missed part: this process's load under way, else the instance holding the lock, else ourselves. */
-  private fill<T>(keys: Keys, version: string, locked: boolean, load: () => Promise<T>, live: boolean): Promise<T> {
-    const existing = this.loading.get(keys.entry) as Promise<T> | undefined;
-    if (existing) return this.join(existing, load);
-    const work = this.fetchOnce(keys, version, locked, load, live).finally(() => {
-      if (this.loading.get(keys.entry) === work) this.loading.delete(keys.entry);
-    });
-    this.loading.set(keys.entry, work);
-    return work;
   }
 
   /**
@@ -359,7 +315,7 @@ export class RedisPageCache implements PageCacheStore {
   }
 
   /** One background refresh per part: in this process (a set) and across instances (the lock). */
-  private revalidate(keys: Keys, version: string, load: () => Promise<unknown>): void {
+  protected revalidate(keys: Keys, { version }: Read, load: () => Promise<unknown>): void {
     if (this.revalidating.has(keys.entry) || this.revalidating.size >= MAX_REVALIDATING) return;
     this.revalidating.add(keys.entry);
     const token = randomBytes(9).toString('base64url');

@@ -53,21 +53,19 @@ export async function readThroughCache<T extends readonly unknown[]>(
   const now = ctx.now();
   // Subscribed to webhooks: a change would have dropped the answer, so it may be served stale while it refreshes.
   // What this session stores counts against its share of the cache (docs/architecture.md#bounded-share).
-  const options = { live: access.live, session: access.sessionId };
-  if (tokenProvedRecently(ctx, access)) {
-    const answers = await all((r) => cache.get(pageId, r.part, `${r.variant} ${share}`, r.load, options));
-    return { answers, changes };
-  }
-  const answers = await all((r) => cache.refresh(pageId, r.part, `${r.variant} ${share}`, r.load, options));
+  // Not proved: the reads go upstream with its token and refresh the cache.
+  const refresh = !tokenProvedRecently(ctx, access);
+  const options = { live: access.live, session: access.sessionId, refresh };
+  const answers = await all((r) => cache.get(pageId, r.part, `${r.variant} ${share}`, r.load, options));
   // Kept once per PAGE_CACHE_TTL, not on every warm view; only when every read succeeded with the token.
-  if ((answers as PromiseSettledResult<unknown>[]).every((a) => a.status === 'fulfilled'))
+  if (refresh && (answers as PromiseSettledResult<unknown>[]).every((a) => a.status === 'fulfilled'))
     changes.tokenConfirmedAt = now;
   return { answers, changes };
 }
 
 /**
  * The cache may serve this session: its own token succeeded upstream for the page within PAGE_CACHE_TTL.
- * Otherwise its reads go upstream (`PageCacheStore.refresh`) and their success is noted as `tokenConfirmedAt`.
+ * Otherwise its reads go upstream (`ReadOptions.refresh`) and their success is noted as `tokenConfirmedAt`.
  */
 function tokenProvedRecently(ctx: AppContext, access: PageAccess): boolean {
   return (

@@ -94,7 +94,7 @@ export function pageCacheContract(name: string, subject: ContractSubject, run: j
       await c.get('1', 'feed', 'first', async () => 'old');
       await subject.written();
       const load = jest.fn(async () => 'new');
-      expect(await c.refresh('1', 'feed', 'first', load)).toBe('new');
+      expect(await c.get('1', 'feed', 'first', load, { refresh: true })).toBe('new');
       await subject.written();
       expect(load).toHaveBeenCalledTimes(1);
       expect(await c.get('1', 'feed', 'first', cached)).toBe('new');
