@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { TEST_SEED } from '../src';
-import { graphError, makeEmulator, PAGES, pageToken, userToken } from './helpers';
+import { graphError, makeEmulator, PAGES, useBakeryTokens } from './helpers';
 
 const VIDEO = TEST_SEED.pages.find((p) => p.id === PAGES.bakery)!.feed[7]!.id;
 
@@ -13,15 +13,12 @@ interface Answer {
 /** Synchronous batch requests as the "Batch Requests" guide describes them (README#batch-requests). */
 describe('POST / with batch', () => {
   const { app, controls } = makeEmulator();
-  let bakery: string;
-  beforeAll(async () => {
-    bakery = await pageToken(app, await userToken(app), PAGES.bakery);
-  });
+  const tokens = useBakeryTokens(app);
   afterEach(() => controls.reset());
   const batch = (ops: unknown[], extra: Record<string, string> = {}) =>
     request(app)
       .post('/v27.0/')
-      .set('Authorization', `Bearer ${bakery}`)
+      .set('Authorization', `Bearer ${tokens.bakery}`)
       .type('form')
       .send({ batch: JSON.stringify(ops), ...extra });
 
@@ -91,7 +88,7 @@ describe('POST / with batch', () => {
     await batch([{ method: 'GET', relative_url: `${VIDEO}?fields=id` }]).expect(200);
     const res = await request(app)
       .post('/v21.0')
-      .set('Authorization', `Bearer ${bakery}`)
+      .set('Authorization', `Bearer ${tokens.bakery}`)
       .type('form')
       .send({ batch: JSON.stringify([{ method: 'GET', relative_url: 'me?fields=id' }]) })
       .expect(200);

@@ -1,5 +1,5 @@
 import { TEST_SEED } from '../src';
-import { graphError, graphGet, makeEmulator, PAGES, pageToken, userToken } from './helpers';
+import { graphError, graphGet, makeEmulator, PAGES, pageToken, useBakeryTokens, userToken } from './helpers';
 
 const ORIGIN = 'http://graph.example.test';
 const bakeryFeed = TEST_SEED.pages.find((p) => p.id === PAGES.bakery)!.feed;
@@ -14,13 +14,8 @@ const signed = (path: string) =>
 
 describe('Graph field expansion on posts and pages', () => {
   const { app, controls } = makeEmulator({ publicUrl: ORIGIN });
-  let ada: string;
-  let bakery: string;
-  beforeAll(async () => {
-    ada = await userToken(app);
-    bakery = await pageToken(app, ada, PAGES.bakery);
-  });
-  const get = (path: string, fields: string, token = bakery, extra: Record<string, string> = {}) =>
+  const tokens = useBakeryTokens(app);
+  const get = (path: string, fields: string, token = tokens.bakery, extra: Record<string, string> = {}) =>
     graphGet(app, `/v23.0${path}`, token).query({ fields, ...extra });
 
   describe('GET /<post_id>', () => {
@@ -40,7 +35,7 @@ describe('Graph field expansion on posts and pages', () => {
     });
 
     it('when no fields are given, then id, created_time and message/story as in the feed', async () => {
-      const res = await graphGet(app, `/v23.0/${PLAIN}`, bakery).expect(200);
+      const res = await graphGet(app, `/v23.0/${PLAIN}`, tokens.bakery).expect(200);
       expect(res.body).toEqual({
         id: PLAIN,
         created_time: bakeryFeed[2]!.created_time,
@@ -196,9 +191,9 @@ describe('Graph field expansion on posts and pages', () => {
     it('when a page token lacks pages_read_engagement, or belongs to another page, or a user token asks, then the Page node’s errors', async () => {
       const noEngagement = await pageToken(app, await userToken(app, { perms: ['pages_show_list'] }), PAGES.bakery);
       expect(graphError((await get(`/${SOURDOUGH}`, 'message', noEngagement).expect(403)).body).code).toBe(10);
-      const sparse = await pageToken(app, ada, PAGES.sparse);
+      const sparse = await pageToken(app, tokens.ada, PAGES.sparse);
       expect(graphError((await get(`/${SOURDOUGH}`, 'message', sparse).expect(403)).body).code).toBe(10);
-      expect(graphError((await get(`/${SOURDOUGH}`, 'message', ada).expect(400)).body).code).toBe(210);
+      expect(graphError((await get(`/${SOURDOUGH}`, 'message', tokens.ada).expect(400)).body).code).toBe(210);
     });
 
     it('when the post does not exist, or a post edge it does not serve on its own is asked for, then 100/33', async () => {
@@ -213,7 +208,7 @@ describe('Graph field expansion on posts and pages', () => {
   describe('GET /<page_id>/feed', () => {
     it('when the feed asks for summaries, then each post carries them, and paging links repeat the expression', async () => {
       const fields = 'message,full_picture,reactions.summary(total_count).limit(0),comments.summary(true).limit(0)';
-      const res = await get(`/${PAGES.bakery}/feed`, fields, bakery, { limit: '3' }).expect(200);
+      const res = await get(`/${PAGES.bakery}/feed`, fields, tokens.bakery, { limit: '3' }).expect(200);
       const body = res.body as { data: Record<string, unknown>[]; paging: { next: string } };
       expect(body.data[0]).toMatchObject({
         id: SOURDOUGH,
@@ -231,7 +226,7 @@ describe('Graph field expansion on posts and pages', () => {
     });
 
     it('when the feed names an unknown nested field, then 100 even on a page whose feed is empty', async () => {
-      const sparse = await pageToken(app, ada, PAGES.sparse);
+      const sparse = await pageToken(app, tokens.ada, PAGES.sparse);
       const res = await get(`/${PAGES.sparse}/feed`, 'attachments{nope}', sparse).expect(400);
       expect(graphError(res.body).message).toBe(
         '(#100) Tried accessing nonexisting field (nope) on node type (StoryAttachment)',
@@ -239,7 +234,7 @@ describe('Graph field expansion on posts and pages', () => {
     });
 
     it('when the app’s own field list is used, then every post is exactly id, created_time and message/story as before', async () => {
-      const res = await get(`/${PAGES.bakery}/feed`, 'id,created_time,message,story', bakery, { limit: '100' });
+      const res = await get(`/${PAGES.bakery}/feed`, 'id,created_time,message,story', tokens.bakery, { limit: '100' });
       const expected = bakeryFeed.slice(0, 50).map(({ id, created_time, message, story }) => ({
         id,
         created_time,
@@ -278,7 +273,7 @@ describe('Graph field expansion on posts and pages', () => {
     });
 
     it('when a page has no picture or cover, then a silhouette, and cover is omitted', async () => {
-      const sparse = await pageToken(app, ada, PAGES.sparse);
+      const sparse = await pageToken(app, tokens.ada, PAGES.sparse);
       const res = await get(`/${PAGES.sparse}`, 'picture{is_silhouette},cover,followers_count', sparse).expect(200);
       expect(res.body).toEqual({ id: PAGES.sparse, picture: { data: { is_silhouette: true } } });
     });
@@ -302,21 +297,21 @@ describe('Graph field expansion on posts and pages', () => {
     });
 
     it('when /me/accounts and /me use the app’s lists, then the same plain answers; a nested selection on them is refused', async () => {
-      const accounts = await get('/me/accounts', 'id,name,category,tasks', ada).expect(200);
+      const accounts = await get('/me/accounts', 'id,name,category,tasks', tokens.ada).expect(200);
       expect((accounts.body as { data: unknown[] }).data[0]).toEqual({
         id: PAGES.bakery,
         name: 'Lovelace Analytical Bakery',
         category: 'Bakery',
         tasks: expect.any(Array),
       });
-      const me = await get('/me', 'id,name', ada).expect(200);
+      const me = await get('/me', 'id,name', tokens.ada).expect(200);
       expect(me.body).toEqual({ id: expect.any(String), name: 'Ada Lovelace' });
-      expect(graphError((await get('/me', 'name{x}', ada).expect(400)).body).code).toBe(100);
+      expect(graphError((await get('/me', 'name{x}', tokens.ada).expect(400)).body).code).toBe(100);
     });
 
     it('when /me/accounts asks for the picture and followers by field expansion, then each Page carries them in the same call', async () => {
       const fields = 'id,name,followers_count,picture.type(normal){url,is_silhouette}';
-      const res = await get('/me/accounts', fields, ada).expect(200);
+      const res = await get('/me/accounts', fields, tokens.ada).expect(200);
       const data = (res.body as { data: Record<string, unknown>[] }).data;
       const bakery = data.find((p) => p.id === PAGES.bakery)!;
       expect(bakery).toEqual({
@@ -332,7 +327,7 @@ describe('Graph field expansion on posts and pages', () => {
         name: expect.any(String),
         picture: { data: { url: expect.any(String), is_silhouette: true } },
       });
-      expect(graphError((await get('/me/accounts', 'id,no_such_field', ada).expect(400)).body).code).toBe(100);
+      expect(graphError((await get('/me/accounts', 'id,no_such_field', tokens.ada).expect(400)).body).code).toBe(100);
     });
   });
 });

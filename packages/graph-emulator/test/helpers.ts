@@ -185,6 +185,19 @@ export async function pageToken(app: Express, user: string, pageId: string): Pro
   return token;
 }
 
+/**
+ * Ada's user token and her page token for the bakery, taken before the describe's tests and read inside them: the
+ * tokens most suites read the seed with.
+ */
+export function useBakeryTokens(app: Express): { readonly ada: string; readonly bakery: string } {
+  const tokens = { ada: '', bakery: '' };
+  beforeAll(async () => {
+    tokens.ada = await userToken(app);
+    tokens.bakery = await pageToken(app, tokens.ada, PAGES.bakery);
+  });
+  return tokens;
+}
+
 export function proof(token: string, secret = CLIENT.clientSecret): string {
   return createHmac('sha256', secret).update(token).digest('hex');
 }

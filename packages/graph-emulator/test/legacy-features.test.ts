@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { TEST_SEED } from '../src';
 import { loadProviderEnv } from '../src/env';
-import { graphError, graphGet, makeEmulator, PAGES, pageToken, userToken } from './helpers';
+import { graphError, graphGet, makeEmulator, PAGES, useBakeryTokens, userToken } from './helpers';
 
 const VIDEO = TEST_SEED.pages.find((p) => p.id === PAGES.bakery)!.feed[7]!.id;
 /** The day before the provider closed the legacy features to new apps ("Introducing Graph API v27.0"). */
@@ -10,36 +10,37 @@ const OLD = '2026-11-03';
 /** The legacy Graph features, refused to an app created on or after 2026-11-04 (README#legacy-features). */
 describe('legacy Graph features by the app’s creation day', () => {
   const { app, controls } = makeEmulator();
-  let ada: string;
-  let bakery: string;
-  beforeAll(async () => {
-    ada = await userToken(app);
-    bakery = await pageToken(app, ada, PAGES.bakery);
-  });
+  const tokens = useBakeryTokens(app);
   afterEach(() => controls.reset());
 
   const uses: [string, () => request.Test][] = [
-    ['a field alias', () => graphGet(app, `/v27.0/${VIDEO}`, bakery).query({ fields: 'reactions.as(all)' })],
+    ['a field alias', () => graphGet(app, `/v27.0/${VIDEO}`, tokens.bakery).query({ fields: 'reactions.as(all)' })],
     [
       'a nested field alias',
-      () => graphGet(app, `/v23.0/${PAGES.bakery}`, bakery).query({ fields: 'feed.limit(1){id, message . as ( m )}' }),
+      () =>
+        graphGet(app, `/v23.0/${PAGES.bakery}`, tokens.bakery).query({
+          fields: 'feed.limit(1){id, message . as ( m )}',
+        }),
     ],
     [
       'a POST with method=get',
-      () => request(app).post('/v27.0/me').type('form').send({ method: 'get', fields: 'id', access_token: ada }),
+      () => request(app).post('/v27.0/me').type('form').send({ method: 'get', fields: 'id', access_token: tokens.ada }),
     ],
     [
       'a multi-ID read',
-      () => graphGet(app, '/v27.0/', bakery).query({ ids: `${PAGES.bakery},${VIDEO}`, fields: 'id' }),
+      () => graphGet(app, '/v27.0/', tokens.bakery).query({ ids: `${PAGES.bakery},${VIDEO}`, fields: 'id' }),
     ],
-    ['date_format', () => graphGet(app, `/v27.0/${VIDEO}`, bakery).query({ fields: 'created_time', date_format: 'U' })],
-    ['a JSONP callback', () => graphGet(app, `/v27.0/${VIDEO}`, bakery).query({ fields: 'id', callback: 'cb' })],
+    [
+      'date_format',
+      () => graphGet(app, `/v27.0/${VIDEO}`, tokens.bakery).query({ fields: 'created_time', date_format: 'U' }),
+    ],
+    ['a JSONP callback', () => graphGet(app, `/v27.0/${VIDEO}`, tokens.bakery).query({ fields: 'id', callback: 'cb' })],
     [
       'an asynchronous batch',
       () =>
         request(app)
           .post('/v27.0/act_1/async_batch_requests')
-          .set('Authorization', `Bearer ${ada}`)
+          .set('Authorization', `Bearer ${tokens.ada}`)
           .type('form')
           .send({ adbatch: '[]', name: 'x' }),
     ],
@@ -66,7 +67,7 @@ describe('legacy Graph features by the app’s creation day', () => {
 
   it('when an older app reads two ids at once, then each answer under its id', async () => {
     controls.setAppCreated(OLD);
-    const res = await graphGet(app, '/v27.0/', bakery)
+    const res = await graphGet(app, '/v27.0/', tokens.bakery)
       .query({ ids: `${PAGES.bakery},${VIDEO}`, fields: 'id' })
       .expect(200);
     expect(res.body).toEqual({ [PAGES.bakery]: { id: PAGES.bakery }, [VIDEO]: { id: VIDEO } });
@@ -74,7 +75,9 @@ describe('legacy Graph features by the app’s creation day', () => {
 
   it('when an older app asks for a JSONP callback, then the JSON comes wrapped in a call to it', async () => {
     controls.setAppCreated(OLD);
-    const res = await graphGet(app, `/v27.0/${VIDEO}`, bakery).query({ fields: 'id', callback: 'cb' }).expect(200);
+    const res = await graphGet(app, `/v27.0/${VIDEO}`, tokens.bakery)
+      .query({ fields: 'id', callback: 'cb' })
+      .expect(200);
     expect(res.type).toBe('text/javascript');
     expect(res.text).toBe(`/**/ cb({"id":"${VIDEO}"});`);
   });
@@ -101,12 +104,10 @@ describe('legacy Graph features by the app’s creation day', () => {
 /** `/{post-id}/reactions` with `type` and `summary=total_count`: a count per kind without aliases, for any app. */
 describe('the reactions edge', () => {
   const { app, controls } = makeEmulator();
-  let bakery: string;
-  beforeAll(async () => {
-    bakery = await pageToken(app, await userToken(app), PAGES.bakery);
-  });
+  const tokens = useBakeryTokens(app);
   afterEach(() => controls.reset());
-  const reactions = (query: Record<string, string>) => graphGet(app, `/v27.0/${VIDEO}/reactions`, bakery).query(query);
+  const reactions = (query: Record<string, string>) =>
+    graphGet(app, `/v27.0/${VIDEO}/reactions`, tokens.bakery).query(query);
 
   it.each([['2026-11-04'], [OLD]])(
     'when an app created %s reads one kind with summary=total_count&limit=0, then its count alone',

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { graphError, graphGet, makeEmulator, PAGES, pageToken, USERS, userToken } from './helpers';
+import { graphError, graphGet, makeEmulator, PAGES, useBakeryTokens, USERS } from './helpers';
 import { attr, find } from './dom';
 
 const ORIGIN = 'http://graph.example.test';
@@ -143,12 +143,7 @@ describe('GET /media/… (the CDN the picture URLs point at)', () => {
 
 describe('the Page picture: field, edge and cover', () => {
   const { app } = makeEmulator({ publicUrl: ORIGIN });
-  let ada: string;
-  let bakery: string;
-  beforeAll(async () => {
-    ada = await userToken(app);
-    bakery = await pageToken(app, ada, PAGES.bakery);
-  });
+  const tokens = useBakeryTokens(app);
 
   it('when /{page-id}/picture is asked without a token, then a 302 to a signed 50×50 picture that loads', async () => {
     const res = await request(app).get(`/v23.0/${PAGES.bakery}/picture`).expect(302);
@@ -191,13 +186,13 @@ describe('the Page picture: field, edge and cover', () => {
   });
 
   it('when a token is sent with it, then the token is checked as for any call', async () => {
-    await graphGet(app, `/${PAGES.bakery}/picture`, bakery).expect(302);
+    await graphGet(app, `/${PAGES.bakery}/picture`, tokens.bakery).expect(302);
     const res = await request(app).get(`/${PAGES.bakery}/picture`).query({ access_token: 'not-a-token' }).expect(400);
     expect(graphError(res.body).code).toBe(190);
   });
 
   it('when the cover is asked, then its source is a signed picture that loads', async () => {
-    const res = await graphGet(app, `/${PAGES.bakery}`, bakery).query({ fields: 'cover' }).expect(200);
+    const res = await graphGet(app, `/${PAGES.bakery}`, tokens.bakery).query({ fields: 'cover' }).expect(200);
     const source = (res.body as { cover: { source: string } }).cover.source;
     const image = await request(app).get(local(source)).buffer(true).expect(200);
     expect(svgSize(image.body.toString())).toEqual({ width: 1200, height: 450 });

@@ -1,37 +1,32 @@
 import { TEST_SEED } from '../src';
-import { graphError, graphGet, makeEmulator, PAGES, pageToken, USERS, userToken } from './helpers';
+import { graphError, graphGet, makeEmulator, PAGES, pageToken, useBakeryTokens, USERS } from './helpers';
 
 const SPEC_FIELDS = 'about,attire,bio,location,parking,hours,emails,website';
 
 describe('GET /<page_id>', () => {
   const { app } = makeEmulator();
-  let ada: string;
-  let bakery: string;
-  beforeAll(async () => {
-    ada = await userToken(app);
-    bakery = await pageToken(app, ada, PAGES.bakery);
-  });
+  const tokens = useBakeryTokens(app);
   const get = (path: string, token: string, fields?: string) =>
     graphGet(app, path, token).query(fields === undefined ? {} : { fields });
 
   it('when a user token asks for fields=access_token on a page the user manages, then {access_token, id} with a page token', async () => {
-    const res = await get(`/${PAGES.bakery}`, ada, 'access_token').expect(200);
+    const res = await get(`/${PAGES.bakery}`, tokens.ada, 'access_token').expect(200);
     expect(res.body).toEqual({ access_token: expect.stringMatching(/^EAA/), id: PAGES.bakery });
-    expect(res.body.access_token).not.toBe(ada);
+    expect(res.body.access_token).not.toBe(tokens.ada);
   });
 
   it('when asked again with the same user token, then the same page token comes back', async () => {
-    const again = await get(`/${PAGES.bakery}`, ada, 'access_token').expect(200);
-    expect(again.body.access_token).toBe(bakery);
+    const again = await get(`/${PAGES.bakery}`, tokens.ada, 'access_token').expect(200);
+    expect(again.body.access_token).toBe(tokens.bakery);
   });
 
   it('when the user does not manage the page, then only the id comes back (the real API silently omits the token)', async () => {
-    const res = await get(`/${PAGES.cafe}`, ada, 'access_token').expect(200);
+    const res = await get(`/${PAGES.cafe}`, tokens.ada, 'access_token').expect(200);
     expect(res.body).toEqual({ id: PAGES.cafe });
   });
 
   it('when a page token asks for the SPEC fields of the main page, then every field has the provider shape', async () => {
-    const res = await get(`/${PAGES.bakery}`, bakery, SPEC_FIELDS).expect(200);
+    const res = await get(`/${PAGES.bakery}`, tokens.bakery, SPEC_FIELDS).expect(200);
     expect(Object.keys(res.body).sort()).toEqual(['id', ...SPEC_FIELDS.split(',')].sort());
     expect(res.body).toMatchObject({
       id: PAGES.bakery,
@@ -58,7 +53,7 @@ describe('GET /<page_id>', () => {
   });
 
   it('when fields are unset on the page, then they are omitted and id is still present', async () => {
-    const sparse = await pageToken(app, ada, PAGES.sparse);
+    const sparse = await pageToken(app, tokens.ada, PAGES.sparse);
     const res = await get(`/${PAGES.sparse}`, sparse, SPEC_FIELDS).expect(200);
     expect(res.body).toEqual({
       id: PAGES.sparse,
@@ -68,12 +63,12 @@ describe('GET /<page_id>', () => {
   });
 
   it('when no fields are given, then id and name', async () => {
-    const res = await get(`/${PAGES.bakery}`, bakery).expect(200);
+    const res = await get(`/${PAGES.bakery}`, tokens.bakery).expect(200);
     expect(res.body).toEqual({ id: PAGES.bakery, name: 'Lovelace Analytical Bakery' });
   });
 
   it('when extra fields (name, category, link, fan_count) are asked for, then they come back too', async () => {
-    const res = await get(`/${PAGES.bakery}`, bakery, 'name,category,link,fan_count').expect(200);
+    const res = await get(`/${PAGES.bakery}`, tokens.bakery, 'name,category,link,fan_count').expect(200);
     expect(res.body).toEqual({
       id: PAGES.bakery,
       name: 'Lovelace Analytical Bakery',
@@ -84,7 +79,7 @@ describe('GET /<page_id>', () => {
   });
 
   it('when a field does not exist, then 100 "(#100) Tried accessing nonexisting field (foo) on node type (Page)"', async () => {
-    const res = await get(`/${PAGES.bakery}`, bakery, 'about,foo').expect(400);
+    const res = await get(`/${PAGES.bakery}`, tokens.bakery, 'about,foo').expect(400);
     expect(graphError(res.body)).toMatchObject({
       code: 100,
       message: '(#100) Tried accessing nonexisting field (foo) on node type (Page)',
@@ -92,12 +87,12 @@ describe('GET /<page_id>', () => {
   });
 
   it('when fields use nested selection syntax, then only the nested fields are answered', async () => {
-    const res = await get(`/${PAGES.bakery}`, bakery, 'location{city}').expect(200);
+    const res = await get(`/${PAGES.bakery}`, tokens.bakery, 'location{city}').expect(200);
     expect(res.body).toEqual({ id: PAGES.bakery, location: { city: 'London' } });
   });
 
   it('when a user token asks for page fields, then 210 "A page access token is required to request this resource." (400)', async () => {
-    const res = await get(`/${PAGES.bakery}`, ada, SPEC_FIELDS).expect(400);
+    const res = await get(`/${PAGES.bakery}`, tokens.ada, SPEC_FIELDS).expect(400);
     expect(graphError(res.body)).toMatchObject({
       code: 210,
       message: '(#210) A page access token is required to request this resource.',
@@ -105,7 +100,7 @@ describe('GET /<page_id>', () => {
   });
 
   it('when a page token is used on another page, then code 10 naming pages_read_engagement (403), as the real API answers', async () => {
-    const res = await get(`/${PAGES.sparse}`, bakery, 'about').expect(403);
+    const res = await get(`/${PAGES.sparse}`, tokens.bakery, 'about').expect(403);
     expect(graphError(res.body)).toMatchObject({
       code: 10,
       message: expect.stringContaining("'pages_read_engagement'"),
@@ -117,7 +112,7 @@ describe('GET /<page_id>', () => {
     ['a non-numeric node', 'not-a-page'],
     ['another user', USERS.grace],
   ])('when the node is %s, then 100/33 GraphMethodException', async (_n, id) => {
-    const res = await get(`/${id}`, ada).expect(400);
+    const res = await get(`/${id}`, tokens.ada).expect(400);
     expect(graphError(res.body)).toMatchObject({
       code: 100,
       error_subcode: 33,
@@ -129,17 +124,17 @@ describe('GET /<page_id>', () => {
   });
 
   it('when a page token calls /me, then it reads the page itself', async () => {
-    const res = await get('/me', bakery).expect(200);
+    const res = await get('/me', tokens.bakery).expect(200);
     expect(res.body).toEqual({ id: PAGES.bakery, name: 'Lovelace Analytical Bakery' });
   });
 
   it('when a path has more than node and edge, then 2500 "Unknown path components"', async () => {
-    const res = await get(`/${PAGES.bakery}/feed/extra`, bakery).expect(400);
+    const res = await get(`/${PAGES.bakery}/feed/extra`, tokens.bakery).expect(400);
     expect(graphError(res.body)).toMatchObject({ code: 2500, message: 'Unknown path components: /feed/extra' });
   });
 
   it('when an edge does not exist on the page, then 100 nonexisting field', async () => {
-    const res = await get(`/${PAGES.bakery}/photos`, bakery).expect(400);
+    const res = await get(`/${PAGES.bakery}/photos`, tokens.bakery).expect(400);
     expect(graphError(res.body).message).toBe('(#100) Tried accessing nonexisting field (photos) on node type (Page)');
   });
 

@@ -3,16 +3,11 @@
  * below gets a well-formed 4xx (Graph JSON or an HTML error page).
  */
 import request from 'supertest';
-import { CLIENT, graphGet, makeEmulator, PAGES, pageToken, userToken } from './helpers';
+import { CLIENT, graphGet, makeEmulator, PAGES, useBakeryTokens } from './helpers';
 
 describe('odd input', () => {
   const { app } = makeEmulator();
-  let user: string;
-  let page: string;
-  beforeAll(async () => {
-    user = await userToken(app);
-    page = await pageToken(app, user, PAGES.bakery);
-  });
+  const tokens = useBakeryTokens(app);
 
   const graphPaths = [
     '/',
@@ -36,7 +31,7 @@ describe('odd input', () => {
   ];
 
   it.each(graphPaths)('when GET %s, then a JSON error or a valid answer, never a 5xx', async (path) => {
-    for (const token of [user, page, 'junk']) {
+    for (const token of [tokens.ada, tokens.bakery, 'junk']) {
       const res = await graphGet(app, path, token);
       expect(res.status).toBeLessThan(500);
       expect(res.headers['content-type']).toMatch(/^application\/json/);
@@ -83,7 +78,7 @@ describe('odd input', () => {
   it.each(['PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const)('when the method is %s, then 4xx', async (method) => {
     const res = await request(app)
       [method.toLowerCase() as 'put' | 'delete' | 'patch' | 'options']('/me')
-      .set('Authorization', `Bearer ${user}`);
+      .set('Authorization', `Bearer ${tokens.ada}`);
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
   });
@@ -143,7 +138,7 @@ describe('odd input', () => {
       ).join('&');
       const res = await request(app)
         .get(`${path.replace(/#/g, '%23')}?${qs.replace(/#/g, '%23')}`)
-        .set('Authorization', `Bearer ${rnd() > 0.5 ? page : user}`);
+        .set('Authorization', `Bearer ${rnd() > 0.5 ? tokens.bakery : tokens.ada}`);
       expect(res.status).toBeLessThan(500);
     }
   });
