@@ -24,6 +24,7 @@ import {
   VERSION_WARNING_DAYS,
   versionEnd,
 } from './graph/versions';
+import { webUrl } from './web-url';
 
 /** A configuration problem, reported as one line naming the variable. */
 export class ConfigError extends Error {
@@ -115,15 +116,8 @@ const origin = checked((raw): string | Problem => {
     const example = /^(localhost|127\.|\[::1\])/.test(raw) ? `http://${raw}` : `https://${raw}`;
     return new Problem(`must start with http:// or https://, such as ${example}, got "${raw}"`);
   }
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return new Problem(`must be an absolute http(s) URL, got "${raw}"`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return new Problem(`must use http: or https:, got "${url.protocol}"`);
-  }
+  const url = webUrl(raw);
+  if (!url) return new Problem(`must be an absolute http(s) URL, got "${raw}"`);
   if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash || url.username) {
     return new Problem(`must be an origin such as https://example.com (no path, query or credentials), got "${raw}"`);
   }
@@ -135,16 +129,10 @@ const imageOrigins = checked((raw): readonly string[] | Problem => {
   const out: string[] = [];
   for (const item of raw.split(/\s+/)) {
     const wildcard = /^https?:\/\/\*\./i.test(item);
-    let url: URL | undefined;
-    try {
-      url = new URL(wildcard ? item.replace('*.', 'wildcard.') : item);
-    } catch {
-      url = undefined;
-    }
+    const url = webUrl(wildcard ? item.replace('*.', 'wildcard.') : item);
     const host = url?.hostname.replace(/^wildcard\./, '') ?? '';
     if (
       !url ||
-      (url.protocol !== 'http:' && url.protocol !== 'https:') ||
       (url.pathname !== '/' && url.pathname !== '') ||
       url.search ||
       url.hash ||
@@ -174,13 +162,9 @@ function scopeList(raw: string): readonly string[] | Problem {
 
 /** An absolute http(s) URL (a path is allowed). */
 const httpUrl = checked((raw): string | Problem => {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return new Problem(`must be an absolute http(s) URL, got "${raw}"`);
-  }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.hash) {
+  const url = webUrl(raw);
+  if (!url) return new Problem(`must be an absolute http(s) URL, got "${raw}"`);
+  if (url.username || url.password || url.hash) {
     return new Problem(`must be an http(s) URL without credentials or fragment, got "${raw}"`);
   }
   return url.toString();

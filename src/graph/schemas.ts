@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { webUrl } from '../web-url';
 
 /**
  * The shapes we accept from the provider. Everything it sends is untrusted:
@@ -52,13 +53,8 @@ export interface PagingLink {
 const UNUSABLE_LINK: PagingLink = { origin: '', path: '' };
 
 function pagingLinkOf(url: string): PagingLink {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return UNUSABLE_LINK;
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return UNUSABLE_LINK;
+  const parsed = webUrl(url);
+  if (!parsed) return UNUSABLE_LINK;
   const after = parsed.searchParams.getAll('after');
   const cursor = after.length === 1 && cursorSchema.safeParse(after[0]).success ? after[0] : undefined;
   return { origin: parsed.origin, path: parsed.pathname, ...(cursor !== undefined ? { after: cursor } : {}) };

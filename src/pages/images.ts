@@ -1,3 +1,5 @@
+import { webUrl } from '../web-url';
+
 /**
  * Which image URLs a view may show (docs/architecture.md#images): only those on an origin of
  * FB_IMAGE_ORIGINS, the same list the CSP's `img-src` allows, so that an image the view renders is
@@ -15,14 +17,8 @@ export function imageFilter(origins: readonly string[]): (url: string | undefine
   }
   return (raw) => {
     if (raw === undefined) return undefined;
-    let url: URL;
-    try {
-      url = new URL(raw);
-    } catch {
-      return undefined;
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
-    if (url.username || url.password) return undefined;
+    const url = webUrl(raw);
+    if (!url || url.username || url.password) return undefined;
     if (exact.has(url.origin)) return url.href;
     const host = url.hostname;
     const allowed = suffixes.some(

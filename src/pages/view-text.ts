@@ -1,6 +1,7 @@
 import { englishLocale } from '../i18n/catalogs';
 import type { Locale } from '../i18n/locale';
 import { PROVIDER_WEB_ORIGIN } from '../graph/provider';
+import { webUrl } from '../web-url';
 
 /**
  * What every view model shares (docs/architecture.md#views): the options shaping it, and the helpers for the
@@ -54,13 +55,7 @@ export function providerWeb(base: string): (href: string) => string {
 
 /** An http(s) URL, normalised; anything else (`javascript:`, relative, junk) is no link. */
 export function httpHref(raw: string | undefined): string | undefined {
-  if (!raw) return undefined;
-  try {
-    const url = new URL(raw.trim());
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
-  } catch {
-    return undefined;
-  }
+  return raw ? webUrl(raw.trim())?.href : undefined;
 }
 
 const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"]+/gi;
