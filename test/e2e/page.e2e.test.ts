@@ -12,11 +12,6 @@ const BAKERY = SEED_IDS.pages.bakery;
 // Posts added by a test show at once: no page cache between the tests' views.
 const stack = new Stack({ PAGE_CACHE_TTL: '0' });
 const browser = browsing(stack);
-let context: BrowserContext;
-let page: Page;
-beforeEach(() => {
-  ({ context, page } = browser);
-});
 
 /** Login as Ada and connect the bakery; ends on its page view. */
 async function connectBakery(p: Page): Promise<void> {
@@ -36,14 +31,14 @@ async function loadAllImages(p: Page): Promise<void> {
 
 /** A context of its own (not watched by the harness) with the session of `from`, e.g. in another time zone. */
 async function sameSessionIn(options: Parameters<Stack['browser']['newContext']>[0]): Promise<BrowserContext> {
-  return stack.browser.newContext({ ...options, storageState: await context.storageState() });
+  return stack.browser.newContext({ ...options, storageState: await browser.context.storageState() });
 }
 
 describe('the page view in a browser', () => {
   it('when the page opens, then its pictures load from the emulator with no CSP violation, each sized, without referrer and with alt', async () => {
-    await connectBakery(page);
-    await loadAllImages(page);
-    const images = await page.$$eval('main img', (list: HTMLImageElement[]) =>
+    await connectBakery(browser.page);
+    await loadAllImages(browser.page);
+    const images = await browser.page.$$eval('main img', (list: HTMLImageElement[]) =>
       list.map((img) => ({
         src: img.src,
         loaded: img.naturalWidth > 0,
@@ -63,35 +58,35 @@ describe('the page view in a browser', () => {
       expect(img.alt).not.toBeNull();
     }
     // The album's "+N" leads to its post, and says so to a screen reader.
-    const extra = page.locator('.media a.extra').first();
+    const extra = browser.page.locator('.media a.extra').first();
     expect(await extra.textContent()).toMatch(/^\+\d+ more photos in the post of /);
     expect(await extra.getAttribute('href')).toMatch(new RegExp(`^/pages/${BAKERY}/posts/${BAKERY}_\\d+$`));
-    expect(await axeProblems(page)).toEqual([]);
+    expect(await axeProblems(browser.page)).toEqual([]);
   });
 
   it('when a picture fails to load (an expired CDN link), then a box of the same size takes its place', async () => {
     let failed = 0;
-    await context.route(`${stack.providerUrl}/media/sourdough_*`, (route) => {
+    await browser.context.route(`${stack.providerUrl}/media/sourdough_*`, (route) => {
       failed += 1;
       return route.fulfill({ status: 403, body: 'URL signature expired' });
     });
-    await connectBakery(page);
-    await loadAllImages(page).catch(() => undefined);
-    await page.locator('.img-fallback').first().waitFor();
+    await connectBakery(browser.page);
+    await loadAllImages(browser.page).catch(() => undefined);
+    await browser.page.locator('.img-fallback').first().waitFor();
     expect(failed).toBeGreaterThan(0);
-    const broken = await page.$$eval('main img', (list: HTMLImageElement[]) =>
+    const broken = await browser.page.$$eval('main img', (list: HTMLImageElement[]) =>
       list.filter((img) => img.complete && img.naturalWidth === 0).map((img) => img.src),
     );
     expect(broken).toEqual([]);
-    const box = await page.locator('.media .img-fallback').first().boundingBox();
+    const box = await browser.page.locator('.media .img-fallback').first().boundingBox();
     expect(box?.height).toBeGreaterThan(100);
     // The refused loads are what this test is about; any other console error still fails it.
     browser.watch.consoleErrors = browser.watch.consoleErrors.filter((e) => !e.includes('status of 403'));
   });
 
   it('when posts are shown, then "View on Facebook" links are http(s) with rel, and counts are shown', async () => {
-    await connectBakery(page);
-    const links = await page.$$eval('a', (list) =>
+    await connectBakery(browser.page);
+    const links = await browser.page.$$eval('a', (list) =>
       list
         .filter((a) => a.textContent?.startsWith('View on Facebook'))
         .map((a) => ({ href: a.getAttribute('href') ?? '', rel: a.getAttribute('rel') ?? '' })),
@@ -102,16 +97,16 @@ describe('the page view in a browser', () => {
       expect(link.href).toMatch(/^https?:\/\//);
       expect(link.rel.split(' ')).toEqual(expect.arrayContaining(['noopener', 'noreferrer']));
     }
-    expect(await page.locator('.facts').textContent()).toMatch(/\d[\d,]* followers/);
-    const counts = await page.locator('.counts').allTextContents();
+    expect(await browser.page.locator('.facts').textContent()).toMatch(/\d[\d,]* followers/);
+    const counts = await browser.page.locator('.counts').allTextContents();
     expect(counts.join(' ')).toMatch(/\d+ reactions?/);
     expect(counts.join(' ')).toMatch(/\d+ comments?/);
     expect(counts.join(' ')).toMatch(/\d+ shares?/);
   });
 
   it('when the browser is in Los Angeles or in Tokyo, then the same post shows a different local time, exact on hover', async () => {
-    await connectBakery(page);
-    const serverText = await page.locator('time[datetime]').first().getAttribute('datetime');
+    await connectBakery(browser.page);
+    const serverText = await browser.page.locator('time[datetime]').first().getAttribute('datetime');
     const seen: { text: string; title: string }[] = [];
     for (const timezoneId of ['America/Los_Angeles', 'Asia/Tokyo']) {
       const zoned = await sameSessionIn({ timezoneId, locale: 'en-US' });
@@ -131,7 +126,7 @@ describe('the page view in a browser', () => {
   });
 
   it('when the browser is in Tokyo, then what a screen reader hears names the same zone: hidden link text, the post’s h1 and the tab title', async () => {
-    await connectBakery(page);
+    await connectBakery(browser.page);
     const zoned = await sameSessionIn({ timezoneId: 'Asia/Tokyo', locale: 'en-US' });
     try {
       const p = await zoned.newPage();
@@ -153,8 +148,8 @@ describe('the page view in a browser', () => {
 
   it('when a post is recent, then it reads as relative time ("… ago"); without script the exact UTC time stays', async () => {
     await stack.control('/activity/posts', { pageId: BAKERY, message: 'Just baked' });
-    await connectBakery(page);
-    const recent = page.locator('li.post', { hasText: 'Just baked' }).locator('time').first();
+    await connectBakery(browser.page);
+    const recent = browser.page.locator('li.post', { hasText: 'Just baked' }).locator('time').first();
     expect(await recent.textContent()).toMatch(/now|second|minute|ago/);
 
     const noScript = await sameSessionIn({ javaScriptEnabled: false, timezoneId: 'Asia/Tokyo' });
@@ -168,7 +163,7 @@ describe('the page view in a browser', () => {
   });
 
   it('when the screen is a phone (390×844), then the details are collapsed and the first post is on the first screen', async () => {
-    await connectBakery(page);
+    await connectBakery(browser.page);
     const phone = await sameSessionIn({ viewport: { width: 390, height: 844 } });
     try {
       const p = await phone.newPage();
@@ -185,10 +180,10 @@ describe('the page view in a browser', () => {
       await phone.close();
     }
     // On a wide screen they are open from the start, with script or without, and the heading does not fold them.
-    expect(await page.locator('details#about table.hours').isVisible()).toBe(true);
-    await page.locator('details#about > summary').click();
-    expect(await page.locator('details#about').evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
-    expect(await page.locator('details#about > summary').getAttribute('tabindex')).toBe('-1');
+    expect(await browser.page.locator('details#about table.hours').isVisible()).toBe(true);
+    await browser.page.locator('details#about > summary').click();
+    expect(await browser.page.locator('details#about').evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
+    expect(await browser.page.locator('details#about > summary').getAttribute('tabindex')).toBe('-1');
     const noScript = await sameSessionIn({ javaScriptEnabled: false, viewport: { width: 1280, height: 800 } });
     try {
       const p = await noScript.newPage();
@@ -202,8 +197,8 @@ describe('the page view in a browser', () => {
   it('when a post is long, then "See more" shows the rest, with script and without', async () => {
     const long = `A-LONG-STORY ${'in many words, '.repeat(40)}THE-END-OF-THE-STORY`;
     await stack.control('/activity/posts', { pageId: BAKERY, message: long });
-    await connectBakery(page);
-    const post = page.locator('li.post', { hasText: 'A-LONG-STORY' }).first();
+    await connectBakery(browser.page);
+    const post = browser.page.locator('li.post', { hasText: 'A-LONG-STORY' }).first();
     const end = post.getByText('THE-END-OF-THE-STORY');
     expect(await end.isVisible()).toBe(false);
     await post.getByText('See more').click();
