@@ -1,4 +1,4 @@
-import { loadConfig, ConfigError, withProvider } from '../src/config';
+import { loadConfig, ConfigError, withProvider, type Config } from '../src/config';
 import { DEFAULT_API_VERSION, DEFAULT_IMAGE_ORIGINS } from '../src/graph/provider';
 
 const REAL = {
@@ -48,43 +48,46 @@ describe('loadConfig', () => {
     expect(Object.isFrozen(config)).toBe(true);
   });
 
-  it('when FB_APP_ID is set with its secret and a session secret, then real-provider mode', () => {
-    const config = loadConfig({
-      ...REAL,
-      FB_AUTH_URL: 'http://127.0.0.1:9000/',
-      FB_GRAPH_URL: 'http://127.0.0.1:9001',
-      FB_PAGE_ID: '42',
-    });
-    expect(config.demo).toBe(false);
-    expect(config.authUrl).toBe('http://127.0.0.1:9000');
-    expect(config.graphUrl).toBe('http://127.0.0.1:9001');
-    expect(config.pageId).toBe('42');
-  });
-
-  it('when BASE_URL is https, then cookies are Secure', () => {
-    expect(loadConfig({ BASE_URL: 'https://pages.example.com' }).servedOverHttps).toBe(true);
-  });
-
-  it('when FB_APP_ID is set, then PKCE is off, openid is not asked for, and the id_token would be checked against the dialog origin’s JWKS', () => {
-    const config = loadConfig(REAL);
-    expect(config.pkce).toBe(false);
-    expect(config.oidc).toBe(false);
-    expect(config.jwksUrl).toBe('https://www.facebook.com/.well-known/oauth/openid/jwks/');
-    expect(config.oidcIssuer).toBe('https://www.facebook.com');
-  });
-
-  it('when FB_PKCE, FB_SCOPES with openid and FB_JWKS_URL are set, then they are used; FB_AUTH_URL moves the issuer', () => {
-    const config = loadConfig({
-      ...REAL,
-      FB_PKCE: 'on',
-      FB_SCOPES: 'openid,pages_show_list',
-      FB_AUTH_URL: 'http://127.0.0.1:4101',
-    });
-    expect(config).toMatchObject({ pkce: true, oidc: true, oidcIssuer: 'http://127.0.0.1:4101' });
-    expect(config.jwksUrl).toBe('http://127.0.0.1:4101/.well-known/oauth/openid/jwks/');
-    expect(loadConfig({ ...REAL, FB_JWKS_URL: 'https://keys.example/jwks' }).jwksUrl).toBe('https://keys.example/jwks');
-    expect(loadConfig({ FB_PKCE: 'off' }).pkce).toBe(false);
-    expect(loadConfig({ FB_SCOPES: 'pages_show_list' }).oidc).toBe(false);
+  it.each<[string, Record<string, string>, Partial<Config>]>([
+    [
+      'FB_APP_ID is set with its secret and a session secret, then real-provider mode',
+      { ...REAL, FB_AUTH_URL: 'http://127.0.0.1:9000/', FB_GRAPH_URL: 'http://127.0.0.1:9001', FB_PAGE_ID: '42' },
+      { demo: false, authUrl: 'http://127.0.0.1:9000', graphUrl: 'http://127.0.0.1:9001', pageId: '42' },
+    ],
+    [
+      'FB_APP_ID is set, then PKCE is off, openid is not asked for, and the id_token would be checked against the dialog origin’s JWKS',
+      REAL,
+      {
+        pkce: false,
+        oidc: false,
+        jwksUrl: 'https://www.facebook.com/.well-known/oauth/openid/jwks/',
+        oidcIssuer: 'https://www.facebook.com',
+      },
+    ],
+    [
+      'FB_PKCE and FB_SCOPES with openid are set, then they are used; FB_AUTH_URL moves the issuer and its JWKS',
+      { ...REAL, FB_PKCE: 'on', FB_SCOPES: 'openid,pages_show_list', FB_AUTH_URL: 'http://127.0.0.1:4101' },
+      {
+        pkce: true,
+        oidc: true,
+        oidcIssuer: 'http://127.0.0.1:4101',
+        jwksUrl: 'http://127.0.0.1:4101/.well-known/oauth/openid/jwks/',
+      },
+    ],
+    [
+      'FB_JWKS_URL is set, then it is used',
+      { ...REAL, FB_JWKS_URL: 'https://keys.example/jwks' },
+      { jwksUrl: 'https://keys.example/jwks' },
+    ],
+    ['FB_PKCE is off in demo mode, then PKCE is off', { FB_PKCE: 'off' }, { pkce: false }],
+    ['FB_SCOPES leaves out openid in demo mode, then OIDC is off', { FB_SCOPES: 'pages_show_list' }, { oidc: false }],
+    [
+      'BASE_URL is https, then cookies are Secure',
+      { BASE_URL: 'https://pages.example.com' },
+      { servedOverHttps: true },
+    ],
+  ])('when %s', (_, env, expected) => {
+    expect(loadConfig(env)).toMatchObject(expected);
   });
 
   it('when EMULATOR_ACTIVITY is unset, then off; on turns the demo emulator’s posting on; anything else names it', () => {
