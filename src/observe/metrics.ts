@@ -41,44 +41,30 @@ export function createMetrics(sources: MetricSources, host: string): Metrics {
   collectDefaultMetrics({ register: registry });
   const { graph, pageCache, accounts, streams, sessions, redis } = sources;
 
-  const requests = new Histogram({
-    name: 'pagelight_http_request_duration_seconds',
-    help: 'Requests answered, by route template, method and status class',
-    labelNames: ['route', 'method', 'status_class'] as const,
-    buckets: SECONDS,
-    registers: [registry],
-  });
-  const calls = new Counter({
-    name: 'pagelight_provider_calls_total',
-    help: 'Provider call attempts, by kind, outcome and Graph error code ("" without one)',
-    labelNames: ['kind', 'outcome', 'graph_code'] as const,
-    registers: [registry],
-  });
-  const callSeconds = new Histogram({
-    name: 'pagelight_provider_call_duration_seconds',
-    help: 'Provider call attempts, by kind',
-    labelNames: ['kind'] as const,
-    buckets: SECONDS,
-    registers: [registry],
-  });
-  const logins = new Counter({
-    name: 'pagelight_logins_total',
-    help: "Logins' callbacks, by outcome",
-    labelNames: ['outcome'] as const,
-    registers: [registry],
-  });
-  const writes = new Counter({
-    name: 'pagelight_page_writes_total',
-    help: "The Page's writes (replies, likes, hiding, deleting), by action and outcome",
-    labelNames: ['action', 'outcome'] as const,
-    registers: [registry],
-  });
-  const webhooks = new Counter({
-    name: 'pagelight_webhook_deliveries_total',
-    help: 'Webhook deliveries, by outcome',
-    labelNames: ['outcome'] as const,
-    registers: [registry],
-  });
+  // The events' counters and timings: each in this registry, timings in SECONDS.
+  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
+    new Counter<L>({ name, help, labelNames, registers: [registry] });
+  const timing = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
+    new Histogram<L>({ name, help, labelNames, buckets: SECONDS, registers: [registry] });
+
+  const requests = timing(
+    'pagelight_http_request_duration_seconds',
+    'Requests answered, by route template, method and status class',
+    ['route', 'method', 'status_class'],
+  );
+  const calls = counter(
+    'pagelight_provider_calls_total',
+    'Provider call attempts, by kind, outcome and Graph error code ("" without one)',
+    ['kind', 'outcome', 'graph_code'],
+  );
+  const callSeconds = timing('pagelight_provider_call_duration_seconds', 'Provider call attempts, by kind', ['kind']);
+  const logins = counter('pagelight_logins_total', "Logins' callbacks, by outcome", ['outcome']);
+  const writes = counter(
+    'pagelight_page_writes_total',
+    "The Page's writes (replies, likes, hiding, deleting), by action and outcome",
+    ['action', 'outcome'],
+  );
+  const webhooks = counter('pagelight_webhook_deliveries_total', 'Webhook deliveries, by outcome', ['outcome']);
 
   new Gauge({
     name: 'pagelight_provider_usage_percent',
