@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import ejs from 'ejs';
 import type { Application } from 'express';
-import type { CommentsPage, FeedResponse, InsightsAnswer, PageDetails, PostDetails } from '../graph/schemas';
+import type { CommentsPage, PostDetails } from '../graph/schemas';
 import type { Locale } from '../i18n/locale';
 import { RenderedHtml } from '../html';
 import { templateOptions } from '../http/views';
@@ -10,6 +10,26 @@ import type { InsightsView } from './insights-view';
 import type { PostPageView } from './post-page-view';
 import type { FeedView } from './feed-view';
 import type { PageView } from './page-view';
+
+/** The partials that show an answer, by the field their HTML is kept under: a Page's details answer. */
+export const PAGE_PARTS = { card: 'page-card', details: 'page-details' } as const;
+/** A feed answer's posts. */
+export const FEED_PARTS = { posts: 'posts' } as const;
+/** An insights answer's charts. */
+export const INSIGHTS_PARTS = { charts: 'insight-charts' } as const;
+
+/** The partials whose view model is `V`. */
+type PartialOf<V> = { [P in keyof Partials]: Partials[P] extends V ? P : never }[keyof Partials];
+
+/** An answer's view model, and the HTML of each of its parts by field. */
+export type RenderedAnswer<V, F extends string> = { view: V } & { [K in F]: RenderedHtml };
+
+/** Per answer, what renders it in each language it was shown in (by the Locale, one object per language). */
+const rendered = new WeakMap<object, Map<Locale, Made>>();
+interface Made {
+  parts: object;
+  made: unknown;
+}
 
 /**
  * What renders a cached answer — its view model and the HTML of its parts (views/partials) — made once per
@@ -21,69 +41,30 @@ import type { PageView } from './page-view';
  * for every session the answer is served to, escaped by the template exactly as an include would be. Kept per
  * language: a German and an English view of the same answer each get their own (docs/architecture.md#languages).
  * Weak: what renders an answer goes when the answer leaves the cache.
+ *
+ * `renderedAnswer`: what renders `answer` in `locale`, its view model and the HTML of `parts` for it, made the
+ * first time, the same after.
  */
-export interface RenderedPage {
-  view: PageView;
-  card: RenderedHtml;
-  details: RenderedHtml;
-}
-
-export interface RenderedFeed {
-  view: FeedView;
-  posts: RenderedHtml;
-}
-
-export interface RenderedInsights {
-  view: InsightsView;
-  charts: RenderedHtml;
-}
-
-type Rendered = RenderedPage | RenderedFeed | RenderedInsights;
-
-/** Per answer, what renders it in each language it was shown in (by the Locale, one object per language). */
-const rendered = new WeakMap<object, Map<Locale, Rendered>>();
-
-/** The page's header card and details for its details answer, in `locale`: made the first time, the same after. */
-export function renderedPage(
+export function renderedAnswer<A extends object, V, F extends string>(
   app: Application,
   locale: Locale,
-  details: PageDetails,
-  toView: (details: PageDetails) => PageView,
-): RenderedPage {
-  return memo(details, locale, 'card', () => {
-    const view = toView(details);
-    return {
-      view,
-      card: renderPartial(app, locale, 'page-card', view),
-      details: renderPartial(app, locale, 'page-details', view),
-    };
-  });
-}
-
-/** The posts of a feed answer, in `locale`: made the first time, the same after. */
-export function renderedFeed(
-  app: Application,
-  locale: Locale,
-  feed: FeedResponse,
-  toView: (feed: FeedResponse) => FeedView,
-): RenderedFeed {
-  return memo(feed, locale, 'posts', () => {
-    const view = toView(feed);
-    return { view, posts: renderPartial(app, locale, 'posts', view) };
-  });
-}
-
-/** The charts of an insights answer, in `locale`: made the first time, the same after. */
-export function renderedInsights(
-  app: Application,
-  locale: Locale,
-  answer: InsightsAnswer,
-  toView: (answer: InsightsAnswer) => InsightsView,
-): RenderedInsights {
-  return memo(answer, locale, 'charts', () => {
-    const view = toView(answer);
-    return { view, charts: renderPartial(app, locale, 'insight-charts', view) };
-  });
+  answer: A,
+  parts: Readonly<Record<F, PartialOf<V>>>,
+  toView: (answer: A) => V,
+): RenderedAnswer<V, F> {
+  let languages = rendered.get(answer);
+  const known = languages?.get(locale);
+  // Answers of different parts are never the same object; `parts` tells the kinds apart all the same.
+  if (known !== undefined && known.parts === parts) return known.made as RenderedAnswer<V, F>;
+  const view = toView(answer);
+  const made = { view } as RenderedAnswer<V, F>;
+  for (const field in parts) {
+    const partial = parts[field];
+    (made as Record<F, RenderedHtml>)[field] = renderPartial(app, locale, partial, view as Partials[typeof partial]);
+  }
+  if (languages === undefined) rendered.set(answer, (languages = new Map<Locale, Made>()));
+  languages.set(locale, { parts, made });
+  return made;
 }
 
 export interface RenderedPost {
@@ -121,20 +102,6 @@ export function renderedPost(
 export function renderPost(app: Application, locale: Locale, toView: () => PostPageView): RenderedPost {
   const view = toView();
   return { view, body: renderPartial(app, locale, 'post-page', view) };
-}
-
-/** Answers of different parts are never the same object; the field tells the kinds apart. */
-function memo<S extends Rendered>(answer: object, locale: Locale, field: keyof S, make: () => S): S {
-  let languages = rendered.get(answer);
-  const known = languages?.get(locale);
-  if (known !== undefined && field in known) return known as S;
-  const made = make();
-  if (languages === undefined) {
-    languages = new Map();
-    rendered.set(answer, languages);
-  }
-  languages.set(locale, made);
-  return made;
 }
 
 interface Partials {

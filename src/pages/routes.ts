@@ -16,7 +16,7 @@ import { sessionIdOf } from '../session/middleware';
 import { save } from '../session/persist';
 import { permissionWords } from '../words';
 import { connectChosenPage } from './connect';
-import { renderedFeed, renderedInsights, renderedPage, renderedPost, renderPost } from './fragments';
+import { FEED_PARTS, INSIGHTS_PARTS, PAGE_PARTS, renderedAnswer, renderedPost, renderPost } from './fragments';
 import { imageFilter } from './images';
 import { loadPageInsights, type InsightsOutcome } from './insights-load';
 import { blockedView, toInsightsView } from './insights-view';
@@ -171,9 +171,11 @@ const pageView =
   ({ ctx, req, res, access, locale }: ViewStep<unknown>, loaded: PageOutcome): void => {
     const { details, feed, refusal: refused, fallbackName } = loaded;
     // A view of a refusal's fallback (no cached answer to key it by) is made for this view alone.
-    const page = renderedPage(req.app, locale, details, (d) => toPageView(d, fallbackName, { ...settings, locale }));
+    const page = renderedAnswer(req.app, locale, details, PAGE_PARTS, (d) =>
+      toPageView(d, fallbackName, { ...settings, locale }),
+    );
     const posts = feed
-      ? renderedFeed(req.app, locale, feed, (f) =>
+      ? renderedAnswer(req.app, locale, feed, FEED_PARTS, (f) =>
           toFeedView(f, 'first', { ...settings, locale, pageId: access.pageId }),
         )
       : undefined;
@@ -229,7 +231,9 @@ const freshPostsView =
   (settings: ViewSettings) =>
   ({ req, res, input, locale }: ViewStep<{ pageId: string }>, { feed }: { feed: FeedResponse }): void => {
     const { pageId } = input;
-    const posts = renderedFeed(req.app, locale, feed, (f) => toFeedView(f, 'first', { ...settings, locale, pageId }));
+    const posts = renderedAnswer(req.app, locale, feed, FEED_PARTS, (f) =>
+      toFeedView(f, 'first', { ...settings, locale, pageId }),
+    );
     res.type('html').send(posts.posts.html);
   };
 
@@ -242,7 +246,9 @@ const olderPostsView =
   ): void => {
     const { pageId, offset } = input;
     const fallbackName = access.name || locale.t('page.fallbackName', { id: pageId });
-    const page = renderedPage(req.app, locale, details, (d) => toPageView(d, fallbackName, { ...settings, locale }));
+    const page = renderedAnswer(req.app, locale, details, PAGE_PARTS, (d) =>
+      toPageView(d, fallbackName, { ...settings, locale }),
+    );
     res.render('feed', {
       title: locale.t('feed.olderTitle', { name: page.view.name }),
       page: page.view,
@@ -319,7 +325,10 @@ function insightsView(
     page: { id: pageId, name },
     ...(outcome.blocked
       ? { blocked: blockedView(outcome.blocked, pageId, locale) }
-      : { charts: renderedInsights(req.app, locale, outcome.answer, (a) => toInsightsView(a, locale)).charts }),
+      : {
+          charts: renderedAnswer(req.app, locale, outcome.answer, INSIGHTS_PARTS, (a) => toInsightsView(a, locale))
+            .charts,
+        }),
   });
 }
 

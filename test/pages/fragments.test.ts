@@ -1,6 +1,6 @@
 import express from 'express';
 import { useViews } from '../../src/http/views';
-import { renderPartial, renderedFeed, renderedPage } from '../../src/pages/fragments';
+import { FEED_PARTS, PAGE_PARTS, renderPartial, renderedAnswer } from '../../src/pages/fragments';
 import { imageFilter } from '../../src/pages/images';
 import { englishLocale } from '../../src/i18n/catalogs';
 import { toFeedView } from '../../src/pages/feed-view';
@@ -77,7 +77,7 @@ describe('renderPartial', () => {
   );
 });
 
-describe('renderedPage and renderedFeed: one memo from a cached answer to what renders it', () => {
+describe('renderedAnswer: one memo from a cached answer to what renders it', () => {
   const feedAnswer = (): FeedResponse => ({
     data: [{ id: '1_2', created_time: '2026-10-01T12:00:00+0000', message: 'Rye & caraway' }],
   });
@@ -87,11 +87,11 @@ describe('renderedPage and renderedFeed: one memo from a cached answer to what r
     const app = appWith(true);
     const answer = feedAnswer();
     const toView = jest.fn((f: FeedResponse) => toFeedView(f, 'first', { images, pageId: '1' }));
-    const first = renderedFeed(app, english, answer, toView);
-    expect(renderedFeed(app, english, answer, toView)).toBe(first);
-    expect(first.posts).toBe(renderedFeed(app, english, answer, toView).posts);
+    const first = renderedAnswer(app, english, answer, FEED_PARTS, toView);
+    expect(renderedAnswer(app, english, answer, FEED_PARTS, toView)).toBe(first);
+    expect(first.posts).toBe(renderedAnswer(app, english, answer, FEED_PARTS, toView).posts);
     expect(toView).toHaveBeenCalledTimes(1);
-    const empty = renderedFeed(app, english, { data: [] }, toView);
+    const empty = renderedAnswer(app, english, { data: [] }, FEED_PARTS, toView);
     expect(empty.posts.html).not.toBe(first.posts.html);
     expect(empty.posts.html).not.toContain('post-1_2');
     expect(toView).toHaveBeenCalledTimes(2);
@@ -100,9 +100,9 @@ describe('renderedPage and renderedFeed: one memo from a cached answer to what r
   it("when a page's details answer is shown, then its card and details are the partials' HTML for its view model, made once", async () => {
     const app = appWith(true);
     const answer = detailsAnswer();
-    const shown = renderedPage(app, english, answer, (d) => toPageView(d, '', { images }));
+    const shown = renderedAnswer(app, english, answer, PAGE_PARTS, (d) => toPageView(d, '', { images }));
     expect(shown.card.html).toBe(await rendered(app, 'partials/page-card', { page: shown.view }));
     expect(shown.details.html).toBe(await rendered(app, 'partials/page-details', { page: shown.view }));
-    expect(renderedPage(app, english, answer, () => toPageView({ id: '2' }, '', { images }))).toBe(shown);
+    expect(renderedAnswer(app, english, answer, PAGE_PARTS, () => toPageView({ id: '2' }, '', { images }))).toBe(shown);
   });
 });
