@@ -30,6 +30,12 @@ import {
   createdSchema,
   writeSuccessSchema,
   FEED_FIELDS_PARAM,
+  POST_STATE_FIELDS_PARAM,
+  postStateSchema,
+  SCHEDULED_FIELDS_PARAM,
+  scheduledPostsSchema,
+  type PostState,
+  type ScheduledPosts,
   PAGE_FIELD_ITEMS,
   POST_FIELDS_PARAM,
   REQUIRED_PAGE_FIELDS,
@@ -90,6 +96,20 @@ export interface CommentsQuery {
 export type CommentWrite =
   | { kind: 'reply'; parentId: string; message: string }
   | { kind: 'like' | 'unlike' | 'hide' | 'unhide' | 'delete'; commentId: string };
+
+/**
+ * One write of the Page's on one of its own posts (docs/provider-interface.md#post-management): `POST /{post-id}`
+ * with `message` (edit), `is_published=true` (publish a scheduled post now) or `scheduled_publish_time` (Unix
+ * seconds: reschedule); `DELETE /{post-id}` (delete a post, or cancel a scheduled one).
+ */
+export type PostWrite =
+  | { kind: 'edit'; postId: string; message: string }
+  | { kind: 'publish'; postId: string }
+  | { kind: 'reschedule'; postId: string; at: number }
+  | { kind: 'delete'; postId: string };
+
+/** Scheduled posts one read lists: more than a Page keeps waiting in practice; the page says when there are more. */
+export const SCHEDULED_PAGE_SIZE = 100;
 
 /** Comments per call of the post page. */
 export const COMMENTS_PAGE_SIZE = 25;
@@ -521,6 +541,42 @@ export class GraphClient {
   async comment(pageToken: string, pageId: string, commentId: string): Promise<Comment> {
     const fields = `${COMMENT_FIELDS_PARAM},${MODERATION_FIELDS_PARAM}`;
     return this.read(pageToken, `/${commentId}`, { fields }, commentSchema, { page: pageId });
+  }
+
+  /** The Page's scheduled posts, one page of SCHEDULED_PAGE_SIZE (docs/provider-interface.md#post-management). */
+  async scheduledPosts(pageToken: string, pageId: string, admit?: AdmitRead): Promise<ScheduledPosts> {
+    const query = { fields: SCHEDULED_FIELDS_PARAM, limit: String(SCHEDULED_PAGE_SIZE) };
+    return this.read(pageToken, `/${pageId}/scheduled_posts`, query, scheduledPostsSchema, { page: pageId }, admit);
+  }
+
+  /**
+   * One write on a post of the Page's (PostWrite), with the page token, under the Page's budget; never retried,
+   * as writeComment.
+   */
+  async writePost(pageToken: string, pageId: string, write: PostWrite): Promise<void> {
+    const v = this.options.apiVersion;
+    const path = `/${v}/${write.postId}`;
+    const proof = this.proof(pageToken);
+    const form: Record<string, string> =
+      write.kind === 'edit'
+        ? { message: write.message, ...proof }
+        : write.kind === 'publish'
+          ? { is_published: 'true', ...proof }
+          : write.kind === 'reschedule'
+            ? { scheduled_publish_time: String(Math.floor(write.at / 1000)), ...proof }
+            : proof;
+    const method = write.kind === 'delete' ? 'DELETE' : 'POST';
+    await this.withTokenFallback(path, 'form', (tokenIn) =>
+      this.transport.call(
+        { method, path, form, bearer: pageToken, tokenIn, idempotent: false, budget: { page: pageId } },
+        writeSuccessSchema,
+      ),
+    );
+  }
+
+  /** A post as a post write left it (`GET /{post-id}`): how a write with no answer in time is checked by reading. */
+  async postState(pageToken: string, pageId: string, postId: string): Promise<PostState> {
+    return this.read(pageToken, `/${postId}`, { fields: POST_STATE_FIELDS_PARAM }, postStateSchema, { page: pageId });
   }
 
   /** Where a list read at `path` is, for nextCursor: this client's Graph origin and API version. */

@@ -368,6 +368,46 @@ export const postSchema = z.object({
   from: opt(z.object({ id: idString, name: opt(text) })),
 });
 
+/**
+ * `GET /{page-id}/scheduled_posts` (Page Scheduled Posts reference, docs/provider-interface.md#post-management): the
+ * Page's posts waiting for their time, each with its time in Unix seconds. A post without a time is not waiting
+ * and is dropped; one page of them (the emulator's soonest first), its `paging` not kept (its URLs carry the token).
+ */
+export const SCHEDULED_FIELDS_PARAM = 'id,created_time,message,story,full_picture,scheduled_publish_time';
+export const scheduledPostsSchema = z.object({
+  data: z
+    .array(
+      z
+        .object({
+          id: postIdSchema,
+          created_time: opt(z.string().max(40)),
+          message: opt(text),
+          story: opt(text),
+          full_picture: opt(z.string().max(4000)),
+          scheduled_publish_time: z.number().int().nonnegative(),
+        })
+        .optional()
+        .catch(undefined),
+    )
+    .max(100)
+    .transform((posts) => posts.filter((p) => p !== undefined)),
+});
+export type ScheduledPosts = z.infer<typeof scheduledPostsSchema>;
+export type ScheduledPost = ScheduledPosts['data'][number];
+
+/**
+ * `GET /{post-id}` with what a post management write changes: how a write that got no answer in time is checked
+ * by reading (docs/architecture.md#writes).
+ */
+export const POST_STATE_FIELDS_PARAM = 'id,message,is_published,scheduled_publish_time';
+export const postStateSchema = z.object({
+  id: postIdSchema,
+  message: opt(text),
+  is_published: opt(z.boolean()),
+  scheduled_publish_time: opt(z.number().int().nonnegative()),
+});
+export type PostState = z.infer<typeof postStateSchema>;
+
 /** `GET /{post-id}/reactions?type=…&summary=total_count&limit=0`: the count of one kind. */
 export const reactionCountSchema = z.object({
   summary: z.object({ total_count: z.number().int().nonnegative() }),

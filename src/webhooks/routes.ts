@@ -153,8 +153,9 @@ export function apply(ctx: AppContext, change: PageChange, req?: Request): void 
   const { pageId, newPosts, feedChanged, detailsChanged, commentedPosts, kinds } = change;
   if (newPosts > 0 || feedChanged) {
     // A post's counts, text or comments changed: its page of its own too (the webhook names the post, but a
-    // page's posts are few in the cache and a drop of the part is one step in either cache).
-    for (const part of ['feed', 'post', 'comments'] as const) ctx.pageCache.dropPart(pageId, part);
+    // page's posts are few in the cache and a drop of the part is one step in either cache), and the scheduled
+    // posts (one went live, or was moved or cancelled on Facebook).
+    for (const part of ['feed', 'post', 'comments', 'scheduled'] as const) ctx.pageCache.dropPart(pageId, part);
   }
   if (detailsChanged) ctx.pageCache.dropPart(pageId, 'details');
   (req?.log ?? ctx.logger).info({ pageId, changes: kinds.slice(0, 20) }, 'webhook delivery');
