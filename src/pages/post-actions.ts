@@ -5,6 +5,7 @@ import { PUBLISH_SCOPE, PUBLISH_TASKS } from '../graph/provider';
 import type { PostState } from '../graph/schemas';
 import { writtenKey } from '../writes/keys';
 import type { WriteAction, Writer } from '../writes/path';
+import { checkWindow, type ScheduleParse } from './schedule-time';
 
 /**
  * The Page's own posts managed (docs/architecture.md#post-management), each a WriteAction of the one write path
@@ -16,12 +17,18 @@ import type { WriteAction, Writer } from '../writes/path';
 export type PostActionName = 'edit' | 'delete-post' | 'publish-now' | 'reschedule' | 'cancel';
 export const POST_ACTIONS: readonly PostActionName[] = ['edit', 'delete-post', 'publish-now', 'reschedule', 'cancel'];
 
-/** What a form asks of a post: which post, its new text (edit) or its new time (reschedule, epoch ms). */
+/**
+ * What a form asks of a post: which post, its new text (edit) or its new time (reschedule: the instant the person's
+ * wall-clock time and zone name, or why it names none; ./schedule-time.ts).
+ */
 export interface PostInput {
   postId: string;
   message?: string;
-  at?: number;
+  time?: ScheduleParse;
 }
+
+/** The new time asked for, when the form gave one that is a time. */
+const atOf = (input: PostInput): number | undefined => (input.time && 'at' in input.time ? input.time.at : undefined);
 
 /** The verb of the provider's `feed` webhook for each change (docs/provider-interface.md#webhook-deliveries). */
 const WEBHOOK_VERB: Record<PostActionName, string> = {
@@ -69,13 +76,14 @@ function postAction(
   name: PostActionName,
   write: (input: PostInput) => PostWrite,
   landed: (post: PostState | undefined, input: PostInput) => boolean,
+  check?: WriteAction<PostInput>['check'],
 ): WriteAction<PostInput> {
   return {
     name,
     tasks: PUBLISH_TASKS,
     permission: PUBLISH_SCOPE,
     // A new time is another intent; a text never names one.
-    intent: (input) => (input.at === undefined ? `${name} ${input.postId}` : `${name} ${input.postId} ${input.at}`),
+    intent: (input) => [name, input.postId, atOf(input)].filter((part) => part !== undefined).join(' '),
     // A post's id names its Page (`{page id}_{post number}`): another Page's post is refused before any call.
     belongs: (pageId, input) => input.postId.split('_')[0] === pageId,
     async send(ctx, writer, token, input) {
@@ -87,6 +95,7 @@ function postAction(
       return landed(post, input) ? { objectId: input.postId } : undefined;
     },
     applied: (ctx, writer, input) => changed(ctx, writer, name, input),
+    ...(check ? { check } : {}),
   };
 }
 
@@ -107,9 +116,14 @@ export const POST_WRITES: Readonly<Record<PostActionName, WriteAction<PostInput>
   ),
   reschedule: postAction(
     'reschedule',
-    (input) => ({ kind: 'reschedule', postId: input.postId, at: input.at ?? 0 }),
-    (post, input) =>
-      post?.scheduled_publish_time !== undefined && post.scheduled_publish_time === Math.floor((input.at ?? 0) / 1000),
+    (input) => ({ kind: 'reschedule', postId: input.postId, at: atOf(input) ?? 0 }),
+    (post, input) => post?.scheduled_publish_time === Math.floor((atOf(input) ?? 0) / 1000),
+    // The provider's window, checked on our clock first: a time outside it is refused in words, with no call.
+    (input, now) => {
+      const time = input.time ?? { refused: 'unreadable' };
+      const checked = 'at' in time ? checkWindow(time.at, now) : time;
+      return 'refused' in checked ? { key: `schedule.refused.${checked.refused}` } : undefined;
+    },
   ),
   cancel: postAction('cancel', (input) => ({ kind: 'delete', postId: input.postId }), gone),
 };

@@ -1,5 +1,6 @@
 import type { AppContext } from '../context';
 import { AppError, WriteForbiddenError, type ErrorCode } from '../errors';
+import type { Say } from '../i18n/locale';
 import { GraphApiError, ProviderUnavailableError } from '../graph/errors';
 import type { WriteDone } from '../observe/observer';
 import { intentKey, type Claim } from './keys';
@@ -20,6 +21,8 @@ export const WRITE_STEPS = [
   'belongs',
   /** The app was granted the action's permission (else a refusal in words, the text kept, no provider call). */
   'permission',
+  /** What the form asks is possible now (a time within the provider's window), else a refusal in words, the text kept. */
+  'input',
   /** The form's one-time key: the first request claims it; a repeat answers what the first got. */
   'claim',
   /** The session's writes a minute, counted apart from its reads. */
@@ -65,6 +68,8 @@ export interface WriteAction<I> {
   intent(input: I): string;
   /** Whether the object is the Page's (its id alone; no provider call). */
   belongs(pageId: string, input: I): boolean;
+  /** What the form asks checked against the clock (epoch ms), before any provider call: why not, in words, or undefined. */
+  check?(input: I, now: number): Say | undefined;
   /** The provider call. Called once per key; never retried. */
   send(ctx: AppContext, writer: Writer, token: string, input: I): Promise<Written>;
   /**
@@ -85,13 +90,15 @@ export interface Refusal {
   retryAfterSec?: number;
   userTitle?: string;
   userMessage?: string;
+  /** Our own words for it (a refusal of the `input` step). */
+  say?: Say;
 }
 
 /** A kept refusal as the typed error it was, for its words (src/http/errors.ts refusalWords: the one table). */
 export class RefusedWrite extends AppError {
   constructor(refusal: Refusal) {
-    super(refusal.code, 'The write was refused.');
-    const { code: _code, graphCode: _graphCode, ...rest } = refusal;
+    super(refusal.code, refusal.say ?? 'The write was refused.');
+    const { code: _code, graphCode: _graphCode, say: _say, ...rest } = refusal;
     Object.assign(this, rest);
   }
 }
@@ -137,6 +144,11 @@ export async function runWrite<I>(
   if (writer.scopes !== undefined && !writer.scopes.includes(action.permission)) {
     audit('refused');
     return { status: 'refused', refusal: { code: 'graph_permission', permission: action.permission } };
+  }
+  const unfit = action.check?.(input, ctx.now());
+  if (unfit !== undefined) {
+    audit('refused');
+    return { status: 'refused', refusal: { code: 'bad_request', say: unfit } };
   }
   const key = `write:${intentKey(writer.sessionId, formKey, `${pageId} ${action.intent(input)}`)}`;
   let claim: Claim<Recorded>;
