@@ -3,7 +3,7 @@ import { GraphApiError } from '../graph/errors';
 import type { PostWrite } from '../graph/client';
 import { PUBLISH_SCOPE, PUBLISH_TASKS } from '../graph/provider';
 import type { PostState } from '../graph/schemas';
-import { writtenKey } from '../writes/keys';
+import { writtenPostKey } from '../writes/keys';
 import type { WriteAction, Writer } from '../writes/path';
 import { checkWindow, type ScheduleParse } from './schedule-time';
 
@@ -39,14 +39,6 @@ const WEBHOOK_VERB: Record<PostActionName, string> = {
   cancel: 'remove',
 };
 
-/**
- * The key the write path notes for a change it made to a post, so that the provider's `feed` webhook for the same
- * change tells the open pages nothing new (src/webhooks/routes.ts). By post and verb: the change itself has no id.
- */
-export function postWrittenKey(postId: string, verb: string): string {
-  return writtenKey(`${postId} ${verb}`);
-}
-
 /** The post as the Page reads it now; undefined when the provider says it is gone (100). */
 async function readPost(ctx: AppContext, writer: Writer, token: string, postId: string): Promise<PostState | undefined> {
   try {
@@ -65,7 +57,7 @@ async function readPost(ctx: AppContext, writer: Writer, token: string, postId: 
 function changed(ctx: AppContext, writer: Writer, name: PostActionName, input: PostInput): void {
   const { pageId } = writer;
   for (const part of ['feed', 'post', 'comments', 'scheduled'] as const) ctx.pageCache.dropPart(pageId, part);
-  void ctx.writeKeys.record(postWrittenKey(input.postId, WEBHOOK_VERB[name]), { pageId }).catch(() => undefined);
+  void ctx.writeKeys.record(writtenPostKey(input.postId, WEBHOOK_VERB[name]), { pageId }).catch(() => undefined);
   if (name === 'publish-now') ctx.events.publish(pageId, { kind: 'new-posts', count: 1 });
   else if (name === 'edit' || name === 'delete-post') ctx.events.publish(pageId, { kind: 'feed-changed' });
   // A scheduled post moved or cancelled is in no feed: nothing open shows it.

@@ -65,6 +65,8 @@ export interface PageChange {
   commentedPosts: string[];
   /** The comments added, each with its post, when the change names it: this app's own replies are told once. */
   addedComments: { postId: string; commentId: string }[];
+  /** The posts added, edited or removed, each with its verb, when the change names it: this app's own are told once. */
+  changedPosts: { postId: string; verb: string }[];
   /** `field:item:verb` of each change understood, for the log (no user content). */
   kinds: string[];
 }
@@ -90,6 +92,7 @@ export function pageChanges(body: unknown): PageChange[] | undefined {
           detailsChanged: false,
           commentedPosts: [],
           addedComments: [],
+          changedPosts: [],
           kinds: [],
         }),
       );
@@ -116,6 +119,8 @@ export function pageChanges(body: unknown): PageChange[] | undefined {
         const commentId = value.success ? value.data.comment_id : undefined;
         if (item === 'comment' && verb === 'add' && postId !== undefined && commentId !== undefined)
           if (page.addedComments.length < MAX_COMMENTED_POSTS) page.addedComments.push({ postId, commentId });
+        if (item !== undefined && POST_ITEMS.has(item) && postId !== undefined && verb !== undefined)
+          if (page.changedPosts.length < MAX_COMMENTED_POSTS) page.changedPosts.push({ postId, verb });
         page.kinds.push(`feed:${item ?? '?'}:${verb ?? '?'}`);
       } else if (DETAIL_FIELDS.has(field)) {
         page.detailsChanged = true;

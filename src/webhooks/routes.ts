@@ -6,7 +6,7 @@ import type { AppContext } from '../context';
 import { perMinuteLimit } from '../http/rate-limit';
 import { parseJson } from '../json';
 import { pageChanges, type PageChange } from './payload';
-import { writtenKey } from '../writes/keys';
+import { writtenKey, writtenPostKey } from '../writes/keys';
 import { sameSecret, validSignature } from './signature';
 
 /**
@@ -161,7 +161,10 @@ export function apply(ctx: AppContext, change: PageChange, req?: Request): void 
   (req?.log ?? ctx.logger).info({ pageId, changes: kinds.slice(0, 20) }, 'webhook delivery');
   // Only comments added, which may all be this app's own: told once it is known which (tellCommented).
   const onlyAdded = change.addedComments.length > 0 && kinds.every((kind) => kind === 'feed:comment:add');
-  if (newPosts > 0) ctx.events.publish(pageId, { kind: 'new-posts', count: newPosts });
+  // Only posts added, edited or removed, which may all be this app's own: told once it is known which (tellPosts).
+  const onlyPosts = change.changedPosts.length > 0 && change.changedPosts.length === kinds.length;
+  if (onlyPosts) void tellPosts(ctx, change);
+  else if (newPosts > 0) ctx.events.publish(pageId, { kind: 'new-posts', count: newPosts });
   else if (feedChanged && !onlyAdded) ctx.events.publish(pageId, { kind: 'feed-changed' });
   void tellCommented(ctx, change, commentedPosts, feedChanged && onlyAdded && newPosts === 0);
 }
@@ -190,6 +193,22 @@ async function tellCommented(
     if (added.length > 0 && added.every((c) => c.ours)) continue;
     ctx.events.publish(change.pageId, { kind: 'new-comment', postId });
   }
+}
+
+/**
+ * Tells the open pages of a change of posts alone, unless this app made every one of them: the write already told
+ * them (src/pages/post-actions.ts), as for its own comments (tellCommented).
+ */
+async function tellPosts(ctx: AppContext, change: PageChange): Promise<void> {
+  const own = await Promise.all(
+    change.changedPosts.map(async ({ postId, verb }) => {
+      const known = await ctx.writeKeys.peek(writtenPostKey(postId, verb)).catch(() => undefined);
+      return known?.state === 'recorded';
+    }),
+  );
+  if (own.every(Boolean)) return;
+  if (change.newPosts > 0) ctx.events.publish(change.pageId, { kind: 'new-posts', count: change.newPosts });
+  else ctx.events.publish(change.pageId, { kind: 'feed-changed' });
 }
 
 /** body-parser's refusals (too large, bad encoding) as short JSON, not a page. */

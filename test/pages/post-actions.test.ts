@@ -5,6 +5,8 @@ import { connectedAgent, postIds } from '../support/flow';
 import type { Agent, Stack } from '../support/stack';
 import { useStack } from '../support/stack';
 import { headline, visibleText } from '../support/words';
+import { afterAnswer, feedDelivery, signed } from '../webhooks/deliver';
+import type { PageEvent } from '../../src/live/bus';
 import { localInputValue } from '../../src/pages/schedule-time';
 
 /**
@@ -247,5 +249,51 @@ describe('a person who may not publish', () => {
       'To edit, delete and schedule the Page\'s posts here, allow “Create and manage content on your Page” on Facebook.',
     );
     expect(linkTo(html, 'Ask again')?.href).toContain(encodeURIComponent(postPage(OWN_POST)));
+  });
+});
+
+describe('read after write, and the provider’s webhook for the same change', () => {
+  const stack = useStack({
+    env: { FB_SCOPES: SCOPES, FB_WEBHOOK_VERIFY_TOKEN: 'verify-token-0001', PAGE_CACHE_TTL: '60' },
+  });
+
+  function webhook(agent: Agent, postId: string, verb: string) {
+    const { raw, signature } = signed(feedDelivery(BAKERY, { item: 'status', verb, post_id: postId }));
+    return agent
+      .post('/webhooks/facebook')
+      .set('content-type', 'application/json')
+      .set('x-hub-signature-256', signature)
+      .send(raw)
+      .expect(200);
+  }
+
+  it('when Ada edits a post, then open pages are told once: the provider’s webhook for her edit tells them nothing new, another post’s edit does', async () => {
+    const agent = await connectedAgent(stack, BAKERY);
+    const heard: PageEvent[] = [];
+    const unsubscribe = stack.events.subscribe(BAKERY, (e) => heard.push(e));
+    try {
+      await send(agent, formFor(await view(agent, postPage(OWN_POST)), 'edit', OWN_POST), 'Told once').expect(303);
+      expect(heard).toEqual([{ kind: 'feed-changed' }]);
+      await webhook(agent, OWN_POST, 'edited');
+      await afterAnswer();
+      expect(heard).toEqual([{ kind: 'feed-changed' }]);
+      await webhook(agent, CAFE_POST.replace(CAFE, BAKERY), 'edited');
+      await afterAnswer();
+      expect(heard).toEqual([{ kind: 'feed-changed' }, { kind: 'feed-changed' }]);
+    } finally {
+      unsubscribe();
+    }
+  });
+
+  it('when Ada edits a post, then that is one provider call, and the next view of the post reads it again', async () => {
+    const agent = await connectedAgent(stack, BAKERY);
+    const html = await view(agent, postPage(OWN_POST));
+    await view(agent, postPage(OWN_POST));
+    const log = stack.emulator.controls.log;
+    const before = log.length;
+    await send(agent, formFor(html, 'edit', OWN_POST), 'Read after write').expect(303);
+    expect(log.slice(before).map((e) => e.method)).toEqual(['POST']);
+    const shown = await view(agent, postPage(OWN_POST));
+    expect(textOf(find(find(shown, 'article')!, { class: 'text' })!)).toBe('Read after write');
   });
 });
