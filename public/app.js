@@ -377,6 +377,8 @@ var PAGE_LANG =
   document.addEventListener('submit', function (event) {
     var form = event.target;
     if (!(form instanceof HTMLFormElement) || !form.hasAttribute('data-write')) return;
+    // The post's own actions (edit, delete) change more than the comments: they post the plain way.
+    if (!section.contains(form)) return;
     // The busy marking above (data-busy, aria-busy) keeps a second click from sending it again; undone here.
     event.preventDefault();
     var button = form.querySelector('button[type="submit"]');
@@ -451,4 +453,35 @@ var PAGE_LANG =
       target.focus();
     }
   }
+})();
+
+// A new time's fields (views/partials/write-form.ejs) start in UTC, the only zone the server knows of the reader
+// (src/pages/scheduled-view.ts); here they start in the browser's own zone, naming the same instant.
+(function () {
+  var zone;
+  try {
+    zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  } catch {
+    return;
+  }
+  if (!zone) return;
+  var pad = function (n) {
+    return (n < 10 ? '0' : '') + n;
+  };
+  Array.prototype.forEach.call(document.querySelectorAll('input[data-epoch]'), function (when) {
+    var field = when.form && when.form.querySelector('input[name="zone"]');
+    if (!field) return;
+    var d = new Date(Number(when.getAttribute('data-epoch')));
+    when.value =
+      d.getFullYear() +
+      '-' +
+      pad(d.getMonth() + 1) +
+      '-' +
+      pad(d.getDate()) +
+      'T' +
+      pad(d.getHours()) +
+      ':' +
+      pad(d.getMinutes());
+    field.value = zone;
+  });
 })();

@@ -40,7 +40,12 @@ const WEBHOOK_VERB: Record<PostActionName, string> = {
 };
 
 /** The post as the Page reads it now; undefined when the provider says it is gone (100). */
-async function readPost(ctx: AppContext, writer: Writer, token: string, postId: string): Promise<PostState | undefined> {
+async function readPost(
+  ctx: AppContext,
+  writer: Writer,
+  token: string,
+  postId: string,
+): Promise<PostState | undefined> {
   try {
     return await ctx.graph.postState(token, writer.pageId, postId);
   } catch (err) {

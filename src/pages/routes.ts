@@ -185,7 +185,10 @@ async function pageLoad(
 /** A Page: its header card and details, and its first posts or why they are not shown. */
 const pageView =
   (settings: ViewSettings) =>
-  ({ ctx, req, res, access, locale }: ViewStep<unknown>, loaded: PageOutcome & { scheduled?: number | undefined }): void => {
+  (
+    { ctx, req, res, access, locale }: ViewStep<unknown>,
+    loaded: PageOutcome & { scheduled?: number | undefined },
+  ): void => {
     const { details, feed, refusal: refused, fallbackName } = loaded;
     // A view of a refusal's fallback (no cached answer to key it by) is made for this view alone.
     const page = renderedPage(req.app, locale, details, (d) => toPageView(d, fallbackName, { ...settings, locale }));

@@ -22,6 +22,8 @@ export interface TimeFieldsView {
   value: string;
   zoneLabel: string;
   zone: string;
+  /** The instant shown, when it is one (not a time sent back as typed): public/app.js shows it in the reader's zone. */
+  epoch?: number;
 }
 
 export interface ScheduledActionsView {
@@ -56,6 +58,7 @@ export function timeFields(locale: Locale, epoch: number, zone: string): TimeFie
     value: localInputValue(epoch, zone),
     zoneLabel: locale.t('scheduled.zoneLabel'),
     zone,
+    epoch,
   };
 }
 

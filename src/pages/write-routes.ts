@@ -25,7 +25,7 @@ import { asksFor } from './offered';
 import type { PostActions, WriteFormView } from './post-page-view';
 import { POST_ACTIONS, POST_WRITES, type PostActionName, type PostInput } from './post-actions';
 import { instantOf, isTimeZone, timeZones, type ScheduleParse } from './schedule-time';
-import { timeFields, type TimeFieldsView } from './scheduled-view';
+import type { TimeFieldsView } from './scheduled-view';
 
 /**
  * The post page's writes (docs/architecture.md#writes): one route, `POST /pages/:pageId/posts/:postId/write`,
@@ -177,7 +177,12 @@ async function postWritten(
   const time: TimeFieldsView | undefined =
     when === undefined
       ? undefined
-      : { ...timeFields(locale, 0, 'UTC'), value: when.local, zone: when.zone };
+      : {
+          label: locale.t('scheduled.timeLabel'),
+          value: when.local,
+          zoneLabel: locale.t('scheduled.zoneLabel'),
+          zone: when.zone,
+        };
   res.status(notDone.status).render('write', {
     title: notDone.title,
     heading: notDone.title,

@@ -246,7 +246,7 @@ describe('a person who may not publish', () => {
     const html = await view(agent, postPage(OWN_POST));
     expect(writeForms(html)).toEqual([]);
     expect(visibleText(html)).toContain(
-      'To edit, delete and schedule the Page\'s posts here, allow “Create and manage content on your Page” on Facebook.',
+      "To edit, delete and schedule the Page's posts here, allow “Create and manage content on your Page” on Facebook.",
     );
     expect(linkTo(html, 'Ask again')?.href).toContain(encodeURIComponent(postPage(OWN_POST)));
   });
