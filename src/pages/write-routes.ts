@@ -146,7 +146,7 @@ function asked(input: WriteInput): AskedWrite<CommentInput | PostInput> {
   return { action: COMMENT_WRITES[input.what], value: { postId: input.postId, target: input.target, ...message } };
 }
 
-/** Where a write leads: a comment's to its post, a post's as ./post-written.ts says. */
+/** Where a write leads: a comment's to its post (commentWritten), a post's as postWritten says. */
 function written(step: ViewStep<WriteInput>, outcome: WriteOutcome): Promise<void> {
   const { what } = step.input;
   return isPostAction(what) ? postWritten(step, what, outcome) : commentWritten(step, what, outcome);
