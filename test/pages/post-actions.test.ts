@@ -164,6 +164,28 @@ describe('when Publish now gets no answer in time', () => {
   });
 });
 
+describe('when an edit gets no answer in time and did not happen', () => {
+  const stack = useStack({ env: { FB_SCOPES: SCOPES }, timeoutMs: 400 });
+
+  it('then checking says so and offers to send it again with a new key, the text still in the form: one edit in all', async () => {
+    const agent = await connectedAgent(stack, BAKERY);
+    const form = formFor(await view(agent, postPage(OWN_POST)), 'edit', OWN_POST);
+    stack.emulator.controls.failNext(1, { kind: 'hang', writes: true });
+    const text = 'Lost on the way?';
+    const res = await send(agent, form, text).expect(504);
+    const kept = formFor(res.text, 'edit', OWN_POST);
+    expect(kept.textbox?.value).toBe(text);
+    const checked = await send(agent, kept, kept.textbox!.value).expect(409);
+    expect(headline(checked.text)).toBe("It didn't arrive");
+    const again = formFor(checked.text, 'edit', OWN_POST);
+    expect(again.textbox?.value).toBe(text);
+    expect(again.values._key).not.toBe(form.values._key);
+    const before = postWrites(stack).length;
+    await send(agent, again, again.textbox!.value).expect(303);
+    expect(postWrites(stack).length - before).toBe(1);
+  });
+});
+
 describe('the Page’s own post', () => {
   const stack = useStack({ env: { FB_SCOPES: SCOPES } });
 
@@ -239,6 +261,14 @@ describe('a person who may not publish', () => {
       .send({ ...form.values, _csrf: csrfToken(list) })
       .expect(403);
     expect(postWrites(stack).length).toBe(before);
+  });
+
+  it('when Ada declined pages_manage_posts, then the scheduled posts come without controls and one line offers Ask again', async () => {
+    await schedulePost(stack, 'Declined');
+    const agent = await connectedAgent(stack, BAKERY, { decline: ['pages_manage_posts'] });
+    const html = await view(agent, scheduledPage);
+    expect(writeForms(html)).toEqual([]);
+    expect(linkTo(html, 'Ask again')?.href).toContain(encodeURIComponent(scheduledPage));
   });
 
   it('when Ada declined pages_manage_posts, then the post shows no Edit or Delete and one line offers Ask again', async () => {
