@@ -29,6 +29,12 @@ import {
   MODERATION_FIELDS_PARAM,
   createdSchema,
   writeSuccessSchema,
+  photoPublishedSchema,
+  publishedSchema,
+  PUBLISHED_FIELDS_PARAM,
+  scheduledPostsSchema,
+  SCHEDULED_FIELDS_PARAM,
+  type Published,
   FEED_FIELDS_PARAM,
   PAGE_FIELD_ITEMS,
   POST_FIELDS_PARAM,
@@ -90,6 +96,17 @@ export interface CommentsQuery {
 export type CommentWrite =
   | { kind: 'reply'; parentId: string; message: string }
   | { kind: 'like' | 'unlike' | 'hide' | 'unhide' | 'delete'; commentId: string };
+
+/**
+ * A post the Page publishes (docs/provider-interface.md#publishing): text, a link or a photo, now or at
+ * `scheduledAt` (epoch ms, within the provider's window: src/pages/schedule-time.ts).
+ */
+export interface PostWrite {
+  message: string;
+  link?: string;
+  photo?: { data: Buffer; type: string };
+  scheduledAt?: number;
+}
 
 /** Comments per call of the post page. */
 export const COMMENTS_PAGE_SIZE = 25;
@@ -512,6 +529,68 @@ export class GraphClient {
     if (write.kind === 'reply') return send(createdSchema);
     await send(writeSuccessSchema);
     return {};
+  }
+
+  /**
+   * Publishes a post as the Page (the Pages API Posts guide: `POST /{page-id}/feed` with `message` and `link`;
+   * the Page Photos reference: `POST /{page-id}/photos` with the picture as multipart `source`), now or scheduled
+   * (`published=false`, `scheduled_publish_time` in Unix seconds). Never retried (docs/architecture.md#writes).
+   * A feed post asks for PUBLISHED_FIELDS_PARAM on the write itself (read-after-write): whether it is in the
+   * feed, and the time the provider took, with no read after it. A photo's answer names its post.
+   */
+  async publishPost(pageToken: string, pageId: string, post: PostWrite): Promise<Published> {
+    const v = this.options.apiVersion;
+    const when: Record<string, string> =
+      post.scheduledAt === undefined
+        ? {}
+        : { published: 'false', scheduled_publish_time: String(Math.floor(post.scheduledAt / 1000)) };
+    const form: Record<string, string> = {
+      ...(post.message !== '' ? { message: post.message } : {}),
+      ...(post.link !== undefined ? { link: post.link } : {}),
+      ...when,
+      ...this.proof(pageToken),
+    };
+    const send = <T>(path: string, extra: Record<string, string>, schema: ZodType<T>) =>
+      this.withTokenFallback(path, 'form', (tokenIn) =>
+        this.transport.call(
+          {
+            method: 'POST',
+            path,
+            form: { ...form, ...extra },
+            ...(post.photo
+              ? { file: { field: 'source', data: post.photo.data, type: post.photo.type, name: 'photo' } }
+              : {}),
+            bearer: pageToken,
+            tokenIn,
+            idempotent: false,
+            budget: { page: pageId },
+          },
+          schema,
+        ),
+      );
+    if (post.photo) {
+      const { post_id: id } = await send(`/${v}/${pageId}/photos`, {}, photoPublishedSchema);
+      return {
+        id,
+        is_published: post.scheduledAt === undefined,
+        ...(post.scheduledAt === undefined ? {} : { scheduled_publish_time: Math.floor(post.scheduledAt / 1000) }),
+      };
+    }
+    return send(`/${v}/${pageId}/feed`, { fields: PUBLISHED_FIELDS_PARAM }, publishedSchema);
+  }
+
+  /**
+   * The Page's scheduled posts, soonest first (the Page Scheduled Posts reference, a page token): how a scheduled
+   * post that got no answer in time is looked for (docs/architecture.md#writes).
+   */
+  async scheduledPosts(pageToken: string, pageId: string) {
+    return this.read(
+      pageToken,
+      `/${pageId}/scheduled_posts`,
+      { fields: SCHEDULED_FIELDS_PARAM, limit: '100' },
+      scheduledPostsSchema,
+      { page: pageId },
+    );
   }
 
   /**

@@ -470,3 +470,55 @@ export const writeSuccessSchema = z.object({
   success: z.union([z.literal(true), z.literal('true')]),
 });
 export const createdSchema = z.object({ id: commentIdSchema });
+
+/**
+ * A post the Page published with `POST /{page-id}/feed`, answered with the fields asked for on the write
+ * (PUBLISHED_FIELDS_PARAM: the Pages API Posts guide's read-after-write): whether it is in the feed now, and
+ * when it will be when it is scheduled (Unix seconds) — the provider's own reading of the time, said back.
+ */
+export const publishedSchema = z.object({
+  id: postIdSchema,
+  is_published: opt(z.boolean()),
+  scheduled_publish_time: opt(
+    z.union([
+      z.number().int().nonnegative(),
+      z
+        .string()
+        .regex(/^\d{1,12}$/)
+        .transform(Number),
+    ]),
+  ),
+});
+export type Published = z.infer<typeof publishedSchema>;
+
+/** The fields asked for on the publishing write itself: what the composer says back, without a read after it. */
+export const PUBLISHED_FIELDS_PARAM = 'id,is_published,scheduled_publish_time';
+
+/** A photo post (`POST /{page-id}/photos`, the Page Photos reference): the photo's id and the post's. */
+export const photoPublishedSchema = z.object({ id: z.string().regex(/^\d{1,32}$/), post_id: postIdSchema });
+
+/**
+ * `GET /{page-id}/scheduled_posts` (the Page Scheduled Posts reference): the posts waiting for their time, soonest
+ * first; only what finding a scheduled write by reading needs.
+ */
+export const scheduledPostsSchema = z.object({
+  data: z
+    .array(
+      z.object({
+        id: postIdSchema,
+        message: opt(text),
+        created_time: opt(z.string().max(40)),
+        scheduled_publish_time: opt(
+          z.union([
+            z.number().int().nonnegative(),
+            z
+              .string()
+              .regex(/^\d{1,12}$/)
+              .transform(Number),
+          ]),
+        ),
+      }),
+    )
+    .max(100),
+});
+export const SCHEDULED_FIELDS_PARAM = 'id,message,created_time,scheduled_publish_time';

@@ -26,6 +26,7 @@ import { isPermissionError, loadFreshPosts, loadOlderPosts, loadPage, type PageO
 import { loadPostPage, type CommentsRead, type PostPageOutcome } from './load-post';
 import { asksFor } from './offered';
 import { postActions } from './write-routes';
+import { composer } from './publish-routes';
 import { MAX_QUERY, toPickerView } from './picker-view';
 import { pageRoute, type ViewStep } from './pipeline';
 import { toPostPageView } from './post-page-view';
@@ -190,6 +191,8 @@ const pageView =
       live: feed !== undefined && access.live,
       // The stream replays changes after this moment: what this rendering has not seen.
       liveSince: ctx.now(),
+      // Publishing as the Page, for a person whose grant and role allow it (./publish-routes.ts).
+      composer: composer(ctx, req, access, locale),
     });
   };
 

@@ -160,9 +160,24 @@ export function apply(ctx: AppContext, change: PageChange, req?: Request): void 
   (req?.log ?? ctx.logger).info({ pageId, changes: kinds.slice(0, 20) }, 'webhook delivery');
   // Only comments added, which may all be this app's own: told once it is known which (tellCommented).
   const onlyAdded = change.addedComments.length > 0 && kinds.every((kind) => kind === 'feed:comment:add');
-  if (newPosts > 0) ctx.events.publish(pageId, { kind: 'new-posts', count: newPosts });
+  if (newPosts > 0) void tellPosted(ctx, change);
   else if (feedChanged && !onlyAdded) ctx.events.publish(pageId, { kind: 'feed-changed' });
   void tellCommented(ctx, change, commentedPosts, feedChanged && onlyAdded && newPosts === 0);
+}
+
+/**
+ * Tells the open pages of the posts added, but for those this app published itself: the write already told them
+ * (src/pages/publish-actions.ts), and the provider's webhook for the same post must not show it twice.
+ */
+async function tellPosted(ctx: AppContext, change: PageChange): Promise<void> {
+  const own = await Promise.all(
+    change.addedPosts.map(async (postId) => {
+      const known = await ctx.writeKeys.peek(writtenKey(postId)).catch(() => undefined);
+      return known?.state === 'recorded';
+    }),
+  );
+  const count = change.newPosts - own.filter(Boolean).length;
+  if (count > 0) ctx.events.publish(change.pageId, { kind: 'new-posts', count });
 }
 
 /**
