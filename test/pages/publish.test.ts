@@ -54,9 +54,15 @@ interface Sent {
 
 /** Sends the composer as a browser does: multipart, its hidden fields first, then what the person filled in. */
 function publish(agent: Agent, form: Form, sent: Sent, action = form.action ?? ACTION) {
-  let req = agent.post(action).field('_csrf', form.values._csrf ?? '').field('_key', form.values._key ?? '');
+  let req = agent
+    .post(action)
+    .field('_csrf', form.values._csrf ?? '')
+    .field('_key', form.values._key ?? '');
   req = req.field('message', sent.message ?? '').field('link', sent.link ?? '');
-  req = req.field('when', sent.when ?? 'now').field('at', sent.at ?? '').field('zone', sent.zone ?? 'UTC');
+  req = req
+    .field('when', sent.when ?? 'now')
+    .field('at', sent.at ?? '')
+    .field('zone', sent.zone ?? 'UTC');
   return sent.photo
     ? req.attach('source', sent.photo.data, { filename: sent.photo.name, contentType: sent.photo.type })
     : req.attach('source', Buffer.alloc(0), { filename: '', contentType: 'application/octet-stream' });
@@ -285,7 +291,9 @@ describe('who may publish', () => {
     const agent = await connectedAgent(stack, BAKERY, { decline: ['pages_manage_posts'] });
     const html = await pageView(agent);
     expect(formTo(html, ACTION)).toBeUndefined();
-    expect(visibleText(html)).toContain('To publish from here, allow “Publish and manage posts on your Page” on Facebook.');
+    expect(visibleText(html)).toContain(
+      'To publish from here, allow “Publish and manage posts on your Page” on Facebook.',
+    );
     const ask = linkTo(find(html, { class: 'composer' })!, 'Ask again');
     expect(ask?.href).toBe(`/auth/login?rerequest=1&return_to=${encodeURIComponent(PAGE)}`);
   });
