@@ -36,8 +36,9 @@ export const PUBLISH: WriteAction<PublishInput> = {
   name: 'publish',
   tasks: PUBLISH_TASKS,
   permission: PUBLISH_SCOPE,
-  // One form, one post: the form's key tells one publish from another, never its text.
-  intent: (input) => `publish ${input.scheduledAt === undefined ? 'now' : 'later'}`,
+  // One form, one post, whatever it is sent again with (now or later, another text): the form's key tells one
+  // publish from another, never its text.
+  intent: () => 'publish',
   belongs: (pageId, input) => input.pageId === pageId,
   async send(ctx, writer, token, input) {
     const answer = await ctx.graph.publishPost(token, writer.pageId, {

@@ -4,6 +4,7 @@ import { connectedAgent } from '../support/flow';
 import type { Agent, Stack } from '../support/stack';
 import { useStack } from '../support/stack';
 import { headline, visibleText } from '../support/words';
+import { wordsOutsideCatalogs } from '../support/pseudo';
 import { afterAnswer, feedDelivery, signed } from '../webhooks/deliver';
 import type { PageEvent } from '../../src/live/bus';
 import { formatScheduleTime, localInputValue } from '../../src/pages/schedule-time';
@@ -410,5 +411,31 @@ describe('read after write, and the provider’s webhook for the same post', () 
     } finally {
       unsubscribe();
     }
+  });
+});
+
+describe('the composer in every language', () => {
+  const stack = useStack({ env: { FB_SCOPES: SCOPES }, pseudoLocale: true });
+
+  it('when Ada reads the Page and a refusal in the pseudo-locale, then every word of the composer is from a catalog', async () => {
+    const agent = await connectedAgent(stack, BAKERY);
+    await agent.get('/language?lang=en-XA').expect(303);
+    const html = await pageView(agent);
+    expect(wordsOutsideCatalogs(html)).toEqual([]);
+    const at = localInputValue(Date.now() + 60 * 86_400_000, 'Europe/Paris');
+    const res = await publish(agent, composerOf(html), { message: 'x', when: 'later', at, zone: 'Europe/Paris' });
+    expect(res.status).toBe(422);
+    expect(wordsOutsideCatalogs(res.text)).toEqual([]);
+  });
+
+  it('when Ada reads the Page in Arabic, then the composer speaks Arabic, right to left, while its time and zone read left to right', async () => {
+    const agent = await connectedAgent(stack, BAKERY);
+    await agent.get('/language?lang=ar').expect(303);
+    const html = await pageView(agent);
+    expect(attr(find(html, 'html')!, 'dir')).toBe('rtl');
+    const form = composerOf(html);
+    expect(form.buttons[0]?.text).toBe('نشر');
+    for (const name of ['at', 'zone', 'link'])
+      expect(attr(form.fields.find((f) => f.name === name)!.node, 'dir')).toBe('ltr');
   });
 });
