@@ -148,6 +148,17 @@ export class WriteForbiddenError extends AppError {
   }
 }
 
+/**
+ * A write whose form asks for something the provider refuses for the form alone (a time outside its window, a
+ * file that is no picture), found before any call, or said so by the provider's invalid-parameter answer: the
+ * text is kept with these words (docs/architecture.md#publishing).
+ */
+export class WriteUnsendableError extends AppError {
+  constructor(say: Say) {
+    super('write_unsendable', say);
+  }
+}
+
 /** The session store (Redis) cannot answer: a clear 503 rather than a hang. */
 export class SessionStoreUnavailableError extends AppError {
   constructor(options?: { cause?: unknown }) {

@@ -1,4 +1,6 @@
 import type { AppContext } from '../context';
+import { WriteUnsendableError } from '../errors';
+import { GraphApiError } from '../graph/errors';
 import { PUBLISH_SCOPE, PUBLISH_TASKS } from '../graph/provider';
 import { writtenKey } from '../writes/keys';
 import type { WriteAction, Writer } from '../writes/path';
@@ -41,12 +43,20 @@ export const PUBLISH: WriteAction<PublishInput> = {
   intent: () => 'publish',
   belongs: (pageId, input) => input.pageId === pageId,
   async send(ctx, writer, token, input) {
-    const answer = await ctx.graph.publishPost(token, writer.pageId, {
-      message: input.message,
-      ...(input.link !== undefined ? { link: input.link } : {}),
-      ...(input.photo !== undefined ? { photo: input.photo } : {}),
-      ...(input.scheduledAt !== undefined ? { scheduledAt: input.scheduledAt } : {}),
-    });
+    const answer = await ctx.graph
+      .publishPost(token, writer.pageId, {
+        message: input.message,
+        ...(input.link !== undefined ? { link: input.link } : {}),
+        ...(input.photo !== undefined ? { photo: input.photo } : {}),
+        ...(input.scheduledAt !== undefined ? { scheduledAt: input.scheduledAt } : {}),
+      })
+      .catch((err: unknown) => {
+        // An invalid parameter (100; 324 for a picture) is the post as the person made it, not an object gone:
+        // said as such, beside the kept text.
+        if (err instanceof GraphApiError && (err.code === 'graph_invalid' || err.graph.code === 324))
+          throw new WriteUnsendableError({ key: 'publish.refused.provider' });
+        throw err;
+      });
     // The write's own answer says how the provider took it (read-after-write): a time other than ours is logged.
     const asked = input.scheduledAt === undefined ? undefined : Math.floor(input.scheduledAt / 1000);
     if (answer.scheduled_publish_time !== undefined && answer.scheduled_publish_time !== asked)

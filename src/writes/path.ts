@@ -259,6 +259,8 @@ function refusalOf(err: unknown, permission?: string): Refusal {
   if (err.retryAfterSec !== undefined) refusal.retryAfterSec = err.retryAfterSec;
   if (err.userTitle !== undefined) refusal.userTitle = err.userTitle;
   if (err.userMessage !== undefined) refusal.userMessage = err.userMessage;
+  // This app's own words for a form the provider would not take (`write_unsendable`).
+  if (err.code === 'write_unsendable' && err.say !== undefined) refusal.say = err.say;
   return refusal;
 }
 

@@ -372,6 +372,15 @@ describe('when a publish gets no answer in time', () => {
     expect(visibleText(res.text)).toContain('Facebook has temporarily blocked this');
     expect(keptComposer(res.text).message).toBe('Blocked?');
   });
+
+  it('when the provider finds a parameter invalid, then it says the post was not taken as it is (not that something is gone), the text kept', async () => {
+    const agent = await connectedAgent(stack, BAKERY);
+    stack.emulator.controls.failNext(1, { writes: true, error: { code: 100 } });
+    const res = await publish(agent, composerOf(await pageView(agent)), { message: 'Odd?' }).expect(422);
+    expect(visibleText(res.text)).toContain("Facebook didn't take this post as it is.");
+    expect(visibleText(res.text)).not.toContain('no longer on Facebook');
+    expect(keptComposer(res.text).message).toBe('Odd?');
+  });
 });
 
 describe('read after write, and the provider’s webhook for the same post', () => {
