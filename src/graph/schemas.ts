@@ -370,8 +370,9 @@ export const postSchema = z.object({
 
 /**
  * `GET /{page-id}/scheduled_posts` (Page Scheduled Posts reference, docs/provider-interface.md#post-management): the
- * Page's posts waiting for their time, each with its time in Unix seconds. A post without a time is not waiting
- * and is dropped; one page of them (the emulator's soonest first), its `paging` not kept (its URLs carry the token).
+ * Page's posts waiting for their time, each with its time in Unix seconds: the scheduled posts' page, and how a
+ * scheduled publish with no answer in time is found by reading. A post without a time is not waiting and is
+ * dropped; one page of them (the emulator's soonest first), its `paging` not kept (its URLs carry the token).
  */
 export const SCHEDULED_FIELDS_PARAM = 'id,created_time,message,story,full_picture,scheduled_publish_time';
 export const scheduledPostsSchema = z.object({
@@ -384,7 +385,14 @@ export const scheduledPostsSchema = z.object({
           message: opt(text),
           story: opt(text),
           full_picture: opt(z.string().max(4000)),
-          scheduled_publish_time: z.number().int().nonnegative(),
+          // Unix seconds, as a number or a string of digits.
+          scheduled_publish_time: z.union([
+            z.number().int().nonnegative(),
+            z
+              .string()
+              .regex(/^\d{1,12}$/)
+              .transform(Number),
+          ]),
         })
         .optional()
         .catch(undefined),
@@ -510,3 +518,29 @@ export const writeSuccessSchema = z.object({
   success: z.union([z.literal(true), z.literal('true')]),
 });
 export const createdSchema = z.object({ id: commentIdSchema });
+
+/**
+ * A post the Page published with `POST /{page-id}/feed`, answered with the fields asked for on the write
+ * (PUBLISHED_FIELDS_PARAM: the Pages API Posts guide's read-after-write): whether it is in the feed now, and
+ * when it will be when it is scheduled (Unix seconds) — the provider's own reading of the time, said back.
+ */
+export const publishedSchema = z.object({
+  id: postIdSchema,
+  is_published: opt(z.boolean()),
+  scheduled_publish_time: opt(
+    z.union([
+      z.number().int().nonnegative(),
+      z
+        .string()
+        .regex(/^\d{1,12}$/)
+        .transform(Number),
+    ]),
+  ),
+});
+export type Published = z.infer<typeof publishedSchema>;
+
+/** The fields asked for on the publishing write itself: what the composer says back, without a read after it. */
+export const PUBLISHED_FIELDS_PARAM = 'id,is_published,scheduled_publish_time';
+
+/** A photo post (`POST /{page-id}/photos`, the Page Photos reference): the photo's id and the post's. */
+export const photoPublishedSchema = z.object({ id: z.string().regex(/^\d{1,32}$/), post_id: postIdSchema });

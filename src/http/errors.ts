@@ -82,6 +82,7 @@ export const ERROR_PAGES: Readonly<Record<ErrorCode, PageCopy>> = {
   ),
   page_access: copy('error.page_access.title', 'error.page_access.text', ['ask_again', 'home']),
   write_forbidden: copy('error.write_forbidden.title', 'own', ['home']),
+  write_unsendable: copy('write.title.refused', 'own', ['home']),
   session_store_unavailable: copy('error.session_store_unavailable.title', 'error.session_store_unavailable.text', [
     'retry',
   ]),

@@ -1,11 +1,12 @@
 import type { AppContext } from '../context';
 import { GraphApiError } from '../graph/errors';
-import type { PostWrite } from '../graph/client';
+import type { PostChange } from '../graph/client';
 import { PUBLISH_SCOPE, PUBLISH_TASKS } from '../graph/provider';
 import type { PostState } from '../graph/schemas';
-import { writtenPostKey } from '../writes/keys';
+import { writtenKey, writtenPostKey } from '../writes/keys';
 import type { WriteAction, Writer } from '../writes/path';
 import { checkWindow, type ScheduleParse } from './schedule-time';
+import type { Say } from '../i18n/locale';
 
 /**
  * The Page's own posts managed (docs/architecture.md#post-management), each a WriteAction of the one write path
@@ -31,10 +32,9 @@ export interface PostInput {
 const atOf = (input: PostInput): number | undefined => (input.time && 'at' in input.time ? input.time.at : undefined);
 
 /** The verb of the provider's `feed` webhook for each change (docs/provider-interface.md#webhook-deliveries). */
-const WEBHOOK_VERB: Record<PostActionName, string> = {
+const WEBHOOK_VERB: Record<Exclude<PostActionName, 'publish-now'>, string> = {
   edit: 'edited',
   'delete-post': 'remove',
-  'publish-now': 'add',
   reschedule: 'edited',
   cancel: 'remove',
 };
@@ -62,8 +62,10 @@ async function readPost(
 function changed(ctx: AppContext, writer: Writer, name: PostActionName, input: PostInput): void {
   const { pageId } = writer;
   for (const part of ['feed', 'post', 'comments', 'scheduled'] as const) ctx.pageCache.dropPart(pageId, part);
-  void ctx.writeKeys.record(writtenPostKey(input.postId, WEBHOOK_VERB[name]), { pageId }).catch(() => undefined);
-  if (name === 'publish-now') ctx.events.publish(pageId, { kind: 'new-posts', count: 1 });
+  // Published now, the post is added to the feed: noted as the composer notes its posts (./publish-actions.ts).
+  const key = name === 'publish-now' ? writtenKey(input.postId) : writtenPostKey(input.postId, WEBHOOK_VERB[name]);
+  void ctx.writeKeys.record(key, { pageId }).catch(() => undefined);
+  if (name === 'publish-now') ctx.events.publish(pageId, { kind: 'new-posts', count: 1, postId: input.postId });
   else if (name === 'edit' || name === 'delete-post') ctx.events.publish(pageId, { kind: 'feed-changed' });
   // A scheduled post moved or cancelled is in no feed: nothing open shows it.
 }
@@ -71,9 +73,8 @@ function changed(ctx: AppContext, writer: Writer, name: PostActionName, input: P
 /** One post action: its provider write, and how reading the post tells whether it landed. */
 function postAction(
   name: PostActionName,
-  write: (input: PostInput) => PostWrite,
+  write: (input: PostInput) => PostChange,
   landed: (post: PostState | undefined, input: PostInput) => boolean,
-  check?: WriteAction<PostInput>['check'],
 ): WriteAction<PostInput> {
   return {
     name,
@@ -92,11 +93,20 @@ function postAction(
       return landed(post, input) ? { objectId: input.postId } : undefined;
     },
     applied: (ctx, writer, input) => changed(ctx, writer, name, input),
-    ...(check ? { check } : {}),
   };
 }
 
 const gone = (post: PostState | undefined) => post === undefined;
+
+/**
+ * Why a new time cannot be asked of the provider: no time, or outside its window from `now` (./schedule-time.ts);
+ * undefined when it can. Checked before the write path, as the composer's form is: refused in words, no call.
+ */
+export function timeRefusal(time: ScheduleParse | undefined, now: number): Say | undefined {
+  const given = time ?? { refused: 'unreadable' };
+  const checked = 'at' in given ? checkWindow(given.at, now) : given;
+  return 'refused' in checked ? { key: `schedule.refused.${checked.refused}` } : undefined;
+}
 
 /** Every post action, by the name the form sends. */
 export const POST_WRITES: Readonly<Record<PostActionName, WriteAction<PostInput>>> = {
@@ -115,12 +125,6 @@ export const POST_WRITES: Readonly<Record<PostActionName, WriteAction<PostInput>
     'reschedule',
     (input) => ({ kind: 'reschedule', postId: input.postId, at: atOf(input) ?? 0 }),
     (post, input) => post?.scheduled_publish_time === Math.floor((atOf(input) ?? 0) / 1000),
-    // The provider's window, checked on our clock first: a time outside it is refused in words, with no call.
-    (input, now) => {
-      const time = input.time ?? { refused: 'unreadable' };
-      const checked = 'at' in time ? checkWindow(time.at, now) : time;
-      return 'refused' in checked ? { key: `schedule.refused.${checked.refused}` } : undefined;
-    },
   ),
   cancel: postAction('cancel', (input) => ({ kind: 'delete', postId: input.postId }), gone),
 };

@@ -27,6 +27,7 @@ import { loadPostPage, type CommentsRead, type PostPageOutcome } from './load-po
 import { asksFor } from './offered';
 import { postActions } from './write-routes';
 import { postManagement } from './post-manage-view';
+import { composer } from './publish-routes';
 import { MAX_QUERY, toPickerView } from './picker-view';
 import { isFailure, pageRoute, type Load, type ViewStep } from './pipeline';
 import { toPostPageView } from './post-page-view';
@@ -214,6 +215,8 @@ const pageView =
         : undefined,
       // The stream replays changes after this moment: what this rendering has not seen.
       liveSince: ctx.now(),
+      // Publishing as the Page, for a person whose grant and role allow it (./publish-routes.ts).
+      composer: composer(ctx, req, access, locale),
     });
   };
 

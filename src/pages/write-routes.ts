@@ -12,6 +12,7 @@ import { permissionWords } from '../words';
 import { isFormKey, newFormKey } from '../writes/keys';
 import type { WriteOutcome } from '../writes/path';
 import { notSent, writeLoad, type AskedWrite } from './page-writes';
+import { scheduleWords } from './publish-routes';
 import { pageRoute, type ViewStep } from './pipeline';
 import {
   COMMENT_ACTIONS,
@@ -23,7 +24,7 @@ import {
 } from './comment-actions';
 import { asksFor } from './offered';
 import type { PostActions, WriteFormView } from './post-page-view';
-import { POST_ACTIONS, POST_WRITES, type PostActionName, type PostInput } from './post-actions';
+import { POST_ACTIONS, POST_WRITES, timeRefusal, type PostActionName, type PostInput } from './post-actions';
 import { instantOf, isTimeZone, timeZones, type ScheduleParse } from './schedule-time';
 import type { TimeFieldsView } from './scheduled-view';
 
@@ -128,7 +129,15 @@ export function writeRoutes(ctx: AppContext): Router {
     pageRoute(ctx, {
       input: writeInput,
       withoutToken: 'forbidden',
-      load: writeLoad(asked),
+      load: async (ctx, access, token, input) => {
+        // A new time outside the provider's window is refused in words before any call, as the composer's is.
+        const unfit = input.what === 'reschedule' ? timeRefusal(input.time, ctx.now()) : undefined;
+        if (unfit !== undefined) {
+          const refused: WriteOutcome = { status: 'refused', refusal: { code: 'write_unsendable', say: unfit } };
+          return { outcome: refused, changes: {} };
+        }
+        return writeLoad(asked)(ctx, access, token, input);
+      },
       view: written,
     }),
   );
@@ -158,7 +167,7 @@ function written(step: ViewStep<WriteInput>, outcome: WriteOutcome): Promise<voi
  * form again, with the text or the time as sent, and why.
  */
 async function postWritten(
-  { req, res, input, locale }: ViewStep<WriteInput>,
+  { ctx, req, res, input, locale }: ViewStep<WriteInput>,
   what: PostActionName,
   outcome: WriteOutcome,
 ): Promise<void> {
@@ -172,7 +181,18 @@ async function postWritten(
     res.redirect(303, what === 'edit' ? post : what === 'reschedule' || what === 'cancel' ? `${page}/scheduled` : page);
     return;
   }
-  const notDone = notSent(req, locale, outcome, input.key);
+  // A new time's refusal says the window's end it passed, in the zone the person chose.
+  const said =
+    outcome.status === 'refused' && outcome.refusal.say !== undefined
+      ? {
+          ...outcome,
+          refusal: {
+            ...outcome.refusal,
+            say: scheduleWords(outcome.refusal.say, { zone: when?.zone ?? '' }, ctx.now(), locale),
+          },
+        }
+      : outcome;
+  const notDone = notSent(req, locale, said, input.key);
   const back = scheduled ? `${page}/scheduled` : post;
   const time: TimeFieldsView | undefined =
     when === undefined

@@ -161,12 +161,27 @@ export function apply(ctx: AppContext, change: PageChange, req?: Request): void 
   (req?.log ?? ctx.logger).info({ pageId, changes: kinds.slice(0, 20) }, 'webhook delivery');
   // Only comments added, which may all be this app's own: told once it is known which (tellCommented).
   const onlyAdded = change.addedComments.length > 0 && kinds.every((kind) => kind === 'feed:comment:add');
-  // Only posts added, edited or removed, which may all be this app's own: told once it is known which (tellPosts).
+  // Only posts edited or removed, which may all be this app's own: told once it is known which (tellPosts).
   const onlyPosts = change.changedPosts.length > 0 && change.changedPosts.length === kinds.length;
-  if (onlyPosts) void tellPosts(ctx, change);
-  else if (newPosts > 0) ctx.events.publish(pageId, { kind: 'new-posts', count: newPosts });
+  if (newPosts > 0) void tellPosted(ctx, change);
+  else if (onlyPosts) void tellPosts(ctx, change);
   else if (feedChanged && !onlyAdded) ctx.events.publish(pageId, { kind: 'feed-changed' });
   void tellCommented(ctx, change, commentedPosts, feedChanged && onlyAdded && newPosts === 0);
+}
+
+/**
+ * Tells the open pages of the posts added, but for those this app published itself: the write already told them
+ * (src/pages/publish-actions.ts), and the provider's webhook for the same post must not show it twice.
+ */
+async function tellPosted(ctx: AppContext, change: PageChange): Promise<void> {
+  const own = await Promise.all(
+    change.addedPosts.map(async (postId) => {
+      const known = await ctx.writeKeys.peek(writtenKey(postId)).catch(() => undefined);
+      return known?.state === 'recorded';
+    }),
+  );
+  const count = change.newPosts - own.filter(Boolean).length;
+  if (count > 0) ctx.events.publish(change.pageId, { kind: 'new-posts', count });
 }
 
 /**
@@ -196,7 +211,7 @@ async function tellCommented(
 }
 
 /**
- * Tells the open pages of a change of posts alone, unless this app made every one of them: the write already told
+ * Tells the open pages of posts edited or removed alone, unless this app made every one of those changes: the write already told
  * them (src/pages/post-actions.ts), as for its own comments (tellCommented).
  */
 async function tellPosts(ctx: AppContext, change: PageChange): Promise<void> {
@@ -206,9 +221,7 @@ async function tellPosts(ctx: AppContext, change: PageChange): Promise<void> {
       return known?.state === 'recorded';
     }),
   );
-  if (own.every(Boolean)) return;
-  if (change.newPosts > 0) ctx.events.publish(change.pageId, { kind: 'new-posts', count: change.newPosts });
-  else ctx.events.publish(change.pageId, { kind: 'feed-changed' });
+  if (!own.every(Boolean)) ctx.events.publish(change.pageId, { kind: 'feed-changed' });
 }
 
 /** body-parser's refusals (too large, bad encoding) as short JSON, not a page. */

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context';
 import { AppError, WriteForbiddenError, type ErrorCode } from '../errors';
-import type { Say } from '../i18n/locale';
 import { GraphApiError, ProviderUnavailableError } from '../graph/errors';
+import type { Say } from '../i18n/locale';
 import type { WriteDone } from '../observe/observer';
 import { intentKey, type Claim } from './keys';
 
@@ -21,8 +21,6 @@ export const WRITE_STEPS = [
   'belongs',
   /** The app was granted the action's permission (else a refusal in words, the text kept, no provider call). */
   'permission',
-  /** What the form asks is possible now (a time within the provider's window), else a refusal in words, the text kept. */
-  'input',
   /** The form's one-time key: the first request claims it; a repeat answers what the first got. */
   'claim',
   /** The session's writes a minute, counted apart from its reads. */
@@ -68,8 +66,6 @@ export interface WriteAction<I> {
   intent(input: I): string;
   /** Whether the object is the Page's (its id alone; no provider call). */
   belongs(pageId: string, input: I): boolean;
-  /** What the form asks checked against the clock (epoch ms), before any provider call: why not, in words, or undefined. */
-  check?(input: I, now: number): Say | undefined;
   /** The provider call. Called once per key; never retried. */
   send(ctx: AppContext, writer: Writer, token: string, input: I): Promise<Written>;
   /**
@@ -90,7 +86,7 @@ export interface Refusal {
   retryAfterSec?: number;
   userTitle?: string;
   userMessage?: string;
-  /** Our own words for it (a refusal of the `input` step). */
+  /** This app's own words for it, when the form was refused before any provider call (`write_unsendable`). */
   say?: Say;
 }
 
@@ -144,11 +140,6 @@ export async function runWrite<I>(
   if (writer.scopes !== undefined && !writer.scopes.includes(action.permission)) {
     audit('refused');
     return { status: 'refused', refusal: { code: 'graph_permission', permission: action.permission } };
-  }
-  const unfit = action.check?.(input, ctx.now());
-  if (unfit !== undefined) {
-    audit('refused');
-    return { status: 'refused', refusal: { code: 'bad_request', say: unfit } };
   }
   const key = `write:${intentKey(writer.sessionId, formKey, `${pageId} ${action.intent(input)}`)}`;
   let claim: Claim<Recorded>;
@@ -268,6 +259,8 @@ function refusalOf(err: unknown, permission?: string): Refusal {
   if (err.retryAfterSec !== undefined) refusal.retryAfterSec = err.retryAfterSec;
   if (err.userTitle !== undefined) refusal.userTitle = err.userTitle;
   if (err.userMessage !== undefined) refusal.userMessage = err.userMessage;
+  // This app's own words for a form the provider would not take (`write_unsendable`).
+  if (err.code === 'write_unsendable' && err.say !== undefined) refusal.say = err.say;
   return refusal;
 }
 

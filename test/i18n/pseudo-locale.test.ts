@@ -188,7 +188,7 @@ describe('no words outside the catalogs', () => {
       const move = writeForm(list, 'reschedule', id);
       expectAllWordsTranslated(list);
       const refused = await sendForm(agent, { ...move, values: { ...move.values, zone: 'Nowhere/Atlantis' } }).expect(
-        400,
+        422,
       );
       expectAllWordsTranslated(refused.text);
       const post = (await agent.get(`/pages/${BAKERY}/posts/${SOURDOUGH}`).expect(200)).text;

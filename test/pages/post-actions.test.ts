@@ -98,15 +98,15 @@ describe('the scheduled posts', () => {
     const form = formFor(await view(agent, scheduledPage), 'reschedule', id);
     const before = postWrites(stack).length;
     const soon = rescheduled(form, Date.now() + 5 * 60_000);
-    const res = await send(agent, soon).expect(400);
+    const res = await send(agent, soon).expect(422);
     expect(postWrites(stack).length).toBe(before);
     expect(headline(res.text)).toBe("This didn't go through");
-    expect(visibleText(res.text)).toContain('no sooner than 10 minutes from now');
+    expect(visibleText(res.text)).toContain('Facebook schedules posts at least 10 minutes ahead');
     const kept = formFor(res.text, 'reschedule', id);
     expect(kept.values.when).toBe(soon.values.when);
     expect(kept.values.zone).toBe('UTC');
-    const late = await send(agent, rescheduled(kept, Date.now() + 40 * DAY)).expect(400);
-    expect(visibleText(late.text)).toContain('at most 30 days ahead');
+    const late = await send(agent, rescheduled(kept, Date.now() + 40 * DAY)).expect(422);
+    expect(visibleText(late.text)).toContain('Facebook schedules posts at most 30 days ahead');
     expect(postWrites(stack).length).toBe(before);
   });
 
@@ -276,7 +276,7 @@ describe('a person who may not publish', () => {
     const html = await view(agent, postPage(OWN_POST));
     expect(writeForms(html)).toEqual([]);
     expect(visibleText(html)).toContain(
-      "To edit, delete and schedule the Page's posts here, allow “Create and manage content on your Page” on Facebook.",
+      "To edit, delete and schedule the Page's posts here, allow “Publish and manage posts on your Page” on Facebook.",
     );
     expect(linkTo(html, 'Ask again')?.href).toContain(encodeURIComponent(postPage(OWN_POST)));
   });
