@@ -288,6 +288,26 @@ describe('who may publish', () => {
     expect(publishes(stack).length).toBe(before);
   });
 
+  it('when the form is malformed (a field sent twice, no one-time key, a body cut short), then 400 in words and no provider call', async () => {
+    const agent = await connectedAgent(stack, BAKERY);
+    const form = composerOf(await pageView(agent));
+    const before = publishes(stack).length;
+    const unclear = 'Pagelight could not understand what your browser sent.';
+    const twice = await publish(agent, form, { message: 'one' }).field('message', 'two').expect(400);
+    expect(visibleText(twice.text)).toContain(unclear);
+    const keyless = await agent.post(ACTION).field('_csrf', form.values._csrf!).field('message', 'no key').expect(400);
+    expect(visibleText(keyless.text)).toContain(unclear);
+    const cut = await agent
+      .post(ACTION)
+      .set('content-type', 'multipart/form-data; boundary=xyz')
+      .send(
+        `--xyz\r\ncontent-disposition: form-data; name="_csrf"\r\n\r\n${form.values._csrf!}\r\n--xyz\r\ncontent-disp`,
+      )
+      .expect(400);
+    expect(visibleText(cut.text)).toContain(unclear);
+    expect(publishes(stack).length).toBe(before);
+  });
+
   it('when Ada declined pages_manage_posts, then one line says how to allow it, with Ask again back to the Page', async () => {
     const agent = await connectedAgent(stack, BAKERY, { decline: ['pages_manage_posts'] });
     const html = await pageView(agent);
