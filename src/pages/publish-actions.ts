@@ -4,6 +4,7 @@ import { GraphApiError } from '../graph/errors';
 import { PUBLISH_SCOPE, PUBLISH_TASKS } from '../graph/provider';
 import { writtenKey } from '../writes/keys';
 import type { WriteAction, Writer } from '../writes/path';
+import { providerTime } from './view-text';
 
 /**
  * Publishing as the Page (docs/architecture.md#publishing), a WriteAction of the one write path
@@ -79,7 +80,7 @@ export const PUBLISH: WriteAction<PublishInput> = {
       (p) =>
         sameText(p.message, input.message) &&
         (input.photo === undefined || p.full_picture !== undefined) &&
-        Date.parse(p.created_time.replace(/([+-]\d\d)(\d\d)$/, '$1:$2')) >= since - CLOCK_SKEW_MS,
+        providerTime(p.created_time) >= since - CLOCK_SKEW_MS,
     );
     return found ? { objectId: found.id } : undefined;
   },
