@@ -59,6 +59,7 @@ function publish(agent: Agent, form: Form, sent: Sent, action = form.action ?? A
     .post(action)
     .field('_csrf', form.values._csrf ?? '')
     .field('_key', form.values._key ?? '');
+  if (form.values.check !== undefined) req = req.field('check', form.values.check);
   req = req.field('message', sent.message ?? '').field('link', sent.link ?? '');
   req = req
     .field('when', sent.when ?? 'now')
@@ -383,6 +384,20 @@ describe('when a publish gets no answer in time', () => {
     await publish(agent, again.form, { message: again.message }).expect(303);
     expect(publishes(stack).length - before).toBe(1);
     expect(visibleText(await pageView(agent)).split('Lost on the way?').length - 1).toBe(1);
+  });
+
+  it('and it was a photo without text, then the check asks for no photo again, reads, and finds it: one photo post in all', async () => {
+    const agent = await connectedAgent(stack, BAKERY);
+    const form = composerOf(await pageView(agent));
+    stack.emulator.controls.failNext(1, { kind: 'late', ms: 1500, writes: true });
+    const before = publishes(stack).length;
+    const res = await publish(agent, form, { photo: { data: PNG, name: 'dawn.png', type: 'image/png' } }).expect(504);
+    expect(visibleText(res.text)).not.toContain('Choose the photo again');
+    const kept = keptComposer(res.text);
+    expect(kept.button).toBe('Check whether it arrived');
+    const checked = await publish(agent, kept.form, {}).expect(303);
+    expect(checked.headers.location).toMatch(new RegExp(`^${PAGE}#post-${BAKERY}_\\d+$`));
+    expect(publishes(stack).length - before).toBe(1);
   });
 
   it('when the provider refuses it, then its words are the reason and the text is kept', async () => {
