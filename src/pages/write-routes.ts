@@ -1,4 +1,4 @@
-import express, { Router, type Request, type Response } from 'express';
+import express, { Router, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import type { AppContext } from '../context';
 import { ENGAGEMENT_SCOPE } from '../graph/provider';
@@ -60,17 +60,15 @@ function badForm() {
   return refusal({ key: 'error.badInput.text' });
 }
 
+/** The write route, under /pages. */
+export const WRITE_PATH = '/:pageId/posts/:postId/write';
+
 /**
- * The write route's own body parser, mounted before the app's (8 kB): a reply's text must never be refused for
- * its length after the person typed it (the textarea's `maxlength` bounds it first).
+ * The write route's own body parser, mounted on its path before the app's (8 kB): a reply's text must never be
+ * refused for its length after the person typed it (the textarea's `maxlength` bounds it first).
  */
-export function writeBodies(): Router {
-  const router = Router();
-  router.post(
-    '/:pageId/posts/:postId/write',
-    express.urlencoded({ extended: false, limit: WRITE_BODY_LIMIT, parameterLimit: 10 }),
-  );
-  return router;
+export function writeBody(): RequestHandler {
+  return express.urlencoded({ extended: false, limit: WRITE_BODY_LIMIT, parameterLimit: 10 });
 }
 
 export function writeRoutes(ctx: AppContext): Router {
@@ -80,7 +78,7 @@ export function writeRoutes(ctx: AppContext): Router {
     next();
   });
   // CSRF before anything else reads the form.
-  router.post('/:pageId/posts/:postId/write', requireCsrf, (req, res) => write(ctx, req, res));
+  router.post(WRITE_PATH, requireCsrf, (req, res) => write(ctx, req, res));
   return router;
 }
 
