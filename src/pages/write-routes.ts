@@ -1,4 +1,4 @@
-import express, { Router, type Request } from 'express';
+import express, { Router, type Request, type RequestHandler } from 'express';
 import { z } from 'zod';
 import type { AppContext } from '../context';
 import { ENGAGEMENT_SCOPE } from '../graph/provider';
@@ -102,17 +102,15 @@ function badForm() {
   return refusal({ key: 'error.badInput.text' });
 }
 
+/** The write route, under /pages. */
+export const WRITE_PATH = '/:pageId/posts/:postId/write';
+
 /**
- * The write route's own body parser, mounted before the app's (8 kB): a reply's text must never be refused for
- * its length after the person typed it (the textarea's `maxlength` bounds it first).
+ * The write route's own body parser, mounted on its path before the app's (8 kB): a reply's text must never be
+ * refused for its length after the person typed it (the textarea's `maxlength` bounds it first).
  */
-export function writeBodies(): Router {
-  const router = Router();
-  router.post(
-    '/:pageId/posts/:postId/write',
-    express.urlencoded({ extended: false, limit: WRITE_BODY_LIMIT, parameterLimit: 10 }),
-  );
-  return router;
+export function writeBody(): RequestHandler {
+  return express.urlencoded({ extended: false, limit: WRITE_BODY_LIMIT, parameterLimit: 10 });
 }
 
 /** The post page's write route: a {@link pageRoute} whose load is the write and whose view is where it leads. */
@@ -124,7 +122,7 @@ export function writeRoutes(ctx: AppContext): Router {
   });
   // CSRF before anything else reads the form.
   router.post(
-    '/:pageId/posts/:postId/write',
+    WRITE_PATH,
     requireCsrf,
     pageRoute(ctx, {
       input: writeInput,
