@@ -23,7 +23,9 @@ import type { LoginOutcome } from '../observe/observer';
 /** /auth: start the login, take the provider's redirect, log out. */
 export function authRoutes(ctx: AppContext): Router {
   const router = Router();
-  router.get('/login', loginRateLimit(ctx.config, ctx.loginCounts), (req, res) => login(ctx, req, res));
+  // BASE_URL, parsed once: every login start compares the request's host with it.
+  const base = new URL(ctx.config.baseUrl);
+  router.get('/login', loginRateLimit(ctx.config, ctx.loginCounts), (req, res) => login(ctx, base, req, res));
   router.get('/callback', (req, res) => told(ctx, callback(ctx, req, res)));
   router.post('/logout', requireCsrf, (req, res) => logout(ctx, req, res));
   return router;
@@ -39,10 +41,10 @@ const loginInput = z.object({
 });
 
 /** Redirects to the dialog with a fresh state (and PKCE challenge, OIDC nonce as configured), after the session is saved. */
-async function login(ctx: AppContext, req: Request, res: Response): Promise<void> {
+async function login(ctx: AppContext, base: URL, req: Request, res: Response): Promise<void> {
   // The session cookie is kept per host name, and the provider returns to BASE_URL's: a login begun on
   // another name of this machine (127.0.0.1 for localhost) starts over there first, so cookie and callback meet.
-  const canonical = sameMachineElsewhere(ctx.config.baseUrl, req);
+  const canonical = sameMachineElsewhere(base, req);
   if (canonical !== undefined) {
     res.redirect(303, canonical);
     return;
@@ -163,8 +165,7 @@ const LOOPBACK = /^(localhost|.+\.localhost|127(\.\d{1,3}){3}|\[::1\]|::1)$/i;
  * under any name, and a proxy that rewrote the host would send the browser round in circles.
  * @see docs/operations.md#host
  */
-function sameMachineElsewhere(baseUrl: string, req: Request): string | undefined {
-  const base = new URL(baseUrl);
+function sameMachineElsewhere(base: URL, req: Request): string | undefined {
   const here = req.hostname;
   // Port 0 (PORT=0, a free port picked at start): BASE_URL names no place a browser could go.
   if (

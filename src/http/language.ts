@@ -18,6 +18,8 @@ export const LANGUAGE_COOKIE = 'lang';
 const A_YEAR_SEC = 365 * 24 * 3600;
 /** Accept-Language values whose outcome is kept: far more than the browsers one site sees send. */
 const MAX_NEGOTIATED = 1000;
+/** Menus kept, by language and address: the addresses of the Pages and posts in view, with room. */
+const MAX_MENUS = 1000;
 
 /** A link of the footer's language menu. */
 export interface LanguageLink {
@@ -35,12 +37,13 @@ export interface LanguageLink {
  */
 export function chooseLocale(locales: Locales): RequestHandler {
   const localeOf = languageOf(locales);
+  const menuFor = menus();
   return (req, res, next) => {
     const locale = localeOf(req);
     res.locals.locale = locale;
     res.locals.t = locale.t;
     res.locals.html = locale.html;
-    res.locals.languages = (): LanguageLink[] => menu(locale, sitePath(req.originalUrl) ?? '/');
+    res.locals.languages = () => menuFor(locale, req.originalUrl);
     res.setHeader('Content-Language', locale.tag);
     res.vary('Accept-Language');
     res.vary('Cookie');
@@ -72,6 +75,24 @@ export function languageOf(locales: Locales): (req: Request) => Locale {
     const tag =
       localeTagOf(chosen, locales.pseudo) ?? (accept === undefined ? undefined : negotiate(req, accept)) ?? DEFAULT_TAG;
     return locales.get(tag);
+  };
+}
+
+/**
+ * The footer's menu for a language and the address it is shown on, made once and kept (at most MAX_MENUS, cleared
+ * when full): the same few addresses are viewed again and again, and checking the way back (`sitePath`) and
+ * making the links was about 5 % of a warm page view (docs/performance.md#shortcuts-and-the-rows-they-pay-for).
+ */
+function menus(): (locale: Locale, url: string) => readonly LanguageLink[] {
+  const made = new Map<string, readonly LanguageLink[]>();
+  return (locale, url) => {
+    const key = `${locale.tag} ${url}`;
+    const known = made.get(key);
+    if (known !== undefined) return known;
+    const links = menu(locale, sitePath(url) ?? '/');
+    if (made.size >= MAX_MENUS) made.clear();
+    made.set(key, links);
+    return links;
   };
 }
 

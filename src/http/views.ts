@@ -16,7 +16,7 @@ declare global {
       t: Locale['t'];
       html: Locale['html'];
       /** The footer's language menu (./language.ts). */
-      languages: () => LanguageLink[];
+      languages: () => readonly LanguageLink[];
       /** The CSRF token, made only when a form asks for it (src/app.ts). */
       csrf: () => string;
       /** The person is connected, under this name (src/app.ts). */

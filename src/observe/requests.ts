@@ -6,10 +6,13 @@ import type { Tracing } from './tracing';
 /**
  * Times each request for the metrics and runs it inside its span for the traces. Requests are named by the
  * route as the app declares it (`/pages/:pageId`), never by their URL: the URL holds page ids, and the callback's a code.
- * Nothing on: a handler that only calls next.
+ * Nothing on: no handler, so that nothing is mounted.
  */
-export function observeRequests(observer: Observer | undefined, tracing: Tracing | undefined): RequestHandler {
-  if (!observer?.request && !tracing) return (_req, _res, next) => next();
+export function observeRequests(
+  observer: Observer | undefined,
+  tracing: Tracing | undefined,
+): RequestHandler | undefined {
+  if (!observer?.request && !tracing) return undefined;
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     if (observer?.request) {

@@ -4,6 +4,7 @@ import { ENGAGEMENT_SCOPE } from '../graph/provider';
 import type { Comment } from '../graph/schemas';
 import { writtenKey } from '../writes/keys';
 import type { WriteAction, Writer, Written } from '../writes/path';
+import { providerTime } from './view-text';
 
 /**
  * The post page's actions (docs/architecture.md#comment-actions), each a WriteAction of the one write path
@@ -58,7 +59,8 @@ function changed(ctx: AppContext, writer: Writer, input: CommentInput, written: 
   if (counts) void ctx.writeKeys.record(writtenKey(written.objectId), { pageId: writer.pageId }).catch(() => undefined);
   // The page views' counts changed too when a comment came or went.
   if (counts) ctx.events.publish(writer.pageId, { kind: 'feed-changed' });
-  ctx.events.publish(writer.pageId, { kind: 'new-comment', postId: input.postId });
+  // Naming the comment: the tab that wrote it shows it already, and tells nothing (public/app.js).
+  ctx.events.publish(writer.pageId, { kind: 'new-comment', postId: input.postId, commentId: written.objectId });
 }
 
 /** The comment as the Page reads it now; undefined when the provider says it is gone (100). */
@@ -93,7 +95,7 @@ const reply: WriteAction<CommentInput> = {
       (c) =>
         c.from?.id === writer.pageId &&
         (c.message ?? '').trim() === text &&
-        Date.parse(c.created_time.replace(/([+-]\d\d)(\d\d)$/, '$1:$2')) >= since - CLOCK_SKEW_MS,
+        providerTime(c.created_time) >= since - CLOCK_SKEW_MS,
     );
     return found ? { objectId: found.id } : undefined;
   },

@@ -115,6 +115,20 @@ export const CALLS: readonly CallCoverage[] = [
   },
   {
     method: 'GET',
+    path: '/{page-id}/insights/{metric}',
+    probe: `/v25.0/${PAGE_ID}/insights/page_follows?period=day`,
+    token: 'page',
+    source: '"Page Insights" reference (one metric by its path)',
+  },
+  {
+    method: 'GET',
+    path: '/{page-id}/scheduled_posts',
+    probe: `/v25.0/${PAGE_ID}/scheduled_posts`,
+    token: 'page',
+    source: '"Page Scheduled Posts" reference',
+  },
+  {
+    method: 'GET',
     path: '/{page-id}/picture',
     probe: `/v25.0/${PAGE_ID}/picture?redirect=0`,
     token: 'none',
@@ -169,6 +183,13 @@ export const CALLS: readonly CallCoverage[] = [
     probe: `/v25.0/${PAGE_ID}/feed?message=Hello`,
     token: 'page',
     source: '"Page Feed" reference (publishing)',
+  },
+  {
+    method: 'POST',
+    path: '/{page-id}/photos',
+    probe: `/v25.0/${PAGE_ID}/photos?message=Fresh`,
+    token: 'page',
+    source: '"Page Photos" reference (multipart `source`)',
   },
   {
     method: 'POST',

@@ -8,6 +8,14 @@ import { CALLS, COVERAGE_FILE, coverageMarkdown, type TokenKind } from '../scrip
 import { createEmulator, SEED_IDS } from '../src';
 import { CLIENT } from './helpers';
 
+/** The first bytes of a 1×1 PNG: what the emulator reads to know a picture (its header and size). */
+const ONE_PIXEL_PNG = Buffer.concat([
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
+  Buffer.from('IHDR', 'ascii'),
+  Buffer.from([0, 0, 0, 1, 0, 0, 0, 1]),
+  Buffer.alloc(40, 7),
+]);
+
 describe('the coverage table', () => {
   it('when the code changes, then docs/coverage.md is regenerated with it (npx tsx scripts/coverage.ts)', () => {
     expect(readFileSync(COVERAGE_FILE, 'utf8')).toBe(coverageMarkdown());
@@ -64,7 +72,9 @@ describe('the coverage table', () => {
             ? request(app).get(path)
             : call.method === 'DELETE'
               ? request(app).delete(path)
-              : request(app).post(path).type('form');
+              : call.path === '/{page-id}/photos'
+                ? request(app).post(path).attach('source', ONE_PIXEL_PNG, 'dot.png')
+                : request(app).post(path).type('form');
         if (token !== undefined) req.set('authorization', `Bearer ${token}`);
         const body =
           call.path === '/oauth/access_token'
