@@ -1,10 +1,10 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { configFor, useSharedEmulator } from '../support/instances';
+import { useRedisInstances } from '../support/instances';
 import { connectedClient } from '../support/login';
-import { describeWithRedis, REDIS_URL, uniqueKeyPrefix, useRedisAdmin } from '../support/redis';
+import { describeWithRedis } from '../support/redis';
 import { signedRequest } from '../support/signed-request';
-import { openStream, type EventStream } from '../support/sse';
-import { APP_SECRET, startInstance, type Instance } from '../support/stack';
+import { openStream } from '../support/sse';
+import { APP_SECRET } from '../support/stack';
 
 const ADA = SEED_IDS.users.ada;
 const BAKERY = SEED_IDS.pages.bakery;
@@ -14,32 +14,12 @@ const BAKERY = SEED_IDS.pages.bakery;
  * once, through the event bus they share, not at each stream's next heartbeat (docs/architecture.md#live-updates).
  */
 describeWithRedis()('live streams when another instance hears of the removal', () => {
-  const prefix = uniqueKeyPrefix();
-  const emulator = useSharedEmulator();
-  const running: Instance[] = [];
-  const open: EventStream[] = [];
-  afterEach(async () => {
-    open.splice(0).forEach((s) => s.close());
-    await Promise.all(running.splice(0).map((i) => i.close()));
+  const { open, start } = useRedisInstances({
+    FB_WEBHOOK_VERIFY_TOKEN: 'verify-token-for-tests-0001',
+    FB_SCOPES: 'pages_show_list pages_read_engagement pages_manage_metadata',
+    // An hour between heartbeats: a stream that ends did not wait for one.
+    LIVE_HEARTBEAT_SECONDS: '3600',
   });
-  useRedisAdmin(prefix);
-
-  const start = async () => {
-    const instance = await startInstance(
-      configFor(emulator, {
-        SESSION_STORE: 'redis',
-        PAGE_CACHE_STORE: 'redis',
-        REDIS_URL,
-        REDIS_KEY_PREFIX: prefix,
-        FB_WEBHOOK_VERIFY_TOKEN: 'verify-token-for-tests-0001',
-        FB_SCOPES: 'pages_show_list pages_read_engagement pages_manage_metadata',
-        // An hour between heartbeats: a stream that ends did not wait for one.
-        LIVE_HEARTBEAT_SECONDS: '3600',
-      }),
-    );
-    running.push(instance);
-    return instance;
-  };
 
   it('when the deauthorize callback arrives at instance A, then the person’s stream open on instance B ends at once', async () => {
     const [a, b] = [await start(), await start()];

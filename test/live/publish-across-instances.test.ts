@@ -1,11 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { SEED_IDS, type RunningEmulator } from '@pagelight/graph-emulator';
+import { SEED_IDS } from '@pagelight/graph-emulator';
 import { formTo, type Form } from '../support/dom';
-import { configFor, startSharedEmulator } from '../support/instances';
+import { useRedisInstances } from '../support/instances';
 import { connectedClient } from '../support/login';
-import { describeWithRedis, keysUnder, REDIS_URL, redisClient } from '../support/redis';
-import { openStream, type EventStream } from '../support/sse';
-import { startInstance, type Instance } from '../support/stack';
+import { describeWithRedis } from '../support/redis';
+import { openStream } from '../support/sse';
 import type { CookieClient } from '../support/cookie-client';
 
 const ADA = SEED_IDS.users.ada;
@@ -17,41 +15,11 @@ const BAKERY = SEED_IDS.pages.bakery;
  * another instance hear of the post through the event bus they share, naming it.
  */
 describeWithRedis()('publishing across instances', () => {
-  const prefix = `pagelight-test:${process.pid}-${randomBytes(4).toString('hex')}:`;
-  let emulator: RunningEmulator;
-  const running: Instance[] = [];
-  const open: EventStream[] = [];
-  beforeAll(async () => {
-    emulator = await startSharedEmulator();
+  const { emulator, open, start } = useRedisInstances({
+    FB_WEBHOOK_VERIFY_TOKEN: 'verify-token-for-tests-0003',
+    FB_SCOPES: 'pages_show_list pages_read_engagement pages_manage_metadata pages_manage_posts',
+    LIVE_HEARTBEAT_SECONDS: '3600',
   });
-  afterEach(async () => {
-    open.splice(0).forEach((s) => s.close());
-    await Promise.all(running.splice(0).map((i) => i.close()));
-  });
-  afterAll(async () => {
-    const admin = redisClient();
-    await admin.connect();
-    const left = await keysUnder(admin, prefix);
-    if (left.length) await admin.del(left);
-    await admin.close();
-    await emulator.close();
-  });
-
-  const start = async () => {
-    const instance = await startInstance(
-      configFor(emulator, {
-        SESSION_STORE: 'redis',
-        PAGE_CACHE_STORE: 'redis',
-        REDIS_URL,
-        REDIS_KEY_PREFIX: prefix,
-        FB_WEBHOOK_VERIFY_TOKEN: 'verify-token-for-tests-0003',
-        FB_SCOPES: 'pages_show_list pages_read_engagement pages_manage_metadata pages_manage_posts',
-        LIVE_HEARTBEAT_SECONDS: '3600',
-      }),
-    );
-    running.push(instance);
-    return instance;
-  };
 
   /** The composer sent as a browser sends it (multipart), to `base`. */
   const publish = (base: string, person: CookieClient, form: Form, message: string) => {

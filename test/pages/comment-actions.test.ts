@@ -5,7 +5,7 @@ import { connectedAgent } from '../support/flow';
 import type { Agent, Stack } from '../support/stack';
 import { useStack } from '../support/stack';
 import { visibleText } from '../support/words';
-import { afterAnswer, feedDelivery, signed } from '../webhooks/deliver';
+import { afterAnswer, deliverTo, feedDelivery } from '../webhooks/deliver';
 import type { PageEvent } from '../../src/live/bus';
 
 /**
@@ -247,15 +247,10 @@ describe('read after write, and the provider’s webhook for the same change', (
   });
 
   function webhook(agent: Agent, postId: string, commentId: string) {
-    const { raw, signature } = signed(
+    return deliverTo(
+      agent,
       feedDelivery(BAKERY, { item: 'comment', verb: 'add', post_id: postId, comment_id: commentId, parent_id: postId }),
     );
-    return agent
-      .post('/webhooks/facebook')
-      .set('content-type', 'application/json')
-      .set('x-hub-signature-256', signature)
-      .send(raw)
-      .expect(200);
   }
 
   it('when Ada replies, then open pages of the post are told once: the provider’s webhook for her reply tells them nothing new, another comment’s does', async () => {

@@ -5,7 +5,7 @@ import { connectedAgent, postIds } from '../support/flow';
 import type { Agent, Stack } from '../support/stack';
 import { useStack } from '../support/stack';
 import { headline, visibleText } from '../support/words';
-import { afterAnswer, feedDelivery, signed } from '../webhooks/deliver';
+import { afterAnswer, deliverTo, feedDelivery } from '../webhooks/deliver';
 import type { PageEvent } from '../../src/live/bus';
 import { localInputValue } from '../../src/pages/schedule-time';
 
@@ -303,13 +303,7 @@ describe('read after write, and the provider’s webhook for the same change', (
   });
 
   function webhook(agent: Agent, postId: string, verb: string) {
-    const { raw, signature } = signed(feedDelivery(BAKERY, { item: 'status', verb, post_id: postId }));
-    return agent
-      .post('/webhooks/facebook')
-      .set('content-type', 'application/json')
-      .set('x-hub-signature-256', signature)
-      .send(raw)
-      .expect(200);
+    return deliverTo(agent, feedDelivery(BAKERY, { item: 'status', verb, post_id: postId }));
   }
 
   it('when Ada edits a post, then open pages are told once: the provider’s webhook for her edit tells them nothing new, another post’s edit does', async () => {

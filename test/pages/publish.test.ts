@@ -5,7 +5,7 @@ import type { Agent, Stack } from '../support/stack';
 import { useStack } from '../support/stack';
 import { headline, visibleText } from '../support/words';
 import { wordsOutsideCatalogs } from '../support/pseudo';
-import { afterAnswer, feedDelivery, signed } from '../webhooks/deliver';
+import { afterAnswer, deliverTo, feedDelivery } from '../webhooks/deliver';
 import type { PageEvent } from '../../src/live/bus';
 import { formatScheduleTime, localInputValue } from '../../src/pages/schedule-time';
 
@@ -424,13 +424,7 @@ describe('read after write, and the provider’s webhook for the same post', () 
   });
 
   function webhook(agent: Agent, postId: string) {
-    const { raw, signature } = signed(feedDelivery(BAKERY, { item: 'status', verb: 'add', post_id: postId }));
-    return agent
-      .post('/webhooks/facebook')
-      .set('content-type', 'application/json')
-      .set('x-hub-signature-256', signature)
-      .send(raw)
-      .expect(200);
+    return deliverTo(agent, feedDelivery(BAKERY, { item: 'status', verb: 'add', post_id: postId }));
   }
 
   it('when Ada publishes while the feed is cached, then her next view reads it again and shows the post first; open pages are told once, naming it, and the webhook for it tells nothing new', async () => {

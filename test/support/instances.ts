@@ -6,7 +6,9 @@ import { loadConfig, type Config } from '../../src/config';
 import { startEmulator, type RunningEmulator } from '@pagelight/graph-emulator';
 import type { SessionStoreHandle } from '../../src/session/store';
 import { useRunning } from './lifetime';
-import { APP_ID, APP_SECRET, appEnv, BASE_URL } from './stack';
+import { REDIS_URL, uniqueKeyPrefix, useRedisAdmin } from './redis';
+import type { EventStream } from './sse';
+import { APP_ID, APP_SECRET, appEnv, BASE_URL, startInstance, type Instance } from './stack';
 
 /** One emulator whose registered callback is the shared BASE_URL of every instance. */
 export function startSharedEmulator(): Promise<RunningEmulator> {
@@ -60,4 +62,28 @@ export function storeLoggedInSession(
         err ? reject(err instanceof Error ? err : new Error('the session store refused the write')) : resolve(),
     ),
   );
+}
+
+/**
+ * Instances of the app on one shared emulator, sharing one Redis under a key prefix of their own (sessions, page
+ * cache, event bus): `start` starts one more with `env` added; each is closed after its test, with the streams
+ * the test put in `open`, and the prefix's keys are deleted at the end.
+ */
+export function useRedisInstances(env: Record<string, string>) {
+  const prefix = uniqueKeyPrefix();
+  const emulator = useSharedEmulator();
+  const running: Instance[] = [];
+  const open: EventStream[] = [];
+  afterEach(async () => {
+    open.splice(0).forEach((s) => s.close());
+    await Promise.all(running.splice(0).map((i) => i.close()));
+  });
+  useRedisAdmin(prefix);
+  const start = async (): Promise<Instance> => {
+    const config = { SESSION_STORE: 'redis', PAGE_CACHE_STORE: 'redis', REDIS_URL, REDIS_KEY_PREFIX: prefix, ...env };
+    const instance = await startInstance(configFor(emulator, config));
+    running.push(instance);
+    return instance;
+  };
+  return { emulator, open, start };
 }

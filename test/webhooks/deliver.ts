@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import type { Test } from 'supertest';
 import { APP_SECRET } from '../support/stack';
 
 /** A delivery as the provider sends it (docs/provider-interface.md#webhook-deliveries): the body and its signature. */
@@ -31,4 +32,15 @@ export function deliver(base: string, body: unknown): Promise<Response> {
     headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature },
     body: raw,
   });
+}
+
+/** The same delivery through a supertest agent (an in-process stack): it must be taken, 200. */
+export function deliverTo(agent: { post(path: string): Test }, body: unknown) {
+  const { raw, signature } = signed(body);
+  return agent
+    .post('/webhooks/facebook')
+    .set('content-type', 'application/json')
+    .set('x-hub-signature-256', signature)
+    .send(raw)
+    .expect(200);
 }
