@@ -1,3 +1,4 @@
+import { Router } from 'express';
 import { z } from 'zod';
 import { BadRequestError, NotFoundError } from '../errors';
 import { isMessageKey, type MessageKey } from '../i18n/catalogs';
@@ -11,6 +12,16 @@ export function pageIdParam(value: unknown): string {
     throw new BadRequestError({ key: 'error.param.pageId' });
   }
   return value;
+}
+
+/** A router whose `:pageId` is checked by {@link pageIdParam} before any of its handlers runs. */
+export function pageRouter(): Router {
+  const router = Router();
+  router.param('pageId', (req, _res, next, value) => {
+    req.params.pageId = pageIdParam(value);
+    next();
+  });
+  return router;
 }
 
 /** `:pageId` in a route's input schema: checked as {@link pageIdParam} checks it (router.param, before all else). */

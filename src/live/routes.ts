@@ -2,7 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import type { AppContext } from '../context';
 import { z } from 'zod';
 import { NotConnectedError, PageAccessError } from '../errors';
-import { pageIdParam, parseInput, queryParam, refusal } from '../http/params';
+import { pageRouter, parseInput, queryParam, refusal } from '../http/params';
 import type { PageEvent } from './bus';
 
 /** A tab that reconnects waits this long first (the `retry:` hint), so a restart is not a stampede. */
@@ -15,11 +15,7 @@ const MAX_QUEUED_BYTES = 64 * 1024;
  * authorization as the page view: the session must hold a token for the page.
  */
 export function liveRoutes(ctx: AppContext): Router {
-  const router = Router();
-  router.param('pageId', (req, _res, next, value) => {
-    req.params.pageId = pageIdParam(value);
-    next();
-  });
+  const router = pageRouter();
   router.get('/:pageId/events', (req, res) => stream(ctx, req, res));
   return router;
 }

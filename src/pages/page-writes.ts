@@ -1,4 +1,4 @@
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import type { AppContext } from '../context';
 import { refusalWords } from '../http/errors';
 import type { Locale } from '../i18n/locale';
@@ -51,12 +51,37 @@ function writerOf(access: PageAccess, tasks: readonly string[] | undefined): Wri
  * again — the same key after no answer (sending it again checks by reading, never writes twice), a new one once
  * it is known the write was not made.
  */
+/** The words of a write that did not go through, and the key its form carries again. */
+export interface NotSent {
+  status: number;
+  title: string;
+  reason: string;
+  key: string;
+  button?: string;
+  askAgain?: boolean;
+}
+
+/**
+ * The kept-text page (views/write.ejs): the outcome's status, headline and reason, Ask again when a permission is
+ * missing (back to `back` after), and the route's own form with what the person wrote (`view`).
+ */
+export function renderNotSent(res: Response, shown: NotSent, back: string, view: Record<string, unknown>): void {
+  res.status(shown.status).render('write', {
+    title: shown.title,
+    heading: shown.title,
+    reason: shown.reason,
+    askAgain: shown.askAgain ? `/auth/login?rerequest=1&return_to=${encodeURIComponent(back)}` : undefined,
+    back,
+    ...view,
+  });
+}
+
 export function notSent(
   req: Request,
   locale: Locale,
   outcome: Exclude<WriteOutcome, { status: 'done' }>,
   key: string,
-): { status: number; title: string; reason: string; key: string; button?: string; askAgain?: boolean } {
+): NotSent {
   switch (outcome.status) {
     case 'refused': {
       const err = new RefusedWrite(outcome.refusal);

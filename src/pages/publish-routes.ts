@@ -2,7 +2,7 @@ import { Router, type Request } from 'express';
 import { z } from 'zod';
 import type { AppContext } from '../context';
 import { PUBLISH_SCOPE, PUBLISH_TASKS } from '../graph/provider';
-import { pageIdField, pageIdParam, refusal } from '../http/params';
+import { pageIdField, pageRouter, refusal } from '../http/params';
 import type { Locale, Say } from '../i18n/locale';
 import type { PageAccess } from '../session/access';
 import { csrfToken, requireCsrf } from '../session/csrf';
@@ -11,7 +11,7 @@ import { permissionWords } from '../words';
 import { isFormKey, newFormKey } from '../writes/keys';
 import type { WriteOutcome } from '../writes/path';
 import { asksFor } from './offered';
-import { notSent, writeLoad } from './page-writes';
+import { notSent, renderNotSent, writeLoad } from './page-writes';
 import { MAX_PHOTO_BYTES, PHOTO_TYPES, photoType } from './photo-check';
 import { pageRoute, type Load, type ViewStep } from './pipeline';
 import { PUBLISH, type PublishInput } from './publish-actions';
@@ -78,11 +78,7 @@ type ComposerInput = z.output<typeof publishInput>;
 
 /** The composer's route. */
 export function publishRoutes(ctx: AppContext): Router {
-  const router = Router();
-  router.param('pageId', (req, _res, next, value) => {
-    req.params.pageId = pageIdParam(value);
-    next();
-  });
+  const router = pageRouter();
   // The multipart body, its CSRF token read first (./publish-body.ts); then CSRF checked as for every write.
   router.post(
     '/:pageId/publish',
@@ -186,16 +182,11 @@ async function publishedView(
         }
       : outcome;
   const shown = notSent(req, locale, said, input.key);
-  res.status(shown.status).render('write', {
-    title: shown.title,
-    heading: shown.title,
-    reason: shown.reason,
-    askAgain: shown.askAgain ? `/auth/login?rerequest=1&return_to=${encodeURIComponent(page)}` : undefined,
+  renderNotSent(res, shown, page, {
     kept: input.message !== '' || input.link !== '',
     // A check (same key) reads for the photo post it was; any other form asks for the photo again.
     photoAgain: input.photo !== undefined && shown.key !== input.key,
     composer: composerForm(req, locale, access, shown.key, shown.button ?? locale.t('publish.submit'), input),
-    back: page,
     backText: locale.t('publish.back'),
   });
 }

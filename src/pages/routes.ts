@@ -5,7 +5,7 @@ import { NotConnectedError } from '../errors';
 import { GraphApiError } from '../graph/errors';
 import { BUSINESS_SCOPE, INSIGHTS_SCOPE } from '../graph/provider';
 import { commentIdSchema, cursorSchema, MAX_CURSOR, type FeedResponse, type PageList } from '../graph/schemas';
-import { pageAndPostParams, pageIdField, pageIdParam, parseInput, queryParam, refusal } from '../http/params';
+import { pageAndPostParams, pageIdField, pageRouter, parseInput, queryParam, refusal } from '../http/params';
 import { ownPath } from '../http/return-to';
 import type { Refuse } from '../http/refusal';
 import type { Locale, Say } from '../i18n/locale';
@@ -65,7 +65,8 @@ export function pageRateLimits(ctx: AppContext, refuse: Refuse): Router {
  * its load and its view; ./pipeline.ts runs the steps between, the same for all.
  */
 export function pageRoutes(ctx: AppContext): Router {
-  const router = Router();
+  // Every :pageId is checked before anything else, a write's CSRF check included.
+  const router = pageRouter();
   const settings: ViewSettings = {
     // Only images the CSP lets the browser load are rendered (docs/architecture.md#images).
     images: imageFilter(ctx.config.imageOrigins),
@@ -75,11 +76,6 @@ export function pageRoutes(ctx: AppContext): Router {
     insights: asksFor(ctx.config, INSIGHTS_SCOPE),
   };
   const media = imageFilter(ctx.config.mediaOrigins);
-  // Every :pageId is checked before anything else, a write's CSRF check included.
-  router.param('pageId', (req, _res, next, value) => {
-    req.params.pageId = pageIdParam(value);
-    next();
-  });
   router.get('/', (req, res) => picker(ctx, req, res, settings.images));
   router.post('/:pageId/connect', requireCsrf, (req, res) => connect(ctx, req, res));
   router.get('/:pageId', pageRoute(ctx, { input: pageInput, load: pageLoad, view: pageView(settings) }));

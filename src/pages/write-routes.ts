@@ -2,7 +2,7 @@ import express, { Router, type Request, type RequestHandler } from 'express';
 import { z } from 'zod';
 import type { AppContext } from '../context';
 import { ENGAGEMENT_SCOPE } from '../graph/provider';
-import { pageIdField, pageIdParam, queryParam, refusal } from '../http/params';
+import { pageIdField, pageRouter, queryParam, refusal } from '../http/params';
 import type { MessageKey } from '../i18n/catalogs';
 import type { Locale } from '../i18n/locale';
 import type { PageAccess } from '../session/access';
@@ -11,7 +11,7 @@ import { save } from '../session/persist';
 import { permissionWords } from '../words';
 import { isFormKey, newFormKey } from '../writes/keys';
 import type { WriteOutcome } from '../writes/path';
-import { notSent, writeLoad, type AskedWrite } from './page-writes';
+import { notSent, renderNotSent, writeLoad, type AskedWrite } from './page-writes';
 import { scheduleWords } from './publish-routes';
 import { pageRoute, type ViewStep } from './pipeline';
 import {
@@ -115,11 +115,7 @@ export function writeBody(): RequestHandler {
 
 /** The post page's write route: a {@link pageRoute} whose load is the write and whose view is where it leads. */
 export function writeRoutes(ctx: AppContext): Router {
-  const router = Router();
-  router.param('pageId', (req, _res, next, value) => {
-    req.params.pageId = pageIdParam(value);
-    next();
-  });
+  const router = pageRouter();
   // CSRF before anything else reads the form.
   router.post(
     WRITE_PATH,
@@ -203,11 +199,7 @@ async function postWritten(
           zoneLabel: locale.t('scheduled.zoneLabel'),
           zone: when.zone,
         };
-  res.status(notDone.status).render('write', {
-    title: notDone.title,
-    heading: notDone.title,
-    reason: notDone.reason,
-    askAgain: notDone.askAgain ? `/auth/login?rerequest=1&return_to=${encodeURIComponent(back)}` : undefined,
+  renderNotSent(res, notDone, back, {
     kept: message !== undefined,
     form: {
       href: `${post}/write`,
@@ -220,7 +212,6 @@ async function postWritten(
     textbox: message !== undefined ? { label: locale.t('manage.textLabel'), kept: message } : undefined,
     when: time,
     zones: time ? timeZones() : undefined,
-    back,
     backText: locale.t(scheduled ? 'write.backToScheduled' : 'write.back'),
   });
 }
@@ -251,11 +242,7 @@ async function commentWritten(
     return;
   }
   const page = notSent(req, locale, outcome, input.key);
-  res.status(page.status).render('write', {
-    title: page.title,
-    heading: page.title,
-    reason: page.reason,
-    askAgain: page.askAgain ? `/auth/login?rerequest=1&return_to=${encodeURIComponent(post)}` : undefined,
+  renderNotSent(res, page, post, {
     kept: message !== undefined,
     form: {
       href: `${post}/write`,
@@ -266,7 +253,6 @@ async function commentWritten(
       text: page.button ?? locale.t(what === 'reply' ? 'act.send' : ACTION_WORDS[what]),
     } satisfies WriteFormView,
     textbox: message !== undefined ? { label: locale.t('write.textLabel'), kept: message } : undefined,
-    back: post,
   });
 }
 
