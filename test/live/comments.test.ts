@@ -1,8 +1,6 @@
 import { SEED_IDS } from '@pagelight/graph-emulator';
-import { CookieClient } from '../support/cookie-client';
-import { realLogin } from '../support/login';
-import { openStream, type EventStream } from '../support/sse';
-import { eventually } from '../support/wait';
+import { openStream } from '../support/sse';
+import { useLivePerson } from '../support/live';
 import { LIVE_ENV, useServedStack } from '../support/stack';
 import { deliver, feedDelivery } from '../webhooks/deliver';
 import { dataOf, findAll, textOf } from '../support/dom';
@@ -16,30 +14,14 @@ describe('comment webhooks and open pages', () => {
   const served = useServedStack({
     env: { ...LIVE_ENV, FB_SCOPES: `${LIVE_ENV.FB_SCOPES} pages_read_user_content`, PAGE_CACHE_TTL: '60' },
   });
-  let person: CookieClient;
-  const streams: EventStream[] = [];
-
-  beforeAll(async () => {
-    // The provider's dashboard: deliveries go to this app, which answers the handshake with the same token.
-    const verified = await served.stack.emulator.controls.setWebhook('', {
-      url: `${served.url}/webhooks/facebook`,
-      verifyToken: LIVE_ENV.FB_WEBHOOK_VERIFY_TOKEN,
-    });
-    expect(verified).toBe(true);
-    person = new CookieClient(served.url);
-    expect((await realLogin(served.url, undefined, BAKERY, person)).ok).toBe(true);
-  });
-  afterEach(async () => {
-    for (const s of streams.splice(0)) s.close();
-    await eventually(() => served.stack.streams.size === 0);
-  });
+  const live = useLivePerson(served);
 
   it('when the post page is live and a comment is added to its post, then its stream tells which post, with no user content', async () => {
-    const page = await (await person.get(`/pages/${BAKERY}/posts/${SOURDOUGH}`)).text();
+    const page = await (await live.person.get(`/pages/${BAKERY}/posts/${SOURDOUGH}`)).text();
     expect(dataOf(page, 'post')).toBe(SOURDOUGH);
     const events = dataOf(page, 'events');
-    const stream = await openStream(served.url, events!, person.cookieHeader());
-    streams.push(stream);
+    const stream = await openStream(served.url, events!, live.person.cookieHeader());
+    live.streams.push(stream);
     await stream.received('retry: ');
     const res = await deliver(
       served.url,
@@ -52,23 +34,23 @@ describe('comment webhooks and open pages', () => {
   });
 
   it('when the emulator adds a comment and delivers its webhook, then the cached post page shows it at once', async () => {
-    await person.get(`/pages/${BAKERY}/posts/${SOURDOUGH}`);
+    await live.person.get(`/pages/${BAKERY}/posts/${SOURDOUGH}`);
     const calls = served.stack.emulator.controls.calls();
     // Warm: served from the cache.
-    await person.get(`/pages/${BAKERY}/posts/${SOURDOUGH}`);
+    await live.person.get(`/pages/${BAKERY}/posts/${SOURDOUGH}`);
     expect(served.stack.emulator.controls.calls()).toBe(calls);
     served.stack.emulator.controls.addComment({ postId: SOURDOUGH, message: 'Delivered by webhook' });
     await served.stack.emulator.controls.webhooksIdle();
-    const html = await (await person.get(`/pages/${BAKERY}/posts/${SOURDOUGH}`)).text();
+    const html = await (await live.person.get(`/pages/${BAKERY}/posts/${SOURDOUGH}`)).text();
     expect(visibleText(html)).toContain('Delivered by webhook');
     // The page's counts changed too: its feed was dropped with the post.
-    const feed = await (await person.get(`/pages/${BAKERY}`)).text();
+    const feed = await (await live.person.get(`/pages/${BAKERY}`)).text();
     expect(findAll(feed, 'span').map(textOf)).toContain('4 comments');
   });
 
   it('when a comment names a post of another page, or is not an addition, then no new-comment event', async () => {
-    const stream = await openStream(served.url, `/pages/${BAKERY}/events`, person.cookieHeader());
-    streams.push(stream);
+    const stream = await openStream(served.url, `/pages/${BAKERY}/events`, live.person.cookieHeader());
+    live.streams.push(stream);
     await stream.received('retry: ');
     await deliver(
       served.url,
