@@ -33,8 +33,7 @@ export function dialogRouter(ctx: Context): Router {
     const { t } = speechFor(req);
     renderPage(res, 'dialog', {
       appName: result.client.name,
-      // The provider's own locale parameter, kept for the form's answer.
-      locale: typeof req.query.locale === 'string' ? req.query.locale.slice(0, 10) : undefined,
+      locale: result.locale,
       requestId: pending.id,
       action:
         typeof req.params.version === 'string'

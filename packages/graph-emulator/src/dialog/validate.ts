@@ -31,6 +31,8 @@ export interface ValidDialog {
   request: Omit<DialogRequest, 'id'>;
   /** auth_type=rerequest: asking again for declined permissions. */
   rerequest: boolean;
+  /** The provider's own `locale` parameter, kept for the form's answer. */
+  locale?: string;
 }
 
 const problem = (title: EmulatorKey, key: EmulatorKey, values?: Values): DialogProblem => ({
@@ -45,51 +47,51 @@ const MAX_STATE = 2048;
 const MAX_NONCE = 2048;
 
 export function validateDialog(ctx: Context, query: unknown): ValidDialog | DialogProblem {
-  const { values: q, repeated } = collectParams(query);
+  const { values: params, repeated } = collectParams(query);
   if (repeated[0] !== undefined) {
     return problem('problem.invalidRequest', 'problem.repeated', { name: repeated[0] });
   }
-  const client = q.client_id === undefined ? undefined : ctx.clients.get(q.client_id);
+  const client = params.client_id === undefined ? undefined : ctx.clients.get(params.client_id);
   if (client === undefined) {
     return problem('problem.invalidAppId', 'problem.appId');
   }
-  if (q.redirect_uri !== client.redirectUri) {
+  if (params.redirect_uri !== client.redirectUri) {
     return {
       ...problem('problem.urlBlocked', 'problem.redirect'),
-      blocked: { registered: client.redirectUri, sent: q.redirect_uri },
+      blocked: { registered: client.redirectUri, sent: params.redirect_uri },
     };
   }
-  const response = responseTypes(q.response_type ?? 'code');
+  const response = responseTypes(params.response_type ?? 'code');
   if (response === undefined) {
     return problem('problem.responseTypeTitle', 'problem.responseType', {
-      value: (q.response_type ?? '').slice(0, 100),
+      value: (params.response_type ?? '').slice(0, 100),
     });
   }
   // What the discovery document advertises (oidc/routes.ts): a code alone in the query, anything in the fragment.
-  const mode = q.response_mode;
+  const mode = params.response_mode;
   if (mode !== undefined && mode !== 'fragment' && !(mode === 'query' && !response.token)) {
     return problem('problem.responseTypeTitle', 'problem.responseMode', { value: mode.slice(0, 100) });
   }
-  const authType = q.auth_type;
+  const authType = params.auth_type;
   if (authType !== undefined && !AUTH_TYPES.includes(authType)) {
     return problem('problem.invalidRequest', 'problem.authType', { value: authType.slice(0, 100) });
   }
   // Login for Business: the configuration's permissions replace `scope`.
-  const configuration = q.config_id === undefined ? undefined : ctx.configurations.get(q.config_id);
-  if (q.config_id !== undefined && configuration === undefined) {
+  const configuration = params.config_id === undefined ? undefined : ctx.configurations.get(params.config_id);
+  if (params.config_id !== undefined && configuration === undefined) {
     return problem('problem.configTitle', 'problem.config');
   }
-  const scopes = configuration ? [...configuration.permissions] : splitScope(q.scope ?? '');
+  const scopes = configuration ? [...configuration.permissions] : splitScope(params.scope ?? '');
   const invalid = scopes.filter((s) => !isKnownPermission(s));
   if (invalid.length > 0) {
     return problem('problem.scopesTitle', 'problem.scopes', { scopes: invalid.join(', ').slice(0, 300) });
   }
-  const challenge = checkChallenge(q.code_challenge, q.code_challenge_method);
+  const challenge = checkChallenge(params.code_challenge, params.code_challenge_method);
   if (!challenge.ok) return challenge;
-  if (q.state !== undefined && q.state.length > MAX_STATE) {
+  if (params.state !== undefined && params.state.length > MAX_STATE) {
     return problem('problem.invalidRequest', 'problem.tooLong', { name: 'state', max: MAX_STATE });
   }
-  if (q.nonce !== undefined && q.nonce.length > MAX_NONCE) {
+  if (params.nonce !== undefined && params.nonce.length > MAX_NONCE) {
     return problem('problem.invalidRequest', 'problem.tooLong', { name: 'nonce', max: MAX_NONCE });
   }
   // The provider documents PKCE only for its OIDC flow: outside it the dialog drops the
@@ -99,6 +101,7 @@ export function validateDialog(ctx: Context, query: unknown): ValidDialog | Dial
     ok: true,
     client,
     rerequest: authType === 'rerequest',
+    ...(params.locale !== undefined ? { locale: params.locale.slice(0, 10) } : {}),
     request: {
       clientId: client.clientId,
       response,
@@ -106,9 +109,9 @@ export function validateDialog(ctx: Context, query: unknown): ValidDialog | Dial
       reauthenticate: authType === 'reauthenticate',
       redirectUri: client.redirectUri,
       scopes,
-      ...(q.state !== undefined ? { state: q.state } : {}),
+      ...(params.state !== undefined ? { state: params.state } : {}),
       ...(challenge.value !== undefined && keepChallenge ? { challenge: challenge.value } : {}),
-      ...(q.nonce !== undefined ? { nonce: q.nonce } : {}),
+      ...(params.nonce !== undefined ? { nonce: params.nonce } : {}),
     },
   };
 }

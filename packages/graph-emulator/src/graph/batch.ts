@@ -59,11 +59,11 @@ export function parseBatch(raw: string): Operation[] {
 
 /**
  * Runs `op` as a call of its own: `prefix` (`/vX.Y` or empty) before its relative URL, the outer request's
- * credentials where it names none. Never throws: an error is the operation's answer.
+ * credentials (from its `params`) where it names none. Never throws: an error is the operation's answer.
  */
 export async function runOperation(
   outer: Request,
-  outerParams: Readonly<Record<string, string>>,
+  params: Readonly<Record<string, string>>,
   prefix: string,
   op: Operation,
   run: RunCall,
@@ -75,9 +75,9 @@ export async function runOperation(
   const form =
     op.body === undefined ? undefined : (Object.fromEntries(new URLSearchParams(op.body)) as Record<string, string>);
   const own = query.access_token !== undefined || form?.access_token !== undefined;
-  if (!own && outerParams.access_token !== undefined) query.access_token = outerParams.access_token;
-  if (!own && outerParams.appsecret_proof !== undefined && query.appsecret_proof === undefined)
-    query.appsecret_proof = outerParams.appsecret_proof;
+  if (!own && params.access_token !== undefined) query.access_token = params.access_token;
+  if (!own && params.appsecret_proof !== undefined && query.appsecret_proof === undefined)
+    query.appsecret_proof = params.appsecret_proof;
   const path = `${prefix}/${pathPart}`;
   const req = subRequest(outer, op.method, path, query, form, own);
   const res = new SubResponse(traceId);
