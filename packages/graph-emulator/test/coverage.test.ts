@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import request from 'supertest';
-import { CALLS, COVERAGE_FILE, coverageMarkdown, type TokenKind } from '../scripts/coverage';
+import { CALLS, COVERAGE_FILE, coverageMarkdown, parameters, type TokenKind } from '../scripts/coverage';
 import { createEmulator, SEED_IDS } from '../src';
 import { CLIENT } from './helpers';
 
@@ -19,6 +19,12 @@ const ONE_PIXEL_PNG = Buffer.concat([
 describe('the coverage table', () => {
   it('when the code changes, then docs/coverage.md is regenerated with it (npx tsx scripts/coverage.ts)', () => {
     expect(readFileSync(COVERAGE_FILE, 'utf8')).toBe(coverageMarkdown());
+  });
+
+  it('when a listed call is made with parameters, then the Parameters section names each of them', () => {
+    const listed = new Set(parameters().map((p) => p.name));
+    const probed = CALLS.flatMap((c) => [...new URLSearchParams(c.probe.split('?')[1] ?? '').keys()]);
+    expect(probed.filter((name) => !listed.has(name))).toEqual([]);
   });
 
   describe('every call it lists', () => {
