@@ -237,17 +237,24 @@ function merge(runs: Load[]): Load {
 
 /**
  * `sides` measured side by side in rounds (--slices of them, each side one slice of --duration ÷ --slices a
- * round, the order turned about every round), after one unmeasured slice each (the JIT, the caches), so that all
+ * round, the order turned about every round), after an unmeasured slice of WARM_UP_SECONDS each, so that all
  * see the same background load on a shared machine. Each process's CPU time is read around its own slices only:
  * the load generator shares the cores, so wall-clock throughput alone would charge the app for autocannon's work.
  * A ratio between two sides is taken per round and the median round kept (`roundRatio`), so a slow spell of the
  * machine moves a round or two, not the figure. @see docs/performance.md#cpu-ratios
  */
+/**
+ * The unmeasured slice of each side before the rounds: the JIT goes on making both sides cheaper for a few
+ * thousand requests (a cold post view's CPU fell by a third over its first 9 s), and not at the same pace on
+ * both, so rounds that start at once measure the warm-up (docs/performance.md#cpu-ratios).
+ */
+const WARM_UP_SECONDS = 5;
+
 export async function alternateSlices(opts: Options, sides: SliceSide[]): Promise<Sliced[]> {
   const rounds = Math.max(1, opts.slices);
   // Whole seconds: autocannon averages requests/s over one-second samples, and a part second would halve it.
   const slice = { ...opts, duration: Math.max(1, Math.round(opts.duration / rounds)) };
-  for (const side of sides) await side.run(slice, false);
+  for (const side of sides) await side.run({ ...slice, duration: WARM_UP_SECONDS }, false);
   const measured = sides.map(() => ({ runs: [] as Load[], perRound: [] as number[] }));
   for (let r = 0; r < rounds; r++) {
     const order = sides.map((_, i) => (r % 2 === 0 ? i : sides.length - 1 - i));
