@@ -1,11 +1,11 @@
 /**
  * What watching the app costs a warm view: metrics on against off, and one access-log line per request
  * against none (docs/operations.md#metrics, docs/performance.md#targets). Two apps, the same cache and sessions,
- * measured in alternating slices like the warm view and its floor; the figure is CPU per view, read from /proc.
+ * measured in alternating slices like the warm view and its floor; the figure is CPU per view, read from /proc (schedstat).
  */
 import { control } from '../test/support/emulator';
 import { freePort } from '../test/support/processes';
-import { cpuMs, load, log, loginSessions, startApp, stopChild, type Bench, type Load, type Row } from './shared';
+import { cpuUs, load, log, loginSessions, startApp, stopChild, type Bench, type Load, type Row } from './shared';
 
 /** Metrics may add at most this much CPU per warm view. */
 export const METRICS_COST = 1.05;
@@ -32,9 +32,9 @@ async function warmCostRatio(bench: Bench, a: Side, b: Side): Promise<{ ratio: n
       const cookies = await loginSessions(bench.appUrl, opts.sessions);
       // Warm the cache first: the ratio is about warm views, not the first reads.
       await load(bench.appUrl, cookies, { ...opts, duration: 1 });
-      const before = cpuMs(app);
+      const before = cpuUs(app);
       const run: Load = await load(bench.appUrl, cookies, slice);
-      cpu[i]! += cpuMs(app) - before;
+      cpu[i]! += (cpuUs(app) - before) / 1000;
       views[i]! += run.requests;
       await stopChild(bench, app);
     }

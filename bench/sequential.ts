@@ -3,25 +3,8 @@
  * for the rows that compare two processes: batches alternate between the sides and each side's figure is the
  * median of its batches, so a slow spell of the shared machine moves a batch or two of both, not the result.
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import type { Child } from '../test/support/processes';
-
-/**
- * CPU time of every thread of a process so far, in µs, from /proc/<pid>/task/<tid>/schedstat (Linux,
- * nanoseconds): /proc/<pid>/stat counts in 10 ms ticks, too coarse for batches of a few hundred requests.
- */
-export function cpuUs(child: Child): number {
-  const tasks = `/proc/${child.proc.pid}/task`;
-  let ns = 0;
-  for (const tid of readdirSync(tasks)) {
-    try {
-      ns += Number(readFileSync(`${tasks}/${tid}/schedstat`, 'utf8').split(' ')[0]);
-    } catch {
-      // A thread that ended between the listing and the read.
-    }
-  }
-  return ns / 1000;
-}
+import { cpuUs, median } from './shared';
 
 /** What one side is asked for: the process whose CPU counts, and the request. */
 export interface Side {
@@ -46,8 +29,6 @@ export async function cpuPerRequest(side: Side, n: number): Promise<number> {
   }
   return (cpuUs(side.child) - before) / n;
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** Each side's median CPU per request in µs, after a warm-up of one batch each (the JIT, the caches). */
 export async function alternate(sides: Side[], batches = BATCHES, perBatch = PER_BATCH): Promise<number[]> {

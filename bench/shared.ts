@@ -3,7 +3,7 @@
  * load it sends. The scenarios live in run.ts (views, login flow, memory), live.ts (freshness, streams) and
  * scaleout.ts (three instances sharing Redis).
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { SEED_IDS } from '@pagelight/graph-emulator';
@@ -189,25 +189,44 @@ export function quantile(sorted: number[], p: number): number {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]! : NaN;
 }
 
-/** CPU time (user + system) a process has used so far, in ms, from /proc/<pid>/stat (Linux). */
-export function cpuMs(child: Child): number {
-  const stat = readFileSync(`/proc/${child.proc.pid}/stat`, 'utf8');
-  // Fields after the command name (which may hold spaces), from field 3 on: utime is field 14, stime 15.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  return (ticks * 1000) / CLOCK_TICKS;
+/**
+ * CPU time of every thread of a process so far, in µs, from /proc/<pid>/task/<tid>/schedstat (Linux,
+ * nanoseconds): /proc/<pid>/stat counts in 10 ms ticks, too coarse for slices of a second or batches of a few
+ * hundred requests. Only that process: the load generator (this process) and the emulator are not in it.
+ */
+export function cpuUs(child: Child): number {
+  const tasks = `/proc/${child.proc.pid}/task`;
+  let ns = 0;
+  for (const tid of readdirSync(tasks)) {
+    try {
+      ns += Number(readFileSync(`${tasks}/${tid}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      // A thread that ended between the listing and the read.
+    }
+  }
+  return ns / 1000;
 }
 
-/** One side of an alternation: the process its slices' CPU time is charged to, and one slice of its load. */
+/** The middle value of `xs` (the upper one of an even count). */
+export const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/**
+ * One side of an alternation: the process its slices' CPU time is charged to, and one slice of its load
+ * (`measured` false for the warm-up slice, whose figures count nowhere).
+ */
 export interface SliceSide {
   child: Child;
-  run(slice: Pick<Options, 'connections' | 'duration'>): Promise<Load>;
+  run(slice: Pick<Options, 'connections' | 'duration'>, measured: boolean): Promise<Load>;
 }
 
-/** What one side measured over every slice: its load, and the CPU time its process spent per request, in ms. */
+/**
+ * What one side measured over every slice: its load, the CPU time its process spent per request in each round
+ * (ms, in round order), and their median.
+ */
 export interface Sliced {
   load: Load;
   cpuMsPerRequest: number;
+  perRound: number[];
 }
 
 /** Slices of one side: requests/s over the whole time; latency percentiles averaged over the slices. */
@@ -217,29 +236,44 @@ function merge(runs: Load[]): Load {
 }
 
 /**
- * `sides` measured side by side in alternating slices (--slices of --duration between them), so that all see the
- * same background load on a shared machine. Each process's CPU time is read around its own slices only: the load
- * generator shares the cores, so wall-clock throughput alone would charge the app for autocannon's work.
+ * `sides` measured side by side in rounds (--slices of them, each side one slice of --duration ÷ --slices a
+ * round, the order turned about every round), after an unmeasured slice of WARM_UP_SECONDS each, so that all
+ * see the same background load on a shared machine. Each process's CPU time is read around its own slices only:
+ * the load generator shares the cores, so wall-clock throughput alone would charge the app for autocannon's work.
+ * A ratio between two sides is taken per round and the median round kept (`roundRatio`), so a slow spell of the
+ * machine moves a round or two, not the figure. @see docs/performance.md#cpu-ratios
  */
+/**
+ * The unmeasured slice of each side before the rounds: the JIT goes on making both sides cheaper for a few
+ * thousand requests (a cold post view's CPU fell by a third over its first 9 s), and not at the same pace on
+ * both, so rounds that start at once measure the warm-up (docs/performance.md#cpu-ratios).
+ */
+const WARM_UP_SECONDS = 5;
+
 export async function alternateSlices(opts: Options, sides: SliceSide[]): Promise<Sliced[]> {
-  const slices = Math.max(1, opts.slices);
-  const slice = { ...opts, duration: Math.max(1, Math.round(opts.duration / slices)) };
-  const measured = sides.map(() => ({ runs: [] as Load[], cpuMs: 0 }));
-  for (let i = 0; i < slices; i++) {
-    for (const [s, side] of sides.entries()) {
-      const before = cpuMs(side.child);
-      measured[s]!.runs.push(await side.run(slice));
-      measured[s]!.cpuMs += cpuMs(side.child) - before;
+  const rounds = Math.max(1, opts.slices);
+  // Whole seconds: autocannon averages requests/s over one-second samples, and a part second would halve it.
+  const slice = { ...opts, duration: Math.max(1, Math.round(opts.duration / rounds)) };
+  for (const side of sides) await side.run({ ...slice, duration: WARM_UP_SECONDS }, false);
+  const measured = sides.map(() => ({ runs: [] as Load[], perRound: [] as number[] }));
+  for (let r = 0; r < rounds; r++) {
+    const order = sides.map((_, i) => (r % 2 === 0 ? i : sides.length - 1 - i));
+    for (const s of order) {
+      const side = sides[s]!;
+      const before = cpuUs(side.child);
+      const run = await side.run(slice, true);
+      measured[s]!.runs.push(run);
+      measured[s]!.perRound.push((cpuUs(side.child) - before) / 1000 / run.requests);
     }
   }
-  return measured.map(({ runs, cpuMs: spent }) => {
-    const load = merge(runs);
-    return { load, cpuMsPerRequest: spent / load.requests };
-  });
+  return measured.map(({ runs, perRound }) => ({ load: merge(runs), cpuMsPerRequest: median(perRound), perRound }));
 }
 
-/** USER_HZ: 100 on every Linux the bench runs on (getconf CLK_TCK); /proc counts in these ticks. */
-const CLOCK_TICKS = 100;
+/** `a`'s CPU per request over `b`'s: the median of the rounds' ratios, and each round's. */
+export function roundRatio(a: Sliced, b: Sliced): { ratio: number; rounds: number[] } {
+  const rounds = a.perRound.map((x, r) => x / b.perRound[r]!);
+  return { ratio: median(rounds), rounds };
+}
 
 /** Node flags and env that load bench/heap-probe.js into an app started with startApp, on `port`. */
 export function heapProbe(port: number): { nodeArgs: string[]; env: Record<string, string> } {
