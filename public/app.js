@@ -11,6 +11,26 @@
 var PAGE_LANG =
   document.documentElement.getAttribute('data-intl') || document.documentElement.getAttribute('lang') || 'en';
 
+// What this tab wrote itself (docs/architecture.md#live-updates): the server names the comment of a write in the
+// event it sends every open tab; the tab that wrote it shows it already (its answer swapped the comments in), so
+// it tells nothing. An event that arrives while this tab's own write is still on its way waits for its answer.
+var OWN_WRITES = {
+  pending: 0,
+  ids: {},
+  held: [],
+  /** `show` unless `id` is this tab's own, once no write of this tab is on its way. */
+  decide: function (id, show) {
+    if (this.pending > 0) this.held.push({ id: id, show: show });
+    else if (!id || !this.ids[id]) show();
+  },
+  settle: function () {
+    this.pending = Math.max(0, this.pending - 1);
+    if (this.pending > 0) return;
+    var held = this.held.splice(0, this.held.length);
+    for (var i = 0; i < held.length; i++) this.decide(held[i].id, held[i].show);
+  },
+};
+
 // Live pages (docs/architecture.md#live-updates): the server says when the feed changed; a button shows
 // how many new posts there are and swaps in the fresh first page of the feed. Without script the page
 // simply stays as loaded. Its words come with the page: one form per plural category of the language.
@@ -40,11 +60,15 @@ var PAGE_LANG =
   var source = new EventSource(notice.getAttribute('data-events'));
   source.addEventListener('new-posts', function (event) {
     var n = 0;
+    var data = {};
     try {
-      n = JSON.parse(event.data).count;
+      data = JSON.parse(event.data);
+      n = data.count;
     } catch {
       // A malformed event counts as a change without a number.
     }
+    // A post this page shows already (it was published from here and the page reloaded with it) is no news.
+    if (typeof data.postId === 'string' && document.getElementById('post-' + data.postId)) return;
     if (typeof n === 'number' && n > 0 && n < 10000) count += n;
     show();
   });
@@ -91,8 +115,10 @@ var PAGE_LANG =
       // Not ours to show.
     }
     if (data.postId !== postId) return;
-    button.textContent = 'New comments — Show';
-    button.hidden = false;
+    OWN_WRITES.decide(typeof data.commentId === 'string' ? data.commentId : undefined, function () {
+      button.textContent = 'New comments — Show';
+      button.hidden = false;
+    });
   });
 
   button.addEventListener('click', function () {
@@ -377,6 +403,8 @@ var PAGE_LANG =
   document.addEventListener('submit', function (event) {
     var form = event.target;
     if (!(form instanceof HTMLFormElement) || !form.hasAttribute('data-write')) return;
+    // The post's own actions (edit, delete) change more than the comments: they post the plain way.
+    if (!section.contains(form)) return;
     // The busy marking above (data-busy, aria-busy) keeps a second click from sending it again; undone here.
     event.preventDefault();
     var button = form.querySelector('button[type="submit"]');
@@ -387,6 +415,10 @@ var PAGE_LANG =
         button.disabled = false;
       }
     };
+    // The comment acted on is this tab's own news; a reply's new comment is named in the answer's address.
+    var target = form.querySelector('input[name="target"]');
+    if (target && form.querySelector('input[name="do"]:not([value="reply"])')) OWN_WRITES.ids[target.value] = true;
+    OWN_WRITES.pending++;
     fetch(form.action, {
       method: 'POST',
       body: new URLSearchParams(new FormData(form)),
@@ -399,6 +431,9 @@ var PAGE_LANG =
         });
       })
       .then(function (answer) {
+        var written = /#comment-(\d+_\d+)$/.exec(answer.url);
+        if (written) OWN_WRITES.ids[written[1]] = true;
+        OWN_WRITES.settle();
         var fresh = answer.doc.getElementById('comments');
         if (answer.ok && fresh) return swap(fresh, answer.doc, answer.url);
         var reason = answer.doc.querySelector('[data-write-reason]');
@@ -417,6 +452,7 @@ var PAGE_LANG =
         done();
       })
       .catch(function () {
+        OWN_WRITES.settle();
         // Sent the plain way: the same key, so nothing is written twice.
         form.submit();
       });
@@ -450,5 +486,70 @@ var PAGE_LANG =
       target.setAttribute('tabindex', '-1');
       target.focus();
     }
+  }
+})();
+
+// A new time's fields (views/partials/write-form.ejs) start in UTC, the only zone the server knows of the reader
+// (src/pages/scheduled-view.ts); here they start in the browser's own zone, naming the same instant.
+(function () {
+  var zone;
+  try {
+    zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  } catch {
+    return;
+  }
+  if (!zone) return;
+  var pad = function (n) {
+    return (n < 10 ? '0' : '') + n;
+  };
+  Array.prototype.forEach.call(document.querySelectorAll('input[data-epoch]'), function (when) {
+    var field = when.form && when.form.querySelector('input[name="zone"]');
+    if (!field) return;
+    var d = new Date(Number(when.getAttribute('data-epoch')));
+    when.value =
+      d.getFullYear() +
+      '-' +
+      pad(d.getMonth() + 1) +
+      '-' +
+      pad(d.getDate()) +
+      'T' +
+      pad(d.getHours()) +
+      ':' +
+      pad(d.getMinutes());
+    field.value = zone;
+  });
+})();
+
+// The composer (docs/architecture.md#publishing): the time zone a person publishes in is the one they chose last,
+// which the session keeps; before any choice, the browser's own, when the list has it (or an alias of it). Choosing
+// a time chooses "Later". Without script the list starts at UTC and the radio buttons work as they are.
+(function () {
+  var select = document.querySelector('form[data-composer] select[data-guess-zone]');
+  var zone = window.Intl && Intl.DateTimeFormat ? Intl.DateTimeFormat().resolvedOptions().timeZone : '';
+  if (select && zone) {
+    var found = false;
+    for (var i = 0; i < select.options.length; i++) {
+      if (select.options[i].value === zone) {
+        select.selectedIndex = i;
+        found = true;
+      }
+    }
+    if (!found && /^[A-Z][A-Za-z_-]+(\/[A-Z][A-Za-z0-9_+-]*){1,2}$/.test(zone)) {
+      var option = document.createElement('option');
+      option.textContent = zone;
+      select.appendChild(option);
+      select.value = zone;
+    }
+  }
+  var forms = document.querySelectorAll('form[data-composer]');
+  for (var f = 0; f < forms.length; f++) {
+    (function (form) {
+      var at = form.querySelector('input[name="at"]');
+      var later = form.querySelector('input[name="when"][value="later"]');
+      if (at && later)
+        at.addEventListener('input', function () {
+          if (at.value) later.checked = true;
+        });
+    })(forms[f]);
   }
 })();

@@ -12,6 +12,7 @@ import { pageRateLimits, pageRoutes } from './pages/routes';
 import { homeRoutes } from './site/home';
 import { liveRoutes } from './live/routes';
 import { writeBodies, writeRoutes } from './pages/write-routes';
+import { publishRoutes } from './pages/publish-routes';
 import { webhookRoutes } from './webhooks/routes';
 import { privacyRoutes } from './site/privacy';
 import { errorHandler, notFound } from './http/errors';
@@ -109,6 +110,7 @@ export function createApp(ctx: AppContext): Express {
   app.use('/pages', liveRoutes(ctx));
   app.use('/pages', pageRoutes(ctx));
   app.use('/pages', writeRoutes(ctx));
+  app.use('/pages', publishRoutes(ctx));
   app.use(notFound);
   app.use(errorHandler(logger, ctx.signIns, ctx.locales));
   return app;

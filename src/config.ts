@@ -9,6 +9,7 @@ import {
   DEFAULT_MEDIA_ORIGINS,
   COMMENTS_SCOPE,
   ENGAGEMENT_SCOPE,
+  PUBLISH_SCOPE,
   DEFAULT_SCOPES,
   JWKS_PATH,
   OPENID_SCOPE,
@@ -354,7 +355,8 @@ function derive(vars: Vars) {
   // The demo runs the OIDC flow (so it exercises PKCE and the id_token against the emulator), and its
   // provider delivers webhooks, so its pages may be subscribed; its seed has
   // a business portfolio, whose Pages the picker lists with business_management (docs/provider-interface.md#portfolio-pages);
-  // it reads comments too (the opt-in pages_read_user_content), and answers and moderates them (pages_manage_engagement).
+  // it reads comments too (the opt-in pages_read_user_content), and answers and moderates them (pages_manage_engagement);
+  // and its managers publish as the Page (pages_manage_posts, docs/architecture.md#publishing).
   const scopes =
     vars.FB_SCOPES ??
     (demo
@@ -366,6 +368,7 @@ function derive(vars: Vars) {
           INSIGHTS_SCOPE,
           COMMENTS_SCOPE,
           ENGAGEMENT_SCOPE,
+          PUBLISH_SCOPE,
         ]
       : DEFAULT_SCOPES.split(' '));
   const sessionSecrets = vars.SESSION_SECRET ?? [randomBytes(32).toString('base64url')];

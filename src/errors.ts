@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'not_connected'
   | 'page_access'
   | 'write_forbidden'
+  | 'write_unsendable'
   | 'session_store_unavailable'
   | 'state_mismatch'
   | 'authorization_error'
@@ -42,6 +43,9 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   not_connected: 401,
   page_access: 403,
   write_forbidden: 403,
+  // The form asks for something the provider would refuse (a time outside its window, a file that is no picture):
+  // said before any provider call, the text kept.
+  write_unsendable: 422,
   session_store_unavailable: 503,
   state_mismatch: 403,
   authorization_error: 400,
@@ -141,6 +145,17 @@ export class PageAccessError extends AppError {
 export class WriteForbiddenError extends AppError {
   constructor(readonly step: 'token' | 'task' | 'belongs') {
     super('write_forbidden', { key: `error.write_forbidden.${step}` });
+  }
+}
+
+/**
+ * A write whose form asks for something the provider refuses for the form alone (a time outside its window, a
+ * file that is no picture), found before any call, or said so by the provider's invalid-parameter answer: the
+ * text is kept with these words (docs/architecture.md#publishing).
+ */
+export class WriteUnsendableError extends AppError {
+  constructor(say: Say) {
+    super('write_unsendable', say);
   }
 }
 

@@ -27,7 +27,8 @@ describe('loadConfig', () => {
     expect(config.apiVersion).toBe(DEFAULT_API_VERSION);
     // The demo runs the provider's OIDC flow with PKCE (docs/provider-interface.md#pkce), and its emulator
     // delivers webhooks, so it asks for the permission to subscribe pages; it serves insights and comments, so it asks for
-    // those, and lets a manager answer and moderate the comments (docs/architecture.md#comment-actions).
+    // those, and lets a manager answer and moderate the comments (docs/architecture.md#comment-actions) and publish
+    // as the Page (docs/architecture.md#publishing).
     expect(config.scopes).toEqual([
       'openid',
       'pages_show_list',
@@ -37,6 +38,7 @@ describe('loadConfig', () => {
       'read_insights',
       'pages_read_user_content',
       'pages_manage_engagement',
+      'pages_manage_posts',
     ]);
     expect(config.webhookVerifyToken).toMatch(/^[\w-]{32}$/);
     expect(config.pkce).toBe(true);

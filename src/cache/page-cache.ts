@@ -1,11 +1,12 @@
 /**
  * What is cached for a page: its details, the first page of its feed, its insights (the Page's and its
- * posts'), and per post (the variant names it) the post and the first page of its comments.
+ * posts'), per post (the variant names it) the post and the first page of its comments, and the posts it has
+ * scheduled (shown to those who may publish: the page view's count and the scheduled posts' page).
  */
-export type CachedPart = 'details' | 'feed' | 'insights' | 'post' | 'comments';
+export type CachedPart = 'details' | 'feed' | 'insights' | 'post' | 'comments' | 'scheduled';
 
 /** Every part: what dropping a whole page drops. */
-export const CACHED_PARTS: readonly CachedPart[] = ['details', 'feed', 'insights', 'post', 'comments'];
+export const CACHED_PARTS: readonly CachedPart[] = ['details', 'feed', 'insights', 'post', 'comments', 'scheduled'];
 
 /**
  * What a read knows: `live` when the provider pushes the page's changes (webhooks subscribed); `session`, whose

@@ -4,6 +4,7 @@ import { z, type ZodType } from 'zod';
 import { GraphApiError } from '../graph/errors';
 import {
   commentsPageSchema,
+  scheduledPostsSchema,
   feedPageSchema,
   insightsAnswerSchema,
   pageDetailsSchema,
@@ -71,6 +72,7 @@ export const PROVIDER_ANSWERS: Readonly<Record<CachedPart, ZodType>> = {
   insights: insightsAnswerSchema,
   post: postDetailsSchema,
   comments: commentsPageSchema,
+  scheduled: scheduledPostsSchema,
 };
 
 /**

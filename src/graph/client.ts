@@ -29,7 +29,17 @@ import {
   MODERATION_FIELDS_PARAM,
   createdSchema,
   writeSuccessSchema,
+  photoPublishedSchema,
+  publishedSchema,
+  PUBLISHED_FIELDS_PARAM,
+  type Published,
   FEED_FIELDS_PARAM,
+  POST_STATE_FIELDS_PARAM,
+  postStateSchema,
+  SCHEDULED_FIELDS_PARAM,
+  scheduledPostsSchema,
+  type PostState,
+  type ScheduledPosts,
   PAGE_FIELD_ITEMS,
   POST_FIELDS_PARAM,
   REQUIRED_PAGE_FIELDS,
@@ -90,6 +100,31 @@ export interface CommentsQuery {
 export type CommentWrite =
   | { kind: 'reply'; parentId: string; message: string }
   | { kind: 'like' | 'unlike' | 'hide' | 'unhide' | 'delete'; commentId: string };
+
+/**
+ * A post the Page publishes (docs/provider-interface.md#publishing): text, a link or a photo, now or at
+ * `scheduledAt` (epoch ms, within the provider's window: src/pages/schedule-time.ts).
+ */
+export interface PostWrite {
+  message: string;
+  link?: string;
+  photo?: { data: Buffer; type: string };
+  scheduledAt?: number;
+}
+
+/**
+ * One write of the Page's on one of its own posts (docs/provider-interface.md#post-management): `POST /{post-id}`
+ * with `message` (edit), `is_published=true` (publish a scheduled post now) or `scheduled_publish_time` (Unix
+ * seconds: reschedule); `DELETE /{post-id}` (delete a post, or cancel a scheduled one).
+ */
+export type PostChange =
+  | { kind: 'edit'; postId: string; message: string }
+  | { kind: 'publish'; postId: string }
+  | { kind: 'reschedule'; postId: string; at: number }
+  | { kind: 'delete'; postId: string };
+
+/** Scheduled posts one read lists: more than a Page keeps waiting in practice; the page says when there are more. */
+export const SCHEDULED_PAGE_SIZE = 100;
 
 /** Comments per call of the post page. */
 export const COMMENTS_PAGE_SIZE = 25;
@@ -515,12 +550,96 @@ export class GraphClient {
   }
 
   /**
+   * Publishes a post as the Page (the Pages API Posts guide: `POST /{page-id}/feed` with `message` and `link`;
+   * the Page Photos reference: `POST /{page-id}/photos` with the picture as multipart `source`), now or scheduled
+   * (`published=false`, `scheduled_publish_time` in Unix seconds). Never retried (docs/architecture.md#writes).
+   * A feed post asks for PUBLISHED_FIELDS_PARAM on the write itself (read-after-write): whether it is in the
+   * feed, and the time the provider took, with no read after it. A photo's answer names its post.
+   */
+  async publishPost(pageToken: string, pageId: string, post: PostWrite): Promise<Published> {
+    const v = this.options.apiVersion;
+    const when: Record<string, string> =
+      post.scheduledAt === undefined
+        ? {}
+        : { published: 'false', scheduled_publish_time: String(Math.floor(post.scheduledAt / 1000)) };
+    const form: Record<string, string> = {
+      ...(post.message !== '' ? { message: post.message } : {}),
+      ...(post.link !== undefined ? { link: post.link } : {}),
+      ...when,
+      ...this.proof(pageToken),
+    };
+    const send = <T>(path: string, extra: Record<string, string>, schema: ZodType<T>) =>
+      this.withTokenFallback(path, 'form', (tokenIn) =>
+        this.transport.call(
+          {
+            method: 'POST',
+            path,
+            form: { ...form, ...extra },
+            ...(post.photo
+              ? { file: { field: 'source', data: post.photo.data, type: post.photo.type, name: 'photo' } }
+              : {}),
+            bearer: pageToken,
+            tokenIn,
+            idempotent: false,
+            budget: { page: pageId },
+          },
+          schema,
+        ),
+      );
+    if (post.photo) {
+      const { post_id: id } = await send(`/${v}/${pageId}/photos`, {}, photoPublishedSchema);
+      return {
+        id,
+        is_published: post.scheduledAt === undefined,
+        ...(post.scheduledAt === undefined ? {} : { scheduled_publish_time: Math.floor(post.scheduledAt / 1000) }),
+      };
+    }
+    return send(`/${v}/${pageId}/feed`, { fields: PUBLISHED_FIELDS_PARAM }, publishedSchema);
+  }
+
+  /**
    * One comment as the Page sees it now (`GET /{comment-id}` with what the Page may do with it): how a write
    * that got no answer in time is checked by reading (docs/architecture.md#writes).
    */
   async comment(pageToken: string, pageId: string, commentId: string): Promise<Comment> {
     const fields = `${COMMENT_FIELDS_PARAM},${MODERATION_FIELDS_PARAM}`;
     return this.read(pageToken, `/${commentId}`, { fields }, commentSchema, { page: pageId });
+  }
+
+  /** The Page's scheduled posts, one page of SCHEDULED_PAGE_SIZE (docs/provider-interface.md#post-management). */
+  async scheduledPosts(pageToken: string, pageId: string, admit?: AdmitRead): Promise<ScheduledPosts> {
+    const query = { fields: SCHEDULED_FIELDS_PARAM, limit: String(SCHEDULED_PAGE_SIZE) };
+    return this.read(pageToken, `/${pageId}/scheduled_posts`, query, scheduledPostsSchema, { page: pageId }, admit);
+  }
+
+  /**
+   * One write on a post of the Page's (PostChange), with the page token, under the Page's budget; never retried,
+   * as writeComment.
+   */
+  async writePost(pageToken: string, pageId: string, write: PostChange): Promise<void> {
+    const v = this.options.apiVersion;
+    const path = `/${v}/${write.postId}`;
+    const proof = this.proof(pageToken);
+    const form: Record<string, string> =
+      write.kind === 'edit'
+        ? { message: write.message, ...proof }
+        : write.kind === 'publish'
+          ? { is_published: 'true', ...proof }
+          : write.kind === 'reschedule'
+            ? { scheduled_publish_time: String(Math.floor(write.at / 1000)), ...proof }
+            : proof;
+    const method = write.kind === 'delete' ? 'DELETE' : 'POST';
+    await this.withTokenFallback(path, 'form', (tokenIn) =>
+      this.transport.call(
+        { method, path, form, bearer: pageToken, tokenIn, idempotent: false, budget: { page: pageId } },
+        writeSuccessSchema,
+      ),
+    );
+  }
+
+  /** A post as a post write left it (`GET /{post-id}`): how a write with no answer in time is checked by reading. */
+  async postState(pageToken: string, pageId: string, postId: string): Promise<PostState> {
+    return this.read(pageToken, `/${postId}`, { fields: POST_STATE_FIELDS_PARAM }, postStateSchema, { page: pageId });
   }
 
   /** Where a list read at `path` is, for nextCursor: this client's Graph origin and API version. */

@@ -368,6 +368,54 @@ export const postSchema = z.object({
   from: opt(z.object({ id: idString, name: opt(text) })),
 });
 
+/**
+ * `GET /{page-id}/scheduled_posts` (Page Scheduled Posts reference, docs/provider-interface.md#post-management): the
+ * Page's posts waiting for their time, each with its time in Unix seconds: the scheduled posts' page, and how a
+ * scheduled publish with no answer in time is found by reading. A post without a time is not waiting and is
+ * dropped; one page of them (the emulator's soonest first), its `paging` not kept (its URLs carry the token).
+ */
+export const SCHEDULED_FIELDS_PARAM = 'id,created_time,message,story,full_picture,scheduled_publish_time';
+export const scheduledPostsSchema = z.object({
+  data: z
+    .array(
+      z
+        .object({
+          id: postIdSchema,
+          created_time: opt(z.string().max(40)),
+          message: opt(text),
+          story: opt(text),
+          full_picture: opt(z.string().max(4000)),
+          // Unix seconds, as a number or a string of digits.
+          scheduled_publish_time: z.union([
+            z.number().int().nonnegative(),
+            z
+              .string()
+              .regex(/^\d{1,12}$/)
+              .transform(Number),
+          ]),
+        })
+        .optional()
+        .catch(undefined),
+    )
+    .max(100)
+    .transform((posts) => posts.filter((p) => p !== undefined)),
+});
+export type ScheduledPosts = z.infer<typeof scheduledPostsSchema>;
+export type ScheduledPost = ScheduledPosts['data'][number];
+
+/**
+ * `GET /{post-id}` with what a post management write changes: how a write that got no answer in time is checked
+ * by reading (docs/architecture.md#writes).
+ */
+export const POST_STATE_FIELDS_PARAM = 'id,message,is_published,scheduled_publish_time';
+export const postStateSchema = z.object({
+  id: postIdSchema,
+  message: opt(text),
+  is_published: opt(z.boolean()),
+  scheduled_publish_time: opt(z.number().int().nonnegative()),
+});
+export type PostState = z.infer<typeof postStateSchema>;
+
 /** `GET /{post-id}/reactions?type=…&summary=total_count&limit=0`: the count of one kind. */
 export const reactionCountSchema = z.object({
   summary: z.object({ total_count: z.number().int().nonnegative() }),
@@ -470,3 +518,29 @@ export const writeSuccessSchema = z.object({
   success: z.union([z.literal(true), z.literal('true')]),
 });
 export const createdSchema = z.object({ id: commentIdSchema });
+
+/**
+ * A post the Page published with `POST /{page-id}/feed`, answered with the fields asked for on the write
+ * (PUBLISHED_FIELDS_PARAM: the Pages API Posts guide's read-after-write): whether it is in the feed now, and
+ * when it will be when it is scheduled (Unix seconds) — the provider's own reading of the time, said back.
+ */
+export const publishedSchema = z.object({
+  id: postIdSchema,
+  is_published: opt(z.boolean()),
+  scheduled_publish_time: opt(
+    z.union([
+      z.number().int().nonnegative(),
+      z
+        .string()
+        .regex(/^\d{1,12}$/)
+        .transform(Number),
+    ]),
+  ),
+});
+export type Published = z.infer<typeof publishedSchema>;
+
+/** The fields asked for on the publishing write itself: what the composer says back, without a read after it. */
+export const PUBLISHED_FIELDS_PARAM = 'id,is_published,scheduled_publish_time';
+
+/** A photo post (`POST /{page-id}/photos`, the Page Photos reference): the photo's id and the post's. */
+export const photoPublishedSchema = z.object({ id: z.string().regex(/^\d{1,32}$/), post_id: postIdSchema });

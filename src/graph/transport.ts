@@ -43,6 +43,11 @@ export interface GraphRequest {
   query?: Record<string, string>;
   /** Form-encoded body (POST). */
   form?: Record<string, string>;
+  /**
+   * A file sent with the form as multipart/form-data (POST): the Page Photos reference takes the picture as the
+   * multipart part `source`; the form's fields go in the same body.
+   */
+  file?: { field: string; data: Buffer; type: string; name: string };
   bearer?: string;
   /**
    * Where `bearer` goes: the `Authorization` header (the default); or, on a path where the provider ignored the
@@ -276,9 +281,9 @@ export class GraphTransport {
       const res = await this.http.request<string>({
         method: req.method,
         url: query ? `${req.path}?${new URLSearchParams(query).toString()}` : req.path,
-        data: form ? new URLSearchParams(form).toString() : undefined,
+        data: req.file ? multipart(form ?? {}, req.file) : form ? new URLSearchParams(form).toString() : undefined,
         headers: {
-          ...(form ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}),
+          ...(form && !req.file ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}),
           ...(where === 'header' ? { Authorization: `Bearer ${req.bearer}` } : {}),
         },
         timeout: timeoutMs,
@@ -444,4 +449,12 @@ function isTransient(err: unknown): boolean {
 function backoff(policy: RetryPolicy, attempt: number): number {
   const ceiling = Math.min(policy.capMs, policy.baseMs * 2 ** attempt);
   return Math.round(Math.random() * ceiling);
+}
+
+/** A form and one file as multipart/form-data: Node's own FormData, which axios sends with its boundary. */
+function multipart(form: Record<string, string>, file: NonNullable<GraphRequest['file']>): FormData {
+  const body = new FormData();
+  for (const [name, value] of Object.entries(form)) body.append(name, value);
+  body.append(file.field, new Blob([new Uint8Array(file.data)], { type: file.type }), file.name);
+  return body;
 }

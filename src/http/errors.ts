@@ -13,7 +13,7 @@ import { ownPath } from './return-to';
  * page the person was on, "Connect" brings them back to it after login
  * (docs/architecture.md#return-to).
  */
-type ActionKind = 'retry' | 'connect' | 'ask_again' | 'home';
+type ActionKind = 'retry' | 'connect' | 'ask_again' | 'page' | 'home';
 
 interface Action {
   href: string;
@@ -82,6 +82,7 @@ export const ERROR_PAGES: Readonly<Record<ErrorCode, PageCopy>> = {
   ),
   page_access: copy('error.page_access.title', 'error.page_access.text', ['ask_again', 'home']),
   write_forbidden: copy('error.write_forbidden.title', 'own', ['home']),
+  write_unsendable: copy('write.title.refused', 'own', ['home']),
   session_store_unavailable: copy('error.session_store_unavailable.title', 'error.session_store_unavailable.text', [
     'retry',
   ]),
@@ -120,7 +121,8 @@ export const ERROR_PAGES: Readonly<Record<ErrorCode, PageCopy>> = {
   graph_policy_block: copy('error.graph_policy_block.title', 'error.graph_policy_block.text', ['home']),
   // 100 on a write: the comment or post is no longer there (deleted meanwhile).
   graph_not_found: {
-    ...copy('error.graph_not_found.title', 'error.graph_not_found.text', ['home']),
+    // Gone from Facebook (a post deleted meanwhile): back to its Page, which is still there.
+    ...copy('error.graph_not_found.title', 'error.graph_not_found.text', ['page', 'home']),
     write: words('write.gone'),
   },
   graph_invalid: {
@@ -193,7 +195,13 @@ function retryPath(req: Request): string {
   return /^\/pages\/\d+\/connect$/.test(req.path) ? '/pages' : '/';
 }
 
-function resolve(kind: ActionKind, req: Request, locale: Locale, err?: AppError): Action {
+/** The way back to the Page whose view failed; none when it was not one of a Page's views. */
+function pageAction(req: Request, locale: Locale): Action[] {
+  const pageId = /^\/pages\/(\d{1,32})(?:\/|$)/.exec(req.path)?.[1];
+  return pageId === undefined ? [] : [{ href: `/pages/${pageId}`, label: locale.t('error.action.page') }];
+}
+
+function resolve(kind: Exclude<ActionKind, 'page'>, req: Request, locale: Locale, err?: AppError): Action {
   const back = retryPath(req);
   const returnTo = back === '/' ? '' : `return_to=${encodeURIComponent(back)}`;
   switch (kind) {
@@ -260,7 +268,9 @@ function describe(err: unknown, req: Request, locale: Locale): ErrorPage {
       title: userTitle ?? page.title(err, req, locale),
       message: userMessage ?? page.text(err, req, locale),
       theirs: { title: userTitle !== undefined, message: userMessage !== undefined },
-      actions: page.actions.map((kind) => resolve(kind, req, locale, err)),
+      actions: page.actions.flatMap((kind) =>
+        kind === 'page' ? pageAction(req, locale) : [resolve(kind, req, locale, err)],
+      ),
       headers: page.headers?.(err) ?? {},
       details: {
         status: err.status,

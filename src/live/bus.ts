@@ -6,10 +6,14 @@ import { LRUCache } from 'lru-cache';
  * @see docs/architecture.md#live-updates
  */
 export type PageEvent =
-  | { kind: 'new-posts'; count: number }
+  /** `postId`: the post, when this app published it (src/pages/publish-actions.ts): a tab showing it tells nothing. */
+  | { kind: 'new-posts'; count: number; postId?: string }
   | { kind: 'feed-changed' }
-  /** A comment was added to the post: open pages of it show it, the page's counts change. */
-  | { kind: 'new-comment'; postId: string };
+  /**
+   * A comment was added to the post, or changed: open pages of it show it, the page's counts change. `commentId`:
+   * the comment, when this app wrote it (src/pages/comment-actions.ts): the tab that wrote it tells nothing.
+   */
+  | { kind: 'new-comment'; postId: string; commentId?: string };
 
 /** `at`: when it was published (epoch ms), the stream's event id, so a reconnecting tab misses nothing and sees nothing twice. */
 export type PageListener = (event: PageEvent, at: number) => void;

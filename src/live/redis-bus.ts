@@ -7,13 +7,20 @@ import { LocalPageEvents, type PageEvent, type PageEvents, type PageListener } f
 /** Longest wait for Redis to take a PUBLISH before this instance tells its own tabs by itself. */
 const PUBLISH_DEADLINE_MS = 250;
 
+/** A post's or a comment's id: `{page id}_{post number}`, `{post number}_{n}`. */
+const OBJECT_ID = z.string().regex(/^\d{1,32}_\d{1,32}$/);
+
 const PageMessage = z.object({
   p: z.string().regex(/^\d{1,32}$/),
   at: z.number().int().nonnegative(),
   e: z.discriminatedUnion('kind', [
-    z.object({ kind: z.literal('new-posts'), count: z.number().int().positive().max(10_000) }),
+    z.object({
+      kind: z.literal('new-posts'),
+      count: z.number().int().positive().max(10_000),
+      postId: OBJECT_ID.optional(),
+    }),
     z.object({ kind: z.literal('feed-changed') }),
-    z.object({ kind: z.literal('new-comment'), postId: z.string().regex(/^\d{1,32}_\d{1,32}$/) }),
+    z.object({ kind: z.literal('new-comment'), postId: OBJECT_ID, commentId: OBJECT_ID.optional() }),
   ]),
 });
 /** A person the provider signed out, by their app-scoped id (as the session index keys them in the same Redis). */

@@ -52,11 +52,12 @@ function stream(ctx: AppContext, req: Request, res: Response): void {
 
   const send = (event: PageEvent, at: number) => {
     if (res.writableLength > MAX_QUEUED_BYTES) return end();
+    // Counts and ids only, never user content; the ids let the tab that made the change tell nothing of it.
     const data =
       event.kind === 'new-posts'
-        ? { count: event.count }
+        ? { count: event.count, ...(event.postId !== undefined ? { postId: event.postId } : {}) }
         : event.kind === 'new-comment'
-          ? { postId: event.postId }
+          ? { postId: event.postId, ...(event.commentId !== undefined ? { commentId: event.commentId } : {}) }
           : {};
     res.write(`id: ${at}\nevent: ${event.kind}\ndata: ${JSON.stringify(data)}\n\n`);
   };

@@ -58,7 +58,8 @@ function changed(ctx: AppContext, writer: Writer, input: CommentInput, written: 
   if (counts) void ctx.writeKeys.record(writtenKey(written.objectId), { pageId: writer.pageId }).catch(() => undefined);
   // The page views' counts changed too when a comment came or went.
   if (counts) ctx.events.publish(writer.pageId, { kind: 'feed-changed' });
-  ctx.events.publish(writer.pageId, { kind: 'new-comment', postId: input.postId });
+  // Naming the comment: the tab that wrote it shows it already, and tells nothing (public/app.js).
+  ctx.events.publish(writer.pageId, { kind: 'new-comment', postId: input.postId, commentId: written.objectId });
 }
 
 /** The comment as the Page reads it now; undefined when the provider says it is gone (100). */

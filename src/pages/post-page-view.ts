@@ -8,6 +8,7 @@ import { formatTime, linkify, type Segment } from './view-text';
 import { toPostView, type PostView } from './feed-view';
 import { type ImageView } from './images';
 import { COMMENTS_SCOPE } from '../graph/provider';
+import type { PostManageView } from './post-manage-view';
 
 /**
  * The post page shaped for people (docs/architecture.md#post-page): the post as the feed shows it, and what only
@@ -123,6 +124,8 @@ export interface PostPageView {
   /** The non-zero counts by kind, and the kinds not known, in the provider's order. */
   reactions: ReactionView[];
   comments: CommentsView;
+  /** Edit and Delete for the post itself, or why not (./post-manage-view.ts), when anything. */
+  manage?: PostManageView;
 }
 
 export interface PostPageOptions {
@@ -136,6 +139,8 @@ export interface PostPageOptions {
   locale: Locale;
   /** The person may act: the view is then made for this request alone (its forms carry one-time keys). */
   actions?: PostActions | undefined;
+  /** What the person may do with the post itself: the view is then made for this request alone. */
+  manage?: PostManageView | undefined;
 }
 
 const REACTION_LABELS: Record<(typeof REACTION_KINDS)[number], MessageKey> = {
@@ -175,6 +180,7 @@ export function toPostPageView(post: PostDetails, comments: CommentsRead, option
       return count === undefined ? [] : [{ kind, label: locale.t(REACTION_LABELS[kind]), count }];
     }),
     comments: commentsView(post, comments, self, options.after, locale, options.actions),
+    ...(options.manage ? { manage: options.manage } : {}),
   };
   const source = options.media(first?.media?.source);
   if (first?.type?.startsWith('video') && source !== undefined) {

@@ -9,7 +9,7 @@ import { pageAndPostParams, pageIdField, pageIdParam, parseInput, queryParam, re
 import { ownPath } from '../http/return-to';
 import type { Refuse } from '../http/refusal';
 import type { Locale, Say } from '../i18n/locale';
-import type { UserAccess } from '../session/access';
+import type { PageAccess, UserAccess } from '../session/access';
 import { requireCsrf } from '../session/csrf';
 import { requestNumber } from '../session/sign-in';
 import { sessionIdOf } from '../session/middleware';
@@ -26,12 +26,16 @@ import { isPermissionError, loadFreshPosts, loadOlderPosts, loadPage, type PageO
 import { loadPostPage, type CommentsRead, type PostPageOutcome } from './load-post';
 import { asksFor } from './offered';
 import { postActions } from './write-routes';
+import { postManagement } from './post-manage-view';
+import { composer } from './publish-routes';
 import { MAX_QUERY, toPickerView } from './picker-view';
-import { pageRoute, type ViewStep } from './pipeline';
+import { isFailure, pageRoute, type Load, type ViewStep } from './pipeline';
 import { toPostPageView } from './post-page-view';
 import { providerWeb, type ViewOptions } from './view-text';
 import { toFeedView } from './feed-view';
 import { toPageView } from './page-view';
+import { loadScheduled, scheduledCount } from './scheduled';
+import { scheduledPageView } from './scheduled-view';
 
 /**
  * The routes that always read upstream, limited per session (the picker, older posts, a later page of a post's
@@ -78,7 +82,7 @@ export function pageRoutes(ctx: AppContext): Router {
   });
   router.get('/', (req, res) => picker(ctx, req, res, settings.images));
   router.post('/:pageId/connect', requireCsrf, (req, res) => connect(ctx, req, res));
-  router.get('/:pageId', pageRoute(ctx, { input: pageInput, load: loadPage, view: pageView(settings) }));
+  router.get('/:pageId', pageRoute(ctx, { input: pageInput, load: pageLoad, view: pageView(settings) }));
   router.get(
     '/:pageId/feed',
     pageRoute(ctx, { input: olderPostsInput, load: loadOlderPosts, view: olderPostsView(settings) }),
@@ -88,6 +92,7 @@ export function pageRoutes(ctx: AppContext): Router {
     pageRoute(ctx, { input: pageInput, load: loadFreshPosts, view: freshPostsView(settings) }),
   );
   router.get('/:pageId/insights', pageRoute(ctx, { input: pageInput, load: loadPageInsights, view: insightsView }));
+  router.get('/:pageId/scheduled', pageRoute(ctx, { input: pageInput, load: loadScheduled, view: scheduledPageView }));
   router.get(
     '/:pageId/posts/:postId',
     pageRoute(ctx, { input: postInput, load: loadPostPage, view: postView({ ...settings, media }) }),
@@ -163,12 +168,28 @@ function sameNumber(commentId: string, postId: string): boolean {
 
 const pickerInput = z.object({ query: z.object({ q: queryParam(MAX_QUERY).optional() }) });
 
+/** The page view's load: the Page, and beside it how many posts it has scheduled, for a person who may publish. */
+async function pageLoad(
+  ctx: AppContext,
+  access: PageAccess,
+  token: string,
+): Promise<Load<PageOutcome & { scheduled?: number | undefined }>> {
+  const [page, scheduled] = await Promise.all([
+    loadPage(ctx, access, token),
+    scheduledCount(ctx, access, token).catch(() => undefined),
+  ]);
+  return isFailure(page.outcome) ? page : { outcome: { ...page.outcome, scheduled }, changes: page.changes };
+}
+
 // The views: each renders its load's outcome.
 
 /** A Page: its header card and details, and its first posts or why they are not shown. */
 const pageView =
   (settings: ViewSettings) =>
-  ({ ctx, req, res, access, locale }: ViewStep<unknown>, loaded: PageOutcome): void => {
+  (
+    { ctx, req, res, access, locale }: ViewStep<unknown>,
+    loaded: PageOutcome & { scheduled?: number | undefined },
+  ): void => {
     const { details, feed, refusal: refused, fallbackName } = loaded;
     // A view of a refusal's fallback (no cached answer to key it by) is made for this view alone.
     const page = renderedPage(req.app, locale, details, (d) => toPageView(d, fallbackName, { ...settings, locale }));
@@ -188,8 +209,14 @@ const pageView =
       // The feed needs a permission the person declined: the page shows what it can, and says so.
       feedBlocked: refused ? feedBlocked(locale, access.pageId, refused, noDetails) : undefined,
       live: feed !== undefined && access.live,
+      // "N scheduled posts", for a person who may publish, when any (./scheduled.ts).
+      scheduled: loaded.scheduled
+        ? { text: locale.t('scheduled.link', { count: loaded.scheduled }), href: `/pages/${access.pageId}/scheduled` }
+        : undefined,
       // The stream replays changes after this moment: what this rendering has not seen.
       liveSince: ctx.now(),
+      // Publishing as the Page, for a person whose grant and role allow it (./publish-routes.ts).
+      composer: composer(ctx, req, access, locale),
     });
   };
 
@@ -269,9 +296,16 @@ const postView =
     // What this person may do on the post (./write-routes.ts): a view with controls is made for this request alone.
     const actions =
       'page' in comments ? postActions(ctx, req, access, access.tasks, postId, locale, replies) : undefined;
-    const toView = () => toPostPageView(post, comments, { ...settings, pageId, after, locale, actions });
+    // Edit and Delete for the post itself (./post-manage-view.ts).
+    const manage = postManagement(ctx, req, access, post, locale);
+    const toView = () => toPostPageView(post, comments, { ...settings, pageId, after, locale, actions, manage });
     // The plain view is the same for every session served these answers: made once (./fragments).
-    const plain = after === undefined && replies === undefined && !('missing' in comments) && actions === undefined;
+    const plain =
+      after === undefined &&
+      replies === undefined &&
+      !('missing' in comments) &&
+      actions === undefined &&
+      manage === undefined;
     const first = 'page' in comments ? comments.page : undefined;
     const rendered = plain ? renderedPost(req.app, locale, post, first, toView) : renderPost(req.app, locale, toView);
     const name = access.name || locale.t('page.fallbackName', { id: pageId });

@@ -11,7 +11,8 @@ import { save } from '../session/persist';
 import { permissionWords } from '../words';
 import { isFormKey, newFormKey } from '../writes/keys';
 import type { WriteOutcome } from '../writes/path';
-import { notSent, writeLoad } from './page-writes';
+import { notSent, writeLoad, type AskedWrite } from './page-writes';
+import { scheduleWords } from './publish-routes';
 import { pageRoute, type ViewStep } from './pipeline';
 import {
   COMMENT_ACTIONS,
@@ -19,13 +20,19 @@ import {
   ENGAGE_TASKS,
   MODERATE_TASKS,
   type CommentActionName,
+  type CommentInput,
 } from './comment-actions';
 import { asksFor } from './offered';
 import type { PostActions, WriteFormView } from './post-page-view';
+import { POST_ACTIONS, POST_WRITES, timeRefusal, type PostActionName, type PostInput } from './post-actions';
+import { instantOf, isTimeZone, timeZones, type ScheduleParse } from './schedule-time';
+import type { TimeFieldsView } from './scheduled-view';
 
 /**
  * The post page's writes (docs/architecture.md#writes): one route, `POST /pages/:pageId/posts/:postId/write`,
- * for every action of ./comment-actions.ts, through the one write path (src/writes/path.ts). Without script the
+ * for every action of ./comment-actions.ts and of ./post-actions.ts (the post itself: edit, delete, and a scheduled
+ * one's publish now, reschedule, cancel), through the one write path (src/writes/path.ts): one route per object,
+ * so the scheduled posts' page posts its forms here too. Without script the
  * form posts and the answer is the post page again (303) or, when the write did not go through, a page with the
  * text kept and the reason; public/app.js sends the same form without a reload and reads the same answers.
  */
@@ -38,6 +45,22 @@ const WRITE_BODY_LIMIT = '100kb';
 
 const POST_OR_COMMENT = /^\d{1,32}_\d{1,32}$/;
 
+type ActionName = CommentActionName | PostActionName;
+const ACTIONS = [...COMMENT_ACTIONS, ...POST_ACTIONS] as [ActionName, ...ActionName[]];
+const isPostAction = (what: ActionName): what is PostActionName => (POST_ACTIONS as readonly string[]).includes(what);
+/** The actions with a text the person typed: kept as typed, but for the spaces around it. */
+const WITH_TEXT: readonly ActionName[] = ['reply', 'edit'];
+
+/**
+ * A new time as the form gave it: the wall-clock time (`datetime-local`) in the zone named, or why it names none.
+ * The window is the write path's own check (./post-actions.ts), on the clock of the request.
+ */
+function timeOf(when: string | undefined, zone: string | undefined): ScheduleParse {
+  if (!isTimeZone(zone)) return { refused: 'zone' };
+  const at = when === undefined ? undefined : instantOf(when, zone);
+  return at === undefined ? { refused: 'unreadable' } : { at };
+}
+
 /**
  * The write route's input, params and body in one schema (as every page route's, ./pipeline.ts): the post's and the
  * target's shape only. Whether they are the Page's is the write path's own step (`belongs`): a forged form for
@@ -48,21 +71,29 @@ const writeInput = z
     params: z.object({ pageId: pageIdField, postId: z.string().regex(POST_OR_COMMENT, badForm()) }),
     query: z.object({ replies: queryParam(80).optional() }).passthrough(),
     body: z.object({
-      do: z.enum(COMMENT_ACTIONS as [CommentActionName, ...CommentActionName[]], badForm()),
+      do: z.enum(ACTIONS, badForm()),
       target: z.string(badForm()).regex(POST_OR_COMMENT, badForm()),
       _key: z.string(badForm()).refine(isFormKey, badForm()),
       message: z.string(badForm()).max(MAX_MESSAGE, badForm()).optional(),
+      // A new time (reschedule): a wall-clock time and the zone it is read in, as the form's fields send them.
+      when: z.string(badForm()).max(40, badForm()).optional(),
+      zone: z.string(badForm()).max(64, badForm()).optional(),
     }),
   })
-  .refine(({ body }) => body.do !== 'reply' || (body.message ?? '').trim() !== '', badForm())
+  .refine(({ body }) => !WITH_TEXT.includes(body.do) || (body.message ?? '').trim() !== '', badForm())
+  // A post action's object is the post itself.
+  .refine(({ params, body }) => !isPostAction(body.do) || body.target === params.postId, badForm())
   .transform(({ params, query, body }) => ({
     ...params,
     replies: query.replies,
     what: body.do,
     target: body.target,
     key: body._key,
-    // Only a reply has text; kept as typed but for the spaces around it.
-    message: body.do === 'reply' ? (body.message ?? '').trim() : undefined,
+    // Only a reply and an edit have text; kept as typed but for the spaces around it.
+    message: WITH_TEXT.includes(body.do) ? (body.message ?? '').trim() : undefined,
+    // Only a reschedule has a time: as sent, to fill the form in again, and as read.
+    when: body.do === 'reschedule' ? { local: body.when ?? '', zone: body.zone ?? '' } : undefined,
+    time: body.do === 'reschedule' ? timeOf(body.when, body.zone) : undefined,
   }));
 
 type WriteInput = z.output<typeof writeInput>;
@@ -98,23 +129,117 @@ export function writeRoutes(ctx: AppContext): Router {
     pageRoute(ctx, {
       input: writeInput,
       withoutToken: 'forbidden',
-      load: writeLoad((input: WriteInput) => ({
-        action: COMMENT_WRITES[input.what],
-        value: {
-          postId: input.postId,
-          target: input.target,
-          ...(input.message !== undefined ? { message: input.message } : {}),
-        },
-      })),
-      view: commentWritten,
+      load: async (ctx, access, token, input) => {
+        // A new time outside the provider's window is refused in words before any call, as the composer's is.
+        const unfit = input.what === 'reschedule' ? timeRefusal(input.time, ctx.now()) : undefined;
+        if (unfit !== undefined) {
+          const refused: WriteOutcome = { status: 'refused', refusal: { code: 'write_unsendable', say: unfit } };
+          return { outcome: refused, changes: {} };
+        }
+        return writeLoad(asked)(ctx, access, token, input);
+      },
+      view: written,
     }),
   );
   return router;
 }
 
+/** The action the form asks for, and its input as the action takes it. */
+function asked(input: WriteInput): AskedWrite<CommentInput | PostInput> {
+  const message = input.message !== undefined ? { message: input.message } : {};
+  if (isPostAction(input.what))
+    return {
+      action: POST_WRITES[input.what],
+      value: { postId: input.postId, ...message, ...(input.time ? { time: input.time } : {}) },
+    };
+  return { action: COMMENT_WRITES[input.what], value: { postId: input.postId, target: input.target, ...message } };
+}
+
+/** Where a write leads: a comment's to its post (commentWritten), a post's as postWritten says. */
+function written(step: ViewStep<WriteInput>, outcome: WriteOutcome): Promise<void> {
+  const { what } = step.input;
+  return isPostAction(what) ? postWritten(step, what, outcome) : commentWritten(step, what, outcome);
+}
+
+/**
+ * A post action done: to where its result shows (303) — the post after an edit, the Page after a deletion or
+ * publishing now (the post first in its feed), the scheduled posts after moving or cancelling one. Not done: the
+ * form again, with the text or the time as sent, and why.
+ */
+async function postWritten(
+  { ctx, req, res, input, locale }: ViewStep<WriteInput>,
+  what: PostActionName,
+  outcome: WriteOutcome,
+): Promise<void> {
+  const { pageId, postId, message, when } = input;
+  const page = `/pages/${pageId}`;
+  const post = `${page}/posts/${postId}`;
+  const scheduled = what === 'publish-now' || what === 'reschedule' || what === 'cancel';
+  if (outcome.status === 'done') {
+    req.session.flash = { key: `write.done.${what}` satisfies MessageKey };
+    await save(req);
+    res.redirect(303, what === 'edit' ? post : what === 'reschedule' || what === 'cancel' ? `${page}/scheduled` : page);
+    return;
+  }
+  // A new time's refusal says the window's end it passed, in the zone the person chose.
+  const said =
+    outcome.status === 'refused' && outcome.refusal.say !== undefined
+      ? {
+          ...outcome,
+          refusal: {
+            ...outcome.refusal,
+            say: scheduleWords(outcome.refusal.say, { zone: when?.zone ?? '' }, ctx.now(), locale),
+          },
+        }
+      : outcome;
+  const notDone = notSent(req, locale, said, input.key);
+  const back = scheduled ? `${page}/scheduled` : post;
+  const time: TimeFieldsView | undefined =
+    when === undefined
+      ? undefined
+      : {
+          label: locale.t('scheduled.timeLabel'),
+          value: when.local,
+          zoneLabel: locale.t('scheduled.zoneLabel'),
+          zone: when.zone,
+        };
+  res.status(notDone.status).render('write', {
+    title: notDone.title,
+    heading: notDone.title,
+    reason: notDone.reason,
+    askAgain: notDone.askAgain ? `/auth/login?rerequest=1&return_to=${encodeURIComponent(back)}` : undefined,
+    kept: message !== undefined,
+    form: {
+      href: `${post}/write`,
+      csrf: csrfToken(req),
+      key: notDone.key,
+      do: what,
+      target: postId,
+      text: notDone.button ?? locale.t(POST_ACTION_WORDS[what]),
+    } satisfies WriteFormView,
+    textbox: message !== undefined ? { label: locale.t('manage.textLabel'), kept: message } : undefined,
+    when: time,
+    zones: time ? timeZones() : undefined,
+    back,
+    backText: locale.t(scheduled ? 'write.backToScheduled' : 'write.back'),
+  });
+}
+
+const POST_ACTION_WORDS: Record<PostActionName, MessageKey> = {
+  edit: 'manage.save',
+  'delete-post': 'manage.deleteYes',
+  'publish-now': 'scheduled.publishNow',
+  reschedule: 'scheduled.move',
+  cancel: 'scheduled.cancelYes',
+};
+
 /** Done: back to the post, where the comment shows (303). Not done: the form again, with the text and why. */
-async function commentWritten({ req, res, input, locale }: ViewStep<WriteInput>, outcome: WriteOutcome): Promise<void> {
-  const { pageId, postId, what, target, message } = input;
+async function commentWritten(
+  { req, res, input, locale }: ViewStep<WriteInput>,
+  what: CommentActionName,
+  outcome: WriteOutcome,
+): Promise<void> {
+  const { pageId, postId, target, message } = input;
   const post = `/pages/${pageId}/posts/${postId}`;
   if (outcome.status === 'done') {
     req.session.flash = { key: `write.done.${what}` satisfies MessageKey };

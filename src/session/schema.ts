@@ -70,6 +70,8 @@ export const storedSessionSchema = z.object({
   csrf: part(z.string()),
   /** A one-time message for the next page: a message key and its arguments, said in the page's language. */
   flash: part(flashSchema),
+  /** The time zone the person last published in, an IANA name (checked again where it is used). */
+  timeZone: part(z.string().regex(/^[A-Za-z_/+-]{1,64}$/)),
   /** Set when the provider told us the person removed the app: a write of the older content is refused. */
   signedOutAt: part(z.number().finite()),
 });

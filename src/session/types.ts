@@ -11,6 +11,8 @@ declare module 'express-session' {
     csrf?: string;
     /** A one-time message for the next page (./schema). */
     flash?: Flash;
+    /** The IANA time zone the person publishes in (src/pages/schedule-time.ts): their last choice; see ./schema. */
+    timeZone?: string;
     /** Epoch ms; see ./schema. */
     signedOutAt?: number;
   }

@@ -39,6 +39,8 @@ export const feedValueSchema = z.object({
     .regex(/^\d{1,32}_\d{1,32}$/)
     .optional()
     .catch(undefined),
+  // 0 on a post made to go live later (scheduled or unpublished): nothing in the feed yet.
+  published: z.union([z.number(), z.boolean()]).optional().catch(undefined),
 });
 
 /** Posts whose new comments one delivery tells open pages of, at most (the rest still change the counts). */
@@ -65,6 +67,10 @@ export interface PageChange {
   commentedPosts: string[];
   /** The comments added, each with its post, when the change names it: this app's own replies are told once. */
   addedComments: { postId: string; commentId: string }[];
+  /** The posts added to the feed that the change names: this app's own posts are told once. */
+  addedPosts: string[];
+  /** The posts edited or removed, each with its verb, when the change names it: this app's own changes are told once. */
+  changedPosts: { postId: string; verb: string }[];
   /** `field:item:verb` of each change understood, for the log (no user content). */
   kinds: string[];
 }
@@ -90,6 +96,8 @@ export function pageChanges(body: unknown): PageChange[] | undefined {
           detailsChanged: false,
           commentedPosts: [],
           addedComments: [],
+          addedPosts: [],
+          changedPosts: [],
           kinds: [],
         }),
       );
@@ -101,9 +109,14 @@ export function pageChanges(body: unknown): PageChange[] | undefined {
         const value = feedValueSchema.safeParse(change.data.value ?? {});
         const item = value.success ? value.data.item : undefined;
         const verb = value.success ? value.data.verb : undefined;
-        if (verb === 'add' && item !== undefined && POST_ITEMS.has(item)) page.newPosts++;
-        else page.feedChanged = true;
         const postId = value.success ? value.data.post_id : undefined;
+        const later = value.success && (value.data.published === 0 || value.data.published === false);
+        if (verb === 'add' && item !== undefined && POST_ITEMS.has(item)) {
+          // A post made to go live later is in no feed yet: its going live is a change of its own.
+          if (!later) page.newPosts++;
+          if (!later && postId !== undefined && page.addedPosts.length < MAX_COMMENTED_POSTS)
+            page.addedPosts.push(postId);
+        } else page.feedChanged = true;
         // A comment on one of this page's posts: that post's open page shows it.
         if (
           item === 'comment' &&
@@ -116,6 +129,9 @@ export function pageChanges(body: unknown): PageChange[] | undefined {
         const commentId = value.success ? value.data.comment_id : undefined;
         if (item === 'comment' && verb === 'add' && postId !== undefined && commentId !== undefined)
           if (page.addedComments.length < MAX_COMMENTED_POSTS) page.addedComments.push({ postId, commentId });
+        // A post edited or removed (an added one is told by addedPosts).
+        if (item !== undefined && POST_ITEMS.has(item) && postId !== undefined && verb !== undefined && verb !== 'add')
+          if (page.changedPosts.length < MAX_COMMENTED_POSTS) page.changedPosts.push({ postId, verb });
         page.kinds.push(`feed:${item ?? '?'}:${verb ?? '?'}`);
       } else if (DETAIL_FIELDS.has(field)) {
         page.detailsChanged = true;

@@ -6,7 +6,7 @@ import type { AppContext } from '../context';
 import { perMinuteLimit } from '../http/rate-limit';
 import { parseJson } from '../json';
 import { pageChanges, type PageChange } from './payload';
-import { writtenKey } from '../writes/keys';
+import { writtenKey, writtenPostKey } from '../writes/keys';
 import { sameSecret, validSignature } from './signature';
 
 /**
@@ -153,16 +153,35 @@ export function apply(ctx: AppContext, change: PageChange, req?: Request): void 
   const { pageId, newPosts, feedChanged, detailsChanged, commentedPosts, kinds } = change;
   if (newPosts > 0 || feedChanged) {
     // A post's counts, text or comments changed: its page of its own too (the webhook names the post, but a
-    // page's posts are few in the cache and a drop of the part is one step in either cache).
-    for (const part of ['feed', 'post', 'comments'] as const) ctx.pageCache.dropPart(pageId, part);
+    // page's posts are few in the cache and a drop of the part is one step in either cache), and the scheduled
+    // posts (one went live, or was moved or cancelled on Facebook).
+    for (const part of ['feed', 'post', 'comments', 'scheduled'] as const) ctx.pageCache.dropPart(pageId, part);
   }
   if (detailsChanged) ctx.pageCache.dropPart(pageId, 'details');
   (req?.log ?? ctx.logger).info({ pageId, changes: kinds.slice(0, 20) }, 'webhook delivery');
   // Only comments added, which may all be this app's own: told once it is known which (tellCommented).
   const onlyAdded = change.addedComments.length > 0 && kinds.every((kind) => kind === 'feed:comment:add');
-  if (newPosts > 0) ctx.events.publish(pageId, { kind: 'new-posts', count: newPosts });
+  // Only posts edited or removed, which may all be this app's own: told once it is known which (tellPosts).
+  const onlyPosts = change.changedPosts.length > 0 && change.changedPosts.length === kinds.length;
+  if (newPosts > 0) void tellPosted(ctx, change);
+  else if (onlyPosts) void tellPosts(ctx, change);
   else if (feedChanged && !onlyAdded) ctx.events.publish(pageId, { kind: 'feed-changed' });
   void tellCommented(ctx, change, commentedPosts, feedChanged && onlyAdded && newPosts === 0);
+}
+
+/**
+ * Tells the open pages of the posts added, but for those this app published itself: the write already told them
+ * (src/pages/publish-actions.ts), and the provider's webhook for the same post must not show it twice.
+ */
+async function tellPosted(ctx: AppContext, change: PageChange): Promise<void> {
+  const own = await Promise.all(
+    change.addedPosts.map(async (postId) => {
+      const known = await ctx.writeKeys.peek(writtenKey(postId)).catch(() => undefined);
+      return known?.state === 'recorded';
+    }),
+  );
+  const count = change.newPosts - own.filter(Boolean).length;
+  if (count > 0) ctx.events.publish(change.pageId, { kind: 'new-posts', count });
 }
 
 /**
@@ -189,6 +208,20 @@ async function tellCommented(
     if (added.length > 0 && added.every((c) => c.ours)) continue;
     ctx.events.publish(change.pageId, { kind: 'new-comment', postId });
   }
+}
+
+/**
+ * Tells the open pages of posts edited or removed alone, unless this app made every one of those changes: the write already told
+ * them (src/pages/post-actions.ts), as for its own comments (tellCommented).
+ */
+async function tellPosts(ctx: AppContext, change: PageChange): Promise<void> {
+  const own = await Promise.all(
+    change.changedPosts.map(async ({ postId, verb }) => {
+      const known = await ctx.writeKeys.peek(writtenPostKey(postId, verb)).catch(() => undefined);
+      return known?.state === 'recorded';
+    }),
+  );
+  if (!own.every(Boolean)) ctx.events.publish(change.pageId, { kind: 'feed-changed' });
 }
 
 /** body-parser's refusals (too large, bad encoding) as short JSON, not a page. */

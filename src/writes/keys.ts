@@ -50,6 +50,15 @@ export function writtenKey(objectId: string): string {
   return `written:${objectId}`;
 }
 
+/**
+ * Where the write path notes a change it made to a post (edited, removed, published: the provider's webhook verb),
+ * so the provider's webhook for it tells open pages nothing new. By post and verb: the change has no id of its own,
+ * so the same change made on Facebook within KEY_TTL_MS is told by its cache drop alone, not to open pages.
+ */
+export function writtenPostKey(postId: string, verb: string): string {
+  return writtenKey(`${postId} ${verb}`);
+}
+
 /** This process's keys: enough for one instance. */
 export class MemoryWriteKeys implements WriteKeys {
   private readonly keys = new LRUCache<string, string>({ max: 50_000, ttl: KEY_TTL_MS });

@@ -1,6 +1,7 @@
 import type { AppContext } from '../context';
 import { AppError, WriteForbiddenError, type ErrorCode } from '../errors';
 import { GraphApiError, ProviderUnavailableError } from '../graph/errors';
+import type { Say } from '../i18n/locale';
 import type { WriteDone } from '../observe/observer';
 import { intentKey, type Claim } from './keys';
 
@@ -85,13 +86,15 @@ export interface Refusal {
   retryAfterSec?: number;
   userTitle?: string;
   userMessage?: string;
+  /** This app's own words for it, when the form was refused before any provider call (`write_unsendable`). */
+  say?: Say;
 }
 
 /** A kept refusal as the typed error it was, for its words (src/http/errors.ts refusalWords: the one table). */
 export class RefusedWrite extends AppError {
   constructor(refusal: Refusal) {
-    super(refusal.code, 'The write was refused.');
-    const { code: _code, graphCode: _graphCode, ...rest } = refusal;
+    super(refusal.code, refusal.say ?? 'The write was refused.');
+    const { code: _code, graphCode: _graphCode, say: _say, ...rest } = refusal;
     Object.assign(this, rest);
   }
 }
@@ -256,6 +259,8 @@ function refusalOf(err: unknown, permission?: string): Refusal {
   if (err.retryAfterSec !== undefined) refusal.retryAfterSec = err.retryAfterSec;
   if (err.userTitle !== undefined) refusal.userTitle = err.userTitle;
   if (err.userMessage !== undefined) refusal.userMessage = err.userMessage;
+  // This app's own words for a form the provider would not take (`write_unsendable`).
+  if (err.code === 'write_unsendable' && err.say !== undefined) refusal.say = err.say;
   return refusal;
 }
 

@@ -5,6 +5,7 @@ import { wordsOutsideCatalogs } from '../support/pseudo';
 import { signedRequest } from '../support/signed-request';
 import { agentFor, APP_SECRET, useStack } from '../support/stack';
 import { attr, find, links } from '../support/dom';
+import { sendForm, writeForm } from '../support/write-forms';
 
 const ADA = SEED_IDS.users.ada;
 const BAKERY = SEED_IDS.pages.bakery;
@@ -161,6 +162,40 @@ describe('no words outside the catalogs', () => {
       expectAllWordsTranslated((await agent.get(more!.href.replace(/#.*/, '')).expect(200)).text);
       for (const id of [ALBUM, VIDEO])
         expectAllWordsTranslated((await agent.get(`/pages/${BAKERY}/posts/${id}`).expect(200)).text);
+    });
+  });
+  describe('with publishing granted', () => {
+    const publishing = useStack({
+      pseudoLocale: true,
+      env: { FB_SCOPES: 'pages_show_list pages_read_engagement pages_manage_posts' },
+    });
+
+    it('when a manager reads the scheduled posts, a post with Edit and Delete, a refused new time and a deleted post, then every word is from a catalog', async () => {
+      const { access_token: token } = publishing.emulator.controls.issueToken({ userId: ADA, pageId: BAKERY });
+      const at = String(Math.floor((Date.now() + 2 * 86_400_000) / 1000));
+      const body = new URLSearchParams({ message: 'Later', published: 'false', scheduled_publish_time: at });
+      body.set('access_token', token);
+      const made = await fetch(`${publishing.emulator.url}/${publishing.config.apiVersion}/${BAKERY}/feed`, {
+        method: 'POST',
+        body,
+      });
+      const { id } = (await made.json()) as { id: string };
+      const agent = agentFor(publishing);
+      await agent.get('/language?lang=en-XA').expect(303);
+      await signInAndConnect(agent, BAKERY, { user: ADA });
+      expectAllWordsTranslated((await agent.get(`/pages/${BAKERY}`).expect(200)).text);
+      const list = (await agent.get(`/pages/${BAKERY}/scheduled`).expect(200)).text;
+      const move = writeForm(list, 'reschedule', id);
+      expectAllWordsTranslated(list);
+      const refused = await sendForm(agent, { ...move, values: { ...move.values, zone: 'Nowhere/Atlantis' } }).expect(
+        422,
+      );
+      expectAllWordsTranslated(refused.text);
+      const post = (await agent.get(`/pages/${BAKERY}/posts/${SOURDOUGH}`).expect(200)).text;
+      expectAllWordsTranslated(post);
+      await sendForm(agent, writeForm(post, 'delete-post', SOURDOUGH)).expect(303);
+      expectAllWordsTranslated((await agent.get(`/pages/${BAKERY}`).expect(200)).text);
+      expectAllWordsTranslated((await agent.get(`/pages/${BAKERY}/posts/${SOURDOUGH}`).expect(404)).text);
     });
   });
 });

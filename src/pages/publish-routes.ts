@@ -1,0 +1,284 @@
+import { Router, type Request } from 'express';
+import { z } from 'zod';
+import type { AppContext } from '../context';
+import { PUBLISH_SCOPE, PUBLISH_TASKS } from '../graph/provider';
+import { pageIdField, pageIdParam, refusal } from '../http/params';
+import type { Locale, Say } from '../i18n/locale';
+import type { PageAccess } from '../session/access';
+import { csrfToken, requireCsrf } from '../session/csrf';
+import { save } from '../session/persist';
+import { permissionWords } from '../words';
+import { isFormKey, newFormKey } from '../writes/keys';
+import type { WriteOutcome } from '../writes/path';
+import { asksFor } from './offered';
+import { notSent, writeLoad } from './page-writes';
+import { MAX_PHOTO_BYTES, PHOTO_TYPES, photoType } from './photo-check';
+import { pageRoute, type Load, type ViewStep } from './pipeline';
+import { PUBLISH, type PublishInput } from './publish-actions';
+import { publishBody } from './publish-body';
+import {
+  formatScheduleTime,
+  instantOf,
+  isTimeZone,
+  parseScheduleTime,
+  SCHEDULE_WINDOW,
+  timeZones,
+} from './schedule-time';
+
+/**
+ * The composer (docs/architecture.md#publishing): `POST /pages/:pageId/publish`, a pageRoute like every write
+ * route (./write-routes.ts): CSRF first, the Page's token or a 403, the write through the one write path
+ * (src/writes/path.ts) as its load, and a view that leads to the post or keeps the text with why. What the
+ * provider would refuse for the form alone (a time outside its window, a file that is no picture or too large,
+ * nothing to say) is refused here in words before any provider call, the text kept.
+ */
+
+/** Longest text of a post taken here: the provider's limit for a post (63,206 characters). */
+export const MAX_POST_TEXT = 63_206;
+const MAX_LINK = 2000;
+
+const badForm = () => refusal({ key: 'error.badInput.text' });
+const text = (max: number) => z.string(badForm()).max(max, badForm());
+
+const uploadSchema = z.union([
+  z.object({ data: z.instanceof(Buffer), tooLarge: z.literal(false) }),
+  z.object({ tooLarge: z.literal(true) }),
+]);
+
+/** The composer's form: its params and body in one schema; the photo as the multipart parser read it. */
+const publishInput = z
+  .object({
+    params: z.object({ pageId: pageIdField }),
+    body: z.object({
+      _key: z.string(badForm()).refine(isFormKey, badForm()),
+      message: text(MAX_POST_TEXT).optional(),
+      link: text(MAX_LINK).optional(),
+      when: z.enum(['now', 'later'], badForm()).optional(),
+      at: text(40).optional(),
+      zone: text(64).optional(),
+      source: uploadSchema.optional(),
+    }),
+  })
+  .transform(({ params, body }) => ({
+    pageId: params.pageId,
+    key: body._key,
+    // Kept as typed but for the spaces around it.
+    message: (body.message ?? '').trim(),
+    link: (body.link ?? '').trim(),
+    when: body.when ?? 'now',
+    at: body.at ?? '',
+    zone: body.zone ?? '',
+    photo: body.source,
+  }));
+
+type ComposerInput = z.output<typeof publishInput>;
+
+/** The composer's route. */
+export function publishRoutes(ctx: AppContext): Router {
+  const router = Router();
+  router.param('pageId', (req, _res, next, value) => {
+    req.params.pageId = pageIdParam(value);
+    next();
+  });
+  // The multipart body, its CSRF token read first (./publish-body.ts); then CSRF checked as for every write.
+  router.post(
+    '/:pageId/publish',
+    publishBody(),
+    requireCsrf,
+    pageRoute(ctx, { input: publishInput, withoutToken: 'forbidden', load: publishLoad, view: publishedView }),
+  );
+  return router;
+}
+
+const write = writeLoad((value: PublishInput & { key: string }) => ({ action: PUBLISH, value }));
+
+/** The form checked first, with no provider call; then the write, once per the form's key. */
+async function publishLoad(
+  ctx: AppContext,
+  access: PageAccess,
+  token: string,
+  input: ComposerInput,
+): Promise<Load<WriteOutcome>> {
+  const checked = checkPost(input, ctx.now());
+  if ('refused' in checked)
+    return { outcome: { status: 'refused', refusal: { code: 'write_unsendable', say: checked.refused } }, changes: {} };
+  return write(ctx, access, token, { ...checked.value, key: input.key });
+}
+
+/**
+ * What the provider would refuse for the form alone, said before any call: nothing to post, a link and a photo
+ * together (a photo post takes no link), a link that is no web address, a file too large or no picture (by its
+ * bytes), a time outside the window.
+ */
+export function checkPost(input: ComposerInput, now: number): { value: PublishInput } | { refused: Say } {
+  const { pageId, message, link, photo } = input;
+  if (message === '' && link === '' && photo === undefined) return { refused: { key: 'publish.refused.empty' } };
+  if (link !== '' && photo !== undefined) return { refused: { key: 'publish.refused.linkAndPhoto' } };
+  if (link !== '' && !isWebAddress(link)) return { refused: { key: 'publish.refused.link' } };
+  let picture: PublishInput['photo'];
+  if (photo !== undefined) {
+    if (photo.tooLarge) return { refused: { key: 'publish.refused.tooLarge', values: { max: PHOTO_MB } } };
+    const type = photoType(photo.data);
+    if (type === undefined) return { refused: { key: 'publish.refused.notPhoto' } };
+    picture = { data: photo.data, type };
+  }
+  let scheduledAt: number | undefined;
+  if (input.when === 'later') {
+    const parsed = parseScheduleTime(input.at, input.zone, now);
+    // Its words name the window's ends in the person's zone and language: filled in by the view (scheduleWords).
+    if ('refused' in parsed) return { refused: { key: `schedule.refused.${parsed.refused}` } };
+    scheduledAt = parsed.at;
+  }
+  return {
+    value: {
+      pageId,
+      message,
+      ...(link !== '' ? { link } : {}),
+      ...(picture !== undefined ? { photo: picture } : {}),
+      ...(scheduledAt !== undefined ? { scheduledAt } : {}),
+    },
+  };
+}
+
+const PHOTO_MB = MAX_PHOTO_BYTES / 1024 / 1024;
+
+function isWebAddress(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Done: to the Page, where the new post is first (303), with a line saying so — for a scheduled post, when it
+ * goes live, in the person's own time zone. Not done: the composer again with the text and why.
+ */
+async function publishedView(
+  { ctx, req, res, access, input, locale }: ViewStep<ComposerInput>,
+  outcome: WriteOutcome,
+): Promise<void> {
+  const page = `/pages/${input.pageId}`;
+  if (isTimeZone(input.zone)) req.session.timeZone = input.zone;
+  if (outcome.status === 'done') {
+    const at = input.when === 'later' ? instantOf(input.at, input.zone) : undefined;
+    req.session.flash =
+      at === undefined
+        ? { key: 'publish.done.now' }
+        : { key: 'publish.done.later', values: { time: formatScheduleTime(at, input.zone, locale.intl) } };
+    await save(req);
+    res.redirect(303, at === undefined ? `${page}#post-${outcome.objectId}` : page);
+    return;
+  }
+  const said =
+    outcome.status === 'refused' && outcome.refusal.say !== undefined
+      ? {
+          ...outcome,
+          refusal: { ...outcome.refusal, say: scheduleWords(outcome.refusal.say, input, ctx.now(), locale) },
+        }
+      : outcome;
+  const shown = notSent(req, locale, said, input.key);
+  res.status(shown.status).render('write', {
+    title: shown.title,
+    heading: shown.title,
+    reason: shown.reason,
+    askAgain: shown.askAgain ? `/auth/login?rerequest=1&return_to=${encodeURIComponent(page)}` : undefined,
+    kept: input.message !== '' || input.link !== '',
+    photoAgain: input.photo !== undefined,
+    composer: composerForm(req, locale, access, shown.key, shown.button ?? locale.t('publish.submit'), input),
+    back: page,
+    backText: locale.t('publish.back'),
+  });
+}
+
+/**
+ * A time's refusal with the window's end it passed, in the person's zone and the page's language: a whole minute
+ * (the input has no seconds) a minute inside the window, so the time said is still in it when sent again. Also
+ * rescheduling's (./write-routes.ts).
+ */
+export function scheduleWords(say: Say, input: { zone: string }, now: number, locale: Locale): Say {
+  const zone = isTimeZone(input.zone) ? input.zone : 'UTC';
+  const minute = 60_000;
+  const at =
+    say.key === 'schedule.refused.tooSoon'
+      ? Math.ceil((now + SCHEDULE_WINDOW.minMs) / minute) * minute + minute
+      : say.key === 'schedule.refused.tooLate'
+        ? Math.floor((now + SCHEDULE_WINDOW.maxMs) / minute) * minute - minute
+        : undefined;
+  return at === undefined ? say : { key: say.key, values: { time: formatScheduleTime(at, zone, locale.intl) } };
+}
+
+/** The composer as views/partials/composer.ejs prints it. */
+export interface ComposerView {
+  heading: string;
+  /** Why there is no form: the permission not granted, with the way to allow it. */
+  why?: { text: string; askAgain: string };
+  form?: {
+    href: string;
+    csrf: string;
+    key: string;
+    button: string;
+    accept: string;
+    photoLabel: string;
+    kept: { message: string; link: string; later: boolean; at: string };
+    zones: readonly string[];
+    zone: string;
+    /** The session has no zone yet: public/app.js picks the browser's. */
+    guessZone: boolean;
+  };
+}
+
+/**
+ * What the Page view offers this person above its posts: the composer when the app asks for pages_manage_posts
+ * (FB_SCOPES), the person granted it and their tasks include CREATE_CONTENT or MANAGE; one line with **Ask
+ * again** when they did not grant it; nothing for a role that cannot publish (a forged form is the write path's
+ * 403).
+ */
+export function composer(ctx: AppContext, req: Request, access: PageAccess, locale: Locale): ComposerView | undefined {
+  if (!asksFor(ctx.config, PUBLISH_SCOPE)) return undefined;
+  if (!access.tasks?.some((task) => PUBLISH_TASKS.includes(task))) return undefined;
+  if (access.scopes !== undefined && !access.scopes.includes(PUBLISH_SCOPE))
+    return {
+      heading: locale.t('publish.title', { name: access.name || locale.t('page.fallbackName', { id: access.pageId }) }),
+      why: {
+        text: locale.t('publish.noPermission', { permission: permissionWords(locale, PUBLISH_SCOPE) }),
+        askAgain: `/auth/login?rerequest=1&return_to=${encodeURIComponent(`/pages/${access.pageId}`)}`,
+      },
+    };
+  return composerForm(req, locale, access, newFormKey(), locale.t('publish.submit'));
+}
+
+function composerForm(
+  req: Request,
+  locale: Locale,
+  access: PageAccess,
+  key: string,
+  button: string,
+  kept?: ComposerInput,
+): ComposerView {
+  const remembered = req.session.timeZone;
+  const zone = kept && isTimeZone(kept.zone) ? kept.zone : isTimeZone(remembered) ? remembered : 'UTC';
+  return {
+    heading: locale.t('publish.title', {
+      name: access.name || locale.t('page.fallbackName', { id: access.pageId }),
+    }),
+    form: {
+      href: `/pages/${access.pageId}/publish`,
+      csrf: csrfToken(req),
+      key,
+      button,
+      accept: PHOTO_TYPES.join(','),
+      photoLabel: locale.t('publish.photo', { max: PHOTO_MB }),
+      kept: {
+        message: kept?.message ?? '',
+        link: kept?.link ?? '',
+        later: kept?.when === 'later',
+        at: kept?.at ?? '',
+      },
+      zones: timeZones(),
+      zone,
+      guessZone: kept === undefined && !isTimeZone(remembered),
+    },
+  };
+}
