@@ -122,6 +122,16 @@ describe.each(SCREENS)('the composer and the scheduled posts $name', ({ name, vi
       });
     return found;
   }
+  /** Whether a date-time input is as wide as it needs to be to show its whole time (a narrower one cuts it off). */
+  const shownWhole = (field: Locator): Promise<boolean> =>
+    field.evaluate((el) => {
+      const free = el.cloneNode() as HTMLElement;
+      free.style.cssText = 'position: absolute; visibility: hidden; inline-size: auto; max-inline-size: none';
+      document.body.append(free);
+      const needs = free.getBoundingClientRect().width;
+      free.remove();
+      return el.getBoundingClientRect().width >= needs - 1;
+    });
   const LTR_IN_REACH = [
     { inReach: true, direction: 'ltr' },
     { inReach: true, direction: 'ltr' },
@@ -137,6 +147,7 @@ describe.each(SCREENS)('the composer and the scheduled posts $name', ({ name, vi
     expect(await timeFields([c.getByLabel(say['publish.at']), c.getByLabel(say['publish.zone'])])).toEqual(
       LTR_IN_REACH,
     );
+    expect(await shownWhole(c.getByLabel(say['publish.at']))).toBe(true);
     expect(await reachable(c, [say['publish.submit']])).toEqual(all([say['publish.submit']]));
     expect(await inBothThemes(page)).toEqual(CLEAN);
 
@@ -159,6 +170,7 @@ describe.each(SCREENS)('the composer and the scheduled posts $name', ({ name, vi
     expect(
       await timeFields([post.getByLabel(say['scheduled.timeLabel']), post.getByLabel(say['scheduled.zoneLabel'])]),
     ).toEqual(LTR_IN_REACH);
+    expect(await shownWhole(post.getByLabel(say['scheduled.timeLabel']))).toBe(true);
     const buttons = [say['scheduled.publishNow'], say['scheduled.move'], say['scheduled.cancelYes']];
     expect(await reachable(post, buttons)).toEqual(all(buttons));
     expect(await inBothThemes(page)).toEqual(CLEAN);
