@@ -101,4 +101,3 @@ export async function reachable(within: Locator, names: string[]): Promise<Recor
   return found;
 }
 export const all = (names: string[]): Record<string, boolean> => Object.fromEntries(names.map((n) => [n, true]));
-
