@@ -12,22 +12,24 @@ var PAGE_LANG =
   document.documentElement.getAttribute('data-intl') || document.documentElement.getAttribute('lang') || 'en';
 
 // What this tab wrote itself (docs/architecture.md#live-updates): the server names the comment of a write in the
-// event it sends every open tab; the tab that wrote it shows it already (its answer swapped the comments in), so
-// it tells nothing. An event that arrives while this tab's own write is still on its way waits for its answer.
+// event it sends every open tab. The tab that wrote it says nothing of it: the comment it acted on, or, for an event
+// that came while its own write was on its way (a reply's, sent before the answer), a comment its answer now
+// shows. Such an event waits until that answer is swapped in.
 var OWN_WRITES = {
   pending: 0,
   ids: {},
   held: [],
-  /** `show` unless `id` is this tab's own, once no write of this tab is on its way. */
-  decide: function (id, show) {
+  /** `show` unless `id` is this tab's own news, once no write of this tab is on its way. */
+  decide: function (id, show, held) {
     if (this.pending > 0) this.held.push({ id: id, show: show });
-    else if (!id || !this.ids[id]) show();
+    else if (!id || !(this.ids[id] || (held && document.getElementById('comment-' + id)))) show();
   },
+  /** A write of this tab has its answer in place: the events it held are decided now. */
   settle: function () {
     this.pending = Math.max(0, this.pending - 1);
     if (this.pending > 0) return;
     var held = this.held.splice(0, this.held.length);
-    for (var i = 0; i < held.length; i++) this.decide(held[i].id, held[i].show);
+    for (var i = 0; i < held.length; i++) this.decide(held[i].id, held[i].show, true);
   },
 };
 
@@ -415,10 +417,16 @@ var OWN_WRITES = {
         button.disabled = false;
       }
     };
-    // The comment acted on is this tab's own news; a reply's new comment is named in the answer's address.
+    // The comment acted on is this tab's own news; a reply's new comment is found in the answer once swapped in.
     var target = form.querySelector('input[name="target"]');
     if (target && form.querySelector('input[name="do"]:not([value="reply"])')) OWN_WRITES.ids[target.value] = true;
     OWN_WRITES.pending++;
+    var settled = false;
+    var settle = function () {
+      if (settled) return;
+      settled = true;
+      OWN_WRITES.settle();
+    };
     fetch(form.action, {
       method: 'POST',
       body: new URLSearchParams(new FormData(form)),
@@ -431,11 +439,13 @@ var OWN_WRITES = {
         });
       })
       .then(function (answer) {
-        var written = /#comment-(\d+_\d+)$/.exec(answer.url);
-        if (written) OWN_WRITES.ids[written[1]] = true;
-        OWN_WRITES.settle();
         var fresh = answer.doc.getElementById('comments');
-        if (answer.ok && fresh) return swap(fresh, answer.doc, answer.url);
+        if (answer.ok && fresh) {
+          swap(fresh, answer.doc, answer.url);
+          settle();
+          return;
+        }
+        settle();
         var reason = answer.doc.querySelector('[data-write-reason]');
         var again = answer.doc.querySelector('form[data-write]');
         if (!reason || !again) throw new Error('not ours');
@@ -452,7 +462,7 @@ var OWN_WRITES = {
         done();
       })
       .catch(function () {
-        OWN_WRITES.settle();
+        settle();
         // Sent the plain way: the same key, so nothing is written twice.
         form.submit();
       });

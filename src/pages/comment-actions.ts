@@ -4,6 +4,7 @@ import { ENGAGEMENT_SCOPE } from '../graph/provider';
 import type { Comment } from '../graph/schemas';
 import { writtenKey } from '../writes/keys';
 import type { WriteAction, Writer, Written } from '../writes/path';
+import { providerTime } from './view-text';
 
 /**
  * The post page's actions (docs/architecture.md#comment-actions), each a WriteAction of the one write path
@@ -94,7 +95,7 @@ const reply: WriteAction<CommentInput> = {
       (c) =>
         c.from?.id === writer.pageId &&
         (c.message ?? '').trim() === text &&
-        Date.parse(c.created_time.replace(/([+-]\d\d)(\d\d)$/, '$1:$2')) >= since - CLOCK_SKEW_MS,
+        providerTime(c.created_time) >= since - CLOCK_SKEW_MS,
     );
     return found ? { objectId: found.id } : undefined;
   },

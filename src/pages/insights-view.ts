@@ -5,6 +5,7 @@ import type { Locale } from '../i18n/locale';
 import { permissionWords } from '../words';
 import { lineChart, type ChartModel } from './chart';
 import { INSIGHTS_DAYS, type InsightsBlocked } from './insights-load';
+import { providerTime } from './view-text';
 
 /**
  * The insights page's view model: per metric a chart of the last 28 days, its figures as a table, the total
@@ -151,7 +152,7 @@ function chartOf(
  */
 function daily(series: InsightSeries | undefined): Day[] {
   const points = (series?.values ?? []).flatMap((v) => {
-    const end = v?.end_time === undefined ? Number.NaN : Date.parse(v.end_time.replace(/([+-]\d\d)(\d\d)$/, '$1:$2'));
+    const end = v?.end_time === undefined ? Number.NaN : providerTime(v.end_time);
     return v === undefined || Number.isNaN(end) ? [] : [{ end, value: v.value }];
   });
   return points.sort((a, b) => a.end - b.end).map((p) => ({ at: p.end - DAY_MS, value: p.value }));

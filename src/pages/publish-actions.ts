@@ -4,6 +4,7 @@ import { GraphApiError } from '../graph/errors';
 import { PUBLISH_SCOPE, PUBLISH_TASKS } from '../graph/provider';
 import { writtenKey } from '../writes/keys';
 import type { WriteAction, Writer } from '../writes/path';
+import { providerTime } from './view-text';
 
 /**
  * Publishing as the Page (docs/architecture.md#publishing), a WriteAction of the one write path
@@ -24,6 +25,8 @@ export interface PublishInput {
   photo?: { data: Buffer; type: string };
   /** When it goes live (epoch ms), within the window (./schedule-time.ts); now when absent. */
   scheduledAt?: number;
+  /** The form checks a photo post sent before with this key: it was a photo, which is not sent again. */
+  photoSent?: boolean;
 }
 
 /** How far back a post found by reading may have been made before its write was sent (clocks differ). */
@@ -78,8 +81,8 @@ export const PUBLISH: WriteAction<PublishInput> = {
     const found = data.find(
       (p) =>
         sameText(p.message, input.message) &&
-        (input.photo === undefined || p.full_picture !== undefined) &&
-        Date.parse(p.created_time.replace(/([+-]\d\d)(\d\d)$/, '$1:$2')) >= since - CLOCK_SKEW_MS,
+        ((input.photo === undefined && input.photoSent !== true) || p.full_picture !== undefined) &&
+        providerTime(p.created_time) >= since - CLOCK_SKEW_MS,
     );
     return found ? { objectId: found.id } : undefined;
   },

@@ -77,15 +77,21 @@ export function publishBody(): RequestHandler {
       });
     });
     for (const limit of ['fieldsLimit', 'filesLimit', 'partsLimit'] as const) parser.on(limit, () => fail(badForm()));
-    parser.on('error', () => {
-      req.unpipe(parser);
-      next(failed ?? badForm());
-    });
-    parser.on('close', () => {
-      if (failed) return next(failed);
+    // Once: a parser that fails may still close.
+    let ended = false;
+    const end = (err?: Error) => {
+      if (ended) return;
+      ended = true;
+      if (err) return next(err);
       req.body = body;
       next();
+    };
+    parser.on('error', () => {
+      req.unpipe(parser);
+      req.resume();
+      end(failed ?? badForm());
     });
+    parser.on('close', () => end(failed));
     req.pipe(parser);
   };
 }

@@ -57,6 +57,8 @@ const publishInput = z
       at: text(40).optional(),
       zone: text(64).optional(),
       source: uploadSchema.optional(),
+      // The form offered to check whether a photo post arrived (no answer in time): its photo is not asked again.
+      check: z.enum(['photo'], badForm()).optional(),
     }),
   })
   .transform(({ params, body }) => ({
@@ -69,6 +71,7 @@ const publishInput = z
     at: body.at ?? '',
     zone: body.zone ?? '',
     photo: body.source,
+    check: body.check,
   }));
 
 type ComposerInput = z.output<typeof publishInput>;
@@ -112,7 +115,10 @@ async function publishLoad(
  */
 export function checkPost(input: ComposerInput, now: number): { value: PublishInput } | { refused: Say } {
   const { pageId, message, link, photo } = input;
-  if (message === '' && link === '' && photo === undefined) return { refused: { key: 'publish.refused.empty' } };
+  // A check of a photo post needs no photo: it reads, and never sends one again (src/writes/path.ts).
+  const photoSent = input.check === 'photo' && photo === undefined;
+  if (message === '' && link === '' && photo === undefined && !photoSent)
+    return { refused: { key: 'publish.refused.empty' } };
   if (link !== '' && photo !== undefined) return { refused: { key: 'publish.refused.linkAndPhoto' } };
   if (link !== '' && !isWebAddress(link)) return { refused: { key: 'publish.refused.link' } };
   let picture: PublishInput['photo'];
@@ -136,6 +142,7 @@ export function checkPost(input: ComposerInput, now: number): { value: PublishIn
       ...(link !== '' ? { link } : {}),
       ...(picture !== undefined ? { photo: picture } : {}),
       ...(scheduledAt !== undefined ? { scheduledAt } : {}),
+      ...(photoSent ? { photoSent } : {}),
     },
   };
 }
@@ -185,7 +192,8 @@ async function publishedView(
     reason: shown.reason,
     askAgain: shown.askAgain ? `/auth/login?rerequest=1&return_to=${encodeURIComponent(page)}` : undefined,
     kept: input.message !== '' || input.link !== '',
-    photoAgain: input.photo !== undefined,
+    // A check (same key) reads for the photo post it was; any other form asks for the photo again.
+    photoAgain: input.photo !== undefined && shown.key !== input.key,
     composer: composerForm(req, locale, access, shown.key, shown.button ?? locale.t('publish.submit'), input),
     back: page,
     backText: locale.t('publish.back'),
@@ -226,6 +234,8 @@ export interface ComposerView {
     zone: string;
     /** The session has no zone yet: public/app.js picks the browser's. */
     guessZone: boolean;
+    /** The form checks whether a photo post arrived: it asks for no photo. */
+    check?: 'photo';
   };
 }
 
@@ -258,6 +268,8 @@ function composerForm(
   kept?: ComposerInput,
 ): ComposerView {
   const remembered = req.session.timeZone;
+  // Carrying the same key, the form checks the write it kept: a photo post's photo is not asked for again.
+  const checksPhoto = kept !== undefined && key === kept.key && (kept.photo !== undefined || kept.check === 'photo');
   const zone = kept && isTimeZone(kept.zone) ? kept.zone : isTimeZone(remembered) ? remembered : 'UTC';
   return {
     heading: locale.t('publish.title', {
@@ -279,6 +291,7 @@ function composerForm(
       zones: timeZones(),
       zone,
       guessZone: kept === undefined && !isTimeZone(remembered),
+      ...(checksPhoto ? { check: 'photo' as const } : {}),
     },
   };
 }

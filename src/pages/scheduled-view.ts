@@ -7,7 +7,7 @@ import { newFormKey } from '../writes/keys';
 import type { ViewStep } from './pipeline';
 import type { WriteFormView } from './post-page-view';
 import type { Publishing, ScheduledOutcome } from './scheduled';
-import { localInputValue, timeZones } from './schedule-time';
+import { formatScheduleTime, isTimeZone, localInputValue, timeZones } from './schedule-time';
 import { linkify, type Segment } from './view-text';
 
 /**
@@ -51,14 +51,20 @@ export interface ScheduledForms {
   zone: string;
 }
 
-/** The fields of a new time, filled in with `epoch` in `zone`. */
-export function timeFields(locale: Locale, epoch: number, zone: string): TimeFieldsView {
+/** The zone the person last published or rescheduled in (the session keeps it), when known. */
+type KnownZone = string | undefined;
+
+/**
+ * The fields of a new time, filled in with `epoch` in `zone`; when the zone is only the default (the person chose
+ * none yet), public/app.js starts them in the browser's zone.
+ */
+export function timeFields(locale: Locale, epoch: number, zone: string, chosen: boolean): TimeFieldsView {
   return {
     label: locale.t('scheduled.timeLabel'),
     value: localInputValue(epoch, zone),
     zoneLabel: locale.t('scheduled.zoneLabel'),
     zone,
-    epoch,
+    ...(chosen ? {} : { epoch }),
   };
 }
 
@@ -66,11 +72,17 @@ export function toScheduledView(
   posts: ScheduledPosts,
   locale: Locale,
   forms: ScheduledForms | undefined,
+  known: KnownZone,
 ): ScheduledPostView[] {
-  return posts.data.map((post) => scheduledPostView(post, locale, forms));
+  return posts.data.map((post) => scheduledPostView(post, locale, forms, known));
 }
 
-function scheduledPostView(post: ScheduledPost, locale: Locale, forms: ScheduledForms | undefined): ScheduledPostView {
+function scheduledPostView(
+  post: ScheduledPost,
+  locale: Locale,
+  forms: ScheduledForms | undefined,
+  known: KnownZone,
+): ScheduledPostView {
   const at = post.scheduled_publish_time * 1000;
   const date = new Date(at);
   const href = `/pages/${forms?.pageId ?? post.id.split('_')[0]}/posts/${post.id}`;
@@ -78,7 +90,8 @@ function scheduledPostView(post: ScheduledPost, locale: Locale, forms: Scheduled
     id: post.id,
     href,
     timeIso: date.toISOString(),
-    timeText: locale.dateTime(date),
+    // In the person's own zone when they chose one, else UTC (public/app.js then says it in the browser's).
+    timeText: known === undefined ? locale.dateTime(date) : formatScheduleTime(at, known, locale.intl),
     lines: (post.message ?? post.story ?? '').split(/\r?\n/).map(linkify),
   };
   if (forms === undefined) return view;
@@ -95,7 +108,7 @@ function scheduledPostView(post: ScheduledPost, locale: Locale, forms: Scheduled
     reschedule: {
       ...form('reschedule', locale.t('scheduled.move')),
       summary: locale.t('scheduled.reschedule'),
-      when: timeFields(locale, at, forms.zone),
+      when: timeFields(locale, at, forms.zone, known !== undefined),
     },
     publish: form('publish-now', locale.t('scheduled.publishNow')),
     cancel: {
@@ -115,20 +128,21 @@ export function scheduledPageView(
   const { pageId } = access;
   const name = access.name || locale.t('page.fallbackName', { id: pageId });
   const self = `/pages/${pageId}/scheduled`;
+  const known = isTimeZone(req.session.timeZone) ? req.session.timeZone : undefined;
   const forms: ScheduledForms | undefined =
-    publishing === 'may' ? { pageId, csrf: csrfToken(req), key: newFormKey, zone: DEFAULT_ZONE } : undefined;
+    publishing === 'may' ? { pageId, csrf: csrfToken(req), key: newFormKey, zone: known ?? DEFAULT_ZONE } : undefined;
   res.render('scheduled', {
     title: locale.t('scheduled.documentTitle', { name }),
     page: { id: pageId, name },
-    posts: toScheduledView(posts, locale, forms),
+    posts: toScheduledView(posts, locale, forms, known),
     why: publishingWhy(publishing, locale, self),
     zones: forms && posts.data.length > 0 ? timeZones() : undefined,
   });
 }
 
 /**
- * The zone a new time is read in, until the person picks theirs: the server does not know the reader's zone (the
- * browser's is shown beside each time by public/app.js).
+ * The zone a new time is read in until the person picks theirs (the session keeps the last one, as the composer's):
+ * the server does not know the reader's zone; public/app.js starts the fields in the browser's.
  */
 export const DEFAULT_ZONE = 'UTC';
 

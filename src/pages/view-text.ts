@@ -35,9 +35,17 @@ export interface ViewOptions {
  * (docs/architecture.md#views).
  */
 export function formatTime(created: string, locale: Locale = englishLocale()): { iso?: string; text: string } {
-  const date = new Date(created.replace(/([+-]\d\d)(\d\d)$/, '$1:$2'));
+  const date = new Date(providerTime(created));
   if (Number.isNaN(date.getTime())) return { text: locale.t('post.unknownTime') };
   return { iso: date.toISOString(), text: locale.dateTime(date) };
+}
+
+/**
+ * A time as the provider writes it ("2026-10-01T12:00:00+0000": an offset without a colon, which Date.parse does
+ * not read everywhere) as epoch ms; NaN when it is none.
+ */
+export function providerTime(text: string): number {
+  return Date.parse(text.replace(/([+-]\d\d)(\d\d)$/, '$1:$2'));
 }
 
 /**

@@ -177,6 +177,8 @@ async function postWritten(
   const scheduled = what === 'publish-now' || what === 'reschedule' || what === 'cancel';
   if (outcome.status === 'done') {
     req.session.flash = { key: `write.done.${what}` satisfies MessageKey };
+    // The zone a time was given in is the person's, as the composer keeps it.
+    if (when !== undefined && isTimeZone(when.zone)) req.session.timeZone = when.zone;
     await save(req);
     res.redirect(303, what === 'edit' ? post : what === 'reschedule' || what === 'cancel' ? `${page}/scheduled` : page);
     return;

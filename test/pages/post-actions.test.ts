@@ -92,6 +92,21 @@ describe('the scheduled posts', () => {
     expect(visibleText(html)).toContain('The post is moved to its new time.');
   });
 
+  it('when Ada moves a post to a time in her own zone, then the list reads its times in that zone from then on', async () => {
+    const id = await schedulePost(stack, 'Berlin time');
+    const agent = await connectedAgent(stack, BAKERY);
+    const form = formFor(await view(agent, scheduledPage), 'reschedule', id);
+    const at = Math.floor((Date.now() + 3 * DAY) / 60_000) * 60_000;
+    const berlin = {
+      ...form,
+      values: { ...form.values, when: localInputValue(at, 'Europe/Berlin'), zone: 'Europe/Berlin' },
+    };
+    await send(agent, berlin).expect(303);
+    const again = formFor(await view(agent, scheduledPage), 'reschedule', id);
+    expect(again.values.zone).toBe('Europe/Berlin');
+    expect(again.values.when).toBe(localInputValue(at, 'Europe/Berlin'));
+  });
+
   it('when the new time is outside the provider’s window, then it is refused in words before any provider call, the time kept in the form', async () => {
     const id = await schedulePost(stack, 'Too soon');
     const agent = await connectedAgent(stack, BAKERY);

@@ -59,6 +59,7 @@ function publish(agent: Agent, form: Form, sent: Sent, action = form.action ?? A
     .post(action)
     .field('_csrf', form.values._csrf ?? '')
     .field('_key', form.values._key ?? '');
+  if (form.values.check !== undefined) req = req.field('check', form.values.check);
   req = req.field('message', sent.message ?? '').field('link', sent.link ?? '');
   req = req
     .field('when', sent.when ?? 'now')
@@ -310,6 +311,26 @@ describe('who may publish', () => {
     expect(publishes(stack).length).toBe(before);
   });
 
+  it('when the form is malformed (a field sent twice, no one-time key, a body cut short), then 400 in words and no provider call', async () => {
+    const agent = await connectedAgent(stack, BAKERY);
+    const form = composerOf(await pageView(agent));
+    const before = publishes(stack).length;
+    const unclear = 'Pagelight could not understand what your browser sent.';
+    const twice = await publish(agent, form, { message: 'one' }).field('message', 'two').expect(400);
+    expect(visibleText(twice.text)).toContain(unclear);
+    const keyless = await agent.post(ACTION).field('_csrf', form.values._csrf!).field('message', 'no key').expect(400);
+    expect(visibleText(keyless.text)).toContain(unclear);
+    const cut = await agent
+      .post(ACTION)
+      .set('content-type', 'multipart/form-data; boundary=xyz')
+      .send(
+        `--xyz\r\ncontent-disposition: form-data; name="_csrf"\r\n\r\n${form.values._csrf!}\r\n--xyz\r\ncontent-disp`,
+      )
+      .expect(400);
+    expect(visibleText(cut.text)).toContain(unclear);
+    expect(publishes(stack).length).toBe(before);
+  });
+
   it('when Ada declined pages_manage_posts, then one line says how to allow it, with Ask again back to the Page', async () => {
     const agent = await connectedAgent(stack, BAKERY, { decline: ['pages_manage_posts'] });
     const html = await pageView(agent);
@@ -385,6 +406,20 @@ describe('when a publish gets no answer in time', () => {
     await publish(agent, again.form, { message: again.message }).expect(303);
     expect(publishes(stack).length - before).toBe(1);
     expect(visibleText(await pageView(agent)).split('Lost on the way?').length - 1).toBe(1);
+  });
+
+  it('and it was a photo without text, then the check asks for no photo again, reads, and finds it: one photo post in all', async () => {
+    const agent = await connectedAgent(stack, BAKERY);
+    const form = composerOf(await pageView(agent));
+    stack.emulator.controls.failNext(1, { kind: 'late', ms: 1500, writes: true });
+    const before = publishes(stack).length;
+    const res = await publish(agent, form, { photo: { data: PNG, name: 'dawn.png', type: 'image/png' } }).expect(504);
+    expect(visibleText(res.text)).not.toContain('Choose the photo again');
+    const kept = keptComposer(res.text);
+    expect(kept.button).toBe('Check whether it arrived');
+    const checked = await publish(agent, kept.form, {}).expect(303);
+    expect(checked.headers.location).toMatch(new RegExp(`^${PAGE}#post-${BAKERY}_\\d+$`));
+    expect(publishes(stack).length - before).toBe(1);
   });
 
   it('when the provider refuses it, then its words are the reason and the text is kept', async () => {
