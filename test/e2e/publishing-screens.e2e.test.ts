@@ -1,5 +1,5 @@
 /**
- * The composer and the scheduled posts as people meet them beyond a mouse on a desktop in English
+ * The composer and the scheduled posts as people meet them, beyond a mouse on a desktop in English
  * (docs/architecture.md#publishing, #post-management): with the keyboard alone, a post scheduled, moved and published
  * now, the focus always seen; on a phone and in Arabic (right to left) the controls within reach, nothing scrolling
  * sideways and axe clean in either theme, and the date-time inputs, which read left to right in any language, taking
@@ -87,8 +87,9 @@ describe('the composer and the scheduled posts with the keyboard alone', () => {
   });
 });
 
-/** English on a phone, and Arabic (chosen in the footer's language menu) on a desktop and on a phone. */
+/** English and Arabic (chosen in the footer's language menu), each on a desktop and on a phone. */
 const SCREENS = [
+  { name: 'on a desktop, in English', viewport: { width: 1280, height: 800 }, lang: 'en' as const },
   { name: 'on a phone, in English', viewport: PHONE, lang: 'en' as const },
   { name: 'in Arabic, right to left', viewport: { width: 1280, height: 800 }, lang: 'ar' as const },
   { name: 'on a phone, in Arabic', viewport: PHONE, lang: 'ar' as const },
