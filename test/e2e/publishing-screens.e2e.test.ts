@@ -1,9 +1,9 @@
 /**
- * The composer and the scheduled posts as people meet them, beyond a mouse on a desktop in English
- * (docs/architecture.md#publishing, #post-management): with the keyboard alone, a post scheduled, moved and published
- * now, the focus always seen; on a phone and in Arabic (right to left) the controls within reach, nothing scrolling
- * sideways and axe clean in either theme, and the date-time inputs, which read left to right in any language, taking
- * a time that the provider then holds.
+ * The composer and the scheduled posts as people meet them (docs/architecture.md#publishing, #post-management): with
+ * the keyboard alone, a post scheduled, moved and published now, the focus always seen; on a desktop and a phone, in
+ * English and in Arabic (right to left), the controls within reach, nothing scrolling sideways, axe clean in either
+ * theme, and the date-time inputs, which read left to right in any language, taking a time typed field by field that
+ * the provider then holds.
  */
 import type { Locator, Page } from 'playwright-core';
 import { SEED_IDS } from '@pagelight/graph-emulator';
