@@ -6,7 +6,7 @@
  *
  *   npm run bench -- [--latency 50] [--connections 10] [--duration 10] [--sessions 50]
  *                    [--flow-seconds 5] [--flow-concurrency 4] [--memory 10000,100000] [--slices 9] [--profile]
- *                    [--posts 30] [--scale-seconds 20] [--streams 1000] [--only cold,flow,warm,post,views,previous,observe,scaleout,freshness,streams,memory,reply]
+ *                    [--posts 30] [--scale-seconds 20] [--streams 1000] [--only cold,flow,warm,post,views,previous,observe,scaleout,freshness,streams,memory,reply,publish]
  *
  * Each view and its floor are measured in alternating slices (duration / slices
  * each, one round a slice of each) so both see the same background load; the
@@ -35,6 +35,7 @@ import {
   type Child,
 } from '../test/support/processes';
 import { freshness, streams } from './live';
+import { publishCost } from './publish';
 import { replyCost } from './reply';
 import { observeCost } from './observe';
 import { againstPrevious } from './previous';
@@ -552,6 +553,7 @@ const SCENARIOS = [
   'streams',
   'memory',
   'reply',
+  'publish',
 ] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
@@ -614,6 +616,7 @@ async function main(): Promise<void> {
     if (run.has('streams')) rows.push(...(await streams(bench)));
     if (run.has('memory')) rows.push(...(await memoryPerSession(bench)));
     if (run.has('reply')) rows.push(...(await replyCost(bench)));
+    if (run.has('publish')) rows.push(...(await publishCost(bench)));
 
     const date = new Date().toISOString();
     const command = `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim();

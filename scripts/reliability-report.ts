@@ -30,7 +30,7 @@ import {
   type Row,
 } from './attacks';
 import { cacheShare, postPageBudget } from './attacks-budgets';
-import { doubleSubmits, refusalsAndTimeouts } from './attacks-writes';
+import { doubleSubmits, PUBLISHING, refusalsAndTimeouts } from './attacks-writes';
 import {
   connectLoop,
   dataDeletion,
@@ -515,6 +515,9 @@ async function main(): Promise<void> {
   // The one write path: N identical submits make one write; refusals and timeouts lose and double nothing.
   rows.push(await doubleSubmits(DOUBLE_SUBMITS));
   rows.push(await refusalsAndTimeouts(TROUBLED_WRITES));
+  // The same for publishing from the composer: one post per form, none lost or doubled through trouble.
+  rows.push(await doubleSubmits(DOUBLE_SUBMITS, PUBLISHING));
+  rows.push(await refusalsAndTimeouts(TROUBLED_WRITES, PUBLISHING));
   const total = {
     check: 'total',
     tried: rows.reduce((n, r) => n + r.tried, 0),

@@ -93,10 +93,14 @@ export const PUBLISH: WriteAction<PublishInput> = {
  * Read after write: a post published now is first in the feed, so the cached first page is dropped (the next
  * view, this person's first, reads it once) and open pages are told of it, naming it so a tab that shows it
  * already tells nothing; the provider's `feed` webhook for it then tells them nothing new (src/webhooks). A
- * scheduled post changes no feed until its time, when the provider's webhook tells of it.
+ * scheduled post changes no feed until its time, when the provider's webhook tells of it; it changes the cached
+ * scheduled posts (./scheduled.ts), which are dropped so the page view's count and the list show it.
  */
 function published(ctx: AppContext, writer: Writer, input: PublishInput, postId: string): void {
-  if (input.scheduledAt !== undefined) return;
+  if (input.scheduledAt !== undefined) {
+    ctx.pageCache.dropPart(writer.pageId, 'scheduled');
+    return;
+  }
   ctx.pageCache.dropPart(writer.pageId, 'feed');
   void ctx.writeKeys.record(writtenKey(postId), { pageId: writer.pageId }).catch(() => undefined);
   ctx.events.publish(writer.pageId, { kind: 'new-posts', count: 1, postId });

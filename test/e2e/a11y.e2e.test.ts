@@ -3,13 +3,11 @@
  * light and in dark, and the whole flow can be completed with the keyboard alone, with a focus
  * ring that can be seen at every stop.
  */
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { DEFAULT_SEED, SEED_IDS } from '@pagelight/graph-emulator';
 import AxeBuilder from '@axe-core/playwright';
 import { browsing, Stack } from './harness';
-
-const THEMES = ['light', 'dark'] as const;
-type Theme = (typeof THEMES)[number];
+import { focusRing, tabTo, THEMES, type Theme } from './screen-checks';
 
 const ADA = DEFAULT_SEED.users.find((u) => u.id === SEED_IDS.users.ada)!;
 const pageName = (id: string): string => DEFAULT_SEED.pages.find((p) => p.id === id)!.name;
@@ -109,66 +107,6 @@ describe.each(THEMES)('every screen in the %s theme', (theme) => {
     // Sixteen screens, each checked by axe and tabbed through: longer than one test's default minute on a busy machine.
   }, 120_000);
 });
-
-/** What the person sees of the focused element: its outline, and how it stands out from the page. */
-interface FocusRing {
-  element: string;
-  style: string;
-  width: number;
-  contrast: number;
-}
-
-async function focusRing(page: Page): Promise<FocusRing | undefined> {
-  return page.evaluate(() => {
-    const el = document.activeElement;
-    if (!el || el === document.body) return undefined;
-    const rgb = (css: string): number[] => (css.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number);
-    const luminance = (css: string): number => {
-      const [r = 0, g = 0, b = 0] = rgb(css).map((v) => {
-        const c = v / 255;
-        return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-      });
-      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-    };
-    /** The first opaque background behind the element: what its outline is drawn on. */
-    const behind = (node: Element | null): string => {
-      for (let n = node?.parentElement; n; n = n.parentElement) {
-        const bg = getComputedStyle(n).backgroundColor;
-        if (!/rgba\(.*,\s*0\)$/.test(bg) && bg !== 'transparent') return bg;
-      }
-      return getComputedStyle(document.documentElement).backgroundColor;
-    };
-    const style = getComputedStyle(el);
-    const [a, b] = [luminance(style.outlineColor), luminance(behind(el))];
-    const label = (el.getAttribute('aria-label') ?? (el as HTMLElement).innerText ?? '').trim().slice(0, 40);
-    return {
-      element: `${el.tagName.toLowerCase()} ${label || el.getAttribute('name') || el.id}`,
-      style: style.outlineStyle,
-      width: parseFloat(style.outlineWidth),
-      contrast: (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05),
-    };
-  });
-}
-
-/**
- * Presses Tab (or Shift+Tab) until `target` has the focus, checking the ring at every stop on the
- * way: a visible outline at least 2 px wide with 3:1 against what it is drawn on (WCAG 2.4.7, 1.4.11).
- */
-async function tabTo(page: Page, target: Locator, key: 'Tab' | 'Shift+Tab' = 'Tab'): Promise<void> {
-  const stops: string[] = [];
-  for (let i = 0; i < 60; i++) {
-    await page.keyboard.press(key);
-    const ring = await focusRing(page);
-    if (!ring) continue;
-    stops.push(ring.element);
-    expect({ ...ring, visible: ring.style !== 'none' && ring.width >= 2 && ring.contrast >= 3 }).toMatchObject({
-      element: ring.element,
-      visible: true,
-    });
-    if (await target.evaluate((el) => el === document.activeElement)) return;
-  }
-  throw new Error(`focus never reached the target; it stopped at: ${stops.join(' | ')}`);
-}
 
 /**
  * Tabs through every stop of the screen once, from the top, and names each one whose focus ring

@@ -4,15 +4,15 @@
  * in Arabic (right to left) the controls are within reach, nothing scrolls sideways and axe finds nothing in
  * either theme, with the controls and with a hidden comment; and the "not sent" page keeps the text there too.
  */
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { MODERATION_IDS, SEED_IDS } from '@pagelight/graph-emulator';
 import { CATALOGS } from '../../src/i18n/catalogs';
 import { axeProblems, browsing, connectAdaToBakery, Stack } from './harness';
+import { all, CLEAN, inBothThemes, reachable } from './screen-checks';
 
 const BAKERY = SEED_IDS.pages.bakery;
 const { postId: POST, abusive: ABUSIVE, question: QUESTION } = MODERATION_IDS.test;
 const PHONE = { width: 390, height: 844 };
-const THEMES = ['light', 'dark'] as const;
 const stack = new Stack({
   FB_SCOPES: 'pages_show_list pages_read_engagement pages_read_user_content pages_manage_engagement',
 });
@@ -22,38 +22,6 @@ const comment = (p: Page, id: string) => p.locator(`#comment-${id}`);
 
 // Each test meets the comments as seeded: what another test hid or answered is back.
 beforeEach(() => stack.loadSeed('test'));
-
-/** How far the page reaches past the window's right edge (0: nothing scrolls sideways). */
-const sideways = (p: Page): Promise<number> =>
-  p.evaluate(() => document.scrollingElement!.scrollWidth - window.innerWidth);
-
-/** What scrolls sideways and what axe finds, in the light and the dark theme. */
-async function inBothThemes(p: Page): Promise<Record<string, unknown>> {
-  const found: Record<string, unknown> = {};
-  for (const theme of THEMES) {
-    await p.emulateMedia({ colorScheme: theme });
-    found[theme] = { sideways: await sideways(p), axe: await axeProblems(p) };
-  }
-  await p.emulateMedia({ colorScheme: 'light' });
-  return found;
-}
-const CLEAN = { light: { sideways: 0, axe: [] }, dark: { sideways: 0, axe: [] } };
-
-/** For each of `names`' buttons in `within`: whether, once scrolled to, it lies inside the window and takes the focus. */
-async function reachable(within: Locator, names: string[]): Promise<Record<string, boolean>> {
-  const found: Record<string, boolean> = {};
-  for (const name of names) {
-    const control = within.getByRole('button', { name, exact: true });
-    await control.scrollIntoViewIfNeeded();
-    await control.focus();
-    found[name] = await control.evaluate((el) => {
-      const r = el.getBoundingClientRect();
-      return r.width > 0 && r.left >= 0 && r.right <= window.innerWidth && document.activeElement === el;
-    });
-  }
-  return found;
-}
-const all = (names: string[]): Record<string, boolean> => Object.fromEntries(names.map((n) => [n, true]));
 
 describe('a person whose role has no task to act', () => {
   it('when Joan Clarke (advertiser and analyst on the bakery) opens a post, then she sees its comments, no controls, and one line saying why', async () => {

@@ -182,6 +182,28 @@ describe('the composer', () => {
   });
 });
 
+describe('a scheduled post, read after write', () => {
+  const stack = useStack({ env: { FB_SCOPES: SCOPES, PAGE_CACHE_TTL: '60' } });
+
+  it('when Ada schedules a post while the scheduled posts are cached, then the Page links to it and the list shows it', async () => {
+    const agent = await connectedAgent(stack, BAKERY);
+    // The page view reads (and caches) the scheduled posts for its "N scheduled posts" line: none yet.
+    const html = await pageView(agent);
+    expect(linkTo(html, /scheduled posts?$/)).toBeUndefined();
+    const at = Math.floor((Date.now() + 3 * 86_400_000) / 60_000) * 60_000;
+    await publish(agent, composerOf(html), {
+      message: 'Advent loaves, from the first Sunday',
+      when: 'later',
+      at: localInputValue(at, 'UTC'),
+    }).expect(303);
+    const link = linkTo(await pageView(agent), /scheduled posts?$/);
+    expect(link?.text).toBe('1 scheduled post');
+    expect(visibleText((await agent.get(link!.href).expect(200)).text)).toContain(
+      'Advent loaves, from the first Sunday',
+    );
+  });
+});
+
 describe('what the form alone says the provider would refuse: words before any provider call, the text kept', () => {
   const stack = useStack({ env: { FB_SCOPES: SCOPES } });
 

@@ -24,6 +24,13 @@ export class CookieClient {
     });
   }
 
+  /** A form sent as multipart/form-data, its fields in order (a form that may carry a file, such as the composer). */
+  postMultipart(url: string, form: Record<string, string>): Promise<Response> {
+    const body = new FormData();
+    for (const [name, value] of Object.entries(form)) body.append(name, value);
+    return this.send(url, { method: 'POST', body });
+  }
+
   /** The Cookie header this client sends, for a request made another way (e.g. over its own connection). */
   cookieHeader(): string {
     return [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ');
