@@ -30,6 +30,8 @@ COPY --from=build /app/scripts/build-before-start.js ./scripts/build-before-star
 COPY --from=build /app/packages/graph-emulator/package.json ./packages/graph-emulator/package.json
 COPY --from=build /app/packages/graph-emulator/dist ./packages/graph-emulator/dist
 COPY --from=build /app/packages/graph-emulator/views ./packages/graph-emulator/views
+# Its built-in seeds are JSON files it reads at start (packages/graph-emulator/seeds), as its own package ships them.
+COPY --from=build /app/packages/graph-emulator/seeds ./packages/graph-emulator/seeds
 USER node
 EXPOSE 3000
 # Liveness only (/livez never checks Redis): a Redis blip must not get every instance restarted.
