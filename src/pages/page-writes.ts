@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { AppContext } from '../context';
 import { refusalWords } from '../http/errors';
-import type { Locale } from '../i18n/locale';
+import type { Locale, Say } from '../i18n/locale';
 import type { PageAccess, PageChanges } from '../session/access';
 import { newFormKey } from '../writes/keys';
 import { RefusedWrite, runWrite, type WriteAction, type WriteOutcome, type Writer } from '../writes/path';
@@ -33,6 +33,11 @@ export function writeLoad<I extends { key: string }, A>(asked: (input: I) => Ask
     const outcome = await runWrite(ctx, writerOf(access, tasks), token, action, value, input.key);
     return { outcome, changes };
   };
+}
+
+/** A form the provider would refuse as it is (a time outside its window, no picture): said in words, no call. */
+export function unsendable(say: Say): Load<WriteOutcome> {
+  return { outcome: { status: 'refused', refusal: { code: 'write_unsendable', say } }, changes: {} };
 }
 
 function writerOf(access: PageAccess, tasks: readonly string[] | undefined): Writer {

@@ -5,8 +5,6 @@ import { PUBLISH_SCOPE, PUBLISH_TASKS } from '../graph/provider';
 import type { PostState } from '../graph/schemas';
 import { writtenKey, writtenPostKey } from '../writes/keys';
 import type { WriteAction, Writer } from '../writes/path';
-import { checkWindow, type ScheduleParse } from './schedule-time';
-import type { Say } from '../i18n/locale';
 
 /**
  * The Page's own posts managed (docs/architecture.md#post-management), each a WriteAction of the one write path
@@ -20,16 +18,14 @@ export const POST_ACTIONS: readonly PostActionName[] = ['edit', 'delete-post', '
 
 /**
  * What a form asks of a post: which post, its new text (edit) or its new time (reschedule: the instant the person's
- * wall-clock time and zone name, or why it names none; ./schedule-time.ts).
+ * wall-clock time and zone name, read and checked against the window by the route, ./schedule-time.ts).
  */
 export interface PostInput {
   postId: string;
   message?: string;
-  time?: ScheduleParse;
+  /** The new time (epoch ms). */
+  at?: number;
 }
-
-/** The new time asked for, when the form gave one that is a time. */
-const atOf = (input: PostInput): number | undefined => (input.time && 'at' in input.time ? input.time.at : undefined);
 
 /** The verb of the provider's `feed` webhook for each change (docs/provider-interface.md#webhook-deliveries). */
 const WEBHOOK_VERB: Record<Exclude<PostActionName, 'publish-now'>, string> = {
@@ -81,7 +77,7 @@ function postAction(
     tasks: PUBLISH_TASKS,
     permission: PUBLISH_SCOPE,
     // A new time is another intent; a text never names one.
-    intent: (input) => [name, input.postId, atOf(input)].filter((part) => part !== undefined).join(' '),
+    intent: (input) => [name, input.postId, input.at].filter((part) => part !== undefined).join(' '),
     // A post's id names its Page (`{page id}_{post number}`): another Page's post is refused before any call.
     belongs: (pageId, input) => input.postId.split('_')[0] === pageId,
     async send(ctx, writer, token, input) {
@@ -98,16 +94,6 @@ function postAction(
 
 const gone = (post: PostState | undefined) => post === undefined;
 
-/**
- * Why a new time cannot be asked of the provider: no time, or outside its window from `now` (./schedule-time.ts);
- * undefined when it can. Checked before the write path, as the composer's form is: refused in words, no call.
- */
-export function timeRefusal(time: ScheduleParse | undefined, now: number): Say | undefined {
-  const given = time ?? { refused: 'unreadable' };
-  const checked = 'at' in given ? checkWindow(given.at, now) : given;
-  return 'refused' in checked ? { key: `schedule.refused.${checked.refused}` } : undefined;
-}
-
 /** Every post action, by the name the form sends. */
 export const POST_WRITES: Readonly<Record<PostActionName, WriteAction<PostInput>>> = {
   edit: postAction(
@@ -123,8 +109,8 @@ export const POST_WRITES: Readonly<Record<PostActionName, WriteAction<PostInput>
   ),
   reschedule: postAction(
     'reschedule',
-    (input) => ({ kind: 'reschedule', postId: input.postId, at: atOf(input) ?? 0 }),
-    (post, input) => post?.scheduled_publish_time === Math.floor((atOf(input) ?? 0) / 1000),
+    (input) => ({ kind: 'reschedule', postId: input.postId, at: input.at ?? 0 }),
+    (post, input) => post?.scheduled_publish_time === Math.floor((input.at ?? 0) / 1000),
   ),
   cancel: postAction('cancel', (input) => ({ kind: 'delete', postId: input.postId }), gone),
 };

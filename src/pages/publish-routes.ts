@@ -7,23 +7,17 @@ import type { Locale, Say } from '../i18n/locale';
 import type { PageAccess } from '../session/access';
 import { csrfToken, requireCsrf } from '../session/csrf';
 import { save } from '../session/persist';
+import { webUrl } from '../web-url';
 import { permissionWords } from '../words';
 import { isFormKey, newFormKey } from '../writes/keys';
 import type { WriteOutcome } from '../writes/path';
 import { asksFor } from './offered';
-import { notSent, renderNotSent, writeLoad } from './page-writes';
+import { notSent, renderNotSent, unsendable, writeLoad } from './page-writes';
 import { MAX_PHOTO_BYTES, PHOTO_TYPES, photoType } from './photo-check';
 import { pageRoute, type Load, type ViewStep } from './pipeline';
 import { PUBLISH, type PublishInput } from './publish-actions';
 import { publishBody } from './publish-body';
-import {
-  formatScheduleTime,
-  instantOf,
-  isTimeZone,
-  parseScheduleTime,
-  SCHEDULE_WINDOW,
-  timeZones,
-} from './schedule-time';
+import { formatScheduleTime, instantOf, isTimeZone, parseScheduleTime, timeWordsOf, timeZones } from './schedule-time';
 
 /**
  * The composer (docs/architecture.md#publishing): `POST /pages/:pageId/publish`, a pageRoute like every write
@@ -99,8 +93,7 @@ async function publishLoad(
   input: ComposerInput,
 ): Promise<Load<WriteOutcome>> {
   const checked = checkPost(input, ctx.now());
-  if ('refused' in checked)
-    return { outcome: { status: 'refused', refusal: { code: 'write_unsendable', say: checked.refused } }, changes: {} };
+  if ('refused' in checked) return unsendable(checked.refused);
   return write(ctx, access, token, { ...checked.value, key: input.key });
 }
 
@@ -116,7 +109,7 @@ export function checkPost(input: ComposerInput, now: number): { value: PublishIn
   if (message === '' && link === '' && photo === undefined && !photoSent)
     return { refused: { key: 'publish.refused.empty' } };
   if (link !== '' && photo !== undefined) return { refused: { key: 'publish.refused.linkAndPhoto' } };
-  if (link !== '' && !isWebAddress(link)) return { refused: { key: 'publish.refused.link' } };
+  if (link !== '' && webUrl(link) === undefined) return { refused: { key: 'publish.refused.link' } };
   let picture: PublishInput['photo'];
   if (photo !== undefined) {
     if (photo.tooLarge) return { refused: { key: 'publish.refused.tooLarge', values: { max: PHOTO_MB } } };
@@ -127,7 +120,7 @@ export function checkPost(input: ComposerInput, now: number): { value: PublishIn
   let scheduledAt: number | undefined;
   if (input.when === 'later') {
     const parsed = parseScheduleTime(input.at, input.zone, now);
-    // Its words name the window's ends in the person's zone and language: filled in by the view (scheduleWords).
+    // Its words name the window's ends in the person's zone and language: filled in by the view (timeWordsOf).
     if ('refused' in parsed) return { refused: { key: `schedule.refused.${parsed.refused}` } };
     scheduledAt = parsed.at;
   }
@@ -144,15 +137,6 @@ export function checkPost(input: ComposerInput, now: number): { value: PublishIn
 }
 
 const PHOTO_MB = MAX_PHOTO_BYTES / 1024 / 1024;
-
-function isWebAddress(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'https:' || url.protocol === 'http:';
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Done: to the Page, where the new post is first (303), with a line saying so — for a scheduled post, when it
@@ -174,14 +158,7 @@ async function publishedView(
     res.redirect(303, at === undefined ? `${page}#post-${outcome.objectId}` : page);
     return;
   }
-  const said =
-    outcome.status === 'refused' && outcome.refusal.say !== undefined
-      ? {
-          ...outcome,
-          refusal: { ...outcome.refusal, say: scheduleWords(outcome.refusal.say, input, ctx.now(), locale) },
-        }
-      : outcome;
-  const shown = notSent(req, locale, said, input.key);
+  const shown = notSent(req, locale, timeWordsOf(outcome, input.zone, ctx.now(), locale), input.key);
   renderNotSent(res, shown, page, {
     kept: input.message !== '' || input.link !== '',
     // A check (same key) reads for the photo post it was; any other form asks for the photo again.
@@ -189,23 +166,6 @@ async function publishedView(
     composer: composerForm(req, locale, access, shown.key, shown.button ?? locale.t('publish.submit'), input),
     backText: locale.t('publish.back'),
   });
-}
-
-/**
- * A time's refusal with the window's end it passed, in the person's zone and the page's language: a whole minute
- * (the input has no seconds) a minute inside the window, so the time said is still in it when sent again. Also
- * rescheduling's (./write-routes.ts).
- */
-export function scheduleWords(say: Say, input: { zone: string }, now: number, locale: Locale): Say {
-  const zone = isTimeZone(input.zone) ? input.zone : 'UTC';
-  const minute = 60_000;
-  const at =
-    say.key === 'schedule.refused.tooSoon'
-      ? Math.ceil((now + SCHEDULE_WINDOW.minMs) / minute) * minute + minute
-      : say.key === 'schedule.refused.tooLate'
-        ? Math.floor((now + SCHEDULE_WINDOW.maxMs) / minute) * minute - minute
-        : undefined;
-  return at === undefined ? say : { key: say.key, values: { time: formatScheduleTime(at, zone, locale.intl) } };
 }
 
 /** The composer as views/partials/composer.ejs prints it. */

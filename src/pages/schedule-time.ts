@@ -1,3 +1,6 @@
+import type { Locale, Say } from '../i18n/locale';
+import type { WriteOutcome } from '../writes/path';
+
 /**
  * A time to publish at, as a person enters it and reads it back: a wall-clock time (`<input type=datetime-local>`,
  * `2026-12-01T09:30`) in their own IANA time zone, turned into an instant, checked against the provider's window,
@@ -179,4 +182,30 @@ function offsetAt(epoch: number, zone: string): number {
   const p = partsIn(epoch, zone);
   const wall = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
   return wall - Math.floor(epoch / 1000) * 1000;
+}
+
+/** A refusal in words with the window's end it passed said in `zone` ({@link scheduleWords}); else as it is. */
+export function timeWordsOf<O extends WriteOutcome>(outcome: O, zone: string, now: number, locale: Locale): O {
+  if (outcome.status !== 'refused' || outcome.refusal.say === undefined) return outcome;
+  return {
+    ...outcome,
+    refusal: { ...outcome.refusal, say: scheduleWords(outcome.refusal.say, { zone }, now, locale) },
+  };
+}
+
+/**
+ * A time's refusal with the window's end it passed, in the person's zone and the page's language: a whole minute
+ * (the input has no seconds) a minute inside the window, so the time said is still in it when sent again. Also
+ * rescheduling's (./write-routes.ts).
+ */
+export function scheduleWords(say: Say, input: { zone: string }, now: number, locale: Locale): Say {
+  const zone = isTimeZone(input.zone) ? input.zone : 'UTC';
+  const minute = 60_000;
+  const at =
+    say.key === 'schedule.refused.tooSoon'
+      ? Math.ceil((now + SCHEDULE_WINDOW.minMs) / minute) * minute + minute
+      : say.key === 'schedule.refused.tooLate'
+        ? Math.floor((now + SCHEDULE_WINDOW.maxMs) / minute) * minute - minute
+        : undefined;
+  return at === undefined ? say : { key: say.key, values: { time: formatScheduleTime(at, zone, locale.intl) } };
 }

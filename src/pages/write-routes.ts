@@ -11,8 +11,7 @@ import { save } from '../session/persist';
 import { permissionWords } from '../words';
 import { isFormKey, newFormKey } from '../writes/keys';
 import type { WriteOutcome } from '../writes/path';
-import { notSent, renderNotSent, writeLoad, type AskedWrite } from './page-writes';
-import { scheduleWords } from './publish-routes';
+import { notSent, renderNotSent, unsendable, writeLoad, type AskedWrite } from './page-writes';
 import { pageRoute, type ViewStep } from './pipeline';
 import {
   COMMENT_ACTIONS,
@@ -24,8 +23,8 @@ import {
 } from './comment-actions';
 import { asksFor } from './offered';
 import type { PostActions, WriteFormView } from './post-page-view';
-import { POST_ACTIONS, POST_WRITES, timeRefusal, type PostActionName, type PostInput } from './post-actions';
-import { instantOf, isTimeZone, timeZones, type ScheduleParse } from './schedule-time';
+import { POST_ACTIONS, POST_WRITES, type PostActionName, type PostInput } from './post-actions';
+import { isTimeZone, parseScheduleTime, timeWordsOf, timeZones } from './schedule-time';
 import type { TimeFieldsView } from './scheduled-view';
 
 /**
@@ -50,16 +49,6 @@ const ACTIONS = [...COMMENT_ACTIONS, ...POST_ACTIONS] as [ActionName, ...ActionN
 const isPostAction = (what: ActionName): what is PostActionName => (POST_ACTIONS as readonly string[]).includes(what);
 /** The actions with a text the person typed: kept as typed, but for the spaces around it. */
 const WITH_TEXT: readonly ActionName[] = ['reply', 'edit'];
-
-/**
- * A new time as the form gave it: the wall-clock time (`datetime-local`) in the zone named, or why it names none.
- * The window is the write path's own check (./post-actions.ts), on the clock of the request.
- */
-function timeOf(when: string | undefined, zone: string | undefined): ScheduleParse {
-  if (!isTimeZone(zone)) return { refused: 'zone' };
-  const at = when === undefined ? undefined : instantOf(when, zone);
-  return at === undefined ? { refused: 'unreadable' } : { at };
-}
 
 /**
  * The write route's input, params and body in one schema (as every page route's, ./pipeline.ts): the post's and the
@@ -91,9 +80,8 @@ const writeInput = z
     key: body._key,
     // Only a reply and an edit have text; kept as typed but for the spaces around it.
     message: WITH_TEXT.includes(body.do) ? (body.message ?? '').trim() : undefined,
-    // Only a reschedule has a time: as sent, to fill the form in again, and as read.
+    // Only a reschedule has a time: as sent (read against the window at the load, and to fill the form in again).
     when: body.do === 'reschedule' ? { local: body.when ?? '', zone: body.zone ?? '' } : undefined,
-    time: body.do === 'reschedule' ? timeOf(body.when, body.zone) : undefined,
   }));
 
 type WriteInput = z.output<typeof writeInput>;
@@ -125,12 +113,9 @@ export function writeRoutes(ctx: AppContext): Router {
       withoutToken: 'forbidden',
       load: async (ctx, access, token, input) => {
         // A new time outside the provider's window is refused in words before any call, as the composer's is.
-        const unfit = input.what === 'reschedule' ? timeRefusal(input.time, ctx.now()) : undefined;
-        if (unfit !== undefined) {
-          const refused: WriteOutcome = { status: 'refused', refusal: { code: 'write_unsendable', say: unfit } };
-          return { outcome: refused, changes: {} };
-        }
-        return writeLoad(asked)(ctx, access, token, input);
+        const time = input.when && parseScheduleTime(input.when.local, input.when.zone, ctx.now());
+        if (time && 'refused' in time) return unsendable({ key: `schedule.refused.${time.refused}` });
+        return writeLoad(asked)(ctx, access, token, { ...input, at: time?.at });
       },
       view: written,
     }),
@@ -139,12 +124,12 @@ export function writeRoutes(ctx: AppContext): Router {
 }
 
 /** The action the form asks for, and its input as the action takes it. */
-function asked(input: WriteInput): AskedWrite<CommentInput | PostInput> {
+function asked(input: WriteInput & { at: number | undefined }): AskedWrite<CommentInput | PostInput> {
   const message = input.message !== undefined ? { message: input.message } : {};
   if (isPostAction(input.what))
     return {
       action: POST_WRITES[input.what],
-      value: { postId: input.postId, ...message, ...(input.time ? { time: input.time } : {}) },
+      value: { postId: input.postId, ...message, ...(input.at !== undefined ? { at: input.at } : {}) },
     };
   return { action: COMMENT_WRITES[input.what], value: { postId: input.postId, target: input.target, ...message } };
 }
@@ -178,17 +163,7 @@ async function postWritten(
     return;
   }
   // A new time's refusal says the window's end it passed, in the zone the person chose.
-  const said =
-    outcome.status === 'refused' && outcome.refusal.say !== undefined
-      ? {
-          ...outcome,
-          refusal: {
-            ...outcome.refusal,
-            say: scheduleWords(outcome.refusal.say, { zone: when?.zone ?? '' }, ctx.now(), locale),
-          },
-        }
-      : outcome;
-  const notDone = notSent(req, locale, said, input.key);
+  const notDone = notSent(req, locale, timeWordsOf(outcome, when?.zone ?? '', ctx.now(), locale), input.key);
   const back = scheduled ? `${page}/scheduled` : post;
   const time: TimeFieldsView | undefined =
     when === undefined
