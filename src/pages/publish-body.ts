@@ -18,8 +18,12 @@ import { MAX_PHOTO_BYTES } from './photo-check';
 const MAX_FIELDS = 12;
 export const MAX_FIELD_BYTES = 256 * 1024;
 
-/** A body declaring more than this is refused unread: a photo at its limit and the text fit well within. */
-const MAX_BODY_BYTES = MAX_PHOTO_BYTES * 2;
+/**
+ * A body declaring more than this is refused unread. Up to it, a photo over MAX_PHOTO_BYTES is read to its end
+ * and dropped, so the form comes back with the text kept and the limit said: a phone camera's photo is often
+ * 5–15 MB, and refusing it unread would lose what the person wrote.
+ */
+const MAX_BODY_BYTES = 32 * 1024 * 1024;
 
 /** The photo as the parser read it: its bytes, or only that it was larger than MAX_PHOTO_BYTES. */
 export type Upload = { data: Buffer; tooLarge: false } | { tooLarge: true };

@@ -255,6 +255,15 @@ describe('what the form alone says the provider would refuse: words before any p
     expect(visibleText(res.text)).toContain('Choose the photo again');
   });
 
+  it('when the photo is a phone camera’s 12 MB, then the text is kept and it says the limit', async () => {
+    const big = Buffer.concat([PNG, Buffer.alloc(12 * 1024 * 1024)]);
+    const { res } = await refused(
+      { message: 'From my phone', photo: { data: big, name: 'IMG_0001.png', type: 'image/png' } },
+      'The photo is larger than 4 MB',
+    );
+    expect(visibleText(res.text)).toContain('Choose the photo again');
+  });
+
   it('when the file is no picture whatever its name and declared type, then it says which pictures are taken', async () => {
     await refused(
       { message: 'Not a photo', photo: { data: Buffer.from('%PDF-1.7 …'), name: 'menu.jpg', type: 'image/jpeg' } },
