@@ -50,29 +50,38 @@ import { longPageList, paddedAcceptLanguage, routeSpellings } from './attacks-co
  * longer fits the app fails there rather than rotting. A variable named below still sets its count.
  */
 const QUICK = process.env.REPORT_PROFILE === 'quick';
-const count = (name: string, full: number, quick: number) => Number(process.env[name] ?? (QUICK ? quick : full));
-const INPUTS = count('INPUTS', 2000, 100);
-const LOGINS = count('CONCURRENT_LOGINS', 500, 20);
-const FLOOD_HITS = count('FLOOD_HITS', 101_000, 500);
-const RACES = count('LOGOUT_RACES', 20, 2);
-/** The second round of attacks: small by default, each a few seconds. */
-const JOIN_RACES = count('JOIN_RACES', 3, 1);
-const CONNECT_LIMIT = Number(process.env.CONNECT_LIMIT ?? 5);
-const WEBHOOK_VIEWS = count('WEBHOOK_VIEWS', 12, 4);
-const REPLAYS = count('REPLAYS', 3, 1);
-const INDEX_LOGINS = count('INDEX_LOGINS', 100, 10);
-const ROLE_CHANGES = count('ROLE_CHANGES', 2, 1);
-/** The attacks on what a request costs everyone (scripts/attacks-cost.ts). */
-const LANGUAGE_REQUESTS = count('LANGUAGE_REQUESTS', 300, 40);
-const SPELLINGS = count('SPELLINGS', 600, 100);
-const PICKER_VIEWS = count('PICKER_VIEWS', 40, 8);
-const POST_BUDGET = Number(process.env.POST_BUDGET ?? 60);
-const POST_ATTACKS = count('POST_ATTACKS', 150, 70);
-/** The write path's rows (scripts/attacks-writes.ts). */
-const DOUBLE_SUBMITS = count('DOUBLE_SUBMITS', 50, 10);
-const TROUBLED_WRITES = count('TROUBLED_WRITES', 21, 7);
-/** Rounds of the noisy neighbour, each a baseline and a burst (an odd number: the row's figure is the median round). */
-const NOISY_ROUNDS = count('NOISY_ROUNDS', 11, 7);
+/**
+ * Each row's count, its full size and its quick one, under the name of the variable that sets it
+ * (docs/operations.md names them): one name for the count in the code and in the environment.
+ */
+const COUNTS = {
+  INPUTS: [2000, 100],
+  CONCURRENT_LOGINS: [500, 20],
+  FLOOD_HITS: [101_000, 500],
+  LOGOUT_RACES: [20, 2],
+  SLOW_CLIENTS: [50, 5],
+  /** The second round of attacks: small by default, each a few seconds. */
+  JOIN_RACES: [3, 1],
+  CONNECT_LIMIT: [5, 5],
+  WEBHOOK_VIEWS: [12, 4],
+  REPLAYS: [3, 1],
+  INDEX_LOGINS: [100, 10],
+  ROLE_CHANGES: [2, 1],
+  /** The attacks on what a request costs everyone (scripts/attacks-cost.ts). */
+  LANGUAGE_REQUESTS: [300, 40],
+  SPELLINGS: [600, 100],
+  PICKER_VIEWS: [40, 8],
+  POST_BUDGET: [60, 60],
+  POST_ATTACKS: [150, 70],
+  /** The write path's rows (scripts/attacks-writes.ts). */
+  DOUBLE_SUBMITS: [50, 10],
+  TROUBLED_WRITES: [21, 7],
+  /** Rounds of the noisy neighbour, each a baseline and a burst (an odd number: the row's figure is the median round). */
+  NOISY_ROUNDS: [11, 7],
+} satisfies Record<string, [full: number, quick: number]>;
+const N = Object.fromEntries(
+  Object.entries(COUNTS).map(([name, [full, quick]]) => [name, Number(process.env[name] ?? (QUICK ? quick : full))]),
+) as Record<keyof typeof COUNTS, number>;
 const COMMENTS = 'pages_show_list pages_read_engagement pages_read_user_content';
 const BAKERY = SEED_IDS.pages.bakery;
 
@@ -91,7 +100,7 @@ async function inputs(base: string, stack: Stack): Promise<Row> {
       .filter(([id]) => id !== BAKERY && id !== '' && id !== '.')
       .map(([id, feed, q]) => `/pages/${id}${feed ? '/feed' : ''}?${q}`),
   );
-  for (const url of fc.sample(target, { numRuns: INPUTS, seed: 42 })) {
+  for (const url of fc.sample(target, { numRuns: N.INPUTS, seed: 42 })) {
     const res = await person.get(url);
     await res.arrayBuffer();
     if (res.status >= 500) failures++;
@@ -100,7 +109,7 @@ async function inputs(base: string, stack: Stack): Promise<Row> {
   const still = await person.get(`/pages/${BAKERY}`);
   return {
     check: 'arbitrary input (callback, page, feed)',
-    tried: INPUTS,
+    tried: N.INPUTS,
     failures: failures + upstream,
     lost: still.status === 200 ? 0 : 1,
     note: `5xx: ${failures}, upstream calls: ${upstream}`,
@@ -143,7 +152,7 @@ async function concurrency(base: string): Promise<Row> {
   ];
   const started = Date.now();
   const outcomes = await Promise.all(
-    Array.from({ length: LOGINS }, (_, i) => {
+    Array.from({ length: N.CONCURRENT_LOGINS }, (_, i) => {
       const who = people[i % people.length]!;
       return realLogin(base, who.user, who.page).then(
         (o) => ({ who, o }),
@@ -156,7 +165,7 @@ async function concurrency(base: string): Promise<Row> {
   const crossed = outcomes.filter(({ who, o }) => o.ok && o.pageName !== who.name).length;
   return {
     check: 'simultaneous logins (real flow)',
-    tried: LOGINS,
+    tried: N.CONCURRENT_LOGINS,
     failures,
     lost: crossed,
     note: `${((Date.now() - started) / 1000).toFixed(1)} s; sessions that saw another's page: ${crossed}${failures ? `; failed at: ${[...new Set(failed.map(({ o }) => ('step' in o ? `${o.step}:${o.status}` : 'error')))].join(', ')}` : ''}`,
@@ -259,7 +268,7 @@ async function noisyNeighbour(): Promise<Row> {
         const { user, system } = process.cpuUsage();
         return (user + system) / 1000;
       };
-      for (let round = 0; round < NOISY_ROUNDS; round++) {
+      for (let round = 0; round < N.NOISY_ROUNDS; round++) {
         const quietStart = cpuMs();
         const unloaded = await p50();
         const burstStart = cpuMs();
@@ -288,11 +297,11 @@ async function noisyNeighbour(): Promise<Row> {
     const limited = statuses.filter((status) => status === 429).length;
     return {
       check: 'noisy neighbour (300 concurrent older posts)',
-      tried: burstSize * NOISY_ROUNDS,
+      tried: burstSize * N.NOISY_ROUNDS,
       failures: errors + (ratio > 3 ? 1 : 0),
       lost,
       note:
-        `other session's view ${ratio.toFixed(2)}x its p50 without the burst (limit 3x; median of ${NOISY_ROUNDS} rounds: ` +
+        `other session's view ${ratio.toFixed(2)}x its p50 without the burst (limit 3x; median of ${N.NOISY_ROUNDS} rounds: ` +
         `${ratios.map((r) => r.toFixed(1)).join(', ')}; p50 ${median(rounds.map((r) => r.unloaded)).toFixed(0)} → ` +
         `${median(rounds.map((r) => r.loaded)).toFixed(0)} ms); app CPU per burst request ` +
         `${median(rounds.map((r) => r.cpuPerRequest)).toFixed(2)} ms; CPU ratio ${rounds.map((r) => r.cpuRatio.toFixed(1)).join(', ')}; noisy 5xx: ${errors}, 429: ${limited}`,
@@ -308,12 +317,12 @@ async function noisyNeighbour(): Promise<Row> {
  * @see docs/architecture.md#configuration
  */
 async function slowClients(): Promise<Row> {
-  const N = count('SLOW_CLIENTS', 50, 5);
+  const clients = N.SLOW_CLIENTS;
   const limits = serverLimits({
     headersTimeoutMs: 1000,
     requestTimeoutMs: 2000,
     checkIntervalMs: 100,
-    maxConnections: 4 * N,
+    maxConnections: 4 * clients,
   });
   // The stack needs the server's URL as its BASE_URL, and the server needs the stack's app.
   const wired: { app?: Stack['app'] } = {};
@@ -341,14 +350,14 @@ async function slowClients(): Promise<Row> {
           resolve(Date.now() - t0 <= boundMs + limits.checkIntervalMs + 500);
         });
       });
-    const heads = Array.from({ length: N }, () =>
+    const heads = Array.from({ length: clients }, () =>
       trickler(
         'GET /healthz HTTP/1.1\r\n',
         `Host: app.test\r\nX-Slow: ${'a'.repeat(100)}\r\n\r\n`,
         limits.headersTimeoutMs,
       ),
     );
-    const bodies = Array.from({ length: N }, () =>
+    const bodies = Array.from({ length: clients }, () =>
       trickler(
         'POST /auth/logout HTTP/1.1\r\nHost: app.test\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 500\r\n\r\n',
         'a'.repeat(500),
@@ -371,10 +380,10 @@ async function slowClients(): Promise<Row> {
     const still = await person.get(`/pages/${BAKERY}`);
     return {
       check: 'slow clients (header and body tricklers)',
-      tried: 2 * N + healthChecks,
+      tried: 2 * clients + healthChecks,
       failures: late + healthFailures,
       lost: still.status === 200 ? 0 : 1,
-      note: `${2 * N} tricklers, closed late: ${late}; /healthz failed ${healthFailures}/${healthChecks}`,
+      note: `${2 * clients} tricklers, closed late: ${late}; /healthz failed ${healthFailures}/${healthChecks}`,
     };
   } finally {
     server.closeAllConnections();
@@ -391,7 +400,7 @@ async function slowClients(): Promise<Row> {
 async function storeFlood(base: string, stack: Stack): Promise<Row> {
   const person = await connected(base);
   const started = Date.now();
-  const result = await autocannon({ url: `${base}/auth/login`, connections: 50, amount: FLOOD_HITS });
+  const result = await autocannon({ url: `${base}/auth/login`, connections: 50, amount: N.FLOOD_HITS });
   const other =
     result.non2xx - (result.statusCodeStats['303']?.count ?? 0) - (result.statusCodeStats['429']?.count ?? 0);
   const sessions = await new Promise<Record<string, SessionData>>((resolve, reject) =>
@@ -417,7 +426,7 @@ async function storeFlood(base: string, stack: Stack): Promise<Row> {
 async function logoutRace(base: string, stack: Stack): Promise<Row> {
   let failures = 0;
   let resurrected = 0;
-  for (let i = 0; i < RACES; i++) {
+  for (let i = 0; i < N.LOGOUT_RACES; i++) {
     const browser = new CookieClient(base);
     const outcome = await signInAndConnectThrough(overFetch(browser), BAKERY, { user: SEED_IDS.users.ada });
     const csrf = outcome.csrf ?? '';
@@ -437,7 +446,7 @@ async function logoutRace(base: string, stack: Stack): Promise<Row> {
   }
   return {
     check: 'logout race (slow first view in flight)',
-    tried: RACES,
+    tried: N.LOGOUT_RACES,
     failures: failures + resurrected,
     lost: 0,
     note: `sessions written back after logout: ${resurrected}`,
@@ -483,41 +492,41 @@ async function main(): Promise<void> {
   );
   rows.push(await withStack({ timeoutMs: 5000, env: live }, refusedBeforeWork));
   rows.push(await noTokenAtRest());
-  rows.push(await joinersKeepTheirToken(JOIN_RACES));
+  rows.push(await joinersKeepTheirToken(N.JOIN_RACES));
   rows.push(
     await withStack(
-      { timeoutMs: 5000, env: { SESSION_RATE_LIMIT: String(CONNECT_LIMIT), SESSION_UPSTREAM_CONCURRENCY: '2' } },
-      (base, stack) => connectLoop(base, stack, CONNECT_LIMIT),
+      { timeoutMs: 5000, env: { SESSION_RATE_LIMIT: String(N.CONNECT_LIMIT), SESSION_UPSTREAM_CONCURRENCY: '2' } },
+      (base, stack) => connectLoop(base, stack, N.CONNECT_LIMIT),
     ),
   );
   rows.push(
     await withStack({ timeoutMs: 5000, env: { ...live, PAGE_CACHE_TTL: '60' } }, (base, stack) =>
-      dropsByPage(base, stack, WEBHOOK_VIEWS),
+      dropsByPage(base, stack, N.WEBHOOK_VIEWS),
     ),
   );
   rows.push(await malformedEntries());
   rows.push(await dataDeletion());
-  rows.push(await replayAcrossInstances(REPLAYS));
+  rows.push(await replayAcrossInstances(N.REPLAYS));
   rows.push(await withStack({ timeoutMs: 5000, env: live }, webhookLimits));
-  rows.push(await indexBound(INDEX_LOGINS));
-  rows.push(await roleFreshness(ROLE_CHANGES));
-  rows.push(await paddedAcceptLanguage(LANGUAGE_REQUESTS));
-  rows.push(await routeSpellings(SPELLINGS));
-  rows.push(await longPageList(PICKER_VIEWS));
+  rows.push(await indexBound(N.INDEX_LOGINS));
+  rows.push(await roleFreshness(N.ROLE_CHANGES));
+  rows.push(await paddedAcceptLanguage(N.LANGUAGE_REQUESTS));
+  rows.push(await routeSpellings(N.SPELLINGS));
+  rows.push(await longPageList(N.PICKER_VIEWS));
   // Finding 1 of the third review: the post page's upstream reads within the session's minute, and the cache's share.
   rows.push(
     await withStack(
-      { timeoutMs: 5000, env: { SESSION_RATE_LIMIT: String(POST_BUDGET), FB_SCOPES: COMMENTS } },
-      (base, stack) => postPageBudget(base, stack, POST_BUDGET, POST_ATTACKS),
+      { timeoutMs: 5000, env: { SESSION_RATE_LIMIT: String(N.POST_BUDGET), FB_SCOPES: COMMENTS } },
+      (base, stack) => postPageBudget(base, stack, N.POST_BUDGET, N.POST_ATTACKS),
     ),
   );
   rows.push(await cacheShare());
   // The one write path: N identical submits make one write; refusals and timeouts lose and double nothing.
-  rows.push(await doubleSubmits(DOUBLE_SUBMITS));
-  rows.push(await refusalsAndTimeouts(TROUBLED_WRITES));
+  rows.push(await doubleSubmits(N.DOUBLE_SUBMITS));
+  rows.push(await refusalsAndTimeouts(N.TROUBLED_WRITES));
   // The same for publishing from the composer: one post per form, none lost or doubled through trouble.
-  rows.push(await doubleSubmits(DOUBLE_SUBMITS, PUBLISHING));
-  rows.push(await refusalsAndTimeouts(TROUBLED_WRITES, PUBLISHING));
+  rows.push(await doubleSubmits(N.DOUBLE_SUBMITS, PUBLISHING));
+  rows.push(await refusalsAndTimeouts(N.TROUBLED_WRITES, PUBLISHING));
   const total = {
     check: 'total',
     tried: rows.reduce((n, r) => n + r.tried, 0),

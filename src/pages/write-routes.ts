@@ -11,7 +11,7 @@ import { save } from '../session/persist';
 import { permissionWords } from '../words';
 import { isFormKey, newFormKey } from '../writes/keys';
 import type { WriteOutcome } from '../writes/path';
-import { notSent, renderNotSent, unsendable, writeLoad, type AskedWrite } from './page-writes';
+import { notSent, renderNotSent, unsendable, writeLoad, type AskedWrite, type NotSent } from './page-writes';
 import { pageRoute, type ViewStep } from './pipeline';
 import {
   COMMENT_ACTIONS,
@@ -145,12 +145,9 @@ function written(step: ViewStep<WriteInput>, outcome: WriteOutcome): Promise<voi
  * publishing now (the post first in its feed), the scheduled posts after moving or cancelling one. Not done: the
  * form again, with the text or the time as sent, and why.
  */
-async function postWritten(
-  { ctx, req, res, input, locale }: ViewStep<WriteInput>,
-  what: PostActionName,
-  outcome: WriteOutcome,
-): Promise<void> {
-  const { pageId, postId, message, when } = input;
+async function postWritten(step: ViewStep<WriteInput>, what: PostActionName, outcome: WriteOutcome): Promise<void> {
+  const { ctx, req, res, input, locale } = step;
+  const { pageId, postId, when } = input;
   const page = `/pages/${pageId}`;
   const post = `${page}/posts/${postId}`;
   const scheduled = what === 'publish-now' || what === 'reschedule' || what === 'cancel';
@@ -174,17 +171,7 @@ async function postWritten(
           zoneLabel: locale.t('scheduled.zoneLabel'),
           zone: when.zone,
         };
-  renderNotSent(res, notDone, back, {
-    kept: message !== undefined,
-    form: {
-      href: `${post}/write`,
-      csrf: csrfToken(req),
-      key: notDone.key,
-      do: what,
-      target: postId,
-      text: notDone.button ?? locale.t(POST_ACTION_WORDS[what]),
-    } satisfies WriteFormView,
-    textbox: message !== undefined ? { label: locale.t('manage.textLabel'), kept: message } : undefined,
+  formAgain(step, notDone, back, POST_ACTION_WORDS[what], 'manage.textLabel', {
     when: time,
     zones: time ? timeZones() : undefined,
     backText: locale.t(scheduled ? 'write.backToScheduled' : 'write.back'),
@@ -201,11 +188,12 @@ const POST_ACTION_WORDS: Record<PostActionName, MessageKey> = {
 
 /** Done: back to the post, where the comment shows (303). Not done: the form again, with the text and why. */
 async function commentWritten(
-  { req, res, input, locale }: ViewStep<WriteInput>,
+  step: ViewStep<WriteInput>,
   what: CommentActionName,
   outcome: WriteOutcome,
 ): Promise<void> {
-  const { pageId, postId, target, message } = input;
+  const { req, res, input, locale } = step;
+  const { pageId, postId, target } = input;
   const post = `/pages/${pageId}/posts/${postId}`;
   if (outcome.status === 'done') {
     req.session.flash = { key: `write.done.${what}` satisfies MessageKey };
@@ -216,18 +204,36 @@ async function commentWritten(
     res.redirect(303, what === 'delete' ? `${at}#comments` : `${at}#comment-${outcome.objectId}`);
     return;
   }
-  const page = notSent(req, locale, outcome, input.key);
-  renderNotSent(res, page, post, {
+  const button = what === 'reply' ? 'act.send' : ACTION_WORDS[what];
+  formAgain(step, notSent(req, locale, outcome, input.key), post, button, 'write.textLabel');
+}
+
+/**
+ * A write not done: the page with why (renderNotSent), the form again as the person sent it — its action and
+ * object, the key the outcome gives it, their text in the box labelled `textLabel` — and the button saying what
+ * sending it does now (`button`, when the outcome has no words of its own). `more`: the action's own fields.
+ */
+function formAgain(
+  { req, res, input, locale }: ViewStep<WriteInput>,
+  shown: NotSent,
+  back: string,
+  button: MessageKey,
+  textLabel: MessageKey,
+  more: Record<string, unknown> = {},
+): void {
+  const { pageId, postId, what, target, message } = input;
+  renderNotSent(res, shown, back, {
     kept: message !== undefined,
     form: {
-      href: `${post}/write`,
+      href: `/pages/${pageId}/posts/${postId}/write`,
       csrf: csrfToken(req),
-      key: page.key,
+      key: shown.key,
       do: what,
       target,
-      text: page.button ?? locale.t(what === 'reply' ? 'act.send' : ACTION_WORDS[what]),
+      text: shown.button ?? locale.t(button),
     } satisfies WriteFormView,
-    textbox: message !== undefined ? { label: locale.t('write.textLabel'), kept: message } : undefined,
+    textbox: message !== undefined ? { label: locale.t(textLabel), kept: message } : undefined,
+    ...more,
   });
 }
 

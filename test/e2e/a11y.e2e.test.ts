@@ -6,7 +6,7 @@
 import type { Page } from 'playwright-core';
 import { DEFAULT_SEED, SEED_IDS } from '@pagelight/graph-emulator';
 import AxeBuilder from '@axe-core/playwright';
-import { browsing, Stack } from './harness';
+import { browsing, Stack, walkConnected } from './harness';
 import { focusRing, tabTo, THEMES, type Theme } from './screen-checks';
 
 const ADA = DEFAULT_SEED.users.find((u) => u.id === SEED_IDS.users.ada)!;
@@ -70,25 +70,12 @@ describe.each(THEMES)('every screen in the %s theme', (theme) => {
     await check('cancelled');
 
     await page.goto(`${stack.appUrl}/auth/login`);
-    await page.getByRole('radio', { name: new RegExp(ADA.name) }).check();
-    await check('dialog: page selection');
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await page.waitForURL(`${stack.appUrl}/pages`);
-    await check('picker');
-    await page.getByRole('button', { name: `Connect ${BAKERY_NAME}` }).click();
-    await page.waitForURL(`${stack.appUrl}/pages/${BAKERY}`);
-    await check('page');
-    await page.getByRole('link', { name: 'Insights' }).click();
-    await page.waitForURL(`${stack.appUrl}/pages/${BAKERY}/insights`);
-    // Every table opened: what a person reads there is checked too.
-    for (const summary of await page.locator('details.figures-table > summary').all()) await summary.click();
-    await check('insights');
-    await page.goto(`${stack.appUrl}/pages/${BAKERY}`);
-    await page.getByRole('link', { name: 'Older posts' }).click();
-    await page.waitForURL(/\/feed\?after=/);
-    await check('older posts');
-    await page.goto(`${stack.appUrl}/`);
-    await check('home, connected');
+    await walkConnected(page, stack, async (stop) => {
+      // Every table opened: what a person reads there is checked too.
+      if (stop === 'insights')
+        for (const summary of await page.locator('details.figures-table > summary').all()) await summary.click();
+      await check(stop);
+    });
 
     await page.goto(`${stack.providerUrl}/settings/apps`);
     await check('emulator: settings, choose a person');

@@ -177,6 +177,39 @@ export async function connectAdaToBakery(page: Page, stack: Stack): Promise<void
   await page.waitForURL(`${stack.appUrl}/pages/${SEED_IDS.pages.bakery}`);
 }
 
+/** The screens of {@link walkConnected}, in its order, named as the screenshots' files are. */
+export type ConnectedStop = 'dialog-pages' | 'picker' | 'page' | 'insights' | 'older-posts' | 'home-connected';
+
+/**
+ * The walk the screen suites share (screenshots, a11y), from the emulator's dialog: Ada's Pages at the dialog → the
+ * picker → the bakery's page → its insights → its older posts → home, connected. `at` looks at each screen on the
+ * way, in order; what it opens or scrolls there is its own.
+ */
+export async function walkConnected(
+  page: Page,
+  stack: Stack,
+  at: (stop: ConnectedStop) => Promise<void>,
+): Promise<void> {
+  const bakery = `${stack.appUrl}/pages/${SEED_IDS.pages.bakery}`;
+  await page.getByRole('radio', { name: /Ada Lovelace/ }).check();
+  await at('dialog-pages');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.waitForURL(`${stack.appUrl}/pages`);
+  await at('picker');
+  await page.getByRole('button', { name: 'Connect Lovelace Analytical Bakery' }).click();
+  await page.waitForURL(bakery);
+  await at('page');
+  await page.getByRole('link', { name: 'Insights' }).click();
+  await page.waitForURL(`${bakery}/insights`);
+  await at('insights');
+  await page.goto(bakery);
+  await page.getByRole('link', { name: 'Older posts' }).click();
+  await page.waitForURL(/\/feed\?after=/);
+  await at('older-posts');
+  await page.goto(`${stack.appUrl}/`);
+  await at('home-connected');
+}
+
 /**
  * A change at the provider reaching an open page, as a person sees it: after `change`, the live notice named
  * `notice` appears within `withinMs`, and clicking it shows `shown` in place, with no navigation. The notice.

@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { DEFAULT_SEED, MODERATION_IDS, SEED_IDS } from '@pagelight/graph-emulator';
-import { Stack } from './harness';
+import { connectAdaToBakery, Stack, walkConnected } from './harness';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 /** Set by `npm run screenshots`; unset, nothing is written. */
@@ -50,13 +50,38 @@ const ALBUM_POST = DEFAULT_SEED.pages.find((p) => p.id === BAKERY)!.feed[2]!;
  * The content the pictures show, chosen here and nowhere else: a Stack's emulator starts with the
  * emulator's default seed, the demo content (realistic pages, posts and pictures).
  */
-function demoStack(): Stack {
+function demoStack(scope = ''): Stack {
   // The demo's permissions (src/config.ts): insights and comments are among the screens.
   return new Stack(
-    { FB_SCOPES: 'pages_show_list pages_read_engagement read_insights pages_read_user_content' },
+    { FB_SCOPES: `pages_show_list pages_read_engagement read_insights pages_read_user_content ${scope}`.trim() },
     {},
     { seed: 'demo' },
   );
+}
+
+/**
+ * A manager's screens, a describe block `name` of its own: a demo stack asking for `scope` too, and `walk` at each
+ * width, from a new tab on the emulator as seeded with Ada connected to the bakery.
+ */
+function managerScreens(
+  name: string,
+  scope: string,
+  title: string,
+  walk: (page: Page, on: Stack, viewport: keyof typeof VIEWPORTS) => Promise<void>,
+): void {
+  describe(name, () => {
+    const on = demoStack(scope);
+    beforeAll(() => on.start());
+    afterAll(() => on.stop());
+    test.each(Object.keys(VIEWPORTS) as (keyof typeof VIEWPORTS)[])(title, async (viewport) => {
+      await on.control('/reset');
+      const { context } = await on.context(VIEWPORTS[viewport]);
+      const page = await context.newPage();
+      await connectAdaToBakery(page, on);
+      await walk(page, on, viewport);
+      await context.close();
+    });
+  });
 }
 
 const stack = demoStack();
@@ -130,29 +155,14 @@ describe.each(Object.keys(VIEWPORTS) as (keyof typeof VIEWPORTS)[])('every scree
     await page.getByRole('link', { name: 'Connect page' }).click();
     await page.waitForURL((u) => u.origin === stack.providerUrl);
     await take('dialog');
-    // The page-selection step: the chosen person's Pages, each of which can be left out.
-    await page.getByRole('radio', { name: new RegExp(ADA.name) }).check();
-    await page.getByRole('checkbox', { name: BAKERY_NAME }).scrollIntoViewIfNeeded();
-    await take('dialog-pages');
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await page.waitForURL(`${stack.appUrl}/pages`);
-    await take('picker');
-
-    await page.getByRole('button', { name: `Connect ${BAKERY_NAME}` }).click();
-    await page.waitForURL(`${stack.appUrl}/pages/${BAKERY}`);
-    // On a phone this is the page as it first appears: details collapsed, the posts within reach.
-    await take('page');
-    await page.getByRole('link', { name: 'Insights' }).click();
-    await page.waitForURL(`${stack.appUrl}/pages/${BAKERY}/insights`);
-    // The first chart's figures opened, to show the table beside the charts.
-    await page.getByText('The figures by day').first().click();
-    await take('insights', true);
-    await page.goto(`${stack.appUrl}/pages/${BAKERY}`);
-    await page.getByRole('link', { name: 'Older posts' }).click();
-    await page.waitForURL(/\/feed\?after=/);
-    await take('older-posts');
-    await page.goto(`${stack.appUrl}/`);
-    await take('home-connected');
+    // The page, on a phone, is as it first appears: details collapsed, the posts within reach.
+    await walkConnected(page, stack, async (stop) => {
+      // The page-selection step: the chosen person's Pages, each of which can be left out.
+      if (stop === 'dialog-pages') await page.getByRole('checkbox', { name: BAKERY_NAME }).scrollIntoViewIfNeeded();
+      // The first chart's figures opened, to show the table beside the charts.
+      if (stop === 'insights') await page.getByText('The figures by day').first().click();
+      await take(stop, stop === 'insights');
+    });
     // A post of its own, reached from the album's "+5" on the page, with the first comment's replies open.
     await page.goto(`${stack.appUrl}/pages/${BAKERY}`);
     await page.locator(`a.extra[href="/pages/${BAKERY}/posts/${ALBUM_POST.id}"]`).click();
@@ -219,57 +229,37 @@ describe.each(LANGUAGES)('the page view in $tag', (language) => {
 const MODERATION_SCREENS = ['post-actions', 'post-hidden'] as const;
 const MODERATION = MODERATION_IDS.demo;
 
-describe('the post page’s comment actions', () => {
-  const manager = new Stack(
-    {
-      FB_SCOPES: 'pages_show_list pages_read_engagement read_insights pages_read_user_content pages_manage_engagement',
-    },
-    {},
-    { seed: 'demo' },
-  );
-  beforeAll(() => manager.start());
-  afterAll(() => manager.stop());
+managerScreens(
+  'the post page’s comment actions',
+  'pages_manage_engagement',
+  'when a manager opens a post with comments to moderate and hides one, then neither screen scrolls sideways (%s)',
+  async (page, manager, viewport) => {
+    await page.goto(`${manager.appUrl}/pages/${BAKERY}/posts/${MODERATION.postId}`);
+    const comment = (id: string) => page.locator(`#comment-${id}`);
+    // From the comments' heading: beside the post on a desktop, under it on a phone.
+    const fromComments = () =>
+      page.evaluate(() => {
+        document.getElementById('comments')!.scrollIntoView({ block: 'start' });
+        window.scrollBy(0, -16);
+      });
 
-  test.each(Object.keys(VIEWPORTS) as (keyof typeof VIEWPORTS)[])(
-    'when a manager opens a post with comments to moderate and hides one, then neither screen scrolls sideways (%s)',
-    async (viewport) => {
-      await manager.control('/reset');
-      const { context } = await manager.context(VIEWPORTS[viewport]);
-      const page = await context.newPage();
-      await page.goto(`${manager.appUrl}/auth/login`);
-      await page.getByRole('radio', { name: new RegExp(ADA.name) }).check();
-      await page.getByRole('button', { name: 'Continue' }).click();
-      await page.waitForURL(`${manager.appUrl}/pages`);
-      await page.getByRole('button', { name: `Connect ${BAKERY_NAME}` }).click();
-      await page.waitForURL(`${manager.appUrl}/pages/${BAKERY}`);
-      await page.goto(`${manager.appUrl}/pages/${BAKERY}/posts/${MODERATION.postId}`);
-      const comment = (id: string) => page.locator(`#comment-${id}`);
-      // From the comments' heading: beside the post on a desktop, under it on a phone.
-      const fromComments = () =>
-        page.evaluate(() => {
-          document.getElementById('comments')!.scrollIntoView({ block: 'start' });
-          window.scrollBy(0, -16);
-        });
+    // The question with its reply box open, the abusive comment below it with its actions.
+    await comment(MODERATION.question).locator('summary', { hasText: 'Reply' }).click();
+    await fromComments();
+    await shoot(page, 'post-actions' as Screen, viewport);
 
-      // The question with its reply box open, the abusive comment below it with its actions.
-      await comment(MODERATION.question).locator('summary', { hasText: 'Reply' }).click();
-      await fromComments();
-      await shoot(page, 'post-actions' as Screen, viewport);
-
-      await comment(MODERATION.abusive).getByRole('button', { name: 'Hide', exact: true }).click();
-      await page.getByRole('status').filter({ hasText: 'The comment is hidden.' }).waitFor();
-      await comment(MODERATION.abusive).getByRole('button', { name: 'Unhide', exact: true }).waitFor();
-      // The pointer off the comments: the swap moved another comment's Hide under it.
-      await page.mouse.move(0, 0);
-      await fromComments();
-      await shoot(page, 'post-hidden' as Screen, viewport);
-      // Shown again: the app's cache outlives the emulator's reset, and the next width meets the comment as seeded.
-      await comment(MODERATION.abusive).getByRole('button', { name: 'Unhide', exact: true }).click();
-      await page.getByRole('status').filter({ hasText: 'The comment is shown again.' }).waitFor();
-      await context.close();
-    },
-  );
-});
+    await comment(MODERATION.abusive).getByRole('button', { name: 'Hide', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: 'The comment is hidden.' }).waitFor();
+    await comment(MODERATION.abusive).getByRole('button', { name: 'Unhide', exact: true }).waitFor();
+    // The pointer off the comments: the swap moved another comment's Hide under it.
+    await page.mouse.move(0, 0);
+    await fromComments();
+    await shoot(page, 'post-hidden' as Screen, viewport);
+    // Shown again: the app's cache outlives the emulator's reset, and the next width meets the comment as seeded.
+    await comment(MODERATION.abusive).getByRole('button', { name: 'Unhide', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: 'The comment is shown again.' }).waitFor();
+  },
+);
 
 /**
  * Publishing as a manager sees it (`pages_manage_posts`, as the demo asks for it): the composer above the Page's
@@ -278,61 +268,42 @@ describe('the post page’s comment actions', () => {
  */
 const PUBLISHING_SCREENS = ['composer', 'scheduled'] as const;
 
-describe('publishing', () => {
-  const publisher = new Stack(
-    { FB_SCOPES: 'pages_show_list pages_read_engagement read_insights pages_read_user_content pages_manage_posts' },
-    {},
-    { seed: 'demo' },
-  );
-  beforeAll(() => publisher.start());
-  afterAll(() => publisher.stop());
+managerScreens(
+  'publishing',
+  'pages_manage_posts',
+  'when a manager writes a post for later and opens the scheduled posts, then neither screen scrolls sideways (%s)',
+  async (page, publisher, viewport) => {
+    // A post written for Saturday morning, its time chosen: what the composer looks like just before Publish.
+    const composer = page.locator('form[data-composer]');
+    const saturday = new Date(Date.now() + 3 * 86_400_000);
+    await composer
+      .getByLabel('What do you want to say?')
+      .fill('Christmas stollen is back from Saturday: pre-order yours at the counter or by phone. 🎄');
+    await composer.getByRole('radio', { name: 'Later, at the time below' }).check();
+    await composer.getByLabel('Date and time').fill(`${saturday.toISOString().slice(0, 10)}T08:00`);
+    await composer.getByLabel('Time zone').selectOption('Europe/London');
+    // Nothing focused: the picture shows the form, not where the pointer left off.
+    await page.evaluate(() => {
+      (document.activeElement as HTMLElement | null)?.blur();
+      document.querySelector('.composer')!.scrollIntoView({ block: 'start' });
+      window.scrollBy(0, -16);
+    });
+    await shoot(page, 'composer' as Screen, viewport);
 
-  test.each(Object.keys(VIEWPORTS) as (keyof typeof VIEWPORTS)[])(
-    'when a manager writes a post for later and opens the scheduled posts, then neither screen scrolls sideways (%s)',
-    async (viewport) => {
-      await publisher.control('/reset');
-      const { context } = await publisher.context(VIEWPORTS[viewport]);
-      const page = await context.newPage();
-      await page.goto(`${publisher.appUrl}/auth/login`);
-      await page.getByRole('radio', { name: new RegExp(ADA.name) }).check();
-      await page.getByRole('button', { name: 'Continue' }).click();
-      await page.waitForURL(`${publisher.appUrl}/pages`);
-      await page.getByRole('button', { name: `Connect ${BAKERY_NAME}` }).click();
-      await page.waitForURL(`${publisher.appUrl}/pages/${BAKERY}`);
-
-      // A post written for Saturday morning, its time chosen: what the composer looks like just before Publish.
-      const composer = page.locator('form[data-composer]');
-      const saturday = new Date(Date.now() + 3 * 86_400_000);
-      await composer
-        .getByLabel('What do you want to say?')
-        .fill('Christmas stollen is back from Saturday: pre-order yours at the counter or by phone. 🎄');
-      await composer.getByRole('radio', { name: 'Later, at the time below' }).check();
-      await composer.getByLabel('Date and time').fill(`${saturday.toISOString().slice(0, 10)}T08:00`);
-      await composer.getByLabel('Time zone').selectOption('Europe/London');
-      // Nothing focused: the picture shows the form, not where the pointer left off.
-      await page.evaluate(() => {
-        (document.activeElement as HTMLElement | null)?.blur();
-        document.querySelector('.composer')!.scrollIntoView({ block: 'start' });
-        window.scrollBy(0, -16);
-      });
-      await shoot(page, 'composer' as Screen, viewport);
-
-      await composer.getByRole('button', { name: 'Publish' }).click();
-      await page.getByRole('status').filter({ hasText: 'Your post is scheduled for' }).waitFor();
-      await page.getByRole('link', { name: '2 scheduled posts' }).click();
-      await page.waitForURL(`${publisher.appUrl}/pages/${BAKERY}/scheduled`);
-      await page.locator('article.scheduled-post').first().locator('summary', { hasText: 'Reschedule' }).click();
-      await page.mouse.move(0, 0);
-      await shoot(page, 'scheduled' as Screen, viewport);
-      // Cancelled again: the app's cache outlives the emulator's reset, and the next width meets one scheduled post.
-      const written = page.locator('article.scheduled-post', { hasText: 'Christmas stollen' });
-      await written.locator('summary', { hasText: 'Cancel' }).click();
-      await written.getByRole('button', { name: 'Cancel the post' }).click();
-      await page.getByRole('status').filter({ hasText: 'The scheduled post is cancelled.' }).waitFor();
-      await context.close();
-    },
-  );
-});
+    await composer.getByRole('button', { name: 'Publish' }).click();
+    await page.getByRole('status').filter({ hasText: 'Your post is scheduled for' }).waitFor();
+    await page.getByRole('link', { name: '2 scheduled posts' }).click();
+    await page.waitForURL(`${publisher.appUrl}/pages/${BAKERY}/scheduled`);
+    await page.locator('article.scheduled-post').first().locator('summary', { hasText: 'Reschedule' }).click();
+    await page.mouse.move(0, 0);
+    await shoot(page, 'scheduled' as Screen, viewport);
+    // Cancelled again: the app's cache outlives the emulator's reset, and the next width meets one scheduled post.
+    const written = page.locator('article.scheduled-post', { hasText: 'Christmas stollen' });
+    await written.locator('summary', { hasText: 'Cancel' }).click();
+    await written.getByRole('button', { name: 'Cancel the post' }).click();
+    await page.getByRole('status').filter({ hasText: 'The scheduled post is cancelled.' }).waitFor();
+  },
+);
 
 test('the screenshot index lists every file the walk writes, in both themes', () => {
   const index = readFileSync(path.join(ROOT, 'docs', 'screenshots', 'README.md'), 'utf8');
