@@ -91,8 +91,9 @@ describe.each(THEMES)('every screen in the %s theme', (theme) => {
     const found = Object.entries(problems).filter(([, list]) => list.length > 0);
     expect(Object.fromEntries(found)).toEqual({});
     expect(Object.keys(problems)).toHaveLength(16);
-    // Sixteen screens, each checked by axe and tabbed through: longer than one test's default minute on a busy machine.
-  }, 120_000);
+    // Sixteen screens, each checked by axe and tabbed through: about 108 s with other work sharing the two cores, so the cap
+    // leaves room for one sharing its cores (scripts/under-load.sh runs it beside two CPU-burning processes).
+  }, 300_000);
 });
 
 /**
