@@ -10,6 +10,20 @@ export class RenderedHtml {
   constructor(readonly html: string) {}
 }
 
+/**
+ * RenderedHtml made once and served many times (a cached answer's parts, src/pages/fragments.ts): its UTF-8
+ * bytes are made the first time a page is sent with it and kept with it, so a view sends them as they are
+ * (src/http/views.ts `renderSpliced`) instead of encoding them again (docs/performance.md).
+ */
+export class KeptHtml extends RenderedHtml {
+  private encoded: Buffer | undefined;
+
+  get bytes(): Buffer {
+    this.encoded ??= Buffer.from(this.html, 'utf8');
+    return this.encoded;
+  }
+}
+
 /** Text as HTML: `& < > " '` escaped, as EJS escapes `<%= %>`. */
 export function escapeHtml(value: unknown): string {
   return ejs.escapeXML(value);

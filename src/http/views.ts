@@ -1,7 +1,7 @@
 import path from 'node:path';
 import ejs from 'ejs';
-import type { Application } from 'express';
-import { escapeHtml, RenderedHtml } from '../html';
+import type { Application, Response } from 'express';
+import { escapeHtml, KeptHtml, RenderedHtml } from '../html';
 import { englishLocale } from '../i18n/catalogs';
 import type { Locale } from '../i18n/locale';
 import type { LanguageLink } from './language';
@@ -35,7 +35,44 @@ export const VIEWS_DIR = path.resolve(__dirname, '..', '..', 'views');
 
 /** What `<%= %>` prints: RenderedHtml (src/html.ts) as it is, everything else escaped as EJS does. */
 export function escapeOutput(value: unknown): string {
-  return value instanceof RenderedHtml ? value.html : escapeHtml(value);
+  if (!(value instanceof RenderedHtml)) return escapeHtml(value);
+  if (splicing !== undefined && value instanceof KeptHtml) {
+    splicing.push(value);
+    return SPLICE;
+  }
+  return value.html;
+}
+
+/** Where a kept part goes in a page rendered by `renderSpliced`: no escaped text has a `<`, so none is taken for it. */
+const SPLICE = '<\u0000>';
+/** The kept parts printed by the render under way in `renderSpliced`, in order; undefined outside one. */
+let splicing: KeptHtml[] | undefined;
+
+/**
+ * `res.render(view, data)`, with the kept parts it prints (KeptHtml, src/html.ts) sent as their bytes, made once:
+ * the page's own HTML around them is encoded, they are not. A page view's parts are most of its HTML, and
+ * encoding them on every view (UTF-8 from a string of two-byte characters, as any emoji in a post makes it) cost
+ * more than rendering its frame (docs/performance.md#shortcuts-and-the-rows-they-pay-for).
+ */
+export function renderSpliced(res: Response, view: string, data: object): void {
+  const kept: KeptHtml[] = [];
+  // EJS renders synchronously: the parts printed until res.render returns are this page's.
+  splicing = kept;
+  try {
+    res.render(view, data, (err: Error | null, html?: string) => {
+      // As res.render answers a failed render without a callback of its own: the error handler.
+      if (err) return res.req.next!(err);
+      const around = html!.split(SPLICE);
+      const chunks: Buffer[] = [];
+      around.forEach((piece, i) => {
+        chunks.push(Buffer.from(piece, 'utf8'));
+        if (i < kept.length) chunks.push(kept[i]!.bytes);
+      });
+      res.type('html').send(Buffer.concat(chunks));
+    });
+  } finally {
+    splicing = undefined;
+  }
 }
 
 /** The EJS options of every template the app renders. */

@@ -4,7 +4,7 @@ import ejs from 'ejs';
 import type { Application } from 'express';
 import type { CommentsPage, PostDetails } from '../graph/schemas';
 import type { Locale } from '../i18n/locale';
-import { RenderedHtml } from '../html';
+import { KeptHtml, RenderedHtml } from '../html';
 import { templateOptions } from '../http/views';
 import type { InsightsView } from './insights-view';
 import type { PostPageView } from './post-page-view';
@@ -21,8 +21,8 @@ export const INSIGHTS_PARTS = { charts: 'insight-charts' } as const;
 /** The partials whose view model is `V`. */
 type PartialOf<V> = { [P in keyof Partials]: Partials[P] extends V ? P : never }[keyof Partials];
 
-/** An answer's view model, and the HTML of each of its parts by field. */
-export type RenderedAnswer<V, F extends string> = { view: V } & { [K in F]: RenderedHtml };
+/** An answer's view model, and the HTML of each of its parts by field, kept with its bytes (src/html.ts). */
+export type RenderedAnswer<V, F extends string> = { view: V } & { [K in F]: KeptHtml };
 
 /** Per answer, what renders it in each language it was shown in (by the Locale, one object per language). */
 const rendered = new WeakMap<object, Map<Locale, Made>>();
@@ -60,7 +60,8 @@ export function renderedAnswer<A extends object, V, F extends string>(
   const made = { view } as RenderedAnswer<V, F>;
   for (const field in parts) {
     const partial = parts[field];
-    (made as Record<F, RenderedHtml>)[field] = renderPartial(app, locale, partial, view as Partials[typeof partial]);
+    const html = renderPartial(app, locale, partial, view as Partials[typeof partial]);
+    (made as Record<F, KeptHtml>)[field] = new KeptHtml(html.html);
   }
   if (languages === undefined) rendered.set(answer, (languages = new Map<Locale, Made>()));
   languages.set(locale, { parts, made });
@@ -94,6 +95,7 @@ export function renderedPost(
   const known = byLocale.get(locale);
   if (known !== undefined) return known;
   const made = renderPost(app, locale, toView);
+  made.body = new KeptHtml(made.body.html);
   byLocale.set(locale, made);
   return made;
 }

@@ -7,6 +7,7 @@ import { BUSINESS_SCOPE, INSIGHTS_SCOPE } from '../graph/provider';
 import { commentIdSchema, cursorSchema, MAX_CURSOR, type FeedResponse, type PageList } from '../graph/schemas';
 import { pageAndPostParams, pageIdField, pageRouter, parseInput, queryParam, refusal } from '../http/params';
 import { ownPath } from '../http/return-to';
+import { renderSpliced } from '../http/views';
 import type { Refuse } from '../http/refusal';
 import type { Locale, Say } from '../i18n/locale';
 import type { PageAccess, UserAccess } from '../session/access';
@@ -198,7 +199,7 @@ const pageView =
       : undefined;
     // Details that could not be read are not "not given": the card alone, no details section.
     const noDetails = refused !== undefined && details.name === undefined;
-    res.render('page', {
+    renderSpliced(res, 'page', {
       title: page.view.name,
       page: page.view,
       card: page.card,
@@ -257,7 +258,7 @@ const freshPostsView =
     const posts = renderedAnswer(req.app, locale, feed, FEED_PARTS, (f) =>
       toFeedView(f, 'first', { ...settings, locale, pageId }),
     );
-    res.type('html').send(posts.posts.html);
+    res.type('html').send(posts.posts.bytes);
   };
 
 /** An older (or newer) page of posts, under the Page's header card. */
@@ -272,7 +273,7 @@ const olderPostsView =
     const page = renderedAnswer(req.app, locale, details, PAGE_PARTS, (d) =>
       toPageView(d, fallbackName, { ...settings, locale }),
     );
-    res.render('feed', {
+    renderSpliced(res, 'feed', {
       title: locale.t('feed.olderTitle', { name: page.view.name }),
       page: page.view,
       card: page.card,
@@ -311,7 +312,7 @@ const postView =
     const first = 'page' in comments ? comments.page : undefined;
     const rendered = plain ? renderedPost(req.app, locale, post, first, toView) : renderPost(req.app, locale, toView);
     const name = access.name || locale.t('page.fallbackName', { id: pageId });
-    res.render('post', {
+    renderSpliced(res, 'post', {
       title: locale.t('post.documentTitle', { name, time: rendered.view.post.timeText }),
       page: { id: pageId, name },
       pageHref: rendered.view.pageHref,
@@ -350,7 +351,7 @@ function insightsView(
 ): void {
   const { pageId } = input;
   const name = access.name || locale.t('page.fallbackName', { id: pageId });
-  res.render('insights', {
+  renderSpliced(res, 'insights', {
     title: locale.t('insights.documentTitle', { name }),
     page: { id: pageId, name },
     ...(outcome.blocked

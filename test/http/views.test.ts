@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import express from 'express';
-import { RenderedHtml } from '../../src/html';
-import { escapeOutput, useViews } from '../../src/http/views';
+import request from 'supertest';
+import { KeptHtml, RenderedHtml } from '../../src/html';
+import { escapeOutput, renderSpliced, useViews } from '../../src/http/views';
 import { find, findAll, images, textOf } from '../support/dom';
 import { headline, visibleText } from '../support/words';
 
@@ -68,5 +69,38 @@ describe('useViews', () => {
     expect(visibleText(html)).toContain(img);
     expect(images(html)).toEqual([]);
     expect(textOf(find(html, { tag: 'section', class: 'about' })!)).toBe('fine');
+  });
+
+  it('when a page printing kept parts is sent with renderSpliced, then its bytes are those of the same page rendered whole', async () => {
+    const app = express();
+    useViews(app);
+    app.set('view cache', true);
+    // Two-byte text in the frame and in the parts (an emoji, Arabic), and a name with what could pass for markup.
+    const locals = {
+      connected: true,
+      flash: undefined,
+      csrf: () => 'token',
+      userName: '<\u0000> Ada 🍞',
+      pagePinned: false,
+      title: 'مخبز <\u0000>',
+      page: { id: '1', name: 'Bakery', missing: undefined },
+      card: new KeptHtml('<header class="card">مخبز 🥐</header>'),
+      about: new KeptHtml('<section class="about">fine – ok</section>'),
+      posts: new RenderedHtml('<ol class="posts"><li>☕</li></ol>'),
+      live: false,
+      liveSince: 0,
+    };
+    const whole = await new Promise<string>((resolve, reject) =>
+      app.render('page', locals, (err: Error | null, out?: string) => (err ? reject(err) : resolve(out ?? ''))),
+    );
+    app.get('/spliced', (_req, res) => renderSpliced(res, 'page', locals));
+    const res = await request(app).get('/spliced').buffer(true);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.text).toBe(whole);
+    expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(whole));
+    expect(textOf(find(res.text, { tag: 'header', class: 'card' })!)).toBe('مخبز 🥐');
+    // A kept part printed outside renderSpliced is its HTML, as any RenderedHtml.
+    expect(escapeOutput(locals.card)).toBe('<header class="card">مخبز 🥐</header>');
   });
 });
