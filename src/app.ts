@@ -5,10 +5,10 @@ import { behindProxy, type Config } from './config';
 import type { AppContext } from './context';
 import { requestLogging } from './log/request-log';
 import { useViews } from './http/views';
-import { PROBE_PATHS, probeRoutes } from './http/probes';
+import { PROBE_PATHS, useProbes } from './http/probes';
 import { authRoutes } from './auth/routes';
 import { providerCallbackRoutes } from './auth/provider-callbacks';
-import { pageRateLimits, pageRoutes } from './pages/routes';
+import { pageRoutes, usePageRateLimits } from './pages/routes';
 import { homeRoutes } from './site/home';
 import { liveRoutes } from './live/routes';
 import { WRITE_PATH, writeBody, writeRoutes } from './pages/write-routes';
@@ -63,7 +63,7 @@ export function createApp(ctx: AppContext): Express {
     logRequests: config.logRequests,
     trustRequestId,
   });
-  app.use('/pages', pageRateLimits(ctx, refuse));
+  usePageRateLimits(app, ctx, refuse);
   app.use(security);
   app.use(
     requestLogging(logger, {
@@ -74,7 +74,7 @@ export function createApp(ctx: AppContext): Express {
   );
   app.use('/public', express.static(path.join(ROOT, 'public'), { maxAge: '1h', index: false, fallthrough: true }));
   // Before the session: the probes answer whatever the store does (docs/operations.md#probes-and-shutdown).
-  app.use(probeRoutes(sessions, ctx.readiness));
+  useProbes(app, sessions, ctx.readiness);
 
   app.use((_req, res, next) => {
     // Every answer from here on may show session data: never kept by a browser or shared cache (Back after logout).

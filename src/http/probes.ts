@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { Express } from 'express';
 import type { SessionStoreHandle } from '../session/store';
 
 /**
@@ -32,19 +32,19 @@ function readiness(sessions: SessionStoreHandle, state: Readiness) {
  * - `/livez`: the process serves requests. Never checks a dependency, so a Redis blip restarts nothing.
  * - `/readyz`: send traffic here: the session store answers and the process is not draining.
  * - `/healthz`: the same answer as `/readyz`, kept for existing set-ups.
+ *
+ * Routes of the app, not a router: a router on `/` would be entered and left by every request.
  */
-export function probeRoutes(sessions: SessionStoreHandle, state: Readiness): Router {
-  const router = Router();
-  router.get('/livez', (_req, res) => {
+export function useProbes(app: Express, sessions: SessionStoreHandle, state: Readiness): void {
+  app.get('/livez', (_req, res) => {
     res.setHeader('Cache-Control', 'no-store');
     res.json({ status: 'ok' });
   });
-  router.get(['/readyz', '/healthz'], (_req, res) => {
+  app.get(['/readyz', '/healthz'], (_req, res) => {
     const { status, body } = readiness(sessions, state);
     res.setHeader('Cache-Control', 'no-store');
     res.status(status).json(body);
   });
-  return router;
 }
 
 /** Paths of the probes: not worth an access line each (a balancer asks every few seconds). */

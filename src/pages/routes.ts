@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from 'express';
+import type { Express, Request, Response, Router } from 'express';
 import { z } from 'zod';
 import type { AppContext } from '../context';
 import { NotConnectedError } from '../errors';
@@ -40,25 +40,24 @@ import { scheduledPageView } from './scheduled-view';
 
 /**
  * The routes that always read upstream, limited per session (the picker, older posts, a later page of a post's
- * comments or a comment's replies, connecting a page). Mounted in front of the stack (src/app.ts), so that a
- * session over its limit is refused by `refuse` before its headers, log line, language or session are worked
- * out: the refusals of a burst cost next to nothing and do not delay other people's views. Reads the cache may serve (the page, a post, insights) count at their
- * first read upstream instead (./fairness.ts). Connecting counts in a bucket of its own, with the same figure: a
- * person who connects a few pages keeps their reads of posts.
+ * comments or a comment's replies, connecting a page). Routes of the app in front of the stack (src/app.ts), so that
+ * a session over its limit is refused by `refuse` before its headers, log line, language or session are worked
+ * out: the refusals of a burst cost next to nothing and do not delay other people's views. Not a router on /pages:
+ * every page view would enter it and leave it again (docs/performance.md#plain-settings-that-are-not-shortcuts).
+ * Reads the cache may serve (the page, a post, insights) count at their first read upstream instead
+ * (./fairness.ts). Connecting counts in a bucket of its own, with the same figure: a person who connects a few
+ * pages keeps their reads of posts.
  */
-export function pageRateLimits(ctx: AppContext, refuse: Refuse): Router {
-  const router = Router();
+export function usePageRateLimits(app: Express, ctx: AppContext, refuse: Refuse): void {
   const sessionOf = (req: Request) => sessionIdOf(req.headers.cookie, ctx.config);
   const limit = ctx.sessionRateLimit.middleware(sessionOf, requestNumber, refuse);
-  router.get('/', limit);
-  router.get('/:pageId/feed', limit);
-  router.get('/:pageId/posts/:postId', (req, res, next) => {
+  app.get(['/pages', '/pages/:pageId/feed'], limit);
+  app.get('/pages/:pageId/posts/:postId', (req, res, next) => {
     if (req.query.after === undefined && req.query.replies === undefined) next();
     else limit(req, res, next);
   });
   const connecting = new SessionRateLimit(ctx.config.sessionRateLimit);
-  router.post('/:pageId/connect', connecting.middleware(sessionOf, requestNumber, refuse));
-  return router;
+  app.post('/pages/:pageId/connect', connecting.middleware(sessionOf, requestNumber, refuse));
 }
 
 /**
@@ -77,9 +76,15 @@ export function pageRoutes(ctx: AppContext): Router {
     insights: asksFor(ctx.config, INSIGHTS_SCOPE),
   };
   const media = imageFilter(ctx.config.mediaOrigins);
+  // The page and the post first, the busiest: a request is matched against each route in turn, and the paths are
+  // disjoint, so the order changes nothing else.
+  router.get('/:pageId', pageRoute(ctx, { input: pageInput, load: pageLoad, view: pageView(settings) }));
+  router.get(
+    '/:pageId/posts/:postId',
+    pageRoute(ctx, { input: postInput, load: loadPostPage, view: postView({ ...settings, media }) }),
+  );
   router.get('/', (req, res) => picker(ctx, req, res, settings.images));
   router.post('/:pageId/connect', requireCsrf, (req, res) => connect(ctx, req, res));
-  router.get('/:pageId', pageRoute(ctx, { input: pageInput, load: pageLoad, view: pageView(settings) }));
   router.get(
     '/:pageId/feed',
     pageRoute(ctx, { input: olderPostsInput, load: loadOlderPosts, view: olderPostsView(settings) }),
@@ -90,10 +95,6 @@ export function pageRoutes(ctx: AppContext): Router {
   );
   router.get('/:pageId/insights', pageRoute(ctx, { input: pageInput, load: loadPageInsights, view: insightsView }));
   router.get('/:pageId/scheduled', pageRoute(ctx, { input: pageInput, load: loadScheduled, view: scheduledPageView }));
-  router.get(
-    '/:pageId/posts/:postId',
-    pageRoute(ctx, { input: postInput, load: loadPostPage, view: postView({ ...settings, media }) }),
-  );
   return router;
 }
 
