@@ -22,7 +22,7 @@ export const TOMBSTONE_MS = 5 * 60 * 1000;
  * Everything else — logins in progress, or nothing at all — is short-lived
  * and, in memory, kept apart so it can never push a logged-in person out.
  */
-export function isShortLived(sess: Partial<SessionData>): boolean {
+export function isShortLived(sess: Pick<Partial<SessionData>, 'signIn' | 'csrf' | 'flash'>): boolean {
   return sess.signIn === undefined && sess.csrf === undefined && sess.flash === undefined;
 }
 

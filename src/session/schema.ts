@@ -80,6 +80,7 @@ export type PendingLogin = z.infer<typeof pendingLoginSchema>;
 export type Flash = z.infer<typeof flashSchema>;
 export type ConnectedPage = z.infer<typeof connectedPageSchema>;
 export type SignIn = z.infer<typeof signInSchema>;
+export type StoredSession = z.infer<typeof storedSessionSchema>;
 
 /**
  * Sessions written before the sign-in had its name kept it under `connection`: read under the new name, so the
@@ -92,7 +93,7 @@ function renamed(value: unknown): unknown {
 }
 
 /** A stored value as the app may use it, or undefined when it is not a session at all. */
-export function readStoredSession(value: unknown): z.infer<typeof storedSessionSchema> | undefined {
+export function readStoredSession(value: unknown): StoredSession | undefined {
   const parsed = storedSessionSchema.safeParse(renamed(value));
   if (!parsed.success) return undefined;
   // Parts that failed come back as explicit undefined: leave them out of the session.

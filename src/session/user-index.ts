@@ -18,7 +18,7 @@ export interface SessionIndex {
 export const MAX_SESSIONS_PER_PERSON = 50;
 
 /** The user id a stored session is indexed under, if any. */
-export function ownerOf(sess: Partial<SessionData> | null | undefined): string | undefined {
+export function ownerOf(sess: Pick<Partial<SessionData>, 'signIn'> | null | undefined): string | undefined {
   return sess?.signIn?.userId;
 }
 
@@ -32,7 +32,7 @@ export class MemorySessionIndex implements SessionIndex {
   private readonly ownerBySid = new Map<string, string>();
 
   /** Records `sid` under its session's owner, or forgets it when the session has none (any more). */
-  update(sid: string, sess: Partial<SessionData>): void {
+  update(sid: string, sess: Pick<Partial<SessionData>, 'signIn'>): void {
     const owner = ownerOf(sess);
     const previous = this.ownerBySid.get(sid);
     if (previous === owner) return;

@@ -137,8 +137,10 @@ describe('sessions in memory: sealing, tampering, rotation and lifetime', () => 
     const handle = memory(config);
     const app = appWith(config, handle);
     const { agent, sid } = await connected(app, handle);
-    // memorystore keeps serialized strings in an LRU: corrupt one in place.
-    (handle.store as unknown as { store: { set(k: string, v: string): void } }).store.set(sid, '{broken');
+    // The store keeps each session as JSON texts in an LRU: corrupt one in place.
+    const lru = (handle.store as unknown as { sessions: { set(k: string, v: { cookie: string; rest: string }): void } })
+      .sessions;
+    lru.set(sid, { cookie: '{}', rest: '{broken' });
     await agent.get(`/pages/${BAKERY}`).expect(401);
     await agent.get('/').expect(200);
   });
