@@ -96,8 +96,7 @@ export async function againstPrevious(bench: Bench): Promise<Row[]> {
     log(`previous release: warm page view and login start, current and ${PREVIOUS_RELEASE} in alternating batches`);
     const rows: Row[] = [];
     for (const [name, side] of Object.entries(kinds)) {
-      const [now, then] = (await alternate([side(apps.current), side(apps.previous)])) as [number, number];
-      const previousRatio = now / then;
+      const { a: now, b: then, ratio: previousRatio } = await alternate(side(apps.current), side(apps.previous));
       rows.push({
         scenario: `${name}: current CPU per request ÷ ${PREVIOUS_RELEASE}'s (one at a time, L=0, same run)`,
         result: `${previousRatio.toFixed(2)} (${now.toFixed(0)} µs ÷ ${then.toFixed(0)} µs)`,

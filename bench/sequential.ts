@@ -30,14 +30,28 @@ export async function cpuPerRequest(side: Side, n: number): Promise<number> {
   return (cpuUs(side.child) - before) / n;
 }
 
-/** Each side's median CPU per request in µs, after a warm-up of one batch each (the JIT, the caches). */
-export async function alternate(sides: Side[], batches = BATCHES, perBatch = PER_BATCH): Promise<number[]> {
-  for (const side of sides) await cpuPerRequest(side, perBatch);
-  const figures: number[][] = sides.map(() => []);
-  for (let b = 0; b < batches; b++) {
+/**
+ * Two sides' CPU per request in alternating batches, after a warm-up of one batch each (the JIT, the caches):
+ * each side's median in µs, and their ratio (`a` over `b`) as the median of the batches' ratios, as
+ * `roundRatio` takes it for the slices (bench/shared.ts): a batch of each side, one right after the other, shares
+ * a spell of the machine, so their ratio cancels it where two medians taken apart would not.
+ */
+export async function alternate(
+  a: Side,
+  b: Side,
+  batches = BATCHES,
+  perBatch = PER_BATCH,
+): Promise<{ a: number; b: number; ratio: number }> {
+  for (const side of [a, b]) await cpuPerRequest(side, perBatch);
+  const figures = { a: [] as number[], b: [] as number[] };
+  for (let n = 0; n < batches; n++) {
     // Turn about, so neither side always runs after the other.
-    const order = b % 2 === 0 ? sides.map((_, i) => i) : sides.map((_, i) => sides.length - 1 - i);
-    for (const i of order) figures[i]!.push(await cpuPerRequest(sides[i]!, perBatch));
+    for (const k of n % 2 === 0 ? (['a', 'b'] as const) : (['b', 'a'] as const))
+      figures[k].push(await cpuPerRequest(k === 'a' ? a : b, perBatch));
   }
-  return figures.map(median);
+  return {
+    a: median(figures.a),
+    b: median(figures.b),
+    ratio: median(figures.a.map((x, n) => x / figures.b[n]!)),
+  };
 }
