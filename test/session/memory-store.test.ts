@@ -1,19 +1,8 @@
 import type { SessionData } from 'express-session';
 import { createMemorySessionStore } from '../../src/session/store';
+import { storedCookie, storedSignIn } from '../support/stored-session';
 
-const cookie = {
-  originalMaxAge: 3600000,
-  expires: '2026-01-01T00:00:00.000Z',
-  httpOnly: true,
-  path: '/',
-  sameSite: 'lax',
-};
-const signIn = {
-  userToken: 'k1.sealed',
-  expiresAt: null,
-  loggedInAt: 1,
-  pages: { '123': { token: 'k1.page', name: 'Bakery' } },
-};
+const [cookie, signIn] = [storedCookie, storedSignIn];
 
 /**
  * The memory store checks a session against the session schema as it is written, and a read is a plain parse

@@ -1,18 +1,7 @@
 import { tolerantJson } from '../../src/session/serializer';
+import { storedCookie, storedSignIn } from '../support/stored-session';
 
-const cookie = {
-  originalMaxAge: 3600000,
-  expires: '2026-01-01T00:00:00.000Z',
-  httpOnly: true,
-  path: '/',
-  sameSite: 'lax',
-};
-const signIn = {
-  userToken: 'k1.sealed',
-  expiresAt: null,
-  loggedInAt: 1,
-  pages: { '123': { token: 'k1.page', name: 'Bakery' } },
-};
+const [cookie, signIn] = [storedCookie, storedSignIn];
 
 describe('tolerantJson (the Redis store)', () => {
   it('when a session written before the rename holds its sign-in under `connection`, then it reads as signIn', () => {
