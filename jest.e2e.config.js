@@ -9,7 +9,8 @@ module.exports = {
   roots: ['<rootDir>/test/e2e'],
   testMatch: ['**/*.e2e.test.ts'],
   globalSetup: '<rootDir>/test/e2e/global-setup.js',
-  testTimeout: 60000,
+  // A bound on a hang, not a speed target: the same tests took three times as long on a busy CI machine.
+  testTimeout: 120000,
   maxWorkers: 1,
   moduleNameMapper: { '^@pagelight/graph-emulator$': '<rootDir>/packages/graph-emulator/src/index.ts' },
 };

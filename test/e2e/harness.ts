@@ -75,10 +75,9 @@ export class Stack {
       ],
     });
     await this.startProvider();
-    this.app = await startAppProcess(appPort, this.providerUrl, CREDENTIALS, {
-      PROVIDER_TIMEOUT_MS: '1500',
-      ...this.appEnv,
-    });
+    // The app's own wait for Facebook (PROVIDER_TIMEOUT_MS, 5 s) unless a suite sets one: a shorter wait made a
+    // slow moment of a shared machine read as "Facebook didn't answer" and left a login on the callback.
+    this.app = await startAppProcess(appPort, this.providerUrl, CREDENTIALS, this.appEnv);
   }
 
   /** Starts (or restarts, on the same port) the emulator process. */

@@ -15,9 +15,10 @@ const BAKERY = SEED_IDS.pages.bakery;
 const BAKERY_NAME = 'Lovelace Analytical Bakery';
 const ADA = SEED_IDS.users.ada;
 
-// A shorter wait for Facebook than the default, so the timeout states stay quick; no page cache, so a
-// reload goes to Facebook and meets the faults the test scripted.
-const stack = new Stack({ PROVIDER_TIMEOUT_MS: '800', PAGE_CACHE_TTL: '0' });
+// A shorter wait for Facebook than the default, so the timeout states stay quick, and still well above the
+// 600 ms of latency the busy-button tests add (a loaded machine must not turn their slow answer into a
+// timeout); no page cache, so a reload goes to Facebook and meets the faults the test scripted.
+const stack = new Stack({ PROVIDER_TIMEOUT_MS: '2500', PAGE_CACHE_TTL: '0' });
 const browser = browsing(stack);
 let page: Page;
 beforeEach(() => {
