@@ -47,10 +47,15 @@ const MAX_TOMBSTONES = 100_000;
 /** How often expired sessions are dropped (and so leave the index) when nobody asks for them. */
 const PRUNE_EVERY_MS = 60_000;
 
+/**
+ * @param clock what the sessions' idle lifetimes are counted on: lru-cache's monotonic `performance.now()` unless a
+ *   test gives its own, so that a lifetime is judged by the clock the test moves, not by how fast the machine is.
+ */
 export function createMemorySessionStore(
   config: Pick<Config, 'sessionIdleSec'>,
   maxSessions = MEMORY_STORE_MAX_SESSIONS,
   maxPending = MEMORY_STORE_MAX_PENDING,
+  clock?: { now: () => number },
 ): SessionStoreHandle {
   const index = new MemorySessionIndex();
   const signedOut = new LRUCache<string, true>({ max: MAX_TOMBSTONES, ttl: TOMBSTONE_MS, ttlAutopurge: false });
@@ -59,6 +64,7 @@ export function createMemorySessionStore(
     { max: maxPending, ttlMs: Math.min(PENDING_SESSION_MS, config.sessionIdleSec * 1000) },
     index,
     signedOut,
+    clock,
   );
   const records = new MemoryRecords();
   return {
@@ -124,17 +130,21 @@ export class MemorySessionStore extends session.Store {
     short: { max: number; ttlMs: number },
     private readonly index: MemorySessionIndex,
     private readonly signedOut: LRUCache<string, true>,
+    clock?: { now: () => number },
   ) {
     super();
+    // A clock of a test's own is read on every check, not once a millisecond (lru-cache's ttlResolution).
+    const counted = clock ? { perf: clock, ttlResolution: 0 } : {};
     this.sessions = new LRUCache<string, Stored>({
       max: long.max,
       ttl: long.ttlMs,
       ttlAutopurge: false,
+      ...counted,
       // Evicted, expired or deleted: out of the index too. Not on overwrite: set() updates it.
       dispose: (_entry, sid) => index.remove(sid),
       noDisposeOnSet: true,
     });
-    this.pending = new LRUCache<string, Stored>({ max: short.max, ttl: short.ttlMs, ttlAutopurge: false });
+    this.pending = new LRUCache<string, Stored>({ max: short.max, ttl: short.ttlMs, ttlAutopurge: false, ...counted });
     this.pruning = setInterval(() => this.prune(), PRUNE_EVERY_MS).unref();
   }
 

@@ -176,7 +176,8 @@ describe('provider callbacks (deauthorize, data deletion)', () => {
   describe('the session index', () => {
     it('when many sessions are created and expire, then the index is empty after', async () => {
       const { createMemorySessionStore } = await import('../../src/session/store');
-      const handle = createMemorySessionStore({ sessionIdleSec: 1 });
+      const clock = { ms: 1_000_000, now: () => clock.ms };
+      const handle = createMemorySessionStore({ sessionIdleSec: 1 }, undefined, undefined, clock);
       const idx = handle.index as MemorySessionIndex;
       const store = handle.store as unknown as {
         set(sid: string, sess: unknown, cb: () => void): void;
@@ -203,7 +204,7 @@ describe('provider callbacks (deauthorize, data deletion)', () => {
         );
       }
       expect(idx.size).toEqual({ users: 50, sessions: 2000 });
-      await new Promise((r) => setTimeout(r, 1100));
+      clock.ms += 1100;
       store.prune();
       expect(idx.size).toEqual({ users: 0, sessions: 0 });
       await handle.close();
