@@ -92,11 +92,14 @@ export async function viewsAgainstCalls(bench: Bench): Promise<Row[]> {
     await waitForOutput(floor, /floor listening/);
     const rows: Row[] = [];
     for (const [view, path] of Object.entries(paths) as [View, string][]) {
-      const cpu = await alternate(
+      const {
+        a: appUs,
+        b: floorUs,
+        ratio: callsRatio,
+      } = await alternate(
         { child: app, url: `${bench.appUrl}${path}`, headers, status: 200 },
         { child: floor, url: `http://127.0.0.1:${bench.floorPort}/views/${encodeURIComponent(view)}`, status: 200 },
       );
-      const [appUs, floorUs, callsRatio] = [cpu.a, cpu.b, cpu.ratio];
       const target = VIEW_TARGETS[view];
       rows.push({
         scenario: `${view} view ÷ its ${calls[view]!.length} provider calls alone (cache off, L=0, one at a time)`,
