@@ -83,8 +83,7 @@ async function main(): Promise<void> {
   const partial = (name: string) => {
     const file = path.join(VIEWS_DIR, 'partials', `${name}.ejs`);
     // `cache` as the app's views: an include inside the partial (a comment's) is compiled once too.
-    const { root, escape, cache } = templateOptions(app);
-    const render = ejs.compile(fs.readFileSync(file, 'utf8'), { filename: file, root, escape, cache });
+    const render = ejs.compile(fs.readFileSync(file, 'utf8'), templateOptions(app, file));
     // In English, as the app renders a page for a browser that asks for no other language.
     return (data: object) => new RenderedHtml(render({ ...data, t: english.t, html: english.html }));
   };

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import ejs from 'ejs';
 import type { Application, Response } from 'express';
@@ -75,9 +76,91 @@ export function renderSpliced(res: Response, view: string, data: object): void {
   }
 }
 
-/** The EJS options of every template the app renders. */
-export function templateOptions(app: Application): ejs.Options {
-  return { root: VIEWS_DIR, cache: app.enabled('view cache'), escape: escapeOutput };
+/** The EJS options of `file`, a template of views/: every template the app renders is compiled with these. */
+export function templateOptions(app: Application, file: string): ejs.Options & { async: false; client: false } {
+  return {
+    async: false,
+    client: false,
+    filename: file,
+    root: VIEWS_DIR,
+    cache: app.enabled('view cache'),
+    escape: escapeOutput,
+    // The names the template reads become its local variables, in place of EJS's `with (locals)`: see namesRead.
+    _with: false,
+    destructuredLocals: namesRead(file, app.enabled('view cache')),
+  };
+}
+
+/**
+ * The names a template reads from its data: every name in its code (its `<% %>` tags) and in the partials it
+ * includes, less the language's words, EJS's own, the few globals templates call and the helper functions a
+ * template declares. Given to EJS as `destructuredLocals` (each a local variable of the compiled template), it
+ * replaces the `with (locals)` block EJS compiles a template into otherwise, where every name the template reads,
+ * `__append` for each piece of output included, is looked up by name at run time, V8's slowest way
+ * (docs/performance.md#templates-without-with). A name the data lacks reads as undefined (under `with` it threw).
+ * Extra names (an object literal's keys) cost a property read each and nothing else.
+ */
+function namesRead(file: string, cache: boolean): string[] {
+  const known = cache ? namesOfFile.get(file) : undefined;
+  if (known !== undefined) return known;
+  const files = new Map<string, TemplateNames>();
+  collectNames(file, files);
+  const names = new Set([...files.values()].flatMap((f) => [...f.data]));
+  // A partial is compiled with the list of the template that includes it: its helpers must not be data there.
+  for (const [name, f] of files)
+    for (const helper of f.helpers)
+      if (names.has(helper))
+        throw new Error(`${name}: its helper ${helper}() has the name of a value another template reads; rename it`);
+  const list = [...names];
+  if (cache) namesOfFile.set(file, list);
+  return list;
+}
+
+const namesOfFile = new Map<string, string[]>();
+
+interface TemplateNames {
+  /** The names the template reads that are not its own. */
+  data: Set<string>;
+  /** The functions it declares (`<% function text(segments) { … } %>`). */
+  helpers: Set<string>;
+}
+
+/** Code tags of EJS (`<%`, `<%=`, `<%-`, `<%_`), a comment tag (`<%#`) included: its text is skipped below. */
+const CODE_TAG = /<%[_=-]?([\s\S]*?)[-_]?%>/g;
+/** A quoted string in the code: its words are not names. */
+const QUOTED = /'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`(?:[^`\\]|\\.)*`/g;
+/** A name not read as a property (`.name`). */
+const NAME = /(?<![\w$.])[A-Za-z_$][\w$]*/g;
+const HELPER = /\bfunction\s+([A-Za-z_$][\w$]*)/g;
+/** `include('/partials/head')`, the partial's name from the views folder. */
+const INCLUDE = /include\(\s*(['"])([^'"]+)\1/g;
+/** JavaScript's words, EJS's own parameters, and the globals the templates call: not the data's. */
+const NOT_DATA = new Set(
+  [
+    'break case catch class const continue debugger default delete do else export extends false finally for',
+    'function if import in instanceof new null return super switch this throw true try typeof var void while with',
+    'yield let static await of undefined NaN Infinity arguments eval',
+    'locals include escapeFn rethrow __append __output __line __lines __filename __locals',
+    'JSON Object Array Number String Math Date encodeURIComponent',
+  ]
+    .join(' ')
+    .split(' '),
+);
+
+/** The names of `file` and of the partials it includes, by file. */
+function collectNames(file: string, into: Map<string, TemplateNames>): void {
+  if (into.has(file)) return;
+  const names: TemplateNames = { data: new Set(), helpers: new Set() };
+  into.set(file, names);
+  for (const [, code] of fs.readFileSync(file, 'utf8').matchAll(CODE_TAG)) {
+    if (code!.startsWith('#')) continue;
+    for (const [, , included] of code!.matchAll(INCLUDE))
+      collectNames(path.join(VIEWS_DIR, `${included!.replace(/^\//, '')}.ejs`), into);
+    const unquoted = code!.replace(QUOTED, ' ');
+    for (const [name] of unquoted.matchAll(NAME)) if (!NOT_DATA.has(name)) names.data.add(name);
+    for (const [, helper] of unquoted.matchAll(HELPER)) names.helpers.add(helper!);
+  }
+  for (const helper of names.helpers) names.data.delete(helper);
 }
 
 /**
@@ -92,6 +175,6 @@ export function useViews(app: Application): void {
   Object.assign(app.locals, { locale: english, t: english.t, html: english.html, languages: () => [] });
   app.set('view engine', 'ejs');
   app.engine('ejs', (file: string, data: object, callback: (err: Error | null, html?: string) => void) => {
-    ejs.renderFile(file, data, templateOptions(app), callback);
+    ejs.renderFile(file, data, templateOptions(app, file), callback);
   });
 }

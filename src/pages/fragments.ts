@@ -148,8 +148,7 @@ function template(app: Application, partial: keyof Partials): ejs.TemplateFuncti
   const known = compiled.get(file);
   if (known !== undefined) return known;
   // `cache` as the app's views: an include inside the partial (a comment's) is compiled once too.
-  const { root, escape, cache } = templateOptions(app);
-  const fn = ejs.compile(fs.readFileSync(file, 'utf8'), { filename: file, root, escape, cache });
+  const fn = ejs.compile(fs.readFileSync(file, 'utf8'), templateOptions(app, file));
   if (app.enabled('view cache')) compiled.set(file, fn);
   return fn;
 }

@@ -1,8 +1,11 @@
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import ejs from 'ejs';
 import express from 'express';
 import request from 'supertest';
 import { KeptHtml, RenderedHtml } from '../../src/html';
-import { escapeOutput, renderSpliced, useViews } from '../../src/http/views';
+import { escapeOutput, renderSpliced, templateOptions, useViews } from '../../src/http/views';
 import { find, findAll, images, textOf } from '../support/dom';
 import { headline, visibleText } from '../support/words';
 
@@ -103,4 +106,33 @@ describe('useViews', () => {
     // A kept part printed outside renderSpliced is its HTML, as any RenderedHtml.
     expect(escapeOutput(locals.card)).toBe('<header class="card">مخبز 🥐</header>');
   });
+
+  // Templates read their data as local variables, not through `with` (docs/performance.md#templates-without-with).
+  it('when a template reads a value only a partial it includes prints, then the partial gets it', async () => {
+    const file = template('<%- include("/partials/write-form", { f: form, cls: "", text: box }) %>');
+    const form = { href: '/w', csrf: 'c', key: 'k1', do: 'reply', target: '1_2', text: 'Send' };
+    const html = ejs.renderFile(file, { form, box: { label: 'Comment as Bakery', kept: 'Hi' } }, options(file));
+    expect(textOf(find(await html, { tag: 'label' })!)).toBe('Comment as Bakery');
+    expect(textOf(find(await html, { tag: 'textarea' })!)).toBe('Hi');
+  });
+
+  it('when a template declares a helper named as a value a partial it includes reads, then it is refused, naming the template and the helper', () => {
+    // write-form reads `text`: a helper of that name would replace it there.
+    const file = template('<% function text() {} %><%- include("/partials/write-form", { f: {}, cls: "" }) %>');
+    expect(() => options(file)).toThrow(`${file}: its helper text() has the name of a value another template reads`);
+  });
 });
+
+/** A template of the test's own, beside the app's views (its includes are theirs). */
+function template(text: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pagelight-view-'));
+  const file = path.join(dir, 'test.ejs');
+  fs.writeFileSync(file, text);
+  return file;
+}
+
+function options(file: string) {
+  const app = express();
+  useViews(app);
+  return templateOptions(app, file);
+}
