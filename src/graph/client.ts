@@ -738,7 +738,7 @@ export class GraphClient {
     return this.inflight.run(readKey('POST', path, { batch }, token), admit ? () => admit(once) : once);
   }
 
-  /** `appsecret_proof` for `token` (docs/provider-interface.md#appsecret-proof), with every call. */
+  /** `appsecret_proof` for `token` (docs/provider-interface.md#sending-credentials), with every call. */
   private proof(token: string): Record<string, string> {
     return this.options.appSecret ? { appsecret_proof: appSecretProof(token, this.options.appSecret) } : {};
   }
