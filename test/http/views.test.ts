@@ -123,9 +123,14 @@ describe('useViews', () => {
   });
 });
 
+/** Folders of the templates below, removed after the tests. */
+const made: string[] = [];
+afterAll(() => made.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+
 /** A template of the test's own, beside the app's views (its includes are theirs). */
 function template(text: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pagelight-view-'));
+  made.push(dir);
   const file = path.join(dir, 'test.ejs');
   fs.writeFileSync(file, text);
   return file;
