@@ -3,7 +3,7 @@ import express, { type Express, type Request } from 'express';
 import helmet from 'helmet';
 import { behindProxy, type Config } from './config';
 import type { AppContext } from './context';
-import { requestLogging } from './log/request-log';
+import { useRequestLogging } from './log/request-log';
 import { useViews } from './http/views';
 import { PROBE_PATHS, useProbes } from './http/probes';
 import { authRoutes } from './auth/routes';
@@ -65,13 +65,11 @@ export function createApp(ctx: AppContext): Express {
   });
   usePageRateLimits(app, ctx, refuse);
   app.use(security);
-  app.use(
-    requestLogging(logger, {
-      trustRequestId,
-      requests: config.logRequests,
-      ignore: (req) => PROBE_PATHS.has(req.url?.split('?')[0] ?? ''),
-    }),
-  );
+  useRequestLogging(app, logger, {
+    trustRequestId,
+    requests: config.logRequests,
+    ignore: (req) => PROBE_PATHS.has(req.url?.split('?')[0] ?? ''),
+  });
   app.use('/public', express.static(path.join(ROOT, 'public'), { maxAge: '1h', index: false, fallthrough: true }));
   // Before the session: the probes answer whatever the store does (docs/operations.md#probes-and-shutdown).
   useProbes(app, sessions, ctx.readiness);

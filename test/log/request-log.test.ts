@@ -1,16 +1,14 @@
 import express from 'express';
 import request from 'supertest';
 import { createLogger } from '../../src/log/logger';
-import { requestLogging } from '../../src/log/request-log';
+import { useRequestLogging } from '../../src/log/request-log';
 import { LogCapture } from '../support/stack';
 
 /** An app with only the request logging (no access lines: test/log/access-log.test.ts has those), logging into a capture. */
 function appLogging() {
   const logs = new LogCapture();
   const app = express();
-  app.use(
-    requestLogging(createLogger({ level: 'info', destination: logs }), { trustRequestId: false, requests: 'off' }),
-  );
+  useRequestLogging(app, createLogger({ level: 'info', destination: logs }), { trustRequestId: false, requests: 'off' });
   app.get('/noted', (req, res) => {
     req.log.info({ note: 1 }, 'a line from a route');
     res.send('noted');
@@ -19,7 +17,7 @@ function appLogging() {
   return { app, lines };
 }
 
-describe('requestLogging', () => {
+describe('useRequestLogging', () => {
   it('when a route logs through req.log, then its line carries the request id, method and URL', async () => {
     const { app, lines } = appLogging();
     const res = await request(app).get('/noted?code=AQBsecret').expect(200);
