@@ -31,8 +31,9 @@ type WithChild = IncomingMessage & { [CHILD]?: Logger };
  * logger on every request, logged or not), and the access line is built only when its level is enabled
  * (docs/architecture.md#request-path).
  *
- * `req.log` is a getter on Express's request prototype (`app.request`), defined once: defining it on each request
- * object cost 2.5 % of a warm page view's CPU (docs/performance.md#one-getter-for-reqlog).
+ * `req.log` is a getter on Express's request prototype, `app.request`, defined once, as Express's guide extends
+ * requests (https://expressjs.com/en/guide/overriding-express-api.html). Defining it on each request object cost
+ * 2.5 % of a warm page view's CPU (docs/performance.md#one-getter-for-reqlog).
  */
 export function useRequestLogging(app: Express, logger: Logger, options: RequestLogOptions): void {
   Object.defineProperty(app.request, 'log', {

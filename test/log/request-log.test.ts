@@ -8,7 +8,10 @@ import { LogCapture } from '../support/stack';
 function appLogging() {
   const logs = new LogCapture();
   const app = express();
-  useRequestLogging(app, createLogger({ level: 'info', destination: logs }), { trustRequestId: false, requests: 'off' });
+  useRequestLogging(app, createLogger({ level: 'info', destination: logs }), {
+    trustRequestId: false,
+    requests: 'off',
+  });
   app.get('/noted', (req, res) => {
     req.log.info({ note: 1 }, 'a line from a route');
     res.send('noted');
