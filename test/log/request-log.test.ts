@@ -28,4 +28,15 @@ describe('useRequestLogging', () => {
     expect(line.req).toEqual({ id: res.headers['x-request-id'], method: 'GET', url: '/noted?code=[redacted]' });
     expect(line.note).toBe(1);
   });
+
+  it('when two requests log, then each line carries its own request, not the first one logged', async () => {
+    const { app, lines } = appLogging();
+    const first = await request(app).get('/noted?n=1').expect(200);
+    const second = await request(app).get('/noted?n=2').expect(200);
+    const logged = lines().filter((l) => l.msg === 'a line from a route');
+    expect(logged.map((l) => l.req)).toEqual([
+      { id: first.headers['x-request-id'], method: 'GET', url: '/noted?n=1' },
+      { id: second.headers['x-request-id'], method: 'GET', url: '/noted?n=2' },
+    ]);
+  });
 });
