@@ -95,8 +95,8 @@ export function templateOptions(app: Application, file: string): ejs.Options & {
 
 /**
  * The names a template reads from its data: every name in its code (its `<% %>` tags) and in the partials it
- * includes, less the language's words, EJS's own, the few globals templates call and the helper functions a
- * template declares. Given to EJS as `destructuredLocals` (each a local variable of the compiled template), it
+ * includes, less the language's words, EJS's own, the few globals templates call, and the helper functions and
+ * the `const` and `let` names a template declares. Given to EJS as `destructuredLocals` (each a local variable of the compiled template), it
  * replaces the `with (locals)` block EJS compiles a template into otherwise, where every name the template reads,
  * `__append` for each piece of output included, is looked up by name at run time, V8's slowest way
  * (docs/performance.md#templates-without-with). A name the data lacks reads as undefined (under `with` it threw).
@@ -125,6 +125,8 @@ interface TemplateNames {
   data: Set<string>;
   /** The functions it declares (`<% function text(segments) { … } %>`). */
   helpers: Set<string>;
+  /** The names it declares with `const` or `let`. */
+  declared: Set<string>;
 }
 
 /** Code tags of EJS (`<%`, `<%=`, `<%-`, `<%_`), a comment tag (`<%#`) included: its text is skipped below. */
@@ -134,6 +136,8 @@ const QUOTED = /'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`(?:[^`\\]|\\.)*`/g;
 /** A name not read as a property (`.name`). */
 const NAME = /(?<![\w$.])[A-Za-z_$][\w$]*/g;
 const HELPER = /\bfunction\s+([A-Za-z_$][\w$]*)/g;
+/** `const total = …`, `let i`, `for (const row of …)`: a name the template makes, not data. */
+const DECLARED = /\b(?:const|let)\s+([A-Za-z_$][\w$]*)/g;
 /** `include('/partials/head')`, the partial's name from the views folder. */
 const INCLUDE = /include\(\s*(['"])([^'"]+)\1/g;
 /** JavaScript's words, EJS's own parameters, and the globals the templates call: not the data's. */
@@ -152,7 +156,7 @@ const NOT_DATA = new Set(
 /** The names of `file` and of the partials it includes, by file. */
 function collectNames(file: string, into: Map<string, TemplateNames>): void {
   if (into.has(file)) return;
-  const names: TemplateNames = { data: new Set(), helpers: new Set() };
+  const names: TemplateNames = { data: new Set(), helpers: new Set(), declared: new Set() };
   into.set(file, names);
   for (const [, code] of fs.readFileSync(file, 'utf8').matchAll(CODE_TAG)) {
     if (code!.startsWith('#')) continue;
@@ -161,8 +165,12 @@ function collectNames(file: string, into: Map<string, TemplateNames>): void {
     const unquoted = code!.replace(QUOTED, ' ');
     for (const [name] of unquoted.matchAll(NAME)) if (!NOT_DATA.has(name)) names.data.add(name);
     for (const [, helper] of unquoted.matchAll(HELPER)) names.helpers.add(helper!);
+    for (const [, declared] of unquoted.matchAll(DECLARED)) names.declared.add(declared!);
   }
   for (const helper of names.helpers) names.data.delete(helper);
+  // Each data name is a `var` of the compiled template: a `const` or `let` of the same name at its top would be
+  // declared twice, a SyntaxError when it is compiled.
+  for (const declared of names.declared) names.data.delete(declared);
 }
 
 /**

@@ -116,6 +116,11 @@ describe('useViews', () => {
     expect(textOf(find(await html, { tag: 'textarea' })!)).toBe('Hi');
   });
 
+  it('when a template declares a name with const and prints it, then it renders', () => {
+    const file = template("<% const greeting = 'Hello, ' + name %><p><%= greeting %></p>");
+    expect(ejs.render(fs.readFileSync(file, 'utf8'), { name: 'Ada' }, options(file))).toBe('<p>Hello, Ada</p>');
+  });
+
   it('when a template declares a helper named as a value a partial it includes reads, then it is refused, naming the template and the helper', () => {
     // write-form reads `text`: a helper of that name would replace it there.
     const file = template('<% function text() {} %><%- include("/partials/write-form", { f: {}, cls: "" }) %>');
