@@ -6,9 +6,11 @@
  */
 module.exports = {
   testTimeout: 20000,
-  // On two cores jest would run every suite inside its own process (one worker or fewer means in band), which
-  // grew past 2.6 GB; with a limit it runs them in a worker, replaced once it holds more than this after a
-  // suite (README.md#tests-and-screenshots).
+  // A worker per core: jest's default keeps a core for its own process, which only waits on the workers, so on
+  // two cores one worker ran every suite (239 s against 138 s, docs/performance.md#the-test-run).
+  maxWorkers: '100%',
+  // A worker is replaced once it holds more than this after a suite: a worker's memory only grew from suite to
+  // suite, past 2.6 GB when one process ran them all.
   workerIdleMemoryLimit: '600MB',
   projects: [
     {

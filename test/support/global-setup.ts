@@ -9,7 +9,7 @@ export default function globalSetup(globalConfig: { testPathPattern?: string }):
   // The whole run, not a file or two asked for by name: say what it costs before it starts.
   if (!globalConfig.testPathPattern)
     process.stdout.write(
-      '\nnpm test: about 3½ minutes of CPU and 1.3 GB of memory at most; 4½ minutes on two cores, longer on a busy machine (README.md#tests-and-screenshots).\n',
+      '\nnpm test: about 3½ minutes of CPU, in a worker per core of at most 1.3 GB each; 2½ minutes on two cores, longer on a busy machine (README.md#tests-and-screenshots).\n',
     );
   const checked = checkRedis();
   // Test workers start after this and inherit the environment, so none of them asks again.
