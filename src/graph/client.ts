@@ -185,7 +185,7 @@ export const DEFAULT_RETRY: RetryPolicy = { retries: 2, baseMs: 150, capMs: 1000
 
 /**
  * The provider's Graph API, one method per call of docs/provider-interface.md#calls-at-a-glance. Nothing here
- * leaks axios: each method returns validated data or throws a typed error
+ * leaks the HTTP client: each method returns validated data or throws a typed error
  * from ./errors. Tokens travel in the Authorization header (RFC 9700
  * §4.3.2); only where the provider ignores it, as the documented `access_token` parameter, which the
  * transport alone puts in the URL and nothing logs, caches or shows (docs/provider-interface.md#sending-credentials).

@@ -1,6 +1,6 @@
-import http from 'node:http';
-import https from 'node:https';
-import axios, { type AxiosInstance, type AxiosProgressEvent } from 'axios';
+import { pipeline, type Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { Agent, FormData, request } from 'undici';
 import type { ZodType } from 'zod';
 import { parseJson } from '../json';
 import type { Logger } from '../log/logger';
@@ -79,7 +79,7 @@ const MAX_ANSWER_BYTES = 2 * 1024 * 1024;
 /** What every call asks for: compressed answers are smaller on the wire, and the provider compresses when asked. */
 const ACCEPT_ENCODING = 'gzip, deflate, br';
 
-/** An answer as the checks below read it: status, lower-cased headers, the body as text. */
+/** An answer as the checks below read it: status, lower-cased headers, the body as text (decompressed). */
 interface RawAnswer {
   status: number;
   headers: Record<string, unknown>;
@@ -90,13 +90,13 @@ interface RawAnswer {
 type StopReason = 'deadline' | 'too_large';
 
 /**
- * Every call, read or write, goes out through one axios instance on one pair of keep-alive agents per
- * provider origin. It never throws on a status: every answer goes
- * through the same checks below, and every failure to get one through the same mapping (transportError).
+ * Every call, read or write, goes out through one undici `Agent` (keep-alive connections, at most `maxSockets` per
+ * provider origin) with undici's `request`. It never throws on a status: every answer goes through the same
+ * checks below, and every failure to get one through the same mapping (transportError).
+ * undici rather than axios: docs/architecture.md#provider-transport.
  */
 export class GraphTransport {
-  private readonly http: AxiosInstance;
-  private readonly agents: { http: http.Agent; https: https.Agent };
+  private readonly dispatcher: Agent;
   private readonly usage: UsageGovernor;
   private versionWarned = false;
   private emulatorNoticed = false;
@@ -105,27 +105,7 @@ export class GraphTransport {
 
   constructor(private readonly options: TransportOptions) {
     this.usage = options.usage ?? new UsageGovernor(DEFAULT_USAGE_POLICY, options.now);
-    const agentOptions = {
-      keepAlive: true,
-      maxSockets: options.maxSockets ?? 64,
-      maxFreeSockets: 16,
-      scheduling: 'lifo' as const,
-    };
-    this.agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
-    this.http = axios.create({
-      baseURL: options.baseUrl,
-      timeout: options.timeoutMs,
-      httpAgent: this.agents.http,
-      httpsAgent: this.agents.https,
-      validateStatus: () => true,
-      maxRedirects: 0,
-      maxContentLength: MAX_ANSWER_BYTES,
-      decompress: true,
-      responseType: 'text',
-      // We parse ourselves: a non-JSON body is a provider failure, not a crash.
-      transformResponse: (data: unknown) => data,
-      headers: { Accept: 'application/json', 'Accept-Encoding': ACCEPT_ENCODING },
-    });
+    this.dispatcher = new Agent({ connections: options.maxSockets ?? 64 });
   }
 
   /** Sends the request and returns the validated body, or throws one of our typed errors. */
@@ -261,9 +241,10 @@ export class GraphTransport {
   }
 
   /**
-   * One exchange. axios's `timeout` restarts with every chunk that arrives (it is the socket's idle timer), so
-   * a deadline of our own bounds the whole exchange, first byte sent to last byte read. An answer that says it
-   * is larger than the cap is dropped at its first chunk rather than read up to the cap.
+   * One exchange, bounded as a whole by a deadline of our own, first byte sent to last byte read (undici's own
+   * timeouts are idle timers, which a provider dripping its answer would keep restarting). An answer that says it
+   * is larger than the cap is dropped before its body is read, and one that grows past it (decompressed) is
+   * dropped there.
    */
   private async send(req: GraphRequest, timeoutMs: number): Promise<RawAnswer> {
     const stop = new AbortController();
@@ -278,23 +259,26 @@ export class GraphTransport {
       const token: Record<string, string> = req.bearer === undefined ? {} : { access_token: req.bearer };
       const query = where === 'query' ? { ...req.query, ...token } : req.query;
       const form = where === 'form' ? { ...req.form, ...token } : req.form;
-      const res = await this.http.request<string>({
+      const path = query ? `${req.path}?${new URLSearchParams(query).toString()}` : req.path;
+      const res = await request(`${this.options.baseUrl}${path}`, {
         method: req.method,
-        url: query ? `${req.path}?${new URLSearchParams(query).toString()}` : req.path,
-        data: req.file ? multipart(form ?? {}, req.file) : form ? new URLSearchParams(form).toString() : undefined,
-        headers: {
-          ...(form && !req.file ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}),
-          ...(where === 'header' ? { Authorization: `Bearer ${req.bearer}` } : {}),
-        },
-        timeout: timeoutMs,
+        dispatcher: this.dispatcher,
         signal: stop.signal,
-        // `total` is the declared content-length, known with the first chunk.
-        onDownloadProgress: ({ total }: AxiosProgressEvent) => {
-          if (total !== undefined && total > MAX_ANSWER_BYTES) halt('too_large');
+        body: req.file ? multipart(form ?? {}, req.file) : form ? new URLSearchParams(form).toString() : undefined,
+        headers: {
+          accept: 'application/json',
+          'accept-encoding': ACCEPT_ENCODING,
+          ...(form && !req.file ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+          ...(where === 'header' ? { authorization: `Bearer ${req.bearer}` } : {}),
         },
       });
-      // A plain object: axios's header class stays inside the transport.
-      return { status: res.status, headers: { ...res.headers }, data: res.data };
+      if (Number(res.headers['content-length']) > MAX_ANSWER_BYTES) {
+        halt('too_large');
+        discard(res.body);
+        throw new Error('the answer says it is larger than the transport reads');
+      }
+      const data = await readText(res.body, res.headers['content-encoding'], () => halt('too_large'));
+      return { status: res.statusCode, headers: res.headers, data };
     } catch (err) {
       throw this.transportError(err, req.path, stoppedBy);
     } finally {
@@ -379,13 +363,18 @@ export class GraphTransport {
   /** A failure to get an answer, by its cause; `stoppedBy` when our own deadline or size check ended it. */
   private transportError(err: unknown, path: string, stoppedBy: StopReason | undefined): ProviderUnavailableError {
     const code = (err as { code?: string }).code;
-    if (stoppedBy === 'deadline' || code === 'ECONNABORTED' || code === 'ETIMEDOUT') {
+    if (
+      stoppedBy === 'deadline' ||
+      code === 'ETIMEDOUT' ||
+      (code?.startsWith('UND_ERR_') === true && code.endsWith('_TIMEOUT'))
+    ) {
       return new ProviderUnavailableError(
         'timeout',
         `The provider did not answer within ${this.options.timeoutMs} ms (${path}).`,
       );
     }
-    if (stoppedBy === 'too_large' || code === 'ERR_BAD_RESPONSE') {
+    // A body that is not what its content-encoding says (zlib's Z_… codes), or an encoding we did not ask for.
+    if (stoppedBy === 'too_large' || code === BAD_ENCODING || code?.startsWith('Z_') === true) {
       return new ProviderUnavailableError('bad_response', `The provider's answer could not be read (${path}).`);
     }
     return new ProviderUnavailableError(
@@ -394,10 +383,9 @@ export class GraphTransport {
     );
   }
 
-  /** Frees the keep-alive sockets (graceful shutdown, tests). */
+  /** Frees the keep-alive connections (graceful shutdown, tests). */
   close(): void {
-    this.agents.http.destroy();
-    this.agents.https.destroy();
+    void this.dispatcher.destroy();
   }
 }
 
@@ -451,10 +439,55 @@ function backoff(policy: RetryPolicy, attempt: number): number {
   return Math.round(Math.random() * ceiling);
 }
 
-/** A form and one file as multipart/form-data: Node's own FormData, which axios sends with its boundary. */
+/** A form and one file as multipart/form-data: undici's FormData, which it sends with its boundary. */
 function multipart(form: Record<string, string>, file: NonNullable<GraphRequest['file']>): FormData {
   const body = new FormData();
   for (const [name, value] of Object.entries(form)) body.append(name, value);
   body.append(file.field, new Blob([new Uint8Array(file.data)], { type: file.type }), file.name);
   return body;
+}
+
+/** The code of an answer in a content-encoding the transport did not ask for: read as bad_response. */
+const BAD_ENCODING = 'PAGELIGHT_BAD_ENCODING';
+
+/**
+ * The body as text, decompressed as its `content-encoding` says (only what ACCEPT_ENCODING asks for), read up to
+ * MAX_ANSWER_BYTES: past it, `tooLarge` ends the exchange. Node's zlib does the decompressing: undici's own
+ * decompress interceptor is marked experimental.
+ */
+async function readText(body: Readable, encoding: unknown, tooLarge: () => void): Promise<string> {
+  const decoder = decoderFor(typeof encoding === 'string' ? encoding.trim().toLowerCase() : '');
+  if (decoder === null) {
+    discard(body);
+    throw Object.assign(new Error('the answer came in an encoding that was not asked for'), { code: BAD_ENCODING });
+  }
+  // An error of the body (the exchange aborted, the connection cut) ends the decoder with it, so the read below sees it.
+  const text = decoder ? pipeline(body, decoder, () => {}) : body;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of text as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_ANSWER_BYTES) {
+      tooLarge();
+      discard(text);
+      throw new Error('the answer is larger than the transport reads');
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** A decompressor for `encoding`, undefined for none, null for one the transport did not ask for. */
+function decoderFor(encoding: string) {
+  if (encoding === '' || encoding === 'identity') return undefined;
+  if (encoding === 'gzip' || encoding === 'x-gzip') return createGunzip();
+  if (encoding === 'deflate') return createInflate();
+  if (encoding === 'br') return createBrotliDecompress();
+  return null;
+}
+
+/** Stops reading a stream no one reads further: the error its end emits (undici's "aborted") has nowhere to go. */
+function discard(stream: Readable): void {
+  stream.on('error', () => {});
+  stream.destroy();
 }

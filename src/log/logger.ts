@@ -38,7 +38,7 @@ export const SERIALIZERS = {
 /**
  * Structured JSON logs. Credentials are removed twice: by key (pino's redact
  * paths) and by value in URLs and messages (the serializers), because a token
- * can hide inside a string such as an axios error's URL.
+ * can hide inside a string such as an HTTP client error's URL.
  */
 export function createLogger(options: LoggerOptions): Logger {
   const base: pino.LoggerOptions = {

@@ -1,5 +1,5 @@
 /**
- * Scrubbing of credentials from any text that may reach a log line or a page: axios errors carry full URLs, providers echo parameters.
+ * Scrubbing of credentials from any text that may reach a log line or a page: HTTP client errors carry full URLs, providers echo parameters.
  */
 
 const SECRET_PARAMS = [

@@ -1,4 +1,4 @@
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import type { RequestListener } from 'node:http';
 import { z } from 'zod';
 import { ProviderUnavailableError } from '../../src/graph/errors';
@@ -6,7 +6,7 @@ import { GraphTransport, type GraphRequest } from '../../src/graph/transport';
 import { listen } from '../support/stack';
 
 /**
- * The transport's contract on a read (GET, through the one axios instance on the keep-alive agents): the deadline, the body limit,
+ * The transport's contract on a read (GET, through undici on the one keep-alive agent): the deadline, the body limit,
  * compressed answers, no redirects, and every failure as a ProviderUnavailableError with its reason.
  */
 const READ: GraphRequest = {
@@ -57,6 +57,42 @@ describe('GraphTransport, a read', () => {
       res.end(gzipSync('{"data":[{"id":"1"}]}'));
     });
     expect(value).toEqual({ data: [{ id: '1' }] });
+  });
+
+  it.each([
+    ['deflate', deflateSync],
+    ['br', brotliCompressSync],
+  ])('when the answer is %s-compressed, then it is read as the JSON it holds', async (encoding, compress) => {
+    const { value } = await readFrom((_req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.setHeader('content-encoding', encoding);
+      res.end(compress('{"data":[{"id":"1"}]}'));
+    });
+    expect(value).toEqual({ data: [{ id: '1' }] });
+  });
+
+  it('when the answer says gzip but is not, then bad_response', async () => {
+    const { error } = await readFrom((_req, res) => {
+      res.setHeader('content-encoding', 'gzip');
+      res.end('{"data":[]}');
+    });
+    expect(reasonOf(error)).toBe('bad_response');
+  });
+
+  it('when the answer comes in an encoding that was not asked for, then bad_response', async () => {
+    const { error } = await readFrom((_req, res) => {
+      res.setHeader('content-encoding', 'compress');
+      res.end('{"data":[]}');
+    });
+    expect(reasonOf(error)).toBe('bad_response');
+  });
+
+  it('when a gzip answer inflates past 2 MB, then bad_response', async () => {
+    const { error } = await readFrom((_req, res) => {
+      res.setHeader('content-encoding', 'gzip');
+      res.end(gzipSync(`{"data":"${'x'.repeat(3 * 1024 * 1024)}"}`));
+    }, 2000);
+    expect(reasonOf(error)).toBe('bad_response');
   });
 
   it('when the answer says it is larger than 2 MB, then bad_response without reading it', async () => {
