@@ -1,6 +1,6 @@
 import { pipeline, type Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { Agent, FormData, request } from 'undici';
+import { EnvHttpProxyAgent, FormData, request } from 'undici';
 import type { ZodType } from 'zod';
 import { parseJson } from '../json';
 import type { Logger } from '../log/logger';
@@ -90,13 +90,14 @@ interface RawAnswer {
 type StopReason = 'deadline' | 'too_large';
 
 /**
- * Every call, read or write, goes out through one undici `Agent` (keep-alive connections, at most `maxSockets` per
- * provider origin) with undici's `request`. It never throws on a status: every answer goes through the same
+ * Every call, read or write, goes out through one undici agent (keep-alive connections, at most `maxSockets` per
+ * provider origin) with undici's `request`; through the proxy that HTTPS_PROXY / HTTP_PROXY name, if any, unless
+ * NO_PROXY exempts the provider's host, as axios did before it. It never throws on a status: every answer goes through the same
  * checks below, and every failure to get one through the same mapping (transportError).
  * undici rather than axios: docs/architecture.md#provider-transport.
  */
 export class GraphTransport {
-  private readonly dispatcher: Agent;
+  private readonly dispatcher: EnvHttpProxyAgent;
   private readonly usage: UsageGovernor;
   private versionWarned = false;
   private emulatorNoticed = false;
@@ -105,7 +106,7 @@ export class GraphTransport {
 
   constructor(private readonly options: TransportOptions) {
     this.usage = options.usage ?? new UsageGovernor(DEFAULT_USAGE_POLICY, options.now);
-    this.dispatcher = new Agent({ connections: options.maxSockets ?? 64 });
+    this.dispatcher = new EnvHttpProxyAgent({ connections: options.maxSockets ?? 64 });
   }
 
   /** Sends the request and returns the validated body, or throws one of our typed errors. */

@@ -1,5 +1,6 @@
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
-import type { RequestListener } from 'node:http';
+import http, { type RequestListener } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { z } from 'zod';
 import { ProviderUnavailableError } from '../../src/graph/errors';
 import { GraphTransport, type GraphRequest } from '../../src/graph/transport';
@@ -143,6 +144,40 @@ describe('GraphTransport, a read', () => {
       setTimeout(() => req.socket.destroy(), 10);
     });
     expect(reasonOf(error)).toBe('unreachable');
+  });
+
+  it('when HTTP_PROXY names a proxy, then the call goes through it, as the operator asked', async () => {
+    const provider = await listen((_req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end('{"data":[]}');
+    });
+    // A proxy as undici speaks to one: CONNECT to the provider's host, then the bytes both ways.
+    const tunnels: string[] = [];
+    const proxy = http.createServer();
+    proxy.on('connect', (req: http.IncomingMessage, client: Socket, head: Buffer) => {
+      tunnels.push(req.url ?? '');
+      const { hostname, port } = new URL(provider.url);
+      const upstream = connect(Number(port), hostname, () => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        upstream.write(head);
+        upstream.pipe(client).pipe(upstream);
+      });
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const before = process.env.HTTP_PROXY;
+    process.env.HTTP_PROXY = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    const transport = new GraphTransport({ baseUrl: provider.url, timeoutMs: 1000, now: Date.now });
+    try {
+      expect(await transport.call(READ, anything)).toEqual({ data: [] });
+      expect(tunnels).toEqual([new URL(provider.url).host]);
+    } finally {
+      if (before === undefined) delete process.env.HTTP_PROXY;
+      else process.env.HTTP_PROXY = before;
+      transport.close();
+      proxy.closeAllConnections();
+      proxy.close();
+      await provider.close();
+    }
   });
 
   it('when nothing listens, then unreachable with the network error code', async () => {
