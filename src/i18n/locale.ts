@@ -40,6 +40,8 @@ export class Locale {
   private readonly units = new Map<string, Intl.NumberFormat>();
   private readonly forms = new Map<MessageKey, Readonly<Record<string, string>>>();
   private readonly plurals: Intl.PluralRules;
+  /** What intl-messageformat formats a message's numbers, dates and plurals with: this language's, made once. */
+  private readonly formatters: Formatters;
   readonly weekdays: readonly string[];
   /** The Intl locale this language formats with (English as en-GB), for public/app.js to format as the server does. */
   readonly intl: string;
@@ -71,6 +73,7 @@ export class Locale {
       and: new Intl.ListFormat(intl, { type: 'conjunction' }),
       or: new Intl.ListFormat(intl, { type: 'disjunction' }),
     };
+    this.formatters = formattersOf(intl, this.numbers, this.plurals);
     const weekday = new Intl.DateTimeFormat(intl, { weekday: 'long', timeZone: 'UTC' });
     // 2024-01-01 was a Monday: Monday to Sunday, as the provider's hours name them.
     this.weekdays = Array.from({ length: 7 }, (_, d) => this.mark(weekday.format(Date.UTC(2024, 0, 1 + d))));
@@ -166,7 +169,7 @@ export class Locale {
     const known = this.compiled.get(key);
     if (known !== undefined) return known;
     const source = this.catalog[key] ?? this.fallback[key];
-    const format = new IntlMessageFormat(source, intlTag(this.tag));
+    const format = new IntlMessageFormat(source, intlTag(this.tag), undefined, { formatters: this.formatters });
     const ast = format.getAst();
     // A message of words alone (most of them) is kept as its text: no formatting per use.
     const plain = ast.length === 1 && ast[0]!.type === TYPE.literal ? ast[0]!.value : ast.length === 0 ? '' : undefined;
@@ -174,6 +177,39 @@ export class Locale {
     this.compiled.set(key, compiled);
     return compiled;
   }
+}
+
+/** intl-messageformat's formatter lookups (its `formatters` option). */
+type Formatters = NonNullable<ConstructorParameters<typeof IntlMessageFormat>[3]>['formatters'] & object;
+
+/**
+ * The formatters a language's messages use, in place of intl-messageformat's default lookups, which serialise their
+ * arguments with JSON.stringify on every number, date or plural of every message formatted (the largest part of a
+ * message's cost in a profile of cold page views, docs/performance.md#the-cold-page-view-against-f8564d5). A message's
+ * options are objects of its parsed form, made once when it is compiled, so they key the Intl objects by identity;
+ * plain numbers and cardinal plurals use the language's own.
+ */
+function formattersOf(intl: string, numbers: Intl.NumberFormat, plurals: Intl.PluralRules): Formatters {
+  const numberFormats = new WeakMap<object, Intl.NumberFormat>();
+  const dateFormats = new WeakMap<object, Intl.DateTimeFormat>();
+  let plainDates: Intl.DateTimeFormat | undefined;
+  let ordinals: Intl.PluralRules | undefined;
+  return {
+    getNumberFormat: (_locales, options?: Intl.NumberFormatOptions) => {
+      if (options === undefined) return numbers;
+      let format = numberFormats.get(options);
+      if (format === undefined) numberFormats.set(options, (format = new Intl.NumberFormat(intl, options)));
+      return format;
+    },
+    getDateTimeFormat: (_locales, options?: Intl.DateTimeFormatOptions) => {
+      if (options === undefined) return (plainDates ??= new Intl.DateTimeFormat(intl));
+      let format = dateFormats.get(options);
+      if (format === undefined) dateFormats.set(options, (format = new Intl.DateTimeFormat(intl, options)));
+      return format;
+    },
+    getPluralRules: (_locales, options?: Intl.PluralRulesOptions) =>
+      options?.type === 'ordinal' ? (ordinals ??= new Intl.PluralRules(intl, { type: 'ordinal' })) : plurals,
+  };
 }
 
 /**
