@@ -46,7 +46,7 @@ async function buildPrevious(ref: string): Promise<{ dir: string; remove: () => 
   }
 }
 
-/** Warm page view (one session, the shared cache filled) and anonymous login start, on the current and previous builds. */
+/** Cold page view (the cache off), warm page view (the cache filled) and anonymous login start, one session, on the current and previous builds. */
 export async function againstPrevious(bench: Bench): Promise<Row[]> {
   log(`previous release: building ${PREVIOUS_RELEASE} into a temporary worktree`);
   const built = await buildPrevious(PREVIOUS_RELEASE);
@@ -58,7 +58,8 @@ export async function againstPrevious(bench: Bench): Promise<Row[]> {
   bench.cleanups.push(built.remove);
   const started: Child[] = [];
   try {
-    const start = async (tag: string, root: string) => {
+    /** `cacheSeconds` 0: every view reads upstream (a cold view), and counts against the session's limit, raised here. */
+    const start = async (tag: string, root: string, cacheSeconds = 60) => {
       const port = await freePort();
       const appUrl = `http://127.0.0.1:${port}`;
       // An emulator of its own, whose one client calls back to this app (neither view below calls it).
@@ -74,7 +75,13 @@ export async function againstPrevious(bench: Bench): Promise<Row[]> {
         port,
         `http://127.0.0.1:${emulatorPort}`,
         CREDENTIALS,
-        { NODE_ENV: 'production', PAGE_CACHE_TTL: '60', LOGIN_RATE_LIMIT: '0', SHUTDOWN_DRAIN_SECONDS: '0' },
+        {
+          NODE_ENV: 'production',
+          PAGE_CACHE_TTL: String(cacheSeconds),
+          LOGIN_RATE_LIMIT: '0',
+          SESSION_RATE_LIMIT: '100000',
+          SHUTDOWN_DRAIN_SECONDS: '0',
+        },
         { inheritEnv: true, echoStderr: true, nodeArgs, root },
       );
       child.name = `app ${tag}`;
@@ -83,20 +90,33 @@ export async function againstPrevious(bench: Bench): Promise<Row[]> {
       const cookie = await loginFlow(appUrl);
       return { child, appUrl, cookie };
     };
-    const apps = { current: await start('current', ROOT), previous: await start(PREVIOUS_RELEASE, built.dir) };
-    const kinds = {
-      'warm page view': (a: typeof apps.current): Side => ({
-        child: a.child,
-        url: `${a.appUrl}/pages/${BAKERY}`,
-        headers: { cookie: a.cookie },
-        status: 200,
-      }),
-      'login start': (a: typeof apps.current): Side => ({ child: a.child, url: `${a.appUrl}/auth/login`, status: 303 }),
+    // Each build twice: with the cache (warm views, login starts) and without it (cold views).
+    const builds = {
+      current: { warm: await start('current', ROOT), cold: await start('current-cold', ROOT, 0) },
+      previous: {
+        warm: await start(PREVIOUS_RELEASE, built.dir),
+        cold: await start(`${PREVIOUS_RELEASE}-cold`, built.dir, 0),
+      },
     };
-    log(`previous release: warm page view and login start, current and ${PREVIOUS_RELEASE} in alternating batches`);
+    type Build = typeof builds.current;
+    const page = (app: Build['warm']): Side => ({
+      child: app.child,
+      url: `${app.appUrl}/pages/${BAKERY}`,
+      headers: { cookie: app.cookie },
+      status: 200,
+    });
+    const kinds: Record<string, (b: Build) => Side> = {
+      // The cache off: the page's two provider reads, their checks and its rendering, on every view.
+      'cold page view': (b) => page(b.cold),
+      'warm page view': (b) => page(b.warm),
+      'login start': (b) => ({ child: b.warm.child, url: `${b.warm.appUrl}/auth/login`, status: 303 }),
+    };
+    log(
+      `previous release: cold and warm page views and login start, current and ${PREVIOUS_RELEASE} in alternating batches`,
+    );
     const rows: Row[] = [];
     for (const [name, side] of Object.entries(kinds)) {
-      const { a: now, b: then, ratio: previousRatio } = await alternate(side(apps.current), side(apps.previous));
+      const { a: now, b: then, ratio: previousRatio } = await alternate(side(builds.current), side(builds.previous));
       rows.push({
         scenario: `${name}: current CPU per request ÷ ${PREVIOUS_RELEASE}'s (one at a time, L=0, same run)`,
         result: `${previousRatio.toFixed(2)} (${now.toFixed(0)} µs ÷ ${then.toFixed(0)} µs)`,
