@@ -23,6 +23,7 @@ import { observeRequests } from './observe/requests';
 import { csrfToken } from './session/csrf';
 import { sessionMiddleware } from './session/middleware';
 import { sessionLapses } from './session/lapse';
+import { withoutQuery } from './web-url';
 
 /** The project root, from src/ under ts-jest and from dist/ once built. */
 const ROOT = path.resolve(__dirname, '..');
@@ -68,7 +69,7 @@ export function createApp(ctx: AppContext): Express {
   useRequestLogging(app, logger, {
     trustRequestId,
     requests: config.logRequests,
-    ignore: (req) => PROBE_PATHS.has(pathOnly(req.url ?? '')),
+    ignore: (req) => PROBE_PATHS.has(withoutQuery(req.url ?? '')),
   });
   app.use('/public', express.static(path.join(ROOT, 'public'), { maxAge: '1h', index: false, fallthrough: true }));
   // Before the session: the probes answer whatever the store does (docs/operations.md#probes-and-shutdown).
@@ -116,12 +117,6 @@ export function createApp(ctx: AppContext): Express {
   app.use(notFound);
   app.use(errorHandler(logger, ctx.signIns, ctx.locales));
   return app;
-}
-
-/** The URL's path without its query, without making an array of its parts: the log asks on every request. */
-function pathOnly(url: string): string {
-  const query = url.indexOf('?');
-  return query < 0 ? url : url.slice(0, query);
 }
 
 /** Pages shown signed out while the session store is down, rather than the 503 page: they read nothing personal that matters. */

@@ -10,6 +10,7 @@ import type { StreamRegistry } from '../live/streams';
 import type { Redis } from '../redis';
 import type { SessionStoreHandle } from '../session/store';
 import type { LoginOutcome, Observer, RequestDone, WebhookOutcome, WriteDone } from './observer';
+import { withoutQuery } from '../web-url';
 
 /** What the metrics read when scraped: counters the parts keep anyway, sizes, the Redis client's state. */
 export interface MetricSources {
@@ -205,7 +206,7 @@ function metricsHandler(registry: Registry, host: string): RequestListener {
         .end('misdirected request: scrape by address or METRICS_HOST\n');
       return;
     }
-    const path = (req.url ?? '').split('?')[0];
+    const path = withoutQuery(req.url ?? '');
     if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
       res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found\n');
       return;
