@@ -86,7 +86,7 @@ interface RawAnswer {
   data: string;
 }
 
-/** Why send() ended an exchange itself: the whole-exchange deadline passed, or the answer declared itself too large. */
+/** Why send() ended an exchange itself: the whole-exchange deadline passed, or the answer was too large (declared, or read). */
 type StopReason = 'deadline' | 'too_large';
 
 /**
