@@ -1,5 +1,4 @@
-import { IntlMessageFormat } from 'intl-messageformat';
-import { TYPE } from '@formatjs/icu-messageformat-parser';
+import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { escapeHtml, RenderedHtml } from '../html';
 import type { Catalog, MessageKey } from './catalogs';
 import type { LocaleTag } from './locales';
@@ -23,8 +22,11 @@ const DEFAULT_TAGS: Readonly<Record<string, TagSpec>> = { code: ['code'], strong
 /** A count of each plural category of every language offered: zero, one, two, few, many (11; 1,000,000), other. */
 const PLURAL_SAMPLES = [0, 1, 2, 3, 11, 100, 1_000_000];
 
-/** A message compiled once: its text when it has no arguments, else the compiled format. */
-type Compiled = string | IntlMessageFormat;
+/** A message compiled once: its text when it has no arguments, else its parsed form. */
+type Compiled = string | readonly MessageFormatElement[];
+
+/** An argument's value where a message is HTML: text and numbers are escaped, RenderedHtml is printed as it is. */
+type HtmlValues = Readonly<Record<string, string | number | RenderedHtml>>;
 
 /**
  * One language, built once at start (src/i18n/catalogs.ts) and shared by every request in it: its messages,
@@ -40,8 +42,9 @@ export class Locale {
   private readonly units = new Map<string, Intl.NumberFormat>();
   private readonly forms = new Map<MessageKey, Readonly<Record<string, string>>>();
   private readonly plurals: Intl.PluralRules;
-  /** What intl-messageformat formats a message's numbers, dates and plurals with: this language's, made once. */
-  private readonly formatters: Formatters;
+  private ordinals: Intl.PluralRules | undefined;
+  /** A number argument's format (`{share, number, ::percent}`), by the identity of its options in the parsed message. */
+  private readonly styled = new WeakMap<object, Intl.NumberFormat>();
   readonly weekdays: readonly string[];
   /** The Intl locale this language formats with (English as en-GB), for public/app.js to format as the server does. */
   readonly intl: string;
@@ -73,7 +76,6 @@ export class Locale {
       and: new Intl.ListFormat(intl, { type: 'conjunction' }),
       or: new Intl.ListFormat(intl, { type: 'disjunction' }),
     };
-    this.formatters = formattersOf(intl, this.numbers, this.plurals);
     const weekday = new Intl.DateTimeFormat(intl, { weekday: 'long', timeZone: 'UTC' });
     // 2024-01-01 was a Monday: Monday to Sunday, as the provider's hours name them.
     this.weekdays = Array.from({ length: 7 }, (_, d) => this.mark(weekday.format(Date.UTC(2024, 0, 1 + d))));
@@ -82,30 +84,18 @@ export class Locale {
   /** A message as text (titles, attributes, a live notice); a message with markup belongs in `html`. */
   readonly t = (key: MessageKey, values?: MessageValues): string => {
     const message = this.message(key);
-    if (typeof message === 'string') return message;
-    return String(message.format<string>(values ?? {}));
+    return typeof message === 'string' ? message : this.write(key, message, values ?? {}, undefined);
   };
 
   /**
    * A message as HTML: its words and string values escaped, RenderedHtml values as they are, and its tags
    * (`<code>`, `<bdi>`, or `tags` the caller names, such as a link) made from the allowed elements only.
    */
-  readonly html = (
-    key: MessageKey,
-    values?: Readonly<Record<string, string | number | RenderedHtml>>,
-    tags?: Record<string, TagSpec>,
-  ): RenderedHtml => {
+  readonly html = (key: MessageKey, values?: HtmlValues, tags?: Readonly<Record<string, TagSpec>>): RenderedHtml => {
     const message = this.message(key);
-    if (typeof message === 'string') return new RenderedHtml(escapeHtml(message));
-    // Tags and arguments share one namespace in ICU: only this message's own tags get a handler.
-    const handlers: Record<string, (chunks: unknown[]) => RenderedHtml> = {};
-    for (const name of tagsOf(message.getAst())) {
-      const spec = tags?.[name] ?? DEFAULT_TAGS[name];
-      if (spec === undefined) throw new Error(`message ${key}: no element given for <${name}>`);
-      handlers[name] = (chunks) => new RenderedHtml(`${open(spec)}${joinHtml(chunks)}</${spec[0]}>`);
-    }
-    const parts = message.format<RenderedHtml>({ ...values, ...handlers });
-    return new RenderedHtml(joinHtml(Array.isArray(parts) ? parts : [parts]));
+    return new RenderedHtml(
+      typeof message === 'string' ? escapeHtml(message) : this.write(key, message, values ?? {}, tags ?? {}),
+    );
   };
 
   /** 12408 → "12,408" / "12.408" / "12 408". */
@@ -169,47 +159,103 @@ export class Locale {
     const known = this.compiled.get(key);
     if (known !== undefined) return known;
     const source = this.catalog[key] ?? this.fallback[key];
-    const format = new IntlMessageFormat(source, intlTag(this.tag), undefined, { formatters: this.formatters });
-    const ast = format.getAst();
+    const ast = parse(source);
+    checkElements(key, ast);
     // A message of words alone (most of them) is kept as its text: no formatting per use.
     const plain = ast.length === 1 && ast[0]!.type === TYPE.literal ? ast[0]!.value : ast.length === 0 ? '' : undefined;
-    const compiled = plain ?? format;
+    const compiled = plain ?? ast;
     this.compiled.set(key, compiled);
     return compiled;
   }
+
+  /**
+   * A parsed message with its values, as ICU MessageFormat reads it: as text, or as HTML when `tags` is given (its
+   * words and values escaped, its tags made by `open`). `count` is the number `#` stands for inside a plural.
+   * Ours rather than intl-messageformat's `format`, which builds a list of parts and merges them for every
+   * message: 1.1 µs for a count and 3 µs for a post's screen-reader context, where this writes the string
+   * directly (docs/architecture.md#languages). A missing value, or a tag without an element, is the caller's bug.
+   */
+  private write(
+    key: MessageKey,
+    elements: readonly MessageFormatElement[],
+    values: HtmlValues,
+    tags: Readonly<Record<string, TagSpec>> | undefined,
+    count?: number,
+  ): string {
+    let out = '';
+    for (const el of elements) {
+      if (el.type === TYPE.literal) {
+        out += tags === undefined ? el.value : escapeHtml(el.value);
+        continue;
+      }
+      if (el.type === TYPE.pound) {
+        if (count !== undefined) out += this.numbers.format(count);
+        continue;
+      }
+      if (el.type === TYPE.tag) {
+        const spec = tags?.[el.value] ?? (tags === undefined ? undefined : DEFAULT_TAGS[el.value]);
+        if (spec === undefined) throw new Error(`message ${key}: no element given for <${el.value}>`);
+        out += `${open(spec)}${this.write(key, el.children, values, tags, count)}</${spec[0]}>`;
+        continue;
+      }
+      if (!Object.hasOwn(values, el.value)) throw new Error(`message ${key}: no value given for {${el.value}}`);
+      const value = values[el.value]!;
+      if (el.type === TYPE.argument) {
+        out += value instanceof RenderedHtml ? value.html : tags === undefined ? String(value) : escapeHtml(value);
+      } else if (el.type === TYPE.number) {
+        out += this.formatNumber(el.style, Number(value));
+      } else if (el.type === TYPE.select || el.type === TYPE.plural) {
+        let chosen: string;
+        let inner = count;
+        if (el.type === TYPE.select) {
+          if (value instanceof RenderedHtml) throw new Error(`message ${key}: {${el.value}} chooses by text, not HTML`);
+          chosen = String(value);
+        } else {
+          inner = Number(value) - el.offset;
+          const exact = `=${Number(value)}`;
+          chosen = Object.hasOwn(el.options, exact) ? exact : this.pluralRules(el.pluralType).select(inner);
+        }
+        const option = Object.hasOwn(el.options, chosen) ? el.options[chosen]! : el.options.other!;
+        out += this.write(key, option.value, values, tags, inner);
+      }
+    }
+    return out;
+  }
+
+  /** `{n, number}` in the language's digits, or with its skeleton's options (`::percent`), scaled as it says. */
+  private formatNumber(style: NumberStyle, n: number): string {
+    if (style === undefined || style === null || typeof style === 'string') return this.numbers.format(n);
+    const options = style.parsedOptions;
+    let format = this.styled.get(options);
+    if (format === undefined) {
+      format = new Intl.NumberFormat(this.intl, options as Intl.NumberFormatOptions);
+      this.styled.set(options, format);
+    }
+    return format.format(options.scale === undefined ? n : n * options.scale);
+  }
+
+  private pluralRules(type: Intl.PluralRuleType | undefined): Intl.PluralRules {
+    if (type !== 'ordinal') return this.plurals;
+    this.ordinals ??= new Intl.PluralRules(this.intl, { type: 'ordinal' });
+    return this.ordinals;
+  }
 }
 
-/** intl-messageformat's formatter lookups (its `formatters` option). */
-type Formatters = NonNullable<ConstructorParameters<typeof IntlMessageFormat>[3]>['formatters'] & object;
+type NumberStyle = Extract<MessageFormatElement, { type: TYPE.number }>['style'];
 
 /**
- * The formatters a language's messages use, in place of intl-messageformat's default lookups, which serialise their
- * arguments with JSON.stringify on every number, date or plural of every message formatted (the largest part of a
- * message's cost in a profile of cold page views, docs/performance.md#the-cold-page-view-against-f8564d5). A message's
- * options are objects of its parsed form, made once when it is compiled, so they key the Intl objects by identity;
- * plain numbers and cardinal plurals use the language's own.
+ * What `write` formats: words, arguments, numbers (plain or with a skeleton), plurals, selects and tags. A date or
+ * time argument, or a named number style, is refused when its message is first compiled, so the catalog test that
+ * formats every message finds it.
  */
-function formattersOf(intl: string, numbers: Intl.NumberFormat, plurals: Intl.PluralRules): Formatters {
-  const numberFormats = new WeakMap<object, Intl.NumberFormat>();
-  const dateFormats = new WeakMap<object, Intl.DateTimeFormat>();
-  let plainDates: Intl.DateTimeFormat | undefined;
-  let ordinals: Intl.PluralRules | undefined;
-  return {
-    getNumberFormat: (_locales, options?: Intl.NumberFormatOptions) => {
-      if (options === undefined) return numbers;
-      let format = numberFormats.get(options);
-      if (format === undefined) numberFormats.set(options, (format = new Intl.NumberFormat(intl, options)));
-      return format;
-    },
-    getDateTimeFormat: (_locales, options?: Intl.DateTimeFormatOptions) => {
-      if (options === undefined) return (plainDates ??= new Intl.DateTimeFormat(intl));
-      let format = dateFormats.get(options);
-      if (format === undefined) dateFormats.set(options, (format = new Intl.DateTimeFormat(intl, options)));
-      return format;
-    },
-    getPluralRules: (_locales, options?: Intl.PluralRulesOptions) =>
-      options?.type === 'ordinal' ? (ordinals ??= new Intl.PluralRules(intl, { type: 'ordinal' })) : plurals,
-  };
+function checkElements(key: MessageKey, elements: readonly MessageFormatElement[]): void {
+  for (const el of elements) {
+    if (el.type === TYPE.date || el.type === TYPE.time || (el.type === TYPE.number && typeof el.style === 'string'))
+      throw new Error(`message ${key}: {${el.value}} has a form the app does not format; format it before`);
+    if (el.type === TYPE.tag) checkElements(key, el.children);
+    if (el.type === TYPE.select || el.type === TYPE.plural)
+      for (const option of Object.values(el.options)) checkElements(key, option.value);
+  }
 }
 
 /**
@@ -220,27 +266,10 @@ function intlTag(tag: LocaleTag): string {
   return tag === 'en' || tag === 'en-XA' ? 'en-GB' : tag;
 }
 
-/** The tag names a message uses, at any depth. */
-function tagsOf(elements: ReturnType<IntlMessageFormat['getAst']>, into = new Set<string>()): Set<string> {
-  for (const el of elements) {
-    if (el.type === TYPE.tag) {
-      into.add(el.value);
-      tagsOf(el.children, into);
-    }
-    if (el.type === TYPE.select || el.type === TYPE.plural)
-      for (const option of Object.values(el.options)) tagsOf(option.value, into);
-  }
-  return into;
-}
-
+/** A tag's start, its attribute values escaped. */
 function open([element, attributes]: TagSpec): string {
-  const attrs = Object.entries(attributes ?? {})
-    .map(([name, value]) => ` ${name}="${escapeHtml(value)}"`)
-    .join('');
-  return `<${element}${attrs}>`;
-}
-
-/** Formatted parts as HTML: strings (words and values) escaped, HTML made here or by a template as it is. */
-function joinHtml(parts: readonly unknown[]): string {
-  return parts.map((p) => (p instanceof RenderedHtml ? p.html : escapeHtml(p))).join('');
+  let out = `<${element}`;
+  if (attributes !== undefined)
+    for (const name of Object.keys(attributes)) out += ` ${name}="${escapeHtml(attributes[name])}"`;
+  return `${out}>`;
 }

@@ -1,4 +1,4 @@
-import { IntlMessageFormat } from 'intl-messageformat';
+import { parse } from '@formatjs/icu-messageformat-parser';
 import { CATALOGS, Locales } from '../../src/i18n/catalogs';
 import { LANGUAGES } from '../../src/i18n/locales';
 
@@ -24,7 +24,7 @@ interface Element {
 
 const KIND: Record<number, string> = { 1: 'text', 2: 'number', 3: 'date', 4: 'time', 5: 'select', 6: 'plural' };
 
-function shapeOf(message: string, tag: string): Shape {
+function shapeOf(message: string): Shape {
   const shape: Shape = { args: new Set(), tags: new Set(), categories: new Set() };
   const walk = (elements: Element[]) => {
     for (const el of elements) {
@@ -35,12 +35,12 @@ function shapeOf(message: string, tag: string): Shape {
       if (el.children) walk(el.children);
     }
   };
-  walk(new IntlMessageFormat(message, tag).getAst());
+  walk(parse(message));
   return shape;
 }
 
 /** Select keys must match English's where they are chosen by the code; a plural's categories are the language's own. */
-function selectOptions(message: string, tag: string): string[] {
+function selectOptions(message: string): string[] {
   const out: string[] = [];
   const walk = (elements: Element[]) => {
     for (const el of elements) {
@@ -49,7 +49,7 @@ function selectOptions(message: string, tag: string): string[] {
       if (el.children) walk(el.children);
     }
   };
-  walk(new IntlMessageFormat(message, tag).getAst());
+  walk(parse(message));
   return out.sort();
 }
 
@@ -80,13 +80,13 @@ describe('the message catalogs', () => {
       const differences: string[] = [];
       for (const [key, source] of Object.entries(english)) {
         const theirs = (CATALOGS[tag] as Record<string, string>)[key]!;
-        const want = shapeOf(source, 'en');
-        const got = shapeOf(theirs, tag);
+        const want = shapeOf(source);
+        const got = shapeOf(theirs);
         if ([...want.args].sort().join() !== [...got.args].sort().join())
           differences.push(`${key}: arguments ${[...got.args].join()} ≠ ${[...want.args].join()}`);
         if ([...want.tags].sort().join() !== [...got.tags].sort().join())
           differences.push(`${key}: tags ${[...got.tags].join()} ≠ ${[...want.tags].join()}`);
-        if (selectOptions(source, 'en').join() !== selectOptions(theirs, tag).join())
+        if (selectOptions(source).join() !== selectOptions(theirs).join())
           differences.push(`${key}: select options differ`);
         for (const category of got.categories)
           if (!category.startsWith('=') && !rules.includes(category as Intl.LDMLPluralRule))
