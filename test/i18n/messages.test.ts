@@ -1,0 +1,44 @@
+import { RenderedHtml } from '../../src/html';
+import { Locales } from '../../src/i18n/catalogs';
+import { attr, find, textOf } from '../support/dom';
+
+/** How a message is written with its values (`Locale`'s ICU writer, docs/architecture.md#languages). */
+describe('a message with values', () => {
+  const locales = new Locales();
+  const en = locales.get('en');
+
+  it('when a plural names an exact count (=0), then that option is chosen before the plural rule', () => {
+    expect(en.t('deletion.sessions', { count: 0 })).toMatch(/^found no signed-in session/);
+    expect(en.t('deletion.sessions', { count: 3 })).toMatch(/^ended your 3 signed-in sessions/);
+  });
+
+  it('when a count is large, then # in the plural is written in the language’s digits and grouping', () => {
+    expect(locales.get('de').t('count.reactions', { count: 12408 })).toBe('12.408 Reaktionen');
+  });
+
+  it('when a number has a percent skeleton, then it is scaled and written as a percentage', () => {
+    expect(en.t('insights.change.up', { share: 0.12 })).toBe('Up 12% on the 28 days before.');
+    expect(locales.get('fr').t('insights.change.up', { share: 0.12 })).toMatch(/12\s%/);
+  });
+
+  it('when a message is HTML, then text values and attribute values are escaped and its tag is the element given', () => {
+    const html = en.html('post.openContext', { time: '<b>1 Oct</b>' }, { when: ['time', { datetime: '"2026' }] }).html;
+    const time = find(html, 'time');
+    expect(textOf(html)).toBe(': open the post of <b>1 Oct</b>');
+    expect(find(html, 'b')).toBeUndefined();
+    expect(time && attr(time, 'datetime')).toBe('"2026');
+  });
+
+  it('when a value is HTML the app made, then it is printed as it is', () => {
+    const html = en.html('post.openContext', { time: new RenderedHtml('<b>1 Oct</b>') }, { when: ['span'] }).html;
+    expect(textOf(find(html, 'b')!)).toBe('1 Oct');
+  });
+
+  it('when a value the message needs is missing, then writing it fails, naming the message and the value', () => {
+    expect(() => en.t('count.reactions')).toThrow('message count.reactions: no value given for {count}');
+  });
+
+  it('when a message with a tag is asked for as text, then it fails: markup belongs in html', () => {
+    expect(() => en.t('post.openContext', { time: '1 Oct' })).toThrow('message post.openContext: no element given for');
+  });
+});
