@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { englishLocale } from '../i18n/catalogs';
 import type { Locale } from '../i18n/locale';
 import { PROVIDER_WEB_ORIGIN } from '../graph/provider';
@@ -31,15 +32,31 @@ export interface ViewOptions {
 
 /**
  * "2026-10-01T12:00:00+0000" → "1 Oct 2026, 12:00 UTC" in the page's language, and the ISO form for
- * `<time datetime>`. The formatter is the Locale's, made once: a cold view formats 25 of these, and building
- * an Intl formatter per post was the largest app cost the profile of a cold view showed
- * (docs/architecture.md#views).
+ * `<time datetime>`. The formatter is the Locale's, made once. A cold view formats 25 of these, mostly the same
+ * posts as the view before it, and the parse and Intl's `format` took 1.8 µs each: so each language's recent
+ * ones are kept, by the provider's text (docs/performance.md#the-cold-page-view-against-f8564d5).
  */
-export function formatTime(created: string, locale: Locale = englishLocale()): { iso?: string; text: string } {
-  const date = new Date(providerTime(created));
-  if (Number.isNaN(date.getTime())) return { text: locale.t('post.unknownTime') };
-  return { iso: date.toISOString(), text: locale.dateTime(date) };
+export function formatTime(created: string, locale: Locale = englishLocale()): PostTime {
+  const key = `${locale.tag} ${created}`;
+  let time = recentTimes.get(key);
+  if (time === undefined) {
+    const date = new Date(providerTime(created));
+    time = Number.isNaN(date.getTime())
+      ? { text: locale.t('post.unknownTime') }
+      : { iso: date.toISOString(), text: locale.dateTime(date) };
+    recentTimes.set(key, time);
+  }
+  return time;
 }
+
+/** A time as a post shows it: its words, and its ISO form when the provider's text was a time. */
+export interface PostTime {
+  readonly iso?: string;
+  readonly text: string;
+}
+
+/** The times `formatTime` wrote lately, by language and the provider's text: a few feeds' worth. */
+const recentTimes = new LRUCache<string, PostTime>({ max: 2_000 });
 
 /**
  * A time as the provider writes it ("2026-10-01T12:00:00+0000": an offset without a colon, which Date.parse does
