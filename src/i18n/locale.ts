@@ -43,6 +43,8 @@ type HtmlValues = Readonly<Record<string, string | number | RenderedHtml>>;
  */
 export class Locale {
   private readonly compiled = new Map<MessageKey, Compiled>();
+  /** The same messages with their words escaped, for `html`: escaped once, not on every use. */
+  private readonly compiledHtml = new Map<MessageKey, Compiled>();
   private readonly numbers: Intl.NumberFormat;
   private readonly exact: Intl.DateTimeFormat;
   private readonly days: Readonly<Record<'short' | 'long', Intl.DateTimeFormat>>;
@@ -102,10 +104,8 @@ export class Locale {
    * (`<code>`, `<bdi>`, or `tags` the caller names, such as a link) made from the allowed elements only.
    */
   readonly html = (key: MessageKey, values?: HtmlValues, tags?: Readonly<Record<string, TagSpec>>): RenderedHtml => {
-    const message = this.message(key);
-    return new RenderedHtml(
-      typeof message === 'string' ? escapeHtml(message) : this.write(key, message, values ?? {}, tags ?? {}),
-    );
+    const message = this.htmlMessage(key);
+    return new RenderedHtml(typeof message === 'string' ? message : this.write(key, message, values ?? {}, tags ?? {}));
   };
 
   /** 12408 → "12,408" / "12.408" / "12 408". */
@@ -178,9 +178,19 @@ export class Locale {
     return compiled;
   }
 
+  private htmlMessage(key: MessageKey): Compiled {
+    let escaped = this.compiledHtml.get(key);
+    if (escaped === undefined) {
+      const message = this.message(key);
+      escaped = typeof message === 'string' ? escapeHtml(message) : escapeWords(message);
+      this.compiledHtml.set(key, escaped);
+    }
+    return escaped;
+  }
+
   /**
    * A parsed message with its values, as ICU MessageFormat reads it: as text, or as HTML when `tags` is given (its
-   * words and values escaped, its tags made by `open`). `count` is the number `#` stands for inside a plural.
+   * values escaped, its words already escaped by `htmlMessage`, its tags made by `open`). `count` is the number `#` stands for inside a plural.
    * Ours rather than intl-messageformat's `format`, which builds a list of parts and merges them for every
    * message: 1.1 µs for a count and 3 µs for a post's screen-reader context, where this writes the string
    * directly (docs/architecture.md#languages). A missing value, or a tag without an element, is the caller's bug.
@@ -195,7 +205,7 @@ export class Locale {
     let out = '';
     for (const el of elements) {
       if (el.type === TYPE.literal) {
-        out += tags === undefined ? el.value : escapeHtml(el.value);
+        out += el.value;
         continue;
       }
       if (el.type === TYPE.pound) {
@@ -264,6 +274,21 @@ export class Locale {
     this.ordinals ??= new Intl.PluralRules(this.intl, { type: 'ordinal' });
     return this.ordinals.select(n);
   }
+}
+
+/** A parsed message with the text of its words escaped as HTML, at any depth; the rest as it was. */
+function escapeWords(elements: readonly MessageFormatElement[]): MessageFormatElement[] {
+  return elements.map((el) => {
+    if (el.type === TYPE.literal) return { ...el, value: escapeHtml(el.value) };
+    if (el.type === TYPE.tag) return { ...el, children: escapeWords(el.children) };
+    if (el.type === TYPE.select || el.type === TYPE.plural) {
+      const options: typeof el.options = {};
+      for (const [name, option] of Object.entries(el.options))
+        options[name] = { ...option, value: escapeWords(option.value) };
+      return { ...el, options };
+    }
+    return el;
+  });
 }
 
 const isSmall = (n: number): boolean => Number.isInteger(n) && n >= 0 && n < SMALL_COUNTS;
