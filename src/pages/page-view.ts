@@ -43,6 +43,14 @@ const NO_IMAGES = imageFilter([]);
 /** The provider's day keys, Monday first; their names come from Intl in the page's language. */
 const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 
+/**
+ * Each day's keys of its intervals, up to 10 a day (`mon_1_open`, `mon_1_close`, …): made once, as building
+ * 140 key strings for every Page view was 35 µs of a cold one (docs/performance.md#the-cold-page-view-against-f8564d5).
+ */
+const INTERVAL_KEYS = DAYS.map((day) =>
+  Array.from({ length: 10 }, (_, i) => [`${day}_${i + 1}_open`, `${day}_${i + 1}_close`] as const),
+);
+
 /** `{"mon_1_open":"09:00","mon_1_close":"17:00",…}` → a week, each day's intervals in order, "Closed" when none. */
 export function formatHours(
   hours: Record<string, string> | undefined,
@@ -50,11 +58,11 @@ export function formatHours(
 ): HoursRow[] | undefined {
   if (!hours || Object.keys(hours).length === 0) return undefined;
   let open = false;
-  const rows = DAYS.map((key, d) => {
+  const rows = INTERVAL_KEYS.map((intervals, d) => {
     const times: string[] = [];
-    for (let n = 1; n <= 10; n++) {
-      const from = hours[`${key}_${n}_open`];
-      const to = hours[`${key}_${n}_close`];
+    for (const [opens, closes] of intervals) {
+      const from = hours[opens];
+      const to = hours[closes];
       if (from && to) times.push(`${from}–${to}`);
       else if (from) times.push(locale.t('hours.from', { time: from }));
     }
