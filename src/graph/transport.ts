@@ -456,26 +456,34 @@ const BAD_ENCODING = 'PAGELIGHT_BAD_ENCODING';
  * MAX_ANSWER_BYTES: past it, `tooLarge` ends the exchange. Node's zlib does the decompressing: undici's own
  * decompress interceptor is marked experimental.
  */
-async function readText(body: Readable, encoding: unknown, tooLarge: () => void): Promise<string> {
+function readText(body: Readable, encoding: unknown, tooLarge: () => void): Promise<string> {
   const decoder = decoderFor(typeof encoding === 'string' ? encoding.trim().toLowerCase() : '');
   if (decoder === null) {
     discard(body);
-    throw Object.assign(new Error('the answer came in an encoding that was not asked for'), { code: BAD_ENCODING });
+    return Promise.reject(
+      Object.assign(new Error('the answer came in an encoding that was not asked for'), { code: BAD_ENCODING }),
+    );
   }
   // An error of the body (the exchange aborted, the connection cut) ends the decoder with it, so the read below sees it.
   const text = decoder ? pipeline(body, decoder, () => {}) : body;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of text as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_ANSWER_BYTES) {
+  // Read by its events rather than `for await`, whose iterator made promises for every chunk (docs/performance.md).
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    text.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_ANSWER_BYTES) return void chunks.push(chunk);
       tooLarge();
       discard(text);
-      throw new Error('the answer is larger than the transport reads');
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+      reject(new Error('the answer is larger than the transport reads'));
+    });
+    text.once('end', () => resolve(Buffer.concat(chunks, size).toString('utf8')));
+    text.once('error', reject);
+    // Closed without its end or an error: cut short (after 'end', the promise is already kept).
+    text.once('close', () =>
+      reject(Object.assign(new Error('the answer was cut short'), { code: 'ERR_STREAM_PREMATURE_CLOSE' })),
+    );
+  });
 }
 
 /** A decompressor for `encoding`, undefined for none, null for one the transport did not ask for. */
