@@ -27,7 +27,8 @@ export class KeptHtml extends RenderedHtml {
 /**
  * Text as HTML: `& < > " '` escaped, as EJS escapes `<%= %>`. Most of what a page prints (numbers, names,
  * times) has none of them, and a test of the text is cheaper than EJS's replace with its callback (77 against
- * 107 ns; a cold page view prints hundreds, docs/performance.md#the-cold-page-view-against-f8564d5).
+ * 107 ns; a cold page view prints hundreds):
+ * docs/performance.md#the-cold-page-view-a-second-pass-2026-11-27-23300030-utc.
  */
 export function escapeHtml(value: unknown): string {
   if (typeof value === 'number') return String(value);

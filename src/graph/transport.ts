@@ -452,7 +452,7 @@ function multipart(form: Record<string, string>, file: NonNullable<GraphRequest[
  * undici's proxy-aware agent when the environment names a proxy, else its plain one. EnvHttpProxyAgent reads
  * HTTP(S)_PROXY once, when it is made, and without one sends every call direct, as the plain agent does; but it
  * still parses the origin and reads NO_PROXY on every call, which cost 25–40 µs a call here
- * (docs/performance.md#the-cold-page-view-against-f8564d5).
+ * (docs/performance.md#the-cold-page-view-a-second-pass-2026-11-27-23300030-utc).
  */
 function agentFor(connections: number): Dispatcher {
   const env = process.env;

@@ -23,7 +23,7 @@ const DEFAULT_TAGS: Readonly<Record<string, TagSpec>> = { code: ['code'], strong
  * Counts below this (a post's reactions, comments and shares, most counts a page shows) are written in the
  * language's digits and given their plural category once per language, then read from an array: Intl's
  * `format` and `select` took 0.45 µs a count, 75 counts a 25-post view
- * (docs/performance.md#the-cold-page-view-against-f8564d5). Bounded by construction.
+ * (docs/performance.md#the-cold-page-view-a-second-pass-2026-11-27-23300030-utc). Bounded by construction.
  */
 const SMALL_COUNTS = 1000;
 
@@ -55,7 +55,7 @@ export class Locale {
   private ordinals: Intl.PluralRules | undefined;
   private readonly smallNumbers = new Array<string | undefined>(SMALL_COUNTS).fill(undefined);
   private readonly smallCategories = new Array<Intl.LDMLPluralRule | undefined>(SMALL_COUNTS).fill(undefined);
-  /** A number argument's format (`{share, number, ::percent}`), by the identity of its options in the parsed message. */
+  /** A number argument's format (`{share, number, ::percent}`), by the identity of its parsed options. */
   private readonly styled = new WeakMap<object, Intl.NumberFormat>();
   readonly weekdays: readonly string[];
   /** The Intl locale this language formats with (English as en-GB), for public/app.js to format as the server does. */
@@ -190,10 +190,11 @@ export class Locale {
 
   /**
    * A parsed message with its values, as ICU MessageFormat reads it: as text, or as HTML when `tags` is given (its
-   * values escaped, its words already escaped by `htmlMessage`, its tags made by `open`). `count` is the number `#` stands for inside a plural.
-   * Ours rather than intl-messageformat's `format`, which builds a list of parts and merges them for every
-   * message: 1.1 µs for a count and 3 µs for a post's screen-reader context, where this writes the string
-   * directly (docs/architecture.md#languages). A missing value, or a tag without an element, is the caller's bug.
+   * values escaped, its words already escaped by `htmlMessage`, its tags made by `open`). `count` is the number `#`
+   * stands for inside a plural. Ours rather than intl-messageformat's `format`, which builds a list of parts and
+   * merges them for every message: 1.1 µs for a count and 3 µs for a post's screen-reader line, where this writes
+   * the string directly (docs/architecture.md#languages). A missing value, or a tag without an element, is the
+   * caller's bug.
    */
   private write(
     key: MessageKey,

@@ -45,7 +45,8 @@ const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 
 /**
  * Each day's keys of its intervals, up to 10 a day (`mon_1_open`, `mon_1_close`, …): made once, as building
- * 140 key strings for every Page view was 35 µs of a cold one (docs/performance.md#the-cold-page-view-against-f8564d5).
+ * 140 key strings for every Page view was 35 µs of a cold one:
+ * docs/performance.md#the-cold-page-view-a-second-pass-2026-11-27-23300030-utc.
  */
 const INTERVAL_KEYS = DAYS.map((day) =>
   Array.from({ length: 10 }, (_, i) => [`${day}_${i + 1}_open`, `${day}_${i + 1}_close`] as const),

@@ -34,7 +34,8 @@ export interface ViewOptions {
  * "2026-10-01T12:00:00+0000" → "1 Oct 2026, 12:00 UTC" in the page's language, and the ISO form for
  * `<time datetime>`. The formatter is the Locale's, made once. A cold view formats 25 of these, mostly the same
  * posts as the view before it, and the parse and Intl's `format` took 1.8 µs each: so each language's recent
- * ones are kept, by the provider's text (docs/performance.md#the-cold-page-view-against-f8564d5).
+ * ones are kept, by the provider's text:
+ * docs/performance.md#the-cold-page-view-a-second-pass-2026-11-27-23300030-utc.
  */
 export function formatTime(created: string, locale: Locale = englishLocale()): PostTime {
   const key = `${locale.tag} ${created}`;
