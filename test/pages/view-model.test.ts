@@ -8,6 +8,7 @@ import {
   toPageView,
 } from '../../src/pages/page-view';
 import { toFeedView, toPostView } from '../../src/pages/feed-view';
+import { Locales } from '../../src/i18n/catalogs';
 
 /** Formatting as docs/architecture.md#views describes it. */
 describe('page view model', () => {
@@ -81,6 +82,12 @@ describe('page view model', () => {
       text: '1 Oct 2026, 12:30 UTC',
     });
     expect(formatTime('nonsense')).toEqual({ text: 'Unknown time' });
+  });
+  it('when the same post time is shown in English and then in German, then each reads in its own language', () => {
+    const locales = new Locales();
+    expect(formatTime('2026-10-01T12:30:00+0000', locales.get('en')).text).toBe('1 Oct 2026, 12:30 UTC');
+    expect(formatTime('2026-10-01T12:30:00+0000', locales.get('de')).text).toMatch(/^1\. Okt\. 2026/);
+    expect(formatTime('nonsense', locales.get('de')).text).not.toBe('Unknown time');
   });
   it('when a post has only a story, then the story is what it says, with no empty text; multi-line text keeps its lines', () => {
     expect(
