@@ -9,6 +9,8 @@ cd "$(dirname "$0")/.."
 
 RUNS="${1:-3}"
 LOGS="${LOGS:-$(mktemp -d -t pagelight-under-load-XXXX)}"
+# A folder named in LOGS is made if it is not there, rather than every step failing to write its log.
+mkdir -p "$LOGS"
 burners=()
 stop_burners() { for pid in "${burners[@]}"; do kill "$pid" 2>/dev/null; done; }
 trap stop_burners EXIT
