@@ -222,6 +222,8 @@ export class Locale {
       if (!Object.hasOwn(values, el.value)) throw new Error(`message ${key}: no value given for {${el.value}}`);
       const value = values[el.value]!;
       if (el.type === TYPE.argument) {
+        // A value that is there but empty at run time (an optional provider field) prints nothing, as in ICU.
+        if ((value as unknown) === undefined || (value as unknown) === null) continue;
         out += value instanceof RenderedHtml ? value.html : tags === undefined ? String(value) : escapeHtml(value);
       } else if (el.type === TYPE.number) {
         out += this.formatNumber(el.style, Number(value));

@@ -34,6 +34,12 @@ describe('a message with values', () => {
     expect(textOf(find(html, 'b')!)).toBe('1 Oct');
   });
 
+  it('when a value is given but empty at run time (an optional field), then it prints nothing, not "undefined"', () => {
+    const values = { time: undefined } as unknown as { time: string };
+    expect(en.t('hours.from', values)).toBe('from ');
+    expect(textOf(en.html('post.openContext', values, { when: ['span'] }).html)).toBe(': open the post of');
+  });
+
   it('when a value the message needs is missing, then writing it fails, naming the message and the value', () => {
     expect(() => en.t('count.reactions')).toThrow('message count.reactions: no value given for {count}');
   });
