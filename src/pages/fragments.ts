@@ -42,6 +42,10 @@ interface Made {
  * language: a German and an English view of the same answer each get their own (docs/architecture.md#languages).
  * Weak: what renders an answer goes when the answer leaves the cache.
  *
+ * Kept only for an answer the page cache keeps (`kept`): with the cache off every answer is shown once, and
+ * its HTML held in the WeakMap past the request was copied by each young-generation collection, twice the
+ * bytes promoted per collection in a cold view (docs/performance.md#what-a-cold-view-keeps).
+ *
  * `renderedAnswer`: what renders `answer` in `locale`, its view model and the HTML of `parts` for it, made the
  * first time, the same after.
  */
@@ -51,8 +55,9 @@ export function renderedAnswer<A extends object, V, F extends string>(
   answer: A,
   parts: Readonly<Record<F, PartialOf<V>>>,
   toView: (answer: A) => V,
+  kept: boolean,
 ): RenderedAnswer<V, F> {
-  let languages = rendered.get(answer);
+  let languages = kept ? rendered.get(answer) : undefined;
   const known = languages?.get(locale);
   // Answers of different parts are never the same object; `parts` tells the kinds apart all the same.
   if (known !== undefined && known.parts === parts) return known.made as RenderedAnswer<V, F>;
@@ -63,6 +68,7 @@ export function renderedAnswer<A extends object, V, F extends string>(
     const html = renderPartial(app, locale, partial, view as Partials[typeof partial]);
     (made as Record<F, KeptHtml>)[field] = new KeptHtml(html.html);
   }
+  if (!kept) return made;
   if (languages === undefined) rendered.set(answer, (languages = new Map<Locale, Made>()));
   languages.set(locale, { parts, made });
   return made;

@@ -190,12 +190,23 @@ const pageView =
   ): void => {
     const { details, feed, refusal: refused, fallbackName } = loaded;
     // A view of a refusal's fallback (no cached answer to key it by) is made for this view alone.
-    const page = renderedAnswer(req.app, locale, details, PAGE_PARTS, (d) =>
-      toPageView(d, fallbackName, { ...settings, locale }),
+    const kept = ctx.pageCache.enabled;
+    const page = renderedAnswer(
+      req.app,
+      locale,
+      details,
+      PAGE_PARTS,
+      (d) => toPageView(d, fallbackName, { ...settings, locale }),
+      kept,
     );
     const posts = feed
-      ? renderedAnswer(req.app, locale, feed, FEED_PARTS, (f) =>
-          toFeedView(f, 'first', { ...settings, locale, pageId: access.pageId }),
+      ? renderedAnswer(
+          req.app,
+          locale,
+          feed,
+          FEED_PARTS,
+          (f) => toFeedView(f, 'first', { ...settings, locale, pageId: access.pageId }),
+          kept,
         )
       : undefined;
     // Details that could not be read are not "not given": the card alone, no details section.
@@ -254,10 +265,15 @@ const FEED_SCOPE = 'pages_read_engagement';
  */
 const freshPostsView =
   (settings: ViewSettings) =>
-  ({ req, res, input, locale }: ViewStep<{ pageId: string }>, { feed }: { feed: FeedResponse }): void => {
+  ({ ctx, req, res, input, locale }: ViewStep<{ pageId: string }>, { feed }: { feed: FeedResponse }): void => {
     const { pageId } = input;
-    const posts = renderedAnswer(req.app, locale, feed, FEED_PARTS, (f) =>
-      toFeedView(f, 'first', { ...settings, locale, pageId }),
+    const posts = renderedAnswer(
+      req.app,
+      locale,
+      feed,
+      FEED_PARTS,
+      (f) => toFeedView(f, 'first', { ...settings, locale, pageId }),
+      ctx.pageCache.enabled,
     );
     res.type('html').send(posts.posts.bytes);
   };
@@ -266,13 +282,18 @@ const freshPostsView =
 const olderPostsView =
   (settings: ViewSettings) =>
   (
-    { req, res, access, input, locale }: ViewStep<{ pageId: string; offset?: number | undefined }>,
+    { ctx, req, res, access, input, locale }: ViewStep<{ pageId: string; offset?: number | undefined }>,
     { feed, details }: { feed: FeedResponse; details: PageOutcome['details'] },
   ): void => {
     const { pageId, offset } = input;
     const fallbackName = access.name || locale.t('page.fallbackName', { id: pageId });
-    const page = renderedAnswer(req.app, locale, details, PAGE_PARTS, (d) =>
-      toPageView(d, fallbackName, { ...settings, locale }),
+    const page = renderedAnswer(
+      req.app,
+      locale,
+      details,
+      PAGE_PARTS,
+      (d) => toPageView(d, fallbackName, { ...settings, locale }),
+      ctx.pageCache.enabled,
     );
     renderSpliced(res, 'feed', {
       title: locale.t('feed.olderTitle', { name: page.view.name }),
@@ -311,7 +332,11 @@ const postView =
       actions === undefined &&
       manage === undefined;
     const first = 'page' in comments ? comments.page : undefined;
-    const rendered = plain ? renderedPost(req.app, locale, post, first, toView) : renderPost(req.app, locale, toView);
+    // Kept with the answers only while the page cache keeps them (./fragments `renderedAnswer`).
+    const rendered =
+      plain && ctx.pageCache.enabled
+        ? renderedPost(req.app, locale, post, first, toView)
+        : renderPost(req.app, locale, toView);
     const name = access.name || locale.t('page.fallbackName', { id: pageId });
     renderSpliced(res, 'post', {
       title: locale.t('post.documentTitle', { name, time: rendered.view.post.timeText }),
@@ -347,7 +372,7 @@ function missingExtras(
 
 /** A Page's insights: its charts, or what the person can do about there being none. */
 function insightsView(
-  { req, res, input, access, locale }: ViewStep<{ pageId: string }>,
+  { ctx, req, res, input, access, locale }: ViewStep<{ pageId: string }>,
   outcome: InsightsOutcome,
 ): void {
   const { pageId } = input;
@@ -358,8 +383,14 @@ function insightsView(
     ...(outcome.blocked
       ? { blocked: blockedView(outcome.blocked, pageId, locale) }
       : {
-          charts: renderedAnswer(req.app, locale, outcome.answer, INSIGHTS_PARTS, (a) => toInsightsView(a, locale))
-            .charts,
+          charts: renderedAnswer(
+            req.app,
+            locale,
+            outcome.answer,
+            INSIGHTS_PARTS,
+            (a) => toInsightsView(a, locale),
+            ctx.pageCache.enabled,
+          ).charts,
         }),
   });
 }

@@ -87,11 +87,11 @@ describe('renderedAnswer: one memo from a cached answer to what renders it', () 
     const app = appWith(true);
     const answer = feedAnswer();
     const toView = jest.fn((f: FeedResponse) => toFeedView(f, 'first', { images, pageId: '1' }));
-    const first = renderedAnswer(app, english, answer, FEED_PARTS, toView);
-    expect(renderedAnswer(app, english, answer, FEED_PARTS, toView)).toBe(first);
-    expect(first.posts).toBe(renderedAnswer(app, english, answer, FEED_PARTS, toView).posts);
+    const first = renderedAnswer(app, english, answer, FEED_PARTS, toView, true);
+    expect(renderedAnswer(app, english, answer, FEED_PARTS, toView, true)).toBe(first);
+    expect(first.posts).toBe(renderedAnswer(app, english, answer, FEED_PARTS, toView, true).posts);
     expect(toView).toHaveBeenCalledTimes(1);
-    const empty = renderedAnswer(app, english, { data: [] }, FEED_PARTS, toView);
+    const empty = renderedAnswer(app, english, { data: [] }, FEED_PARTS, toView, true);
     expect(empty.posts.html).not.toBe(first.posts.html);
     expect(empty.posts.html).not.toContain('post-1_2');
     expect(toView).toHaveBeenCalledTimes(2);
@@ -100,9 +100,25 @@ describe('renderedAnswer: one memo from a cached answer to what renders it', () 
   it("when a page's details answer is shown, then its card and details are the partials' HTML for its view model, made once", async () => {
     const app = appWith(true);
     const answer = detailsAnswer();
-    const shown = renderedAnswer(app, english, answer, PAGE_PARTS, (d) => toPageView(d, '', { images }));
+    const shown = renderedAnswer(app, english, answer, PAGE_PARTS, (d) => toPageView(d, '', { images }), true);
     expect(shown.card.html).toBe(await rendered(app, 'partials/page-card', { page: shown.view }));
     expect(shown.details.html).toBe(await rendered(app, 'partials/page-details', { page: shown.view }));
-    expect(renderedAnswer(app, english, answer, PAGE_PARTS, () => toPageView({ id: '2' }, '', { images }))).toBe(shown);
+    expect(renderedAnswer(app, english, answer, PAGE_PARTS, () => toPageView({ id: '2' }, '', { images }), true)).toBe(
+      shown,
+    );
+  });
+
+  it('when the answer is not kept (the page cache is off), then each view makes its own, the same HTML, and nothing is kept', () => {
+    const app = appWith(true);
+    const answer = feedAnswer();
+    const toView = jest.fn((f: FeedResponse) => toFeedView(f, 'first', { images, pageId: '1' }));
+    const once = renderedAnswer(app, english, answer, FEED_PARTS, toView, false);
+    const again = renderedAnswer(app, english, answer, FEED_PARTS, toView, false);
+    expect(again).not.toBe(once);
+    expect(again.posts.html).toBe(once.posts.html);
+    expect(toView).toHaveBeenCalledTimes(2);
+    // Nothing was kept for it: a later kept view makes its own too.
+    renderedAnswer(app, english, answer, FEED_PARTS, toView, true);
+    expect(toView).toHaveBeenCalledTimes(3);
   });
 });
