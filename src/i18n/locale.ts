@@ -26,6 +26,9 @@ const DEFAULT_TAGS: Readonly<Record<string, TagSpec>> = { code: ['code'], strong
  * (docs/performance.md#the-cold-page-view-a-second-pass-2026-11-27-23300030-utc). Bounded by construction.
  */
 const SMALL_COUNTS = 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Days whose text `day` keeps, per length, before it starts again. */
+const MAX_DAYS = 1000;
 
 /** A count of each plural category of every language offered: zero, one, two, few, many (11; 1,000,000), other. */
 const PLURAL_SAMPLES = [0, 1, 2, 3, 11, 100, 1_000_000];
@@ -54,6 +57,8 @@ export class Locale {
   private readonly plurals: Intl.PluralRules;
   private ordinals: Intl.PluralRules | undefined;
   private readonly smallNumbers = new Array<string | undefined>(SMALL_COUNTS).fill(undefined);
+  /** `day`'s texts by UTC day number, per length. */
+  private readonly dayTexts = { short: new Map<number, string>(), long: new Map<number, string>() };
   private readonly smallCategories = new Array<Intl.LDMLPluralRule | undefined>(SMALL_COUNTS).fill(undefined);
   /** A number argument's format (`{share, number, ::percent}`), by the identity of its parsed options. */
   private readonly styled = new WeakMap<object, Intl.NumberFormat>();
@@ -110,7 +115,7 @@ export class Locale {
 
   /** 12408 → "12,408" / "12.408" / "12 408". */
   number(n: number): string {
-    return this.mark(this.numbers.format(n));
+    return this.mark(this.count(n));
   }
 
   /** An exact moment, in UTC: what the page shows before (or without) its script puts it in the reader's zone. */
@@ -118,9 +123,23 @@ export class Locale {
     return this.mark(this.exact.format(at));
   }
 
-  /** A day (its UTC date), as a chart's axis ("1 Oct", `short`) and its table ("1 Oct 2026", `long`) write it. */
+  /**
+   * A day (its UTC date), as a chart's axis ("1 Oct", `short`) and its table ("1 Oct 2026", `long`) write it.
+   * Written once per day and length: the insights show the same 56 days in four charts and their tables, about
+   * 230 days written per view (docs/performance.md#shortcuts-and-the-rows-they-pay-for).
+   */
   day(at: Date | number, length: 'short' | 'long'): string {
-    return this.mark(this.days[length].format(at));
+    const ms = typeof at === 'number' ? at : at.getTime();
+    const written = this.dayTexts[length];
+    const key = Math.floor(ms / DAY_MS);
+    let text = written.get(key);
+    if (text === undefined) {
+      text = this.mark(this.days[length].format(ms));
+      // Bounded: years of days, then forgotten and written again.
+      if (written.size >= MAX_DAYS) written.clear();
+      written.set(key, text);
+    }
+    return text;
   }
 
   /** ["a", "b", "c"] → "a, b and c" (`and`) or "a, b or c" (`or`), with the language's own commas and words. */

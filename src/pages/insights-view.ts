@@ -87,9 +87,18 @@ interface Day {
 
 export function toInsightsView(answer: InsightsAnswer, locale: Locale): InsightsView {
   const byName = new Map(answer.data.map((s) => [s.name, s]));
+  // The series share their days: each `end_time` is read once, not once per series.
+  const times = new Map<string, number>();
+  const timeOf = (text: string): number => {
+    let at = times.get(text);
+    if (at === undefined) times.set(text, (at = providerTime(text)));
+    return at;
+  };
   const charts = CHARTS.flatMap((metric) => {
     const series = byName.get(metric);
-    return series === undefined || answer.refused.includes(metric) ? [] : [chartOf(metric, series, byName, locale)];
+    return series === undefined || answer.refused.includes(metric)
+      ? []
+      : [chartOf(metric, series, byName, locale, timeOf)];
   });
   const refused = PAGE_INSIGHT_METRICS.filter((m) => answer.refused.includes(m)).map((m) => locale.t(TITLES[m]));
   const first = charts[0]?.rows[0]?.day;
@@ -110,8 +119,9 @@ function chartOf(
   series: InsightSeries,
   byName: Map<string, InsightSeries>,
   locale: Locale,
+  timeOf: (text: string) => number,
 ): InsightChartView {
-  const days = daily(series);
+  const days = daily(series, timeOf);
   const current = days.slice(-INSIGHTS_DAYS);
   const before = days.slice(-2 * INSIGHTS_DAYS, -INSIGHTS_DAYS);
   const total = sum(current);
@@ -121,7 +131,8 @@ function chartOf(
     first && last
       ? { days: 'some', first: locale.day(first.at, 'long'), last: locale.day(last.at, 'long') }
       : { days: 'none', first: '', last: '' };
-  const followers = metric === 'page_daily_follows_unique' ? daily(byName.get('page_follows')).at(-1) : undefined;
+  const followers =
+    metric === 'page_daily_follows_unique' ? daily(byName.get('page_follows'), timeOf).at(-1) : undefined;
   const title = locale.t(TITLES[metric]);
   const totalText = locale.t(WORDS[metric].total, { count: total });
   return {
@@ -150,11 +161,12 @@ function chartOf(
  * `since` January 1 → first `end_time` January 2), so each value is dated a day earlier. Values without a
  * time or a count (dropped by the schema) are left out.
  */
-function daily(series: InsightSeries | undefined): Day[] {
-  const points = (series?.values ?? []).flatMap((v) => {
-    const end = v?.end_time === undefined ? Number.NaN : providerTime(v.end_time);
-    return v === undefined || Number.isNaN(end) ? [] : [{ end, value: v.value }];
-  });
+function daily(series: InsightSeries | undefined, timeOf: (text: string) => number): Day[] {
+  const points: { end: number; value: number }[] = [];
+  for (const v of series?.values ?? []) {
+    const end = v?.end_time === undefined ? Number.NaN : timeOf(v.end_time);
+    if (v !== undefined && !Number.isNaN(end)) points.push({ end, value: v.value });
+  }
   return points.sort((a, b) => a.end - b.end).map((p) => ({ at: p.end - DAY_MS, value: p.value }));
 }
 

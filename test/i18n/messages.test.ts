@@ -48,3 +48,41 @@ describe('a message with values', () => {
     expect(() => en.t('post.openContext', { time: '1 Oct' })).toThrow('message post.openContext: no element given for');
   });
 });
+
+/** Days and numbers are written once and kept (`Locale.day`, `Locale.number`): what is kept must read as written. */
+describe('days and numbers in a language', () => {
+  const locales = new Locales();
+
+  it('when two moments fall on the same UTC day, then they read as that day; the next day reads as itself', () => {
+    const en = locales.get('en');
+    const morning = Date.UTC(2026, 9, 1, 7);
+    expect(en.day(morning, 'long')).toBe('1 Oct 2026');
+    expect(en.day(Date.UTC(2026, 9, 1, 23, 59), 'long')).toBe('1 Oct 2026');
+    expect(en.day(new Date(morning), 'short')).toBe('1 Oct');
+    expect(en.day(Date.UTC(2026, 9, 2), 'long')).toBe('2 Oct 2026');
+  });
+
+  it('when the same day is asked of each language, then each writes it in its own words', () => {
+    const at = Date.UTC(2026, 9, 1, 7);
+    expect(locales.get('de').day(at, 'long')).toBe('1. Okt. 2026');
+    expect(locales.get('en').day(at, 'long')).toBe('1 Oct 2026');
+    expect(locales.get('ar').day(at, 'short')).not.toBe(locales.get('en').day(at, 'short'));
+  });
+
+  it('when more days are asked than are kept, then every one still reads right', () => {
+    const en = locales.get('en');
+    const start = Date.UTC(2020, 0, 1);
+    const day = 24 * 60 * 60 * 1000;
+    const intl = new Intl.DateTimeFormat(en.intl, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+    const days = Array.from({ length: 1500 }, (_, i) => start + i * day);
+    expect(days.map((at) => en.day(at, 'long'))).toEqual(days.map((at) => intl.format(at)));
+    expect(en.day(start, 'long')).toBe('1 Jan 2020');
+  });
+
+  it('when a small count is written twice, or a large one, then each reads in the language’s digits', () => {
+    expect(locales.get('de').number(999)).toBe('999');
+    expect(locales.get('de').number(999)).toBe('999');
+    expect(locales.get('de').number(12408)).toBe('12.408');
+    expect(locales.get('en').number(2.5)).toBe('2.5');
+  });
+});
