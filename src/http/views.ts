@@ -63,6 +63,8 @@ export function renderSpliced(res: Response, view: string, data: object): void {
     res.render(view, data, (err: Error | null, html?: string) => {
       // As res.render answers a failed render without a callback of its own: the error handler.
       if (err) return res.req.next!(err);
+      // Nothing kept in it (a view made for itself, the page cache off): the page is sent as rendered.
+      if (kept.length === 0) return res.type('html').send(html);
       const around = html!.split(SPLICE);
       const chunks: Buffer[] = [];
       around.forEach((piece, i) => {
