@@ -101,6 +101,26 @@ export function pageRoutes(ctx: AppContext): Router {
 /** The parts of every view's {@link ViewOptions} the configuration fixes: which images show, where links lead. */
 type ViewSettings = Required<Pick<ViewOptions, 'images' | 'web' | 'insights'>>;
 
+/**
+ * The Page's card and details for its details answer, as every view under the card shows them: made once while
+ * the page cache keeps the answer (./fragments `renderedAnswer`).
+ */
+function renderedPage(
+  { ctx, req, locale }: Pick<ViewStep<unknown>, 'ctx' | 'req' | 'locale'>,
+  settings: ViewSettings,
+  details: PageOutcome['details'],
+  fallbackName: string,
+) {
+  return renderedAnswer(
+    req.app,
+    locale,
+    details,
+    PAGE_PARTS,
+    (d) => toPageView(d, fallbackName, { ...settings, locale }),
+    ctx.pageCache.enabled,
+  );
+}
+
 // The routes' inputs: one schema each, over params and query, read as one value.
 
 const POSTS_LINK: Say = { key: 'error.feed.badLink' };
@@ -190,15 +210,7 @@ const pageView =
   ): void => {
     const { details, feed, refusal: refused, fallbackName } = loaded;
     // A view of a refusal's fallback (no cached answer to key it by) is made for this view alone.
-    const kept = ctx.pageCache.enabled;
-    const page = renderedAnswer(
-      req.app,
-      locale,
-      details,
-      PAGE_PARTS,
-      (d) => toPageView(d, fallbackName, { ...settings, locale }),
-      kept,
-    );
+    const page = renderedPage({ ctx, req, locale }, settings, details, fallbackName);
     const posts = feed
       ? renderedAnswer(
           req.app,
@@ -206,7 +218,7 @@ const pageView =
           feed,
           FEED_PARTS,
           (f) => toFeedView(f, 'first', { ...settings, locale, pageId: access.pageId }),
-          kept,
+          ctx.pageCache.enabled,
         )
       : undefined;
     // Details that could not be read are not "not given": the card alone, no details section.
@@ -287,14 +299,7 @@ const olderPostsView =
   ): void => {
     const { pageId, offset } = input;
     const fallbackName = access.name || locale.t('page.fallbackName', { id: pageId });
-    const page = renderedAnswer(
-      req.app,
-      locale,
-      details,
-      PAGE_PARTS,
-      (d) => toPageView(d, fallbackName, { ...settings, locale }),
-      ctx.pageCache.enabled,
-    );
+    const page = renderedPage({ ctx, req, locale }, settings, details, fallbackName);
     renderSpliced(res, 'feed', {
       title: locale.t('feed.olderTitle', { name: page.view.name }),
       page: page.view,
